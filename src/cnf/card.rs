@@ -1,0 +1,320 @@
+//! Cardinality constraints: at-most-one, exactly-one, at-most-k and
+//! at-least-k.
+//!
+//! At-most-one is pairwise for small sets, where it needs no extra variables,
+//! and a sequential counter (Sinz 2005) above [`PAIRWISE_LIMIT`], where the
+//! pairwise clause count grows quadratically. At-most-k and at-least-k use a
+//! totalizer (Bailleux and Boufkhad 2003) cut off at k + 1, whose outputs can
+//! also be kept as a unary count of the inputs.
+
+use super::{Cnf, Lit};
+
+/// The largest set that [`at_most_one`] encodes pairwise.
+///
+/// Six literals take 15 binary clauses pairwise against 14 clauses and 5
+/// extra variables for the sequential counter; above that the counter wins.
+pub const PAIRWISE_LIMIT: usize = 6;
+
+/// How to encode at-most-one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AmoEncoding {
+    /// Pairwise up to [`PAIRWISE_LIMIT`] literals, sequential above.
+    Auto,
+    /// One binary clause per pair: n(n-1)/2 clauses, no variables.
+    Pairwise,
+    /// A sequential counter: 3n - 4 clauses and n - 1 variables.
+    Sequential,
+}
+
+/// At most one of `lits` is true.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(3).into_iter().map(|v| v.pos()).collect();
+/// card::at_most_one(&mut cnf, &xs);
+/// assert_eq!(cnf.num_clauses(), 3); // pairwise below the limit
+/// ```
+pub fn at_most_one(cnf: &mut Cnf, lits: &[Lit]) {
+    at_most_one_with(cnf, lits, AmoEncoding::Auto);
+}
+
+/// At most one of `lits` is true, with a chosen encoding.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card::{self, AmoEncoding}};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(10).into_iter().map(|v| v.pos()).collect();
+/// card::at_most_one_with(&mut cnf, &xs, AmoEncoding::Sequential);
+/// assert_eq!(cnf.num_vars(), 10 + 9);
+/// assert_eq!(cnf.num_clauses(), 3 * 10 - 4);
+/// ```
+pub fn at_most_one_with(cnf: &mut Cnf, lits: &[Lit], encoding: AmoEncoding) {
+    if lits.len() < 2 {
+        return;
+    }
+    let sequential = match encoding {
+        AmoEncoding::Auto => lits.len() > PAIRWISE_LIMIT,
+        AmoEncoding::Pairwise => false,
+        AmoEncoding::Sequential => true,
+    };
+    if sequential {
+        sequential_at_most_one(cnf, lits);
+    } else {
+        for (i, &a) in lits.iter().enumerate() {
+            for &b in &lits[i + 1..] {
+                cnf.add_clause(&[!a, !b]);
+            }
+        }
+    }
+}
+
+/// Exactly one of `lits` is true. With no literals this is unsatisfiable.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(4).into_iter().map(|v| v.pos()).collect();
+/// card::exactly_one(&mut cnf, &xs);
+/// assert!(cnf.is_satisfied_by(&[false, true, false, false]));
+/// assert!(!cnf.is_satisfied_by(&[false, true, true, false]));
+/// assert!(!cnf.is_satisfied_by(&[false, false, false, false]));
+/// ```
+pub fn exactly_one(cnf: &mut Cnf, lits: &[Lit]) {
+    cnf.add_clause(lits);
+    at_most_one(cnf, lits);
+}
+
+/// Sinz's sequential counter: `s[i]` means "one of the first i + 1 literals
+/// is true".
+fn sequential_at_most_one(cnf: &mut Cnf, lits: &[Lit]) {
+    let n = lits.len();
+    let s: Vec<Lit> = cnf.new_vars(n - 1).into_iter().map(|v| v.pos()).collect();
+    cnf.add_clause(&[!lits[0], s[0]]);
+    for i in 1..n - 1 {
+        cnf.add_clause(&[!lits[i], s[i]]);
+        cnf.add_clause(&[!s[i - 1], s[i]]);
+        cnf.add_clause(&[!lits[i], !s[i - 1]]);
+    }
+    cnf.add_clause(&[!lits[n - 1], !s[n - 2]]);
+}
+
+/// At most `k` of `lits` are true.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(4).into_iter().map(|v| v.pos()).collect();
+/// card::at_most_k(&mut cnf, &xs, 2);
+/// // The totalizer adds variables; check through a solver instead of by hand.
+/// use somaria::solver::{Solve, VarisatSolver, Answer};
+/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// assert_eq!(solver.solve_under(&[xs[0], xs[1], xs[2]]).unwrap(), Answer::Unsat);
+/// assert_eq!(solver.solve_under(&[xs[0], xs[3]]).unwrap(), Answer::Sat);
+/// ```
+pub fn at_most_k(cnf: &mut Cnf, lits: &[Lit], k: usize) {
+    match k {
+        _ if k >= lits.len() => {}
+        0 => lits.iter().for_each(|&l| cnf.add_clause(&[!l])),
+        1 => at_most_one(cnf, lits),
+        _ => {
+            let count = Totalizer::build(cnf, lits, k + 1, Bounds::Upper);
+            cnf.add_clause(&[!count.at_least(k + 1).expect("cut off at k + 1")]);
+        }
+    }
+}
+
+/// At least `k` of `lits` are true. More than `lits.len()` is unsatisfiable.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// use somaria::solver::{Solve, VarisatSolver, Answer};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(5).into_iter().map(|v| v.pos()).collect();
+/// card::at_least_k(&mut cnf, &xs, 3);
+/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// assert_eq!(solver.solve_under(&[!xs[0], !xs[1], !xs[2]]).unwrap(), Answer::Unsat);
+/// assert_eq!(solver.solve_under(&[!xs[0], !xs[1]]).unwrap(), Answer::Sat);
+/// ```
+pub fn at_least_k(cnf: &mut Cnf, lits: &[Lit], k: usize) {
+    match k {
+        0 => {}
+        _ if k > lits.len() => cnf.add_clause(&[]),
+        1 => cnf.add_clause(lits),
+        _ if k == lits.len() => lits.iter().for_each(|&l| cnf.add_clause(&[l])),
+        _ => {
+            let count = Totalizer::build(cnf, lits, k, Bounds::Lower);
+            cnf.add_clause(&[count.at_least(k).expect("cut off at k")]);
+        }
+    }
+}
+
+/// Which implications a [`Totalizer`] encodes between inputs and outputs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bounds {
+    /// "i inputs true ⇒ output i true": enough to forbid counts above a bound.
+    Upper,
+    /// "output i true ⇒ i inputs true": enough to demand counts below a bound.
+    Lower,
+    /// Both, so the outputs are the exact unary count (up to the cut-off).
+    Both,
+}
+
+/// A unary count of a set of literals, built as a totalizer tree.
+///
+/// `at_least(i)` is a literal meaning "at least i inputs are true" for
+/// `1 <= i <= cutoff`. Counts above the cut-off are merged into the last
+/// output, which keeps the encoding at O(n · cutoff) clauses.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card::{Totalizer, Bounds}};
+/// use somaria::solver::{Solve, VarisatSolver, Answer};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(4).into_iter().map(|v| v.pos()).collect();
+/// let count = Totalizer::build(&mut cnf, &xs, 4, Bounds::Both);
+/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// // Two inputs true: "at least 2" must hold and "at least 3" must not.
+/// let two = [xs[0], !xs[1], xs[2], !xs[3]];
+/// assert_eq!(solver.solve_under(&[&two[..], &[!count.at_least(2).unwrap()]].concat()).unwrap(), Answer::Unsat);
+/// assert_eq!(solver.solve_under(&[&two[..], &[count.at_least(3).unwrap()]].concat()).unwrap(), Answer::Unsat);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Totalizer {
+    outputs: Vec<Lit>,
+}
+
+impl Totalizer {
+    /// Builds the tree over `lits` with outputs up to `cutoff` (at least 1).
+    pub fn build(cnf: &mut Cnf, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Totalizer {
+        assert!(cutoff >= 1, "a totalizer needs a cut-off of at least 1");
+        Totalizer { outputs: build_node(cnf, lits, cutoff, bounds) }
+    }
+
+    /// The literal for "at least `i` inputs are true", for `1 <= i <=`
+    /// min(cutoff, number of inputs); `None` outside that range.
+    pub fn at_least(&self, i: usize) -> Option<Lit> {
+        i.checked_sub(1).and_then(|j| self.outputs.get(j)).copied()
+    }
+
+    /// All outputs: entry `j` means "at least j + 1 inputs are true".
+    pub fn outputs(&self) -> &[Lit] {
+        &self.outputs
+    }
+}
+
+fn build_node(cnf: &mut Cnf, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Vec<Lit> {
+    if lits.len() == 1 {
+        return lits.to_vec();
+    }
+    let (left, right) = lits.split_at(lits.len() / 2);
+    let a = build_node(cnf, left, cutoff, bounds);
+    let b = build_node(cnf, right, cutoff, bounds);
+    let width = (a.len() + b.len()).min(cutoff);
+    let r: Vec<Lit> = cnf.new_vars(width).into_iter().map(|v| v.pos()).collect();
+    // a[i - 1] stands for "left has at least i"; index 0 of the sums means none.
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            if matches!(bounds, Bounds::Upper | Bounds::Both) && i + j >= 1 {
+                let mut clause = Vec::with_capacity(3);
+                if i > 0 {
+                    clause.push(!a[i - 1]);
+                }
+                if j > 0 {
+                    clause.push(!b[j - 1]);
+                }
+                clause.push(r[(i + j).min(width) - 1]);
+                cnf.add_clause(&clause);
+            }
+            if matches!(bounds, Bounds::Lower | Bounds::Both) && i + j < width {
+                let mut clause = Vec::with_capacity(3);
+                clause.push(!r[i + j]);
+                if i < a.len() {
+                    clause.push(a[i]);
+                }
+                if j < b.len() {
+                    clause.push(b[j]);
+                }
+                cnf.add_clause(&clause);
+            }
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{Answer, Solve, VarisatSolver};
+    use proptest::prelude::*;
+
+    /// For every assignment of the inputs, the encoding is satisfiable exactly
+    /// when `allowed(count of true inputs)`.
+    fn check_semantics(n: usize, encode: impl Fn(&mut Cnf, &[Lit]), allowed: impl Fn(usize) -> bool) {
+        let mut cnf = Cnf::new();
+        let xs: Vec<Lit> = cnf.new_vars(n).into_iter().map(|v| v.pos()).collect();
+        encode(&mut cnf, &xs);
+        let mut solver = VarisatSolver::from_cnf(&cnf);
+        for bits in 0u32..(1 << n) {
+            let assumption: Vec<Lit> = xs.iter().enumerate().map(|(i, &x)| if bits >> i & 1 == 1 { x } else { !x }).collect();
+            let expected = if allowed(bits.count_ones() as usize) { Answer::Sat } else { Answer::Unsat };
+            assert_eq!(solver.solve_under(&assumption).unwrap(), expected, "n={n} bits={bits:b}");
+        }
+    }
+
+    #[test]
+    fn every_amo_encoding_allows_exactly_counts_zero_and_one() {
+        for n in 0..=9 {
+            for enc in [AmoEncoding::Auto, AmoEncoding::Pairwise, AmoEncoding::Sequential] {
+                check_semantics(n, |cnf, xs| at_most_one_with(cnf, xs, enc), |c| c <= 1);
+            }
+            check_semantics(n, exactly_one, |c| c == 1);
+        }
+    }
+
+    #[test]
+    fn sequential_counter_has_the_textbook_size() {
+        let mut cnf = Cnf::new();
+        let xs: Vec<Lit> = cnf.new_vars(20).into_iter().map(|v| v.pos()).collect();
+        at_most_one(&mut cnf, &xs);
+        assert_eq!(cnf.num_vars(), 20 + 19);
+        assert_eq!(cnf.num_clauses(), 3 * 20 - 4);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn at_most_k_matches_counting(n in 0usize..8, k in 0usize..10) {
+            check_semantics(n, |cnf, xs| at_most_k(cnf, xs, k), |c| c <= k);
+        }
+
+        #[test]
+        fn at_least_k_matches_counting(n in 0usize..8, k in 0usize..10) {
+            check_semantics(n, |cnf, xs| at_least_k(cnf, xs, k), |c| c >= k);
+        }
+
+        #[test]
+        fn totalizer_outputs_are_the_exact_count(n in 1usize..8, cutoff in 1usize..9, target in 0usize..9) {
+            // "at least `target`" output forced true and "at least target+1"
+            // forced false leaves exactly the inputs counting to `target`
+            // (or, at the cut-off, to target or more).
+            check_semantics(n, |cnf, xs| {
+                let count = Totalizer::build(cnf, xs, cutoff, Bounds::Both);
+                if target >= 1 {
+                    match count.at_least(target) {
+                        Some(lit) => cnf.add_clause(&[lit]),
+                        None => cnf.add_clause(&[]),
+                    }
+                }
+                if let Some(lit) = count.at_least(target + 1) {
+                    cnf.add_clause(&[!lit]);
+                }
+            }, |c| {
+                let width = n.min(cutoff);
+                if target > width { false }
+                else if target == width { c >= target }
+                else { c == target }
+            });
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! somaria models logic puzzles, encodes them in CNF, solves them with the
+//! varisat SAT solver, checks every answer against the puzzle's own rules,
+//! and counts solutions to prove a puzzle unique or unsolvable.
+//!
+//! The data flows one way:
+//!
+//! - [`model`] reads a TOML model file and reports errors by file, line and
+//!   column;
+//! - [`cnf`] builds formulas, with the cardinality encodings in [`cnf::card`];
+//! - [`solver`] solves them, under assumptions or enumerating models;
+//! - [`puzzles`] holds one module per family, each with its encoding, decoding
+//!   and independent check;
+//! - [`render`] turns reports into text for people or JSON for programs.
+//!
+//! ```
+//! use somaria::puzzles::{self, SolveOptions, Status};
+//! let puzzle = puzzles::load_file("models/akh-vaquot.toml".as_ref()).unwrap();
+//! let report = puzzle.solve(&SolveOptions::default()).unwrap();
+//! assert_eq!(report.status, Status::Solved);
+//! ```
+
+pub mod cnf;
+pub mod grid;
+pub mod model;
+pub mod puzzles;
+pub mod render;
+pub mod solver;

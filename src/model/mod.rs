@@ -1,0 +1,226 @@
+//! Reading model files: the source text, positions in it, typed TOML
+//! deserialization, and the errors that name the file, line and column.
+//!
+//! This module knows nothing of puzzle families. Each family deserializes its
+//! own typed table with [`Source::parse`] and reads its grid with
+//! [`Source::parse_grid`]; both report problems as [`LoadError`]s.
+
+mod grid_text;
+
+use std::fmt;
+use std::io::Read;
+use std::ops::Range;
+use std::path::Path;
+
+pub use grid_text::{GridText, MAX_GRID_CELLS};
+pub use toml::Spanned;
+
+/// The largest model file read, in bytes.
+pub const MAX_MODEL_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A model file's name and text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    name: String,
+    text: String,
+}
+
+/// A 1-based line and column (in characters) in a model file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub col: usize,
+}
+
+/// A model that could not be loaded: which file, where in it, and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub struct LoadError {
+    /// The file as the user named it.
+    pub file: String,
+    /// Where in the file, when known.
+    pub at: Option<Location>,
+    /// What was found and what was expected.
+    pub problem: Problem,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.at {
+            Some(at) => write!(f, "{}:{}:{}: {}", self.file, at.line, at.col, self.problem),
+            None => write!(f, "{}: {}", self.file, self.problem),
+        }
+    }
+}
+
+/// What is wrong with a model. Each message says what was found and what was
+/// expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    /// The file could not be read at all.
+    #[error("cannot read the file: {0}")]
+    Unreadable(String),
+    /// The file is larger than [`MAX_MODEL_BYTES`].
+    #[error("the file is larger than the limit of {limit} bytes; expected a TOML model")]
+    TooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The bytes are not UTF-8.
+    #[error("found a byte that is not UTF-8 text; expected a TOML model")]
+    NotText,
+    /// The TOML parser or the typed schema refused the text.
+    #[error("{0}")]
+    Toml(String),
+    /// There is no `kind` key.
+    #[error("missing `kind`; expected `kind = \"...\"` with one of {expected}")]
+    MissingKind {
+        /// The kinds that exist.
+        expected: String,
+    },
+    /// The `kind` names no puzzle family.
+    #[error("unknown kind {found:?}; expected one of {expected}")]
+    UnknownKind {
+        /// The kind found.
+        found: String,
+        /// The kinds that exist.
+        expected: String,
+    },
+    /// A grid cell holds a symbol the family does not know.
+    #[error("unknown symbol {symbol:?} at grid cell ({row}, {col}); expected {expected}")]
+    UnknownSymbol {
+        /// The symbol found.
+        symbol: char,
+        /// Row from 0.
+        row: usize,
+        /// Column from 0.
+        col: usize,
+        /// The symbols the family knows.
+        expected: String,
+    },
+    /// Rows of different lengths.
+    #[error("ragged grid: row {row} has {found} cells, but row 0 has {expected}; expected every row to have the same length")]
+    RaggedRow {
+        /// Row from 0.
+        row: usize,
+        /// Its length.
+        found: usize,
+        /// The first row's length.
+        expected: usize,
+    },
+    /// The grid has no rows.
+    #[error("the grid is empty; expected at least one row of cells")]
+    EmptyGrid,
+    /// The grid is larger than [`MAX_GRID_CELLS`].
+    #[error("the grid has {found} cells; the limit is {limit}")]
+    GridTooLarge {
+        /// Cells in the grid.
+        found: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Any other value that breaks the family's rules.
+    #[error("{found}; expected {expected}")]
+    Invalid {
+        /// What was found.
+        found: String,
+        /// What was expected.
+        expected: String,
+    },
+}
+
+impl Source {
+    /// Reads a model file, refusing files that are too large or not text.
+    pub fn read(path: &Path) -> Result<Source, LoadError> {
+        let name = path.display().to_string();
+        let fail = |problem| LoadError { file: name.clone(), at: None, problem };
+        let file = std::fs::File::open(path).map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
+        let mut bytes = Vec::new();
+        // `take` bounds the read even for endless files such as /dev/zero.
+        file.take(MAX_MODEL_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
+        if bytes.len() as u64 > MAX_MODEL_BYTES {
+            return Err(fail(Problem::TooLarge { limit: MAX_MODEL_BYTES }));
+        }
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(Source { name, text }),
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                let prefix = std::str::from_utf8(&e.as_bytes()[..valid]).expect("valid prefix");
+                Err(LoadError { file: name, at: Some(location_in(prefix, valid)), problem: Problem::NotText })
+            }
+        }
+    }
+
+    /// A source from text in memory; `name` stands in for the file name.
+    ///
+    /// ```
+    /// use somaria::model::Source;
+    /// let source = Source::from_text("inline", "kind = \"fans\"\n");
+    /// assert_eq!(source.kind().unwrap().unwrap().get_ref(), "fans");
+    /// ```
+    pub fn from_text(name: impl Into<String>, text: impl Into<String>) -> Source {
+        Source { name: name.into(), text: text.into() }
+    }
+
+    /// The file name as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The whole text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The line and column of a byte offset.
+    ///
+    /// ```
+    /// use somaria::model::{Location, Source};
+    /// let source = Source::from_text("x", "ab\ncd");
+    /// assert_eq!(source.location(4), Location { line: 2, col: 2 });
+    /// ```
+    pub fn location(&self, offset: usize) -> Location {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        location_in(&self.text, offset)
+    }
+
+    /// An error at a byte offset, or at no particular place.
+    pub fn error(&self, offset: Option<usize>, problem: Problem) -> LoadError {
+        LoadError { file: self.name.clone(), at: offset.map(|o| self.location(o)), problem }
+    }
+
+    /// An error about the value whose span is given.
+    pub fn error_at<T>(&self, value: &Spanned<T>, problem: Problem) -> LoadError {
+        self.error(Some(value.span().start), problem)
+    }
+
+    /// The `kind` key, if there is one, without checking anything else.
+    pub fn kind(&self) -> Result<Option<Spanned<String>>, LoadError> {
+        #[derive(serde::Deserialize)]
+        struct Probe {
+            kind: Option<Spanned<String>>,
+        }
+        Ok(self.parse::<Probe>()?.kind)
+    }
+
+    /// Deserializes the whole file into a typed table.
+    pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
+        toml::from_str(&self.text).map_err(|e| {
+            let message = e.message().trim_end().to_string();
+            self.error(e.span().map(|s: Range<usize>| s.start), Problem::Toml(message))
+        })
+    }
+}
+
+fn location_in(text: &str, offset: usize) -> Location {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Location { line, col: before[line_start..].chars().count() + 1 }
+}

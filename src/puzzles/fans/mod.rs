@@ -1,0 +1,344 @@
+//! Fans and weathercocks, as in the Akh Va'quot shrine.
+//!
+//! Each fan blows one of four ways; every weathercock must stand in the wind
+//! of some fan. The puzzle comes in two forms:
+//!
+//! - a grid (`F` fan, `W` weathercock, `.` floor, `#` wall), where a fan's
+//!   wind covers every cell in its direction up to the first wall or the
+//!   edge, passing over fans and weathercocks; fans are numbered in reading
+//!   order;
+//! - a listing that says, for each weathercock, which fan directions hit it.
+//!
+//! The CNF has one variable per fan and direction, exactly one direction per
+//! fan, and one clause per weathercock naming the fan directions that cover
+//! it. [`check`] judges answers by recomputing the wind from the grid or the
+//! listing, without the CNF.
+
+mod check;
+mod encode;
+mod load;
+
+use std::time::Instant;
+
+use serde_json::json;
+
+pub use check::check;
+pub use encode::Encoding;
+pub use load::{MAX_FANS, load, load_puzzle};
+
+use super::{CountOptions, CountReport, Error, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status};
+use crate::grid::{Dir, Grid, Pos};
+use crate::solver::{ProjectedModels, Solve, VarisatSolver};
+
+/// The `kind` of fan models.
+pub const KIND: &str = "fans";
+
+/// The engines: one SAT encoding.
+pub const ENGINES: &[&str] = &["sat"];
+
+/// A cell of the grid form.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// A fan, to be turned.
+    Fan,
+    /// A weathercock, which must be in some fan's wind.
+    Weathercock,
+    /// Open floor: wind passes.
+    Floor,
+    /// A wall: wind stops.
+    Wall,
+}
+
+impl Cell {
+    /// The cell a model symbol stands for.
+    pub fn from_symbol(symbol: char) -> Option<Cell> {
+        match symbol {
+            'F' => Some(Cell::Fan),
+            'W' => Some(Cell::Weathercock),
+            '.' => Some(Cell::Floor),
+            '#' => Some(Cell::Wall),
+            _ => None,
+        }
+    }
+
+    /// The symbol for this cell.
+    pub fn symbol(self) -> char {
+        match self {
+            Cell::Fan => 'F',
+            Cell::Weathercock => 'W',
+            Cell::Floor => '.',
+            Cell::Wall => '#',
+        }
+    }
+}
+
+/// The symbols of the grid form, for messages.
+pub const SYMBOLS: &str = "'F' fan, 'W' weathercock, '.' floor or '#' wall";
+
+/// "Fan `fan` blowing `dir`".
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Hit {
+    /// The fan's index.
+    pub fan: usize,
+    /// The direction it must blow.
+    pub dir: Dir,
+}
+
+/// A weathercock and the fan directions that make it spin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weathercock {
+    /// Its cell, in the grid form.
+    pub place: Option<Pos>,
+    /// The fan directions whose wind reaches it, sorted and without repeats.
+    pub hit_by: Vec<Hit>,
+}
+
+/// A fans-and-weathercocks puzzle in either form.
+///
+/// ```
+/// use somaria::grid::{Dir, Grid};
+/// use somaria::puzzles::fans::{Cell, FanPuzzle};
+/// // F W : the fan must blow right.
+/// let grid = Grid::from_rows(vec![vec![Cell::Fan, Cell::Weathercock]]).unwrap();
+/// let puzzle = FanPuzzle::from_grid(grid);
+/// assert_eq!(puzzle.solve_directions().unwrap(), Some(vec![Dir::Right]));
+/// ```
+#[derive(Clone, Debug)]
+pub struct FanPuzzle {
+    title: Option<String>,
+    layout: Option<Grid<Cell>>,
+    fan_places: Vec<Option<Pos>>,
+    weathercocks: Vec<Weathercock>,
+}
+
+impl FanPuzzle {
+    /// The grid form. The wind rule decides which fan directions hit each
+    /// weathercock; fans and weathercocks are numbered in reading order.
+    pub fn from_grid(layout: Grid<Cell>) -> FanPuzzle {
+        let fan_places: Vec<Option<Pos>> =
+            layout.cells().filter(|(_, c)| **c == Cell::Fan).map(|(p, _)| Some(p)).collect();
+        let fan_index = |pos: Pos| fan_places.iter().position(|p| *p == Some(pos)).expect("a fan cell");
+        let weathercocks = layout
+            .cells()
+            .filter(|(_, c)| **c == Cell::Weathercock)
+            .map(|(place, _)| {
+                // Look outward from the weathercock; a fan seen looking up
+                // reaches it by blowing down, and so on.
+                let mut hit_by = Vec::new();
+                for look in Dir::ALL {
+                    let mut pos = place;
+                    while let Some(next) = layout.step(pos, look) {
+                        match layout[next] {
+                            Cell::Wall => break,
+                            Cell::Fan => hit_by.push(Hit { fan: fan_index(next), dir: look.opposite() }),
+                            Cell::Weathercock | Cell::Floor => {}
+                        }
+                        pos = next;
+                    }
+                }
+                hit_by.sort();
+                Weathercock { place: Some(place), hit_by }
+            })
+            .collect();
+        FanPuzzle { title: None, layout: Some(layout), fan_places, weathercocks }
+    }
+
+    /// The listed form: `fans` fans and, per weathercock, the fan directions
+    /// that hit it. Fan indices must be below `fans`.
+    ///
+    /// ```
+    /// use somaria::grid::Dir;
+    /// use somaria::puzzles::fans::{FanPuzzle, Hit};
+    /// let puzzle = FanPuzzle::from_list(1, vec![vec![Hit { fan: 0, dir: Dir::Up }]]);
+    /// assert_eq!(puzzle.solve_directions().unwrap(), Some(vec![Dir::Up]));
+    /// ```
+    pub fn from_list(fans: usize, hit_lists: Vec<Vec<Hit>>) -> FanPuzzle {
+        assert!(hit_lists.iter().flatten().all(|h| h.fan < fans), "fan index out of range");
+        let weathercocks = hit_lists
+            .into_iter()
+            .map(|mut hit_by| {
+                hit_by.sort();
+                hit_by.dedup();
+                Weathercock { place: None, hit_by }
+            })
+            .collect();
+        FanPuzzle { title: None, layout: None, fan_places: vec![None; fans], weathercocks }
+    }
+
+    /// Sets the title shown in reports.
+    pub fn with_title(mut self, title: Option<String>) -> FanPuzzle {
+        self.title = title;
+        self
+    }
+
+    /// The grid, in the grid form.
+    pub fn layout(&self) -> Option<&Grid<Cell>> {
+        self.layout.as_ref()
+    }
+
+    /// Number of fans.
+    pub fn num_fans(&self) -> usize {
+        self.fan_places.len()
+    }
+
+    /// The cell of fan `i`, in the grid form.
+    pub fn fan_place(&self, i: usize) -> Option<Pos> {
+        self.fan_places[i]
+    }
+
+    /// The weathercocks with the fan directions that hit each.
+    pub fn weathercocks(&self) -> &[Weathercock] {
+        &self.weathercocks
+    }
+
+    /// Solves and checks; `None` when there is no solution.
+    pub fn solve_directions(&self) -> Result<Option<Vec<Dir>>, Error> {
+        let encoding = Encoding::new(self);
+        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        match solver.solve()? {
+            crate::solver::Answer::Unsat => Ok(None),
+            crate::solver::Answer::Sat => {
+                let dirs = encoding.decode(|lit| solver.value(lit)).map_err(Error::CheckFailed)?;
+                check(self, &dirs).map_err(Error::CheckFailed)?;
+                Ok(Some(dirs))
+            }
+        }
+    }
+
+    /// The solution as JSON: each fan's index, direction and, in the grid
+    /// form, its cell.
+    pub fn solution_json(&self, dirs: &[Dir]) -> serde_json::Value {
+        let fans: Vec<serde_json::Value> = dirs
+            .iter()
+            .enumerate()
+            .map(|(index, dir)| match self.fan_places[index] {
+                Some((row, col)) => json!({"index": index, "row": row, "col": col, "dir": dir}),
+                None => json!({"index": index, "dir": dir}),
+            })
+            .collect();
+        json!({ "fans": fans })
+    }
+
+    /// The solution for a person: the grid with an arrow on each fan, or a
+    /// list of fans in the listed form.
+    pub fn solution_text(&self, dirs: &[Dir]) -> String {
+        let mut out = String::new();
+        if let Some(layout) = &self.layout {
+            for row in 0..layout.rows() {
+                let line: Vec<String> = (0..layout.cols())
+                    .map(|col| match layout[(row, col)] {
+                        Cell::Fan => {
+                            let fan = self.fan_places.iter().position(|p| *p == Some((row, col))).expect("fan");
+                            dirs[fan].arrow().to_string()
+                        }
+                        cell => cell.symbol().to_string(),
+                    })
+                    .collect();
+                out.push_str(line.join(" ").trim_end());
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        for (index, dir) in dirs.iter().enumerate() {
+            match self.fan_places[index] {
+                Some((row, col)) => out.push_str(&format!("fan {index} at ({row}, {col}): {dir}\n")),
+                None => out.push_str(&format!("fan {index}: {dir}\n")),
+            }
+        }
+        out
+    }
+}
+
+impl Puzzle for FanPuzzle {
+    fn kind(&self) -> &'static str {
+        KIND
+    }
+
+    fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    fn engines(&self) -> &'static [&'static str] {
+        ENGINES
+    }
+
+    fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
+        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let started = Instant::now();
+        let encoding = Encoding::new(self);
+        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        let encode_ms = Stats::ms(started.elapsed());
+        let answer = solver.solve()?;
+        let (status, solution) = match answer {
+            crate::solver::Answer::Unsat => (Status::NoSolution, None),
+            crate::solver::Answer::Sat => {
+                let dirs = encoding.decode(|lit| solver.value(lit)).map_err(Error::CheckFailed)?;
+                check(self, &dirs).map_err(Error::CheckFailed)?;
+                let text = self.solution_text(&dirs);
+                (Status::Solved, Some(Solution { json: self.solution_json(&dirs), text }))
+            }
+        };
+        let explanation = (status == Status::NoSolution).then(|| self.unsolvable_hint()).flatten();
+        let solver_stats = solver.stats();
+        let stats = Stats {
+            engine: engine.to_string(),
+            variables: encoding.cnf().num_vars(),
+            clauses: encoding.cnf().num_clauses(),
+            sat_calls: solver_stats.sat_calls,
+            encode_ms,
+            solve_ms: Stats::ms(solver_stats.solve_time),
+        };
+        let cnf = options.keep_cnf.then(|| encoding.into_cnf());
+        Ok(SolveReport { status, solution, explanation, stats, cnf })
+    }
+
+    fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let started = Instant::now();
+        let encoding = Encoding::new(self);
+        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        let encode_ms = Stats::ms(started.elapsed());
+        let mut count = 0u64;
+        let mut complete = true;
+        let mut models = ProjectedModels::new(&mut solver, encoding.decision_vars(), &[]);
+        loop {
+            if options.limit.is_some_and(|limit| count >= limit) {
+                complete = false;
+                break;
+            }
+            let Some(model) = models.next() else { break };
+            let dirs = encoding.decode_projection(&model?).map_err(Error::CheckFailed)?;
+            check(self, &dirs).map_err(Error::CheckFailed)?;
+            count += 1;
+        }
+        drop(models);
+        let solver_stats = solver.stats();
+        let stats = Stats {
+            engine: engine.to_string(),
+            variables: encoding.cnf().num_vars(),
+            clauses: encoding.cnf().num_clauses(),
+            sat_calls: solver_stats.sat_calls,
+            encode_ms,
+            solve_ms: Stats::ms(solver_stats.solve_time),
+        };
+        Ok(CountReport { count, complete, stats })
+    }
+}
+
+impl FanPuzzle {
+    /// A reason a person can see at a glance, when some weathercock has no
+    /// fan that could ever reach it.
+    fn unsolvable_hint(&self) -> Option<String> {
+        let stranded: Vec<String> = self
+            .weathercocks
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.hit_by.is_empty())
+            .map(|(i, w)| match w.place {
+                Some((row, col)) => format!("the weathercock at ({row}, {col})"),
+                None => format!("weathercock {i}"),
+            })
+            .collect();
+        (!stranded.is_empty()).then(|| format!("no fan direction reaches {}", stranded.join(", ")))
+    }
+}

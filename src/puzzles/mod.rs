@@ -1,0 +1,193 @@
+//! The puzzle families, each in its own module, behind the [`Puzzle`] trait.
+//!
+//! A family turns a model file into a validated puzzle, and the puzzle knows
+//! how to solve, count and check itself. Adding a family means adding its
+//! module and one line to [`FAMILIES`].
+
+pub mod fans;
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::cnf::Cnf;
+use crate::model::{LoadError, Problem, Source};
+use crate::solver::SolverError;
+
+/// The verdict on a puzzle.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// A solution was found and passed the independent check.
+    Solved,
+    /// It is proven that there is no solution.
+    NoSolution,
+    /// No verdict was reached.
+    Unknown,
+}
+
+/// Sizes and times of one run, for reports and comparisons.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// The encoding or engine that ran.
+    pub engine: String,
+    /// Variables in the CNF (0 for engines without one).
+    pub variables: usize,
+    /// Clauses in the CNF (0 for engines without one).
+    pub clauses: usize,
+    /// SAT calls made.
+    pub sat_calls: u64,
+    /// Time spent building the encoding, in milliseconds.
+    pub encode_ms: f64,
+    /// Time spent solving, in milliseconds.
+    pub solve_ms: f64,
+}
+
+impl Stats {
+    /// Records a duration in the millisecond fields' unit.
+    pub fn ms(duration: Duration) -> f64 {
+        (duration.as_secs_f64() * 1_000_000.0).round() / 1000.0
+    }
+}
+
+/// A solution in the puzzle's own terms, ready to print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The machine-readable form, the `solution` member of the JSON output.
+    pub json: serde_json::Value,
+    /// The drawing and listing for a person.
+    pub text: String,
+}
+
+/// The outcome of [`Puzzle::solve`].
+#[derive(Clone, Debug)]
+pub struct SolveReport {
+    /// The verdict.
+    pub status: Status,
+    /// The checked solution, when the status is [`Status::Solved`].
+    pub solution: Option<Solution>,
+    /// Why there is no solution, in the puzzle's words, when that is known.
+    pub explanation: Option<String>,
+    /// Sizes and times.
+    pub stats: Stats,
+    /// The CNF that was solved, when [`SolveOptions::keep_cnf`] asked for it.
+    pub cnf: Option<Cnf>,
+}
+
+/// The outcome of [`Puzzle::count`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountReport {
+    /// Distinct solutions found, each checked.
+    pub count: u64,
+    /// False when the limit stopped the enumeration early.
+    pub complete: bool,
+    /// Sizes and times.
+    pub stats: Stats,
+}
+
+/// Options for [`Puzzle::solve`].
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// The encoding or engine by name; `None` picks the family's default.
+    pub engine: Option<String>,
+    /// Return the CNF that was solved, for DIMACS output.
+    pub keep_cnf: bool,
+}
+
+/// Options for [`Puzzle::count`].
+#[derive(Clone, Debug, Default)]
+pub struct CountOptions {
+    /// The encoding or engine by name; `None` picks the family's default.
+    pub engine: Option<String>,
+    /// Stop after this many solutions.
+    pub limit: Option<u64>,
+}
+
+/// Why a run failed. None of these is a verdict about the puzzle.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The engine name is not one the family has.
+    #[error("unknown engine {found:?} for this kind of puzzle; expected one of {expected}")]
+    UnknownEngine {
+        /// The name given.
+        found: String,
+        /// The engines the family has.
+        expected: String,
+    },
+    /// The SAT solver failed.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    /// An answer failed the independent check: a bug in somaria.
+    #[error("INTERNAL ERROR: the solver's answer failed the independent check of the puzzle's rules: {0}. This is a bug in somaria; please report it with the model file.")]
+    CheckFailed(String),
+}
+
+/// A loaded, validated puzzle of any family.
+pub trait Puzzle {
+    /// The family's `kind` name.
+    fn kind(&self) -> &'static str;
+
+    /// The model's title, when it has one.
+    fn title(&self) -> Option<&str>;
+
+    /// The encodings or engines this puzzle can run; the first is the default.
+    fn engines(&self) -> &'static [&'static str];
+
+    /// Finds a solution and checks it, or proves there is none.
+    fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error>;
+
+    /// Counts the distinct solutions, checking each one.
+    fn count(&self, options: &CountOptions) -> Result<CountReport, Error>;
+}
+
+/// A puzzle family: the `kind` name and its loader.
+pub struct Family {
+    /// The `kind` value that selects this family.
+    pub kind: &'static str,
+    /// Builds a validated puzzle from a model file of this kind.
+    pub load: fn(&Source) -> Result<Box<dyn Puzzle>, LoadError>,
+}
+
+/// Every family somaria knows.
+pub const FAMILIES: &[Family] = &[Family { kind: fans::KIND, load: fans::load }];
+
+/// The known kinds, quoted and joined for messages.
+pub fn known_kinds() -> String {
+    FAMILIES.iter().map(|f| format!("{:?}", f.kind)).collect::<Vec<_>>().join(", ")
+}
+
+/// Loads a model file of any kind.
+///
+/// ```
+/// let puzzle = somaria::puzzles::load_file("models/akh-vaquot.toml".as_ref()).unwrap();
+/// assert_eq!(puzzle.kind(), "fans");
+/// ```
+pub fn load_file(path: &Path) -> Result<Box<dyn Puzzle>, LoadError> {
+    load(&Source::read(path)?)
+}
+
+/// Loads a model of any kind from its source, dispatching on `kind`.
+pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
+    let Some(kind) = source.kind()? else {
+        return Err(source.error(None, Problem::MissingKind { expected: known_kinds() }));
+    };
+    match FAMILIES.iter().find(|f| f.kind == kind.get_ref()) {
+        Some(family) => (family.load)(source),
+        None => {
+            let problem = Problem::UnknownKind { found: kind.get_ref().clone(), expected: known_kinds() };
+            Err(source.error_at(&kind, problem))
+        }
+    }
+}
+
+/// Picks the engine named in options, or the default; refuses unknown names.
+pub fn choose_engine(engines: &'static [&'static str], requested: Option<&str>) -> Result<&'static str, Error> {
+    match requested {
+        None => Ok(engines[0]),
+        Some(name) => engines.iter().copied().find(|e| *e == name).ok_or_else(|| Error::UnknownEngine {
+            found: name.to_string(),
+            expected: engines.join(", "),
+        }),
+    }
+}

@@ -1,0 +1,159 @@
+//! Solving a [`Cnf`]: the [`Solve`] trait, its varisat implementation, and
+//! projected model enumeration with blocking clauses.
+
+mod enumerate;
+
+use std::time::{Duration, Instant};
+
+pub use enumerate::ProjectedModels;
+
+use crate::cnf::{Cnf, Lit, Var};
+
+/// The verdict of one SAT call.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A model exists; read it with [`Solve::value`].
+    Sat,
+    /// No model exists under the current clauses and assumptions.
+    Unsat,
+}
+
+/// A failure of the solver itself, not a verdict about the formula.
+#[derive(Debug, thiserror::Error)]
+#[error("the SAT solver failed: {0}")]
+pub struct SolverError(String);
+
+/// What every SAT backend offers: incremental clauses, solving under
+/// assumptions, the last model and the failed assumptions.
+pub trait Solve {
+    /// A fresh variable, for clauses added after loading.
+    fn new_var(&mut self) -> Var;
+
+    /// Adds a clause; it holds for every later call.
+    fn add_clause(&mut self, clause: &[Lit]);
+
+    /// Solves with `assumptions` holding for this call only.
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError>;
+
+    /// Solves with no assumptions.
+    fn solve(&mut self) -> Result<Answer, SolverError> {
+        self.solve_under(&[])
+    }
+
+    /// The value of `lit` in the model of the last satisfiable call.
+    fn value(&self, lit: Lit) -> bool;
+
+    /// After an unsatisfiable call, a subset of the assumptions that is
+    /// already unsatisfiable; not necessarily minimal.
+    fn failed_core(&self) -> Vec<Lit>;
+
+    /// Counters for reports.
+    fn stats(&self) -> SolveStats;
+}
+
+/// Counters kept by a solver.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Number of SAT calls made.
+    pub sat_calls: u64,
+    /// Time spent inside SAT calls.
+    pub solve_time: Duration,
+}
+
+/// The varisat CDCL solver behind the [`Solve`] trait.
+///
+/// ```
+/// use somaria::cnf::Cnf;
+/// use somaria::solver::{Answer, Solve, VarisatSolver};
+/// let mut cnf = Cnf::new();
+/// let a = cnf.new_var();
+/// let b = cnf.new_var();
+/// cnf.add_clause(&[a.pos(), b.pos()]);
+/// cnf.add_clause(&[a.neg()]);
+/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// assert_eq!(solver.solve().unwrap(), Answer::Sat);
+/// assert!(solver.value(b.pos()));
+/// assert_eq!(solver.solve_under(&[b.neg()]).unwrap(), Answer::Unsat);
+/// assert_eq!(solver.failed_core(), vec![b.neg()]);
+/// ```
+pub struct VarisatSolver {
+    inner: varisat::Solver<'static>,
+    num_vars: usize,
+    model: Vec<bool>,
+    stats: SolveStats,
+}
+
+impl VarisatSolver {
+    /// A solver holding the clauses of `cnf`.
+    pub fn from_cnf(cnf: &Cnf) -> VarisatSolver {
+        let mut solver = VarisatSolver {
+            inner: varisat::Solver::new(),
+            num_vars: cnf.num_vars(),
+            model: Vec::new(),
+            stats: SolveStats::default(),
+        };
+        for clause in cnf.clauses() {
+            solver.add_clause(clause);
+        }
+        solver
+    }
+}
+
+fn to_varisat(lit: Lit) -> varisat::Lit {
+    varisat::Lit::from_code(lit.code())
+}
+
+impl Solve for VarisatSolver {
+    fn new_var(&mut self) -> Var {
+        let var = Var::from_index(self.num_vars);
+        self.num_vars += 1;
+        var
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        use varisat::ExtendFormula;
+        let lits: Vec<varisat::Lit> = clause.iter().map(|&l| to_varisat(l)).collect();
+        self.inner.add_clause(&lits);
+    }
+
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
+        // varisat keeps assumptions across calls, so always set them.
+        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+        self.inner.assume(&lits);
+        let start = Instant::now();
+        let result = self.inner.solve();
+        self.stats.sat_calls += 1;
+        self.stats.solve_time += start.elapsed();
+        match result.map_err(|e| SolverError(e.to_string()))? {
+            true => {
+                // Variables in no clause are unknown to varisat; they read false.
+                self.model.clear();
+                self.model.resize(self.num_vars, false);
+                for lit in self.inner.model().unwrap_or_default() {
+                    if let Some(slot) = self.model.get_mut(lit.index()) {
+                        *slot = lit.is_positive();
+                    }
+                }
+                Ok(Answer::Sat)
+            }
+            false => Ok(Answer::Unsat),
+        }
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        self.model.get(lit.var().index()).copied().unwrap_or(false) == lit.is_positive()
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        self.inner
+            .failed_core()
+            .unwrap_or(&[])
+            .iter()
+            .map(|l| Lit::from_code(l.code()))
+            .collect()
+    }
+
+    fn stats(&self) -> SolveStats {
+        self.stats
+    }
+}
