@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use somaria::puzzles::compare::{CompareOptions, compare};
 use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
 use somaria::render::{self, Format};
 
@@ -26,39 +27,72 @@ struct Cli {
     command: Command,
 }
 
+/// The arguments every command shares.
+#[derive(clap::Args)]
+struct Common {
+    /// The model file (TOML).
+    model: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    format: OutputFormat,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Find a solution and check it, or prove that there is none.
     ///
     /// Exit code: 0 solved, 1 no solution, 2 bad input, 3 unknown, 4 internal error.
     Solve {
-        /// The model file (TOML).
-        model: PathBuf,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-        format: OutputFormat,
+        #[command(flatten)]
+        common: Common,
         /// Write the CNF that is solved to FILE in DIMACS format.
         #[arg(long, value_name = "FILE")]
         dimacs: Option<PathBuf>,
         /// The encoding or engine to use; the default is the family's fastest.
         #[arg(long, visible_alias = "encoding", value_name = "NAME")]
         engine: Option<String>,
+        /// Skip the reasoning done before SAT, so the encoding alone decides.
+        #[arg(long)]
+        no_presolve: bool,
     },
     /// Count the distinct solutions, checking each one.
     ///
     /// Exit code: 0 whatever the count, 2 bad input, 4 internal error.
     Count {
-        /// The model file (TOML).
-        model: PathBuf,
+        #[command(flatten)]
+        common: Common,
         /// Stop after N solutions (N >= 1); the report then says the count is incomplete.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-        format: OutputFormat,
         /// The encoding or engine to use; the default is the family's fastest.
         #[arg(long, visible_alias = "encoding", value_name = "NAME")]
         engine: Option<String>,
+    },
+    /// Report what holds in every solution and what can vary.
+    ///
+    /// Exit code: 0 solved, 1 no solution, 2 bad input, 4 internal error.
+    Facts {
+        #[command(flatten)]
+        common: Common,
+        /// The encoding or engine to use; the default is the family's fastest.
+        #[arg(long, visible_alias = "encoding", value_name = "NAME")]
+        engine: Option<String>,
+    },
+    /// Run every encoding or engine on the model and check that they agree.
+    ///
+    /// Exit code: 0 all agree, 1 some disagree, 2 bad input, 4 internal error.
+    Compare {
+        #[command(flatten)]
+        common: Common,
+        /// Also count the solutions with each engine.
+        #[arg(long)]
+        count: bool,
+        /// Stop each count after N solutions.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), requires = "count")]
+        limit: Option<u64>,
+        /// Skip the reasoning done before SAT, so each encoding decides alone.
+        #[arg(long)]
+        no_presolve: bool,
     },
 }
 
@@ -92,7 +126,7 @@ impl From<somaria::model::LoadError> for Failure {
 impl From<puzzles::Error> for Failure {
     fn from(e: puzzles::Error) -> Failure {
         let code = match e {
-            puzzles::Error::UnknownEngine { .. } => exit::BAD_INPUT,
+            puzzles::Error::UnknownEngine { .. } | puzzles::Error::Unsupported { .. } => exit::BAD_INPUT,
             puzzles::Error::Solver(_) | puzzles::Error::CheckFailed(_) => exit::INTERNAL,
         };
         Failure { code, message: e.to_string() }
@@ -112,32 +146,55 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<u8, Failure> {
     match command {
-        Command::Solve { model, format, dimacs, engine } => {
-            let puzzle = puzzles::load_file(&model)?;
-            let options = SolveOptions { engine, keep_cnf: dimacs.is_some() };
+        Command::Solve { common, dimacs, engine, no_presolve } => {
+            let puzzle = puzzles::load_file(&common.model)?;
+            let options = SolveOptions { engine, keep_cnf: dimacs.is_some(), skip_presolve: no_presolve };
             let report = puzzle.solve(&options)?;
             if let (Some(path), Some(cnf)) = (&dimacs, &report.cnf) {
                 write_whole(path, |out| cnf.write_dimacs(out))?;
             }
-            match Format::from(format) {
+            match Format::from(common.format) {
                 Format::Json => print(&render::solve_json(puzzle.kind(), &report).to_string()),
                 Format::Text => print(render::solve_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
             }
-            Ok(match report.status {
-                Status::Solved => exit::SOLVED,
-                Status::NoSolution => exit::NO_SOLUTION,
-                Status::Unknown => exit::UNKNOWN,
-            })
+            Ok(status_code(report.status))
         }
-        Command::Count { model, limit, format, engine } => {
-            let puzzle = puzzles::load_file(&model)?;
+        Command::Count { common, limit, engine } => {
+            let puzzle = puzzles::load_file(&common.model)?;
             let report = puzzle.count(&CountOptions { engine, limit })?;
-            match Format::from(format) {
+            match Format::from(common.format) {
                 Format::Json => print(&render::count_json(puzzle.kind(), &report).to_string()),
                 Format::Text => print(render::count_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
             }
             Ok(exit::SOLVED)
         }
+        Command::Facts { common, engine } => {
+            let puzzle = puzzles::load_file(&common.model)?;
+            let report = puzzle.facts(&SolveOptions { engine, ..SolveOptions::default() })?;
+            match Format::from(common.format) {
+                Format::Json => print(&render::facts_json(puzzle.kind(), &report).to_string()),
+                Format::Text => print(render::facts_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            }
+            Ok(status_code(report.status))
+        }
+        Command::Compare { common, count, limit, no_presolve } => {
+            let puzzle = puzzles::load_file(&common.model)?;
+            let options = CompareOptions { count, limit, skip_presolve: no_presolve };
+            let report = compare(puzzle.as_ref(), &options)?;
+            match Format::from(common.format) {
+                Format::Json => print(&render::compare_json(puzzle.kind(), &report).to_string()),
+                Format::Text => print(render::compare_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            }
+            Ok(if report.agree { exit::SOLVED } else { exit::NO_SOLUTION })
+        }
+    }
+}
+
+fn status_code(status: Status) -> u8 {
+    match status {
+        Status::Solved => exit::SOLVED,
+        Status::NoSolution => exit::NO_SOLUTION,
+        Status::Unknown => exit::UNKNOWN,
     }
 }
 

@@ -4,6 +4,7 @@
 //! how to solve, count and check itself. Adding a family means adding its
 //! module and one line to [`FAMILIES`].
 
+pub mod compare;
 pub mod fans;
 
 use std::path::Path;
@@ -69,6 +70,9 @@ pub struct SolveReport {
     pub solution: Option<Solution>,
     /// Why there is no solution, in the puzzle's words, when that is known.
     pub explanation: Option<String>,
+    /// The quantity the puzzle minimises (such as steps), when it has one;
+    /// engines that agree must agree on it.
+    pub cost: Option<u64>,
     /// Sizes and times.
     pub stats: Stats,
     /// The CNF that was solved, when [`SolveOptions::keep_cnf`] asked for it.
@@ -93,6 +97,9 @@ pub struct SolveOptions {
     pub engine: Option<String>,
     /// Return the CNF that was solved, for DIMACS output.
     pub keep_cnf: bool,
+    /// Skip any reasoning the family does before SAT, so that the SAT
+    /// encoding alone gives the verdict.
+    pub skip_presolve: bool,
 }
 
 /// Options for [`Puzzle::count`].
@@ -102,6 +109,19 @@ pub struct CountOptions {
     pub engine: Option<String>,
     /// Stop after this many solutions.
     pub limit: Option<u64>,
+}
+
+/// The outcome of [`Puzzle::facts`]: what holds in every solution.
+#[derive(Clone, Debug)]
+pub struct FactsReport {
+    /// [`Status::Solved`] when there are solutions to draw facts from.
+    pub status: Status,
+    /// The family's facts as JSON members, merged into the output object.
+    pub json: serde_json::Map<String, serde_json::Value>,
+    /// The facts for a person.
+    pub text: String,
+    /// Sizes and times; `sat_calls` counts every call the facts took.
+    pub stats: Stats,
 }
 
 /// Why a run failed. None of these is a verdict about the puzzle.
@@ -118,6 +138,14 @@ pub enum Error {
     /// The SAT solver failed.
     #[error(transparent)]
     Solver(#[from] SolverError),
+    /// The family does not offer this command.
+    #[error("{command} is not available for {kind} puzzles")]
+    Unsupported {
+        /// The command asked for.
+        command: &'static str,
+        /// The family's kind.
+        kind: &'static str,
+    },
     /// An answer failed the independent check: a bug in somaria.
     #[error("INTERNAL ERROR: the solver's answer failed the independent check of the puzzle's rules: {0}. This is a bug in somaria; please report it with the model file.")]
     CheckFailed(String),
@@ -139,6 +167,12 @@ pub trait Puzzle {
 
     /// Counts the distinct solutions, checking each one.
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error>;
+
+    /// Reports what holds in every solution and what can vary.
+    fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
+        let _ = options;
+        Err(Error::Unsupported { command: "facts", kind: self.kind() })
+    }
 }
 
 /// A puzzle family: the `kind` name and its loader.

@@ -4,7 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::puzzles::{CountReport, SolveReport, Stats, Status};
+use crate::puzzles::compare::CompareReport;
+use crate::puzzles::{CountReport, FactsReport, SolveReport, Stats, Status};
 
 /// The output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -100,4 +101,84 @@ fn stats_line(stats: &Stats) -> String {
         "{}: {} variables, {} clauses, {} SAT {calls}, {:.2} ms encoding, {:.2} ms solving",
         stats.engine, stats.variables, stats.clauses, stats.sat_calls, stats.encode_ms, stats.solve_ms
     )
+}
+
+/// The `facts` report as one JSON object: `kind`, `status`, the family's
+/// facts and `stats`.
+pub fn facts_json(kind: &str, report: &FactsReport) -> Value {
+    let mut object = serde_json::Map::new();
+    object.insert("kind".into(), json!(kind));
+    object.insert("status".into(), json!(report.status));
+    object.extend(report.json.clone());
+    object.insert("stats".into(), json!(report.stats));
+    Value::Object(object)
+}
+
+/// The `facts` report for a person.
+pub fn facts_text(kind: &str, title: Option<&str>, report: &FactsReport) -> String {
+    let mut out = heading(kind, title);
+    out.push_str(&report.text);
+    if !report.text.is_empty() && !report.text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!("({})\n", stats_line(&report.stats)));
+    out
+}
+
+/// The `compare` report as one JSON object: `kind`, `results` and `agree`.
+pub fn compare_json(kind: &str, report: &CompareReport) -> Value {
+    json!({ "kind": kind, "results": report.results, "agree": report.agree })
+}
+
+/// The `compare` report for a person: a table, one row per engine.
+pub fn compare_text(kind: &str, title: Option<&str>, report: &CompareReport) -> String {
+    let mut out = heading(kind, title);
+    let counting = report.results.iter().any(|r| r.count.is_some());
+    let costs = report.results.iter().any(|r| r.cost.is_some());
+    let mut rows = vec![{
+        let mut header = vec!["encoding", "variables", "clauses", "SAT calls", "ms", "answer"];
+        if costs {
+            header.push("cost");
+        }
+        if counting {
+            header.push("count");
+        }
+        header.into_iter().map(String::from).collect::<Vec<_>>()
+    }];
+    for r in &report.results {
+        let status = serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        let mut row = vec![
+            r.encoding.clone(),
+            r.variables.to_string(),
+            r.clauses.to_string(),
+            r.sat_calls.to_string(),
+            format!("{:.2}", r.ms),
+            status,
+        ];
+        if costs {
+            row.push(r.cost.map_or("-".to_string(), |c| c.to_string()));
+        }
+        if counting {
+            row.push(match (r.count, r.count_complete) {
+                (Some(n), Some(false)) => format!(">= {n}"),
+                (Some(n), _) => n.to_string(),
+                (None, _) => "-".to_string(),
+            });
+        }
+        rows.push(row);
+    }
+    let widths: Vec<usize> =
+        (0..rows[0].len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, &w))| if i == 0 { format!("{cell:<w$}") } else { format!("{cell:>w$}") })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out.push_str(if report.agree { "all engines agree\n" } else { "ENGINES DISAGREE\n" });
+    out
 }

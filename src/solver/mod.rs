@@ -2,10 +2,12 @@
 //! projected model enumeration with blocking clauses.
 
 mod enumerate;
+mod facts;
 
 use std::time::{Duration, Instant};
 
 pub use enumerate::ProjectedModels;
+pub use facts::{Possible, possible_literals};
 
 use crate::cnf::{Cnf, Lit, Var};
 

@@ -26,9 +26,9 @@ pub use check::check;
 pub use encode::Encoding;
 pub use load::{MAX_FANS, load, load_puzzle};
 
-use super::{CountOptions, CountReport, Error, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status};
+use super::{CountOptions, CountReport, Error, FactsReport, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status};
 use crate::grid::{Dir, Grid, Pos};
-use crate::solver::{ProjectedModels, Solve, VarisatSolver};
+use crate::solver::{ProjectedModels, Solve, VarisatSolver, possible_literals};
 
 /// The `kind` of fan models.
 pub const KIND: &str = "fans";
@@ -289,7 +289,7 @@ impl Puzzle for FanPuzzle {
             solve_ms: Stats::ms(solver_stats.solve_time),
         };
         let cnf = options.keep_cnf.then(|| encoding.into_cnf());
-        Ok(SolveReport { status, solution, explanation, stats, cnf })
+        Ok(SolveReport { status, solution, explanation, cost: None, stats, cnf })
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
@@ -323,7 +323,57 @@ impl Puzzle for FanPuzzle {
         };
         Ok(CountReport { count, complete, stats })
     }
+    fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
+        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let started = Instant::now();
+        let encoding = Encoding::new(self);
+        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        let encode_ms = Stats::ms(started.elapsed());
+        let candidates: Vec<crate::cnf::Lit> = encoding.decision_vars().into_iter().map(|v| v.pos()).collect();
+        let found = possible_literals(&mut solver, &candidates, &[])?;
+        let stats = Stats {
+            engine: engine.to_string(),
+            variables: encoding.cnf().num_vars(),
+            clauses: encoding.cnf().num_clauses(),
+            sat_calls: solver.stats().sat_calls,
+            encode_ms,
+            solve_ms: Stats::ms(solver.stats().solve_time),
+        };
+        let Some(found) = found else {
+            let mut json = serde_json::Map::new();
+            json.insert("fans".into(), json!(null));
+            let text = "no solution, so there are no facts to report\n".to_string();
+            return Ok(FactsReport { status: Status::NoSolution, json, text, stats });
+        };
+        let mut fans = Vec::with_capacity(self.num_fans());
+        let mut text = String::new();
+        for (index, possible) in found.possible.chunks(4).enumerate() {
+            let dirs: Vec<Dir> = Dir::ALL.into_iter().filter(|d| possible[d.index()]).collect();
+            let forced = (dirs.len() == 1).then(|| dirs[0]);
+            let mut entry = json!({"index": index, "possible": dirs, "forced": forced});
+            let label = match self.fan_places[index] {
+                Some((row, col)) => {
+                    entry["row"] = json!(row);
+                    entry["col"] = json!(col);
+                    format!("fan {index} at ({row}, {col})")
+                }
+                None => format!("fan {index}"),
+            };
+            match forced {
+                Some(dir) => text.push_str(&format!("{label}: always {dir}\n")),
+                None => {
+                    let names: Vec<&str> = dirs.iter().map(|d| d.name()).collect();
+                    text.push_str(&format!("{label}: any of {}\n", names.join(", ")));
+                }
+            }
+            fans.push(entry);
+        }
+        let mut json = serde_json::Map::new();
+        json.insert("fans".into(), json!(fans));
+        Ok(FactsReport { status: Status::Solved, json, text, stats })
+    }
 }
+
 
 impl FanPuzzle {
     /// A reason a person can see at a glance, when some weathercock has no

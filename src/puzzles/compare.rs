@@ -1,0 +1,100 @@
+//! Running every encoding or engine of a puzzle side by side and checking
+//! that they agree.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::{CountOptions, Error, Puzzle, SolveOptions, Stats, Status};
+
+/// How to compare.
+#[derive(Clone, Debug, Default)]
+pub struct CompareOptions {
+    /// Also count solutions with each engine.
+    pub count: bool,
+    /// Stop each count after this many solutions.
+    pub limit: Option<u64>,
+    /// Skip the family's presolve, so each encoding gives its own verdict.
+    pub skip_presolve: bool,
+}
+
+/// One engine's run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineResult {
+    /// The encoding or engine.
+    pub encoding: String,
+    /// Its verdict.
+    pub status: Status,
+    /// Wall-clock time of the solve, in milliseconds.
+    pub ms: f64,
+    /// Variables in its CNF.
+    pub variables: usize,
+    /// Clauses in its CNF.
+    pub clauses: usize,
+    /// SAT calls made by the solve.
+    pub sat_calls: u64,
+    /// The minimised quantity, when the puzzle has one.
+    pub cost: Option<u64>,
+    /// Solutions counted, when counting was asked for.
+    pub count: Option<u64>,
+    /// Whether the count is complete, when counting was asked for.
+    pub count_complete: Option<bool>,
+}
+
+/// All engines' runs and whether they agree.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompareReport {
+    /// One entry per engine, in the family's order.
+    pub results: Vec<EngineResult>,
+    /// True when no two engines reached different verdicts, costs or
+    /// complete counts. An unknown verdict disagrees with nothing.
+    pub agree: bool,
+}
+
+/// Runs every engine of `puzzle` and compares them.
+///
+/// ```
+/// use somaria::puzzles::{self, compare::{compare, CompareOptions}};
+/// let puzzle = puzzles::load_file("models/akh-vaquot.toml".as_ref()).unwrap();
+/// let report = compare(puzzle.as_ref(), &CompareOptions { count: true, ..Default::default() }).unwrap();
+/// assert!(report.agree);
+/// assert_eq!(report.results[0].count, Some(1));
+/// ```
+pub fn compare(puzzle: &dyn Puzzle, options: &CompareOptions) -> Result<CompareReport, Error> {
+    let mut results = Vec::new();
+    for &engine in puzzle.engines() {
+        let started = Instant::now();
+        let solve_options =
+            SolveOptions { engine: Some(engine.to_string()), keep_cnf: false, skip_presolve: options.skip_presolve };
+        let report = puzzle.solve(&solve_options)?;
+        let ms = Stats::ms(started.elapsed());
+        let counted = if options.count {
+            Some(puzzle.count(&CountOptions { engine: Some(engine.to_string()), limit: options.limit })?)
+        } else {
+            None
+        };
+        results.push(EngineResult {
+            encoding: engine.to_string(),
+            status: report.status,
+            ms,
+            variables: report.stats.variables,
+            clauses: report.stats.clauses,
+            sat_calls: report.stats.sat_calls,
+            cost: report.cost,
+            count: counted.as_ref().map(|c| c.count),
+            count_complete: counted.as_ref().map(|c| c.complete),
+        });
+    }
+    let agree = agree(&results);
+    Ok(CompareReport { results, agree })
+}
+
+fn agree(results: &[EngineResult]) -> bool {
+    let decided: Vec<&EngineResult> = results.iter().filter(|r| r.status != Status::Unknown).collect();
+    let same_status = decided.windows(2).all(|w| w[0].status == w[1].status);
+    let same_cost = decided.windows(2).all(|w| w[0].cost == w[1].cost);
+    let complete_counts: Vec<u64> =
+        results.iter().filter(|r| r.count_complete == Some(true)).filter_map(|r| r.count).collect();
+    let same_count = complete_counts.windows(2).all(|w| w[0] == w[1]);
+    same_status && same_cost && same_count
+}
