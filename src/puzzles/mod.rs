@@ -82,8 +82,11 @@ pub struct SolveReport {
 /// The outcome of [`Puzzle::count`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct CountReport {
-    /// Distinct solutions found, each checked.
+    /// Distinct solutions found, each checked; `u64::MAX` when saturated.
     pub count: u64,
+    /// True when the true count exceeds `u64::MAX`, so `count` is a floor.
+    /// Counts are never wrapped.
+    pub saturated: bool,
     /// False when the limit stopped the enumeration early.
     pub complete: bool,
     /// Sizes and times.

@@ -37,13 +37,14 @@ pub fn solve_json(kind: &str, report: &SolveReport) -> Value {
     })
 }
 
-/// The `count` report as one JSON object: `kind`, `count`, `complete` and
-/// `stats`.
+/// The `count` report as one JSON object: `kind`, `count`, `complete`,
+/// `saturated` and `stats`.
 pub fn count_json(kind: &str, report: &CountReport) -> Value {
     json!({
         "kind": kind,
         "count": report.count,
         "complete": report.complete,
+        "saturated": report.saturated,
         "stats": report.stats,
     })
 }
@@ -74,7 +75,9 @@ pub fn solve_text(kind: &str, title: Option<&str>, report: &SolveReport) -> Stri
 pub fn count_text(kind: &str, title: Option<&str>, report: &CountReport) -> String {
     let mut out = heading(kind, title);
     let noun = if report.count == 1 { "solution" } else { "solutions" };
-    let line = if report.complete {
+    let line = if report.saturated {
+        format!("more than {} solutions; the count saturated", report.count)
+    } else if report.complete {
         let meaning = match report.count {
             0 => "; the puzzle cannot be solved",
             1 => "; the puzzle is unique",

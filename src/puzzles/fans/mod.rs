@@ -321,7 +321,7 @@ impl Puzzle for FanPuzzle {
             encode_ms,
             solve_ms: Stats::ms(solver_stats.solve_time),
         };
-        Ok(CountReport { count, complete, stats })
+        Ok(CountReport { count, complete, saturated: false, stats })
     }
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
