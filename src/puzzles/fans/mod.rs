@@ -16,6 +16,7 @@
 
 mod check;
 mod encode;
+pub mod generate;
 mod load;
 
 use std::time::Instant;
