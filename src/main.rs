@@ -1,15 +1,24 @@
 //! The `somaria` command line: parse arguments, load the model, run the
-//! puzzle, print the report, and exit with the code of the verdict.
+//! puzzle on a worker thread under an optional time limit, print the report,
+//! and exit with the code of the verdict.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::json;
 
-use somaria::puzzles::compare::{CompareOptions, compare};
-use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
-use somaria::render::{self, Format};
+use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
+use somaria::puzzles::{
+    self, CountOptions, CountReport, DecidedBy, ExplainReport, FactsReport, ProofRequest, Puzzle, SolveOptions,
+    SolveReport, Stats, Status,
+};
+use somaria::render;
+use somaria::solver::{ProofFormat, Progress};
 
 /// Exit codes, part of the CLI contract.
 mod exit {
@@ -35,6 +44,9 @@ struct Common {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     format: OutputFormat,
+    /// Give up after SECONDS and report "unknown" (exit 3) with the progress so far.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
 }
 
 #[derive(Subcommand)]
@@ -48,6 +60,12 @@ enum Command {
         /// Write the CNF that is solved to FILE in DIMACS format.
         #[arg(long, value_name = "FILE")]
         dimacs: Option<PathBuf>,
+        /// When SAT proves there is no solution, write its refutation proof to FILE.
+        #[arg(long, value_name = "FILE")]
+        proof: Option<PathBuf>,
+        /// The proof format.
+        #[arg(long, value_enum, default_value_t = ProofFormatArg::Varisat, requires = "proof")]
+        proof_format: ProofFormatArg,
         /// The encoding or engine to use; the default is the family's fastest.
         #[arg(long, visible_alias = "encoding", value_name = "NAME")]
         engine: Option<String>,
@@ -57,7 +75,7 @@ enum Command {
     },
     /// Count the distinct solutions, checking each one.
     ///
-    /// Exit code: 0 whatever the count, 2 bad input, 4 internal error.
+    /// Exit code: 0 whatever the count, 2 bad input, 3 stopped early by the time limit, 4 internal error.
     Count {
         #[command(flatten)]
         common: Common,
@@ -70,8 +88,18 @@ enum Command {
     },
     /// Report what holds in every solution and what can vary.
     ///
-    /// Exit code: 0 solved, 1 no solution, 2 bad input, 4 internal error.
+    /// Exit code: 0 solved, 1 no solution, 2 bad input, 3 unknown, 4 internal error.
     Facts {
+        #[command(flatten)]
+        common: Common,
+        /// The encoding or engine to use; the default is the family's fastest.
+        #[arg(long, visible_alias = "encoding", value_name = "NAME")]
+        engine: Option<String>,
+    },
+    /// For a puzzle with no solution, name a minimal set of its constraints that cannot all hold.
+    ///
+    /// Exit code: 0 the puzzle has a solution, 1 no solution (explained), 2 bad input, 3 unknown, 4 internal error.
+    Explain {
         #[command(flatten)]
         common: Common,
         /// The encoding or engine to use; the default is the family's fastest.
@@ -80,7 +108,7 @@ enum Command {
     },
     /// Run every encoding or engine on the model and check that they agree.
     ///
-    /// Exit code: 0 all agree, 1 some disagree, 2 bad input, 4 internal error.
+    /// Exit code: 0 all agree, 1 some disagree, 2 bad input, 3 stopped by the time limit, 4 internal error.
     Compare {
         #[command(flatten)]
         common: Common,
@@ -96,18 +124,26 @@ enum Command {
     },
 }
 
-#[derive(Copy, Clone, ValueEnum)]
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
 enum OutputFormat {
     Text,
     Json,
 }
 
-impl From<OutputFormat> for Format {
-    fn from(format: OutputFormat) -> Format {
-        match format {
-            OutputFormat::Text => Format::Text,
-            OutputFormat::Json => Format::Json,
-        }
+#[derive(Copy, Clone, ValueEnum)]
+enum ProofFormatArg {
+    /// varisat's own format (check with varisat-checker).
+    Varisat,
+    /// Textual DRAT (check with drat-trim).
+    Drat,
+}
+
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if seconds.is_finite() && seconds > 0.0 && seconds < 1e9 {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!("{text} is out of range; expected a number of seconds above 0"))
     }
 }
 
@@ -126,15 +162,26 @@ impl From<somaria::model::LoadError> for Failure {
 impl From<puzzles::Error> for Failure {
     fn from(e: puzzles::Error) -> Failure {
         let code = match e {
-            puzzles::Error::UnknownEngine { .. } | puzzles::Error::Unsupported { .. } => exit::BAD_INPUT,
-            puzzles::Error::Solver(_) | puzzles::Error::CheckFailed(_) => exit::INTERNAL,
+            puzzles::Error::UnknownEngine { .. } | puzzles::Error::Unsupported { .. } | puzzles::Error::Output(_) => {
+                exit::BAD_INPUT
+            }
+            puzzles::Error::Solver(_) | puzzles::Error::CheckFailed(_) | puzzles::Error::Internal(_) => exit::INTERNAL,
         };
         Failure { code, message: e.to_string() }
     }
 }
 
+/// Set by Ctrl-C; the supervisor stops waiting when it sees it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C means now.
+            std::process::exit(130);
+        }
+    });
     match run(cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
@@ -146,48 +193,164 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<u8, Failure> {
     match command {
-        Command::Solve { common, dimacs, engine, no_presolve } => {
-            let puzzle = puzzles::load_file(&common.model)?;
-            let options = SolveOptions { engine, keep_cnf: dimacs.is_some(), skip_presolve: no_presolve };
-            let report = puzzle.solve(&options)?;
+        Command::Solve { common, dimacs, proof, proof_format, engine, no_presolve } => {
+            let puzzle = load(&common)?;
+            let progress = Arc::new(Progress::default());
+            let partial_proof = proof.as_deref().map(partial_path);
+            let format = match proof_format {
+                ProofFormatArg::Varisat => ProofFormat::Varisat,
+                ProofFormatArg::Drat => ProofFormat::Drat,
+            };
+            let options = SolveOptions {
+                engine: engine.clone(),
+                keep_cnf: dimacs.is_some(),
+                skip_presolve: no_presolve,
+                proof: partial_proof.clone().map(|path| ProofRequest { path, format }),
+                progress: progress.clone(),
+            };
+            let worker = Arc::clone(&puzzle);
+            let finished = supervise(common.timeout, &progress, move || worker.solve(&options));
+            let report = match finished {
+                Finished::Done(result) => result.inspect_err(|_| remove_partial(partial_proof.as_deref()))?,
+                Finished::Stopped(reason) => {
+                    remove_partial(partial_proof.as_deref());
+                    unknown_solve(puzzle.as_ref(), engine.as_deref(), &progress, reason)
+                }
+            };
             if let (Some(path), Some(cnf)) = (&dimacs, &report.cnf) {
                 write_whole(path, |out| cnf.write_dimacs(out))?;
             }
-            match Format::from(common.format) {
-                Format::Json => print(&render::solve_json(puzzle.kind(), &report).to_string()),
-                Format::Text => print(render::solve_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            let proof_note = match (&proof, &partial_proof) {
+                (Some(path), Some(partial)) => Some(settle_proof(&report, path, partial, proof_format)?),
+                _ => None,
+            };
+            match common.format {
+                OutputFormat::Json => {
+                    let mut json = render::solve_json(puzzle.kind(), &report);
+                    if let Some(note) = &proof_note {
+                        json["proof"] = note.json.clone();
+                    }
+                    print(&json.to_string());
+                }
+                OutputFormat::Text => {
+                    let mut text = render::solve_text(puzzle.kind(), puzzle.title(), &report);
+                    if let Some(note) = &proof_note {
+                        text.push_str(&note.text);
+                    }
+                    print(text.trim_end());
+                }
             }
             Ok(status_code(report.status))
         }
         Command::Count { common, limit, engine } => {
-            let puzzle = puzzles::load_file(&common.model)?;
-            let report = puzzle.count(&CountOptions { engine, limit })?;
-            match Format::from(common.format) {
-                Format::Json => print(&render::count_json(puzzle.kind(), &report).to_string()),
-                Format::Text => print(render::count_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            let puzzle = load(&common)?;
+            let progress = Arc::new(Progress::default());
+            let options = CountOptions { engine: engine.clone(), limit, progress: progress.clone() };
+            let worker = Arc::clone(&puzzle);
+            let (report, code) = match supervise(common.timeout, &progress, move || worker.count(&options)) {
+                Finished::Done(result) => (result?, exit::SOLVED),
+                Finished::Stopped(reason) => {
+                    let stats = partial_stats(puzzle.as_ref(), engine.as_deref(), &progress, &reason);
+                    let report = CountReport { count: progress.solutions(), complete: false, saturated: false, stats };
+                    (report, exit::UNKNOWN)
+                }
+            };
+            match common.format {
+                OutputFormat::Json => print(&render::count_json(puzzle.kind(), &report).to_string()),
+                OutputFormat::Text => print(render::count_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
             }
-            Ok(exit::SOLVED)
+            Ok(code)
         }
         Command::Facts { common, engine } => {
-            let puzzle = puzzles::load_file(&common.model)?;
-            let report = puzzle.facts(&SolveOptions { engine, ..SolveOptions::default() })?;
-            match Format::from(common.format) {
-                Format::Json => print(&render::facts_json(puzzle.kind(), &report).to_string()),
-                Format::Text => print(render::facts_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            let puzzle = load(&common)?;
+            let progress = Arc::new(Progress::default());
+            let options = SolveOptions { engine: engine.clone(), progress: progress.clone(), ..SolveOptions::default() };
+            let worker = Arc::clone(&puzzle);
+            let report = match supervise(common.timeout, &progress, move || worker.facts(&options)) {
+                Finished::Done(result) => result?,
+                Finished::Stopped(reason) => {
+                    let stats = partial_stats(puzzle.as_ref(), engine.as_deref(), &progress, &reason);
+                    let text = format!("unknown: {}\n", reason.describe());
+                    FactsReport { status: Status::Unknown, json: serde_json::Map::new(), text, stats }
+                }
+            };
+            match common.format {
+                OutputFormat::Json => print(&render::facts_json(puzzle.kind(), &report).to_string()),
+                OutputFormat::Text => print(render::facts_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            }
+            Ok(status_code(report.status))
+        }
+        Command::Explain { common, engine } => {
+            let puzzle = load(&common)?;
+            let progress = Arc::new(Progress::default());
+            let options = SolveOptions { engine: engine.clone(), progress: progress.clone(), ..SolveOptions::default() };
+            let worker = Arc::clone(&puzzle);
+            let report = match supervise(common.timeout, &progress, move || worker.explain(&options)) {
+                Finished::Done(result) => result?,
+                Finished::Stopped(reason) => {
+                    let stats = partial_stats(puzzle.as_ref(), engine.as_deref(), &progress, &reason);
+                    ExplainReport { status: Status::Unknown, constraints: Vec::new(), certificate: None, stats }
+                }
+            };
+            match common.format {
+                OutputFormat::Json => print(&render::explain_json(puzzle.kind(), &report).to_string()),
+                OutputFormat::Text => print(render::explain_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
             }
             Ok(status_code(report.status))
         }
         Command::Compare { common, count, limit, no_presolve } => {
-            let puzzle = puzzles::load_file(&common.model)?;
-            let options = CompareOptions { count, limit, skip_presolve: no_presolve };
-            let report = compare(puzzle.as_ref(), &options)?;
-            match Format::from(common.format) {
-                Format::Json => print(&render::compare_json(puzzle.kind(), &report).to_string()),
-                Format::Text => print(render::compare_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            let puzzle = load(&common)?;
+            let progress = Arc::new(Progress::default());
+            let options = CompareOptions { count, limit, skip_presolve: no_presolve, progress: progress.clone() };
+            let worker = Arc::clone(&puzzle);
+            let engines = puzzle.engines();
+            let (sender, receiver) = mpsc::channel();
+            let finished = supervise(common.timeout, &progress, move || {
+                for engine in worker.engines() {
+                    let result = compare::run_engine(worker.as_ref(), engine, &options)?;
+                    let _ = sender.send(result);
+                }
+                Ok(())
+            });
+            let mut results: Vec<EngineResult> = receiver.try_iter().collect();
+            let stopped = match finished {
+                Finished::Done(result) => {
+                    result?;
+                    false
+                }
+                Finished::Stopped(_) => true,
+            };
+            for engine in &engines[results.len()..] {
+                results.push(EngineResult {
+                    encoding: engine.to_string(),
+                    status: Status::Unknown,
+                    ms: 0.0,
+                    variables: 0,
+                    clauses: 0,
+                    sat_calls: 0,
+                    cost: None,
+                    count: None,
+                    count_complete: None,
+                });
             }
-            Ok(if report.agree { exit::SOLVED } else { exit::NO_SOLUTION })
+            let report = CompareReport { agree: compare::agree(&results), results };
+            match common.format {
+                OutputFormat::Json => print(&render::compare_json(puzzle.kind(), &report).to_string()),
+                OutputFormat::Text => print(render::compare_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
+            }
+            Ok(if stopped {
+                exit::UNKNOWN
+            } else if report.agree {
+                exit::SOLVED
+            } else {
+                exit::NO_SOLUTION
+            })
         }
     }
+}
+
+fn load(common: &Common) -> Result<Arc<dyn Puzzle>, Failure> {
+    Ok(Arc::from(puzzles::load_file(&common.model)?))
 }
 
 fn status_code(status: Status) -> u8 {
@@ -195,6 +358,187 @@ fn status_code(status: Status) -> u8 {
         Status::Solved => exit::SOLVED,
         Status::NoSolution => exit::NO_SOLUTION,
         Status::Unknown => exit::UNKNOWN,
+    }
+}
+
+/// Why a run was stopped before it finished.
+enum StopReason {
+    TimeLimit(Duration),
+    Interrupted,
+}
+
+impl StopReason {
+    fn describe(&self) -> String {
+        match self {
+            StopReason::TimeLimit(limit) => format!("stopped by the time limit of {} s", limit.as_secs_f64()),
+            StopReason::Interrupted => "interrupted by Ctrl-C".to_string(),
+        }
+    }
+}
+
+enum Finished<T> {
+    Done(Result<T, puzzles::Error>),
+    Stopped(StopReason),
+}
+
+/// Runs `job` on a worker thread and waits for it, up to the time limit or
+/// a Ctrl-C, showing progress on stderr when it is a terminal. varisat has no
+/// interrupt, so a stopped worker is abandoned; the process exits soon after.
+fn supervise<T: Send + 'static>(
+    timeout: Option<Duration>,
+    progress: &Arc<Progress>,
+    job: impl FnOnce() -> Result<T, puzzles::Error> + Send + 'static,
+) -> Finished<T> {
+    let started = Instant::now();
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        // A panic is a bug in somaria; report it as an internal error rather
+        // than as a verdict.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown cause".to_string());
+            Err(puzzles::Error::Internal(format!("somaria panicked: {what}")))
+        });
+        let _ = sender.send(result);
+    });
+    let mut display = ProgressDisplay::new();
+    loop {
+        let waited = started.elapsed();
+        if let Some(limit) = timeout
+            && waited >= limit
+        {
+            display.clear();
+            return Finished::Stopped(StopReason::TimeLimit(limit));
+        }
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            display.clear();
+            return Finished::Stopped(StopReason::Interrupted);
+        }
+        let tick = Duration::from_millis(100);
+        let wait = timeout.map_or(tick, |limit| tick.min(limit.saturating_sub(waited)));
+        match receiver.recv_timeout(wait) {
+            Ok(result) => {
+                display.clear();
+                return Finished::Done(result);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => display.update(waited, progress),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                display.clear();
+                let message = "the worker thread stopped without an answer".to_string();
+                return Finished::Done(Err(puzzles::Error::Internal(message)));
+            }
+        }
+    }
+}
+
+/// A spinner on stderr with the counters of a long run, shown only when
+/// stderr is a terminal and the run has lasted a moment.
+struct ProgressDisplay {
+    bar: Option<indicatif::ProgressBar>,
+    enabled: bool,
+}
+
+impl ProgressDisplay {
+    fn new() -> ProgressDisplay {
+        ProgressDisplay { bar: None, enabled: std::io::stderr().is_terminal() }
+    }
+
+    fn update(&mut self, elapsed: Duration, progress: &Progress) {
+        if !self.enabled || elapsed < Duration::from_millis(500) {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.enable_steady_tick(Duration::from_millis(120));
+            bar
+        });
+        bar.set_message(format!(
+            "{:.1} s · {} SAT calls · {} solutions",
+            elapsed.as_secs_f64(),
+            progress.sat_calls(),
+            progress.solutions()
+        ));
+    }
+
+    fn clear(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn partial_stats(puzzle: &dyn Puzzle, engine: Option<&str>, progress: &Progress, reason: &StopReason) -> Stats {
+    let limit_ms = match reason {
+        StopReason::TimeLimit(limit) => Stats::ms(*limit),
+        StopReason::Interrupted => 0.0,
+    };
+    Stats {
+        engine: engine.unwrap_or(puzzle.engines()[0]).to_string(),
+        sat_calls: progress.sat_calls(),
+        solve_ms: limit_ms,
+        ..Stats::default()
+    }
+}
+
+fn unknown_solve(puzzle: &dyn Puzzle, engine: Option<&str>, progress: &Progress, reason: StopReason) -> SolveReport {
+    SolveReport {
+        status: Status::Unknown,
+        solution: None,
+        explanation: Some(reason.describe()),
+        cost: None,
+        decided_by: DecidedBy::Sat,
+        stats: partial_stats(puzzle, engine, progress, &reason),
+        cnf: None,
+    }
+}
+
+/// What became of a requested proof, for the text and JSON reports.
+struct ProofNote {
+    json: serde_json::Value,
+    text: String,
+}
+
+/// Keeps the proof when SAT refuted the puzzle; otherwise removes it and
+/// says why there is none.
+fn settle_proof(report: &SolveReport, path: &Path, partial: &Path, format: ProofFormatArg) -> Result<ProofNote, Failure> {
+    let format_name = match format {
+        ProofFormatArg::Varisat => "varisat",
+        ProofFormatArg::Drat => "drat",
+    };
+    let refuted_by_sat = report.status == Status::NoSolution && report.decided_by == DecidedBy::Sat;
+    if refuted_by_sat && partial.exists() {
+        std::fs::rename(partial, path)
+            .map_err(|e| Failure { code: exit::BAD_INPUT, message: format!("{}: cannot write: {e}", path.display()) })?;
+        return Ok(ProofNote {
+            json: json!({"path": path.display().to_string(), "format": format_name}),
+            text: format!("\nproof of no solution written to {} ({format_name} format)\n", path.display()),
+        });
+    }
+    remove_partial(Some(partial));
+    let reason = match (report.status, report.decided_by) {
+        (Status::Solved, _) => "the puzzle has a solution, so there is nothing to refute".to_string(),
+        (Status::Unknown, _) => "no verdict was reached".to_string(),
+        (Status::NoSolution, DecidedBy::Presolve) => format!(
+            "the verdict came from the presolve, not from SAT; its certificate: {}",
+            report.explanation.as_deref().unwrap_or("(none given)")
+        ),
+        (Status::NoSolution, _) => "the verdict came from an exact search outside SAT".to_string(),
+    };
+    Ok(ProofNote { json: json!({"path": null, "reason": reason}), text: format!("\nno proof written: {reason}\n") })
+}
+
+fn partial_path(path: &Path) -> PathBuf {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    PathBuf::from(partial)
+}
+
+fn remove_partial(partial: Option<&Path>) {
+    if let Some(path) = partial {
+        let _ = std::fs::remove_file(path);
     }
 }
 
@@ -207,10 +551,7 @@ fn print(text: &str) {
 /// Writes a file through a temporary sibling and renames it into place, so a
 /// reader never sees it half-written.
 fn write_whole(path: &Path, write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure { code: exit::BAD_INPUT, message: format!("{}: cannot write: {e}", path.display()) };
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
+    let partial = partial_path(path);
     let result = std::fs::File::create(&partial).and_then(|mut file| {
         write(&mut file)?;
         file.sync_all()
@@ -218,8 +559,8 @@ fn write_whole(path: &Path, write: impl FnOnce(&mut std::fs::File) -> std::io::R
     match result.and_then(|()| std::fs::rename(&partial, path)) {
         Ok(()) => Ok(()),
         Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            Err(fail(e))
+            remove_partial(Some(&partial));
+            Err(Failure { code: exit::BAD_INPUT, message: format!("{}: cannot write: {e}", path.display()) })
         }
     }
 }

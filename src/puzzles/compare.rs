@@ -1,11 +1,13 @@
 //! Running every encoding or engine of a puzzle side by side and checking
 //! that they agree.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
 
 use super::{CountOptions, Error, Puzzle, SolveOptions, Stats, Status};
+use crate::solver::Progress;
 
 /// How to compare.
 #[derive(Clone, Debug, Default)]
@@ -16,6 +18,8 @@ pub struct CompareOptions {
     pub limit: Option<u64>,
     /// Skip the family's presolve, so each encoding gives its own verdict.
     pub skip_presolve: bool,
+    /// Live counters shared by every run.
+    pub progress: Arc<Progress>,
 }
 
 /// One engine's run.
@@ -61,35 +65,47 @@ pub struct CompareReport {
 /// assert_eq!(report.results[0].count, Some(1));
 /// ```
 pub fn compare(puzzle: &dyn Puzzle, options: &CompareOptions) -> Result<CompareReport, Error> {
-    let mut results = Vec::new();
-    for &engine in puzzle.engines() {
-        let started = Instant::now();
-        let solve_options =
-            SolveOptions { engine: Some(engine.to_string()), keep_cnf: false, skip_presolve: options.skip_presolve };
-        let report = puzzle.solve(&solve_options)?;
-        let ms = Stats::ms(started.elapsed());
-        let counted = if options.count {
-            Some(puzzle.count(&CountOptions { engine: Some(engine.to_string()), limit: options.limit })?)
-        } else {
-            None
-        };
-        results.push(EngineResult {
-            encoding: engine.to_string(),
-            status: report.status,
-            ms,
-            variables: report.stats.variables,
-            clauses: report.stats.clauses,
-            sat_calls: report.stats.sat_calls,
-            cost: report.cost,
-            count: counted.as_ref().map(|c| c.count),
-            count_complete: counted.as_ref().map(|c| c.complete),
-        });
-    }
+    let results =
+        puzzle.engines().iter().map(|engine| run_engine(puzzle, engine, options)).collect::<Result<Vec<_>, _>>()?;
     let agree = agree(&results);
     Ok(CompareReport { results, agree })
 }
 
-fn agree(results: &[EngineResult]) -> bool {
+/// One engine's run, as [`compare`] makes it; for callers that want the
+/// results one at a time.
+pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -> Result<EngineResult, Error> {
+    let started = Instant::now();
+    let solve_options = SolveOptions {
+        engine: Some(engine.to_string()),
+        skip_presolve: options.skip_presolve,
+        progress: options.progress.clone(),
+        ..SolveOptions::default()
+    };
+    let report = puzzle.solve(&solve_options)?;
+    let ms = Stats::ms(started.elapsed());
+    let counted = if options.count {
+        let count_options =
+            CountOptions { engine: Some(engine.to_string()), limit: options.limit, progress: options.progress.clone() };
+        Some(puzzle.count(&count_options)?)
+    } else {
+        None
+    };
+    Ok(EngineResult {
+        encoding: engine.to_string(),
+        status: report.status,
+        ms,
+        variables: report.stats.variables,
+        clauses: report.stats.clauses,
+        sat_calls: report.stats.sat_calls,
+        cost: report.cost,
+        count: counted.as_ref().map(|c| c.count),
+        count_complete: counted.as_ref().map(|c| c.complete),
+    })
+}
+
+/// True when no two results reached different verdicts, costs or complete
+/// counts. An unknown verdict disagrees with nothing.
+pub fn agree(results: &[EngineResult]) -> bool {
     let decided: Vec<&EngineResult> = results.iter().filter(|r| r.status != Status::Unknown).collect();
     let same_status = decided.windows(2).all(|w| w[0].status == w[1].status);
     let same_cost = decided.windows(2).all(|w| w[0].cost == w[1].cost);

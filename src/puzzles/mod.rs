@@ -7,14 +7,15 @@
 pub mod compare;
 pub mod fans;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 
 use crate::cnf::Cnf;
 use crate::model::{LoadError, Problem, Source};
-use crate::solver::SolverError;
+use crate::solver::{ProofFormat, Progress, SolveStats, SolverError, VarisatSolver};
 
 /// The verdict on a puzzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -46,6 +47,18 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// The stats of a SAT run: the formula's size and the solver's counters.
+    pub fn of_sat_run(engine: &str, cnf: &Cnf, solver: SolveStats, encode_ms: f64) -> Stats {
+        Stats {
+            engine: engine.to_string(),
+            variables: cnf.num_vars(),
+            clauses: cnf.num_clauses(),
+            sat_calls: solver.sat_calls,
+            encode_ms,
+            solve_ms: Stats::ms(solver.solve_time),
+        }
+    }
+
     /// Records a duration in the millisecond fields' unit.
     pub fn ms(duration: Duration) -> f64 {
         (duration.as_secs_f64() * 1_000_000.0).round() / 1000.0
@@ -73,10 +86,26 @@ pub struct SolveReport {
     /// The quantity the puzzle minimises (such as steps), when it has one;
     /// engines that agree must agree on it.
     pub cost: Option<u64>,
+    /// What reached the verdict.
+    pub decided_by: DecidedBy,
     /// Sizes and times.
     pub stats: Stats,
     /// The CNF that was solved, when [`SolveOptions::keep_cnf`] asked for it.
     pub cnf: Option<Cnf>,
+}
+
+/// What reached a verdict, which says what kind of evidence backs it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecidedBy {
+    /// The SAT solver; a "no solution" comes with a refutation proof when one
+    /// was asked for.
+    Sat,
+    /// Reasoning before SAT, such as a colour count; the explanation is its
+    /// certificate.
+    Presolve,
+    /// An exact search outside SAT, such as breadth-first search.
+    Search,
 }
 
 /// The outcome of [`Puzzle::count`].
@@ -93,6 +122,15 @@ pub struct CountReport {
     pub stats: Stats,
 }
 
+/// Where to write a refutation proof, and in which format.
+#[derive(Clone, Debug)]
+pub struct ProofRequest {
+    /// The file to write; the caller decides what to do with it afterwards.
+    pub path: PathBuf,
+    /// The format.
+    pub format: ProofFormat,
+}
+
 /// Options for [`Puzzle::solve`].
 #[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
@@ -103,6 +141,27 @@ pub struct SolveOptions {
     /// Skip any reasoning the family does before SAT, so that the SAT
     /// encoding alone gives the verdict.
     pub skip_presolve: bool,
+    /// Write the main solver's proof here.
+    pub proof: Option<ProofRequest>,
+    /// Live counters for a progress display or a time limit.
+    pub progress: Arc<Progress>,
+}
+
+impl SolveOptions {
+    /// The solver for the main SAT search of a solve: it counts calls in
+    /// [`SolveOptions::progress`] and writes the proof asked for. A family
+    /// makes one such solver per solve, so the proof covers the whole search.
+    pub fn new_solver(&self, cnf: &Cnf) -> Result<VarisatSolver, Error> {
+        let proof = match &self.proof {
+            None => None,
+            Some(request) => {
+                let file = std::fs::File::create(&request.path)
+                    .map_err(|e| Error::Output(format!("{}: cannot write the proof: {e}", request.path.display())))?;
+                Some((Box::new(file) as Box<dyn std::io::Write + Send>, request.format))
+            }
+        };
+        Ok(VarisatSolver::build(cnf, Some(self.progress.clone()), proof))
+    }
 }
 
 /// Options for [`Puzzle::count`].
@@ -112,6 +171,16 @@ pub struct CountOptions {
     pub engine: Option<String>,
     /// Stop after this many solutions.
     pub limit: Option<u64>,
+    /// Live counters: each family records every solution it counts here, so
+    /// that a run stopped by a time limit can still report its partial count.
+    pub progress: Arc<Progress>,
+}
+
+impl CountOptions {
+    /// A solver that counts its calls in [`CountOptions::progress`].
+    pub fn new_solver(&self, cnf: &Cnf) -> VarisatSolver {
+        VarisatSolver::build(cnf, Some(self.progress.clone()), None)
+    }
 }
 
 /// The outcome of [`Puzzle::facts`]: what holds in every solution.
@@ -125,6 +194,34 @@ pub struct FactsReport {
     pub text: String,
     /// Sizes and times; `sat_calls` counts every call the facts took.
     pub stats: Stats,
+}
+
+/// The outcome of [`Puzzle::explain`].
+#[derive(Clone, Debug)]
+pub struct ExplainReport {
+    /// [`Status::NoSolution`] with the constraints below, or
+    /// [`Status::Solved`] when the puzzle has a solution and nothing to explain.
+    pub status: Status,
+    /// A minimal set of the puzzle's own constraints that already has no
+    /// solution: drop any one and the rest can be met.
+    pub constraints: Vec<NamedConstraint>,
+    /// A certificate from the presolve, when it refutes the puzzle by itself.
+    pub certificate: Option<String>,
+    /// Sizes and times; `sat_calls` counts every call the explanation took.
+    pub stats: Stats,
+}
+
+/// One of the puzzle's constraints, in its own words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NamedConstraint {
+    /// What the constraint demands.
+    pub name: String,
+    /// Its row, when it has a place on the grid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    /// Its column, when it has a place on the grid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
 }
 
 /// Why a run failed. None of these is a verdict about the puzzle.
@@ -141,6 +238,12 @@ pub enum Error {
     /// The SAT solver failed.
     #[error(transparent)]
     Solver(#[from] SolverError),
+    /// A bug in somaria other than a failed check.
+    #[error("INTERNAL ERROR: {0}. This is a bug in somaria; please report it with the model file.")]
+    Internal(String),
+    /// An output file could not be written.
+    #[error("{0}")]
+    Output(String),
     /// The family does not offer this command.
     #[error("{command} is not available for {kind} puzzles")]
     Unsupported {
@@ -154,8 +257,9 @@ pub enum Error {
     CheckFailed(String),
 }
 
-/// A loaded, validated puzzle of any family.
-pub trait Puzzle {
+/// A loaded, validated puzzle of any family. Puzzles are plain data, so a
+/// caller may run one on another thread, for instance under a time limit.
+pub trait Puzzle: Send + Sync {
     /// The family's `kind` name.
     fn kind(&self) -> &'static str;
 
@@ -175,6 +279,13 @@ pub trait Puzzle {
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let _ = options;
         Err(Error::Unsupported { command: "facts", kind: self.kind() })
+    }
+
+    /// For a puzzle with no solution, a minimal set of its constraints that
+    /// already has none.
+    fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
+        let _ = options;
+        Err(Error::Unsupported { command: "explain", kind: self.kind() })
     }
 }
 

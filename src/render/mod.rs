@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::puzzles::compare::CompareReport;
-use crate::puzzles::{CountReport, FactsReport, SolveReport, Stats, Status};
+use crate::puzzles::{CountReport, ExplainReport, FactsReport, SolveReport, Stats, Status};
 
 /// The output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -183,5 +183,44 @@ pub fn compare_text(kind: &str, title: Option<&str>, report: &CompareReport) -> 
         out.push('\n');
     }
     out.push_str(if report.agree { "all engines agree\n" } else { "ENGINES DISAGREE\n" });
+    out
+}
+
+/// The `explain` report as one JSON object: `kind`, `status`, `constraints`,
+/// `certificate`, `sat_calls` and `stats`.
+pub fn explain_json(kind: &str, report: &ExplainReport) -> Value {
+    json!({
+        "kind": kind,
+        "status": report.status,
+        "constraints": report.constraints,
+        "certificate": report.certificate,
+        "sat_calls": report.stats.sat_calls,
+        "stats": report.stats,
+    })
+}
+
+/// The `explain` report for a person.
+pub fn explain_text(kind: &str, title: Option<&str>, report: &ExplainReport) -> String {
+    let mut out = heading(kind, title);
+    match report.status {
+        Status::Solved => out.push_str("the puzzle has a solution, so there is nothing to explain\n"),
+        Status::Unknown => out.push_str("unknown; no explanation was reached\n"),
+        Status::NoSolution => {
+            if let Some(certificate) = &report.certificate {
+                out.push_str(&format!("no solution: {certificate}\n"));
+            }
+            if !report.constraints.is_empty() {
+                let n = report.constraints.len();
+                let these = if n == 1 { "this constraint cannot hold".to_string() } else { format!("these {n} constraints cannot all hold") };
+                out.push_str(&format!("no solution: {these}, and dropping any one of them leaves a solvable puzzle:\n"));
+                for constraint in &report.constraints {
+                    out.push_str(&format!("  - {}\n", constraint.name));
+                }
+            } else if report.certificate.is_none() {
+                out.push_str("no solution: the puzzle's fixed rules alone cannot be met\n");
+            }
+        }
+    }
+    out.push_str(&format!("({})\n", stats_line(&report.stats)));
     out
 }

@@ -3,11 +3,16 @@
 
 mod enumerate;
 mod facts;
+mod mus;
 
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use enumerate::ProjectedModels;
 pub use facts::{Possible, possible_literals};
+pub use mus::{Mus, minimal_unsat_subset};
 
 use crate::cnf::{Cnf, Lit, Var};
 
@@ -62,6 +67,57 @@ pub struct SolveStats {
     pub solve_time: Duration,
 }
 
+/// Live counters shared between a running search and whoever watches it: a
+/// progress display, or a time limit that must report how far the search got.
+///
+/// ```
+/// use somaria::solver::Progress;
+/// let progress = Progress::default();
+/// progress.record_solution();
+/// assert_eq!(progress.solutions(), 1);
+/// ```
+#[derive(Debug, Default)]
+pub struct Progress {
+    sat_calls: AtomicU64,
+    solutions: AtomicU64,
+}
+
+impl Progress {
+    /// Counts one SAT call.
+    pub fn record_sat_call(&self) {
+        self.sat_calls.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts one solution found.
+    pub fn record_solution(&self) {
+        self.solutions.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Sets the solution count, for searches that count in bulk.
+    pub fn set_solutions(&self, count: u64) {
+        self.solutions.store(count, Ordering::Relaxed);
+    }
+
+    /// SAT calls so far.
+    pub fn sat_calls(&self) -> u64 {
+        self.sat_calls.load(Ordering::Relaxed)
+    }
+
+    /// Solutions so far.
+    pub fn solutions(&self) -> u64 {
+        self.solutions.load(Ordering::Relaxed)
+    }
+}
+
+/// The proof formats varisat can write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ProofFormat {
+    /// varisat's own format, checked by the varisat-checker crate.
+    Varisat,
+    /// Textual DRAT, checked by drat-trim and most other checkers.
+    Drat,
+}
+
 /// The varisat CDCL solver behind the [`Solve`] trait.
 ///
 /// ```
@@ -83,21 +139,68 @@ pub struct VarisatSolver {
     num_vars: usize,
     model: Vec<bool>,
     stats: SolveStats,
+    progress: Option<Arc<Progress>>,
+    writes_proof: bool,
+    drat: bool,
+    assumed: bool,
 }
 
 impl VarisatSolver {
     /// A solver holding the clauses of `cnf`.
     pub fn from_cnf(cnf: &Cnf) -> VarisatSolver {
+        VarisatSolver::build(cnf, None, None)
+    }
+
+    /// A solver holding the clauses of `cnf` that counts its SAT calls in
+    /// `progress` and, when asked, writes a proof of every verdict to `proof`.
+    ///
+    /// The proof must be set up before the first clause, which is why it is
+    /// given here and not later.
+    pub fn build(
+        cnf: &Cnf,
+        progress: Option<Arc<Progress>>,
+        proof: Option<(Box<dyn Write + Send>, ProofFormat)>,
+    ) -> VarisatSolver {
+        let mut inner = varisat::Solver::new();
+        let writes_proof = proof.is_some();
+        let drat = matches!(proof, Some((_, ProofFormat::Drat)));
+        if let Some((out, format)) = proof {
+            let format = match format {
+                ProofFormat::Varisat => varisat::ProofFormat::Varisat,
+                ProofFormat::Drat => varisat::ProofFormat::Drat,
+            };
+            inner.write_proof(std::io::BufWriter::new(out), format);
+        }
         let mut solver = VarisatSolver {
-            inner: varisat::Solver::new(),
+            inner,
             num_vars: cnf.num_vars(),
             model: Vec::new(),
             stats: SolveStats::default(),
+            progress,
+            writes_proof,
+            drat,
+            assumed: false,
         };
         for clause in cnf.clauses() {
             solver.add_clause(clause);
         }
         solver
+    }
+
+    /// Finishes and flushes the proof, if one is being written. Dropping the
+    /// solver does this too, but cannot report a failure.
+    pub fn close_proof(&mut self) -> Result<(), SolverError> {
+        if self.writes_proof {
+            self.writes_proof = false;
+            self.inner.close_proof().map_err(|e| SolverError(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for VarisatSolver {
+    fn drop(&mut self) {
+        let _ = self.close_proof();
     }
 }
 
@@ -119,13 +222,24 @@ impl Solve for VarisatSolver {
     }
 
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
-        // varisat keeps assumptions across calls, so always set them.
-        let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
-        self.inner.assume(&lits);
+        // varisat keeps assumptions across calls, so reset them whenever some
+        // were set; but never touch them with a DRAT proof, which cannot
+        // record assumptions (varisat panics if asked to).
+        if !assumptions.is_empty() || self.assumed {
+            if self.drat {
+                return Err(SolverError("a DRAT proof cannot cover solving under assumptions; use the varisat proof format".into()));
+            }
+            let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+            self.inner.assume(&lits);
+            self.assumed = !assumptions.is_empty();
+        }
         let start = Instant::now();
         let result = self.inner.solve();
         self.stats.sat_calls += 1;
         self.stats.solve_time += start.elapsed();
+        if let Some(progress) = &self.progress {
+            progress.record_sat_call();
+        }
         match result.map_err(|e| SolverError(e.to_string()))? {
             true => {
                 // Variables in no clause are unknown to varisat; they read false.

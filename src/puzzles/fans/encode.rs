@@ -1,7 +1,7 @@
 //! The CNF of a fan puzzle and the way back from a model to directions.
 
 use super::FanPuzzle;
-use crate::cnf::{Cnf, Lit, Var, card};
+use crate::cnf::{Cnf, GroupId, Lit, Var, card};
 use crate::grid::Dir;
 
 /// The CNF of a [`FanPuzzle`]: variable `4 * fan + dir` says that fan blows
@@ -20,6 +20,7 @@ use crate::grid::Dir;
 pub struct Encoding {
     cnf: Cnf,
     num_fans: usize,
+    weathercock_groups: Vec<GroupId>,
 }
 
 impl Encoding {
@@ -38,16 +39,22 @@ impl Encoding {
             let options: Vec<Lit> = Dir::ALL.iter().map(|&d| blows(fan, d).pos()).collect();
             card::exactly_one(&mut cnf, &options);
         }
+        let mut weathercock_groups = Vec::with_capacity(puzzle.weathercocks().len());
         for (index, weathercock) in puzzle.weathercocks().iter().enumerate() {
             let name = match weathercock.place {
                 Some((row, col)) => format!("weathercock at ({row}, {col}) spins"),
                 None => format!("weathercock {index} spins"),
             };
-            cnf.open_group(name, weathercock.place);
+            weathercock_groups.push(cnf.open_group(name, weathercock.place));
             let clause: Vec<Lit> = weathercock.hit_by.iter().map(|h| blows(h.fan, h.dir).pos()).collect();
             cnf.add_clause(&clause);
         }
-        Encoding { cnf, num_fans }
+        Encoding { cnf, num_fans, weathercock_groups }
+    }
+
+    /// The clause group of each weathercock, in the puzzle's order.
+    pub fn weathercock_groups(&self) -> &[GroupId] {
+        &self.weathercock_groups
     }
 
     /// The formula.

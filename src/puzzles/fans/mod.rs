@@ -27,9 +27,12 @@ pub use check::check;
 pub use encode::Encoding;
 pub use load::{MAX_FANS, load, load_puzzle};
 
-use super::{CountOptions, CountReport, Error, FactsReport, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status};
+use super::{
+    CountOptions, CountReport, DecidedBy, Error, ExplainReport, FactsReport, NamedConstraint, Puzzle, Solution,
+    SolveOptions, SolveReport, Stats, Status,
+};
 use crate::grid::{Dir, Grid, Pos};
-use crate::solver::{ProjectedModels, Solve, VarisatSolver, possible_literals};
+use crate::solver::{ProjectedModels, Solve, VarisatSolver, minimal_unsat_subset, possible_literals};
 
 /// The `kind` of fan models.
 pub const KIND: &str = "fans";
@@ -267,9 +270,10 @@ impl Puzzle for FanPuzzle {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         let encoding = Encoding::new(self);
-        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        let mut solver = options.new_solver(encoding.cnf())?;
         let encode_ms = Stats::ms(started.elapsed());
         let answer = solver.solve()?;
+        solver.close_proof()?;
         let (status, solution) = match answer {
             crate::solver::Answer::Unsat => (Status::NoSolution, None),
             crate::solver::Answer::Sat => {
@@ -280,24 +284,16 @@ impl Puzzle for FanPuzzle {
             }
         };
         let explanation = (status == Status::NoSolution).then(|| self.unsolvable_hint()).flatten();
-        let solver_stats = solver.stats();
-        let stats = Stats {
-            engine: engine.to_string(),
-            variables: encoding.cnf().num_vars(),
-            clauses: encoding.cnf().num_clauses(),
-            sat_calls: solver_stats.sat_calls,
-            encode_ms,
-            solve_ms: Stats::ms(solver_stats.solve_time),
-        };
+        let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
         let cnf = options.keep_cnf.then(|| encoding.into_cnf());
-        Ok(SolveReport { status, solution, explanation, cost: None, stats, cnf })
+        Ok(SolveReport { status, solution, explanation, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         let encoding = Encoding::new(self);
-        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        let mut solver = options.new_solver(encoding.cnf());
         let encode_ms = Stats::ms(started.elapsed());
         let mut count = 0u64;
         let mut complete = true;
@@ -311,35 +307,21 @@ impl Puzzle for FanPuzzle {
             let dirs = encoding.decode_projection(&model?).map_err(Error::CheckFailed)?;
             check(self, &dirs).map_err(Error::CheckFailed)?;
             count += 1;
+            options.progress.record_solution();
         }
         drop(models);
-        let solver_stats = solver.stats();
-        let stats = Stats {
-            engine: engine.to_string(),
-            variables: encoding.cnf().num_vars(),
-            clauses: encoding.cnf().num_clauses(),
-            sat_calls: solver_stats.sat_calls,
-            encode_ms,
-            solve_ms: Stats::ms(solver_stats.solve_time),
-        };
+        let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
         Ok(CountReport { count, complete, saturated: false, stats })
     }
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         let encoding = Encoding::new(self);
-        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        let mut solver = options.new_solver(encoding.cnf())?;
         let encode_ms = Stats::ms(started.elapsed());
         let candidates: Vec<crate::cnf::Lit> = encoding.decision_vars().into_iter().map(|v| v.pos()).collect();
         let found = possible_literals(&mut solver, &candidates, &[])?;
-        let stats = Stats {
-            engine: engine.to_string(),
-            variables: encoding.cnf().num_vars(),
-            clauses: encoding.cnf().num_clauses(),
-            sat_calls: solver.stats().sat_calls,
-            encode_ms,
-            solve_ms: Stats::ms(solver.stats().solve_time),
-        };
+        let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
         let Some(found) = found else {
             let mut json = serde_json::Map::new();
             json.insert("fans".into(), json!(null));
@@ -372,6 +354,32 @@ impl Puzzle for FanPuzzle {
         let mut json = serde_json::Map::new();
         json.insert("fans".into(), json!(fans));
         Ok(FactsReport { status: Status::Solved, json, text, stats })
+    }
+
+    fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
+        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let started = Instant::now();
+        let encoding = Encoding::new(self);
+        let encode_ms = Stats::ms(started.elapsed());
+        let solving = Instant::now();
+        // Each fan turning one way is the mechanism; the weathercocks are the demands.
+        let found = minimal_unsat_subset(encoding.cnf(), encoding.weathercock_groups(), Some(options.progress.clone()))?;
+        let mut stats = Stats::of_sat_run(engine, encoding.cnf(), Default::default(), encode_ms);
+        stats.solve_ms = Stats::ms(solving.elapsed());
+        let Some(mus) = found else {
+            stats.sat_calls = 1;
+            return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate: None, stats });
+        };
+        stats.sat_calls = mus.sat_calls;
+        let constraints = mus
+            .groups
+            .iter()
+            .map(|g| {
+                let group = &encoding.cnf().groups()[g.index()];
+                NamedConstraint { name: group.name.clone(), row: group.place.map(|p| p.0), col: group.place.map(|p| p.1) }
+            })
+            .collect();
+        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, stats })
     }
 }
 

@@ -1,0 +1,237 @@
+//! "No solution" is the verdict a designer stakes a puzzle on, so it must be
+//! checkable: refutation proofs are checked by checkers that share no code
+//! with the solver, and explanations are checked to be minimal.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+use serde_json::Value;
+use somaria::grid::Grid;
+use somaria::model::Source;
+use somaria::puzzles::fans::{Cell, FanPuzzle, Hit, load_puzzle};
+
+fn somaria() -> Command {
+    Command::cargo_bin("somaria").unwrap()
+}
+
+/// A naive forward checker for textual DRAT proofs: every lemma must follow
+/// by unit propagation (RUP) from the clauses so far, and the proof must
+/// derive the empty clause. Slow, simple and independent of varisat.
+fn drat_refutes(cnf: &str, proof: &str) -> Result<(), String> {
+    let parse = |line: &str| -> Vec<i64> {
+        line.split_whitespace().map(|n| n.parse::<i64>().unwrap()).take_while(|&n| n != 0).collect()
+    };
+    let mut clauses: Vec<Vec<i64>> = cnf
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
+        .map(parse)
+        .collect();
+    if clauses.iter().any(|c| c.is_empty()) {
+        // The formula states a contradiction outright; nothing to derive.
+        return Ok(());
+    }
+    let propagates_to_conflict = |clauses: &[Vec<i64>], assumed: &[i64]| -> bool {
+        let mut true_lits: HashSet<i64> = assumed.iter().copied().collect();
+        loop {
+            let mut changed = false;
+            for clause in clauses {
+                if clause.iter().any(|l| true_lits.contains(l)) {
+                    continue;
+                }
+                let open: Vec<i64> = clause.iter().copied().filter(|l| !true_lits.contains(&-l)).collect();
+                match open.len() {
+                    0 => return true,
+                    1 => {
+                        true_lits.insert(open[0]);
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+            if !changed {
+                return false;
+            }
+        }
+    };
+    for (step, line) in proof.lines().enumerate() {
+        if let Some(deleted) = line.strip_prefix("d ") {
+            let mut target = parse(deleted);
+            target.sort();
+            if let Some(i) = clauses.iter().position(|c| {
+                let mut c = c.clone();
+                c.sort();
+                c == target
+            }) {
+                clauses.swap_remove(i);
+            }
+            continue;
+        }
+        let lemma = parse(line);
+        let negated: Vec<i64> = lemma.iter().map(|l| -l).collect();
+        if !propagates_to_conflict(&clauses, &negated) {
+            return Err(format!("step {step}: lemma {lemma:?} is not RUP"));
+        }
+        if lemma.is_empty() {
+            return Ok(());
+        }
+        clauses.push(lemma);
+    }
+    Err("the proof never derives the empty clause".to_string())
+}
+
+fn varisat_refutes(cnf: &str, proof: &[u8]) -> Result<(), String> {
+    let mut checker = varisat_checker::Checker::new();
+    checker.add_dimacs_cnf(cnf.as_bytes()).map_err(|e| e.to_string())?;
+    checker.check_proof(proof).map_err(|e| e.to_string())
+}
+
+/// Solves `model` with `--dimacs` and `--proof`; returns the CNF, the proof
+/// and the JSON report.
+fn solve_with_proof(model: &Path, format: &str) -> (String, Vec<u8>, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let (cnf, proof) = (dir.path().join("f.cnf"), dir.path().join("f.proof"));
+    let out = somaria()
+        .arg("solve")
+        .arg(model)
+        .arg("--dimacs")
+        .arg(&cnf)
+        .arg("--proof")
+        .arg(&proof)
+        .args(["--proof-format", format, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.path().join("f.proof.partial").exists());
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (std::fs::read_to_string(cnf).unwrap(), std::fs::read(proof).unwrap(), json)
+}
+
+fn model_file(dir: &tempfile::TempDir, rows: &[String]) -> std::path::PathBuf {
+    let path = dir.path().join("m.toml");
+    std::fs::write(&path, format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"))).unwrap();
+    path
+}
+
+fn unsolvable(rows: &[String]) -> bool {
+    let cells = rows.iter().map(|r| r.chars().map(|c| Cell::from_symbol(c).unwrap()).collect()).collect();
+    FanPuzzle::from_grid(Grid::from_rows(cells).unwrap()).solve_directions().unwrap().is_none()
+}
+
+/// Grids dense with weathercocks, most of which cannot all spin.
+fn crowded_grid() -> impl Strategy<Value = Vec<String>> {
+    (2usize..=5, 2usize..=5).prop_flat_map(|(h, w)| {
+        prop::collection::vec(
+            prop::collection::vec(prop::sample::select(vec!['F', 'W', 'W', 'W', '.', '#']), w)
+                .prop_map(|r| r.into_iter().collect::<String>()),
+            h,
+        )
+    })
+}
+
+#[test]
+fn proofs_of_a_known_unsolvable_grid_check_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = model_file(&dir, &["WFW".into(), ".W.".into(), "#.F".into()]);
+    let (cnf, proof, json) = solve_with_proof(&model, "varisat");
+    assert_eq!(json["status"], "no_solution");
+    assert_eq!(json["proof"]["format"], "varisat");
+    varisat_refutes(&cnf, &proof).unwrap();
+    let (cnf, proof, _) = solve_with_proof(&model, "drat");
+    drat_refutes(&cnf, &String::from_utf8(proof).unwrap()).unwrap();
+}
+
+#[test]
+fn the_checkers_reject_a_proof_of_another_formula() {
+    // Without the clause of the weathercock at (1, 1) the formula has models,
+    // so no proof can refute it: both checkers must say no.
+    let dir = tempfile::tempdir().unwrap();
+    let model = model_file(&dir, &["WFW".into(), ".W.".into(), "#.F".into()]);
+    let (cnf, proof, _) = solve_with_proof(&model, "varisat");
+    let weakened: String = cnf.lines().filter(|l| *l != "2 0").map(|l| format!("{l}\n")).collect();
+    let weakened = weakened.replace("p cnf 8 17", "p cnf 8 16");
+    let mut solver = varisat::Solver::new();
+    solver.add_dimacs_cnf(weakened.as_bytes()).unwrap();
+    assert!(solver.solve().unwrap(), "the weakened formula has a model");
+    assert!(varisat_refutes(&weakened, &proof).is_err());
+    let (_, drat, _) = solve_with_proof(&model, "drat");
+    assert!(drat_refutes(&weakened, &String::from_utf8(drat).unwrap()).is_err());
+}
+
+#[test]
+fn a_solvable_puzzle_gets_no_proof_and_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("p.proof");
+    let out = somaria()
+        .args(["solve", "models/akh-vaquot.toml", "--format", "json", "--proof"])
+        .arg(&proof)
+        .assert()
+        .success();
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(json["proof"]["path"].is_null());
+    assert!(json["proof"]["reason"].as_str().unwrap().contains("has a solution"));
+    assert!(!proof.exists() && !dir.path().join("p.proof.partial").exists());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, max_global_rejects: 10_000, ..ProptestConfig::default() })]
+
+    /// Random unsolvable grids: both proof formats check.
+    #[test]
+    fn proofs_of_random_unsolvable_grids_check(rows in crowded_grid()) {
+        prop_assume!(unsolvable(&rows));
+        let dir = tempfile::tempdir().unwrap();
+        let model = model_file(&dir, &rows);
+        let (cnf, proof, _) = solve_with_proof(&model, "varisat");
+        prop_assert!(varisat_refutes(&cnf, &proof).is_ok());
+        let (cnf, proof, _) = solve_with_proof(&model, "drat");
+        prop_assert!(drat_refutes(&cnf, &String::from_utf8(proof).unwrap()).is_ok());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, max_global_rejects: 20_000, ..ProptestConfig::default() })]
+
+    /// The explanation of a random unsolvable grid is a set of weathercocks
+    /// that cannot all spin, and dropping any one lets the rest spin. Both
+    /// claims are checked on fresh puzzles built from the listing, not on the
+    /// formula the explanation came from.
+    #[test]
+    fn explanations_are_minimal_unsolvable_subsets(rows in crowded_grid()) {
+        prop_assume!(unsolvable(&rows));
+        let text = format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
+        let puzzle = load_puzzle(&Source::from_text("m.toml", text.clone())).unwrap();
+        let dynamic = somaria::puzzles::load(&Source::from_text("m.toml", text)).unwrap();
+        let report = dynamic.explain(&Default::default()).unwrap();
+        prop_assert_eq!(report.status, somaria::puzzles::Status::NoSolution);
+        let places: Vec<(usize, usize)> =
+            report.constraints.iter().map(|c| (c.row.unwrap(), c.col.unwrap())).collect();
+        let hits_of = |place: &(usize, usize)| -> Vec<Hit> {
+            puzzle.weathercocks().iter().find(|w| w.place == Some(*place)).unwrap().hit_by.clone()
+        };
+        let subset = |skip: Option<usize>| {
+            let lists = places.iter().enumerate().filter(|(i, _)| Some(*i) != skip).map(|(_, p)| hits_of(p)).collect();
+            FanPuzzle::from_list(puzzle.num_fans(), lists)
+        };
+        prop_assert!(subset(None).solve_directions().unwrap().is_none());
+        for i in 0..places.len() {
+            prop_assert!(subset(Some(i)).solve_directions().unwrap().is_some(), "dropping {:?} still unsolvable", places[i]);
+        }
+    }
+}
+
+#[test]
+fn explain_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = model_file(&dir, &["WFW".into(), ".W.".into(), "#.F".into()]);
+    let out = somaria().arg("explain").arg(&model).args(["--format", "json"]).assert().code(1);
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["status"], "no_solution");
+    assert_eq!(json["constraints"].as_array().unwrap().len(), 2);
+    assert!(json["sat_calls"].as_u64().unwrap() >= 2);
+    assert_eq!(json["constraints"][0]["name"], "weathercock at (0, 0) spins");
+    let out = somaria().args(["explain", "models/akh-vaquot.toml", "--format", "json"]).assert().success();
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["status"], "solved");
+}
