@@ -154,8 +154,14 @@ fn load_never_panics(bytes: &[u8]) -> Result<(), String> {
     }
 }
 
+/// Cases per fuzz property: 3,000 in the default suite; set
+/// `SOMARIA_FUZZ_CASES` for a longer run (see the README).
+fn fuzz_cases() -> u32 {
+    std::env::var("SOMARIA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
 
     #[test]
     fn arbitrary_text_never_panics_the_loader(text in ".{0,200}") {

@@ -1,0 +1,46 @@
+//! Time limits: a run that cannot finish answers "unknown" with exit code 3
+//! and what it found so far, and leaves no half-written files.
+
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// Thirty fans and no weathercocks: 4^30 solutions, far too many to count.
+const ENDLESS_COUNT: &str = "kind = \"fans\"\nfans = 30\n";
+
+#[test]
+fn an_endless_count_stops_at_the_limit_with_a_partial_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("endless.toml");
+    std::fs::write(&model, ENDLESS_COUNT).unwrap();
+    let started = Instant::now();
+    let out = Command::cargo_bin("somaria")
+        .unwrap()
+        .arg("count")
+        .arg(&model)
+        .args(["--timeout", "0.5", "--format", "json"])
+        .assert()
+        .code(3);
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    assert!(json["count"].as_u64().unwrap() > 0, "some solutions were counted before the limit");
+    assert!(json["stats"]["sat_calls"].as_u64().unwrap() >= json["count"].as_u64().unwrap());
+}
+
+#[test]
+fn a_finished_run_ignores_a_generous_limit() {
+    Command::cargo_bin("somaria")
+        .unwrap()
+        .args(["count", "models/akh-vaquot.toml", "--timeout", "60"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn bad_limits_are_usage_errors() {
+    for bad in ["0", "-1", "soon", "inf", "NaN"] {
+        Command::cargo_bin("somaria").unwrap().args(["solve", "models/akh-vaquot.toml", "--timeout", bad]).assert().code(2);
+    }
+}
