@@ -239,3 +239,86 @@ fn reconstruct(board: &Board, explored: &HashMap<KeySet, Vec<Entry>>, goal: &Ent
     moves.reverse();
     moves
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::keys_doors::{KeysDoorsPuzzle, check};
+
+    fn run(picture: &str) -> Outcome {
+        let puzzle = KeysDoorsPuzzle::from_picture(picture).unwrap();
+        let outcome = search(&Board::new(&puzzle), true);
+        if let Some(route) = &outcome.route {
+            check(&puzzle, route).unwrap();
+        }
+        outcome
+    }
+
+    fn binomial(n: u128, k: u128) -> u128 {
+        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    }
+
+    #[test]
+    fn the_lesson_grids() {
+        let answers = [("@..a", Some(3)), ("#a##\n@.Ab", Some(5)), ("@.a..", Some(2)), ("@.A.a", None), ("@.a..\n###.#\nb.A.B", Some(8))];
+        for (picture, steps) in answers {
+            assert_eq!(run(picture).steps, steps, "{picture}");
+        }
+    }
+
+    #[test]
+    fn key_letters_need_not_be_contiguous_and_a_keyless_door_is_a_wall() {
+        assert_eq!(run("@a.c").steps, Some(3));
+        assert_eq!(run("z.@.a").steps, Some(6));
+        assert_eq!(run("@Ba").steps, None);
+        assert_eq!(run("@.a\n.#.\nB..").steps, Some(2));
+    }
+
+    #[test]
+    fn no_keys_is_solved_in_zero_steps_by_one_empty_route() {
+        let outcome = run("@.#\nA..");
+        assert_eq!((outcome.steps, outcome.routes, outcome.route), (Some(0), 1, Some(vec![])));
+    }
+
+    #[test]
+    fn the_route_ends_on_the_last_pickup_and_routes_through_other_final_cells_add_up() {
+        // a then b takes 1 + 3 steps, b then a 2 + 3; the extra row adds no shortcut.
+        let outcome = run("a@.b\n....");
+        assert_eq!((outcome.steps, outcome.routes), (Some(4), 1));
+        // Symmetric: either key can be last, so two routes end on different cells.
+        let outcome = run("a.@.b");
+        assert_eq!((outcome.steps, outcome.routes), (Some(6), 2));
+    }
+
+    #[test]
+    fn routes_through_an_open_room_are_binomial() {
+        // Corner to corner of an n x n room: C(2n - 2, n - 1) shortest routes.
+        for n in [2usize, 5, 30] {
+            let mut rows = vec![".".repeat(n); n];
+            rows[0].replace_range(0..1, "@");
+            rows[n - 1].replace_range(n - 1..n, "a");
+            let outcome = run(&rows.join("\n"));
+            let expected = binomial(2 * n as u128 - 2, n as u128 - 1);
+            assert_eq!((outcome.routes as u128, outcome.saturated), (expected, false), "{n}");
+        }
+    }
+
+    #[test]
+    fn counts_saturate_instead_of_wrapping() {
+        // C(78, 39) is about 2.6e22, beyond u64.
+        let mut rows = vec![".".repeat(40); 40];
+        rows[0].replace_range(0..1, "@");
+        rows[39].replace_range(39..40, "a");
+        let outcome = run(&rows.join("\n"));
+        assert_eq!((outcome.steps, outcome.routes, outcome.saturated), (Some(78), u64::MAX, true));
+    }
+
+    #[test]
+    fn all_26_letters_are_allowed_and_only_reached_key_sets_are_stored() {
+        let keys: String = ('a'..='z').collect();
+        let outcome = run(&format!("@{keys}"));
+        assert_eq!((outcome.steps, outcome.routes), (Some(26), 1));
+        // Along a corridor each key set is a prefix: 26 explored sets plus the finish.
+        assert_eq!(outcome.key_sets, 27);
+    }
+}

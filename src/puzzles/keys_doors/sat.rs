@@ -360,3 +360,70 @@ impl Decoder<'_> {
         Ok(moves)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzles::keys_doors::{KeysDoorsPuzzle, check};
+
+    fn planner_steps(picture: &str) -> (Option<u64>, u64) {
+        let puzzle = KeysDoorsPuzzle::from_picture(picture).unwrap();
+        let board = Board::new(&puzzle);
+        let mut planner = Planner::new(&board);
+        let steps = planner.shortest().unwrap();
+        let mut routes = 0;
+        if steps.is_some() {
+            check(&puzzle, &planner.route().unwrap()).unwrap();
+            planner
+                .routes(None, |route| {
+                    routes += 1;
+                    check(&puzzle, &route)
+                })
+                .unwrap();
+        }
+        (steps, routes)
+    }
+
+    #[test]
+    fn the_lesson_grids() {
+        assert_eq!(planner_steps("@..a"), (Some(3), 1));
+        assert_eq!(planner_steps("#a##\n@.Ab"), (Some(5), 1));
+        assert_eq!(planner_steps("@.a.."), (Some(2), 1));
+        assert_eq!(planner_steps("@.A.a"), (None, 0));
+        assert_eq!(planner_steps("@.a..\n###.#\nb.A.B"), (Some(8), 1));
+    }
+
+    #[test]
+    fn routes_that_would_go_on_after_the_last_key_are_not_counted() {
+        // "a.@.b": a-then-b and b-then-a, 6 steps each. Walking on past the
+        // last key, or holding every key earlier, must not add models.
+        assert_eq!(planner_steps("a.@.b"), (Some(6), 2));
+        assert_eq!(planner_steps("@ab"), (Some(2), 1));
+    }
+
+    #[test]
+    fn no_keys_means_zero_steps_and_a_stuck_walker_means_no_route() {
+        assert_eq!(planner_steps("@#\n#."), (Some(0), 1));
+        assert_eq!(planner_steps("@#a"), (None, 0));
+    }
+
+    #[test]
+    fn the_bound_is_keys_times_open_cells_minus_one() {
+        let puzzle = KeysDoorsPuzzle::from_picture("@.A.a\n##Z.b").unwrap();
+        // Door Z has no key, so it is a wall: 7 open cells, 2 keys.
+        assert_eq!(horizon_bound(&Board::new(&puzzle)), 2 * 6);
+    }
+
+    #[test]
+    fn the_cnf_with_goal_is_satisfiable_exactly_from_the_shortest_horizon() {
+        let puzzle = KeysDoorsPuzzle::from_picture("#a##\n@.Ab").unwrap();
+        let board = Board::new(&puzzle);
+        let mut planner = Planner::new(&board);
+        for horizon in 0..=5 {
+            let mut solver = VarisatSolver::from_cnf(&planner.cnf_with_goal());
+            let expected = if horizon < 5 { Answer::Unsat } else { Answer::Sat };
+            assert_eq!(solver.solve().unwrap(), expected, "horizon {horizon}");
+            planner.extend();
+        }
+    }
+}
