@@ -28,8 +28,10 @@ fn bfs_large_maze(c: &mut Criterion) {
 }
 
 fn sat_beside_bfs(c: &mut Criterion) {
-    let mut puzzles: Vec<(String, KeysDoorsPuzzle)> =
-        LESSON.iter().map(|(name, picture)| (name.to_string(), KeysDoorsPuzzle::from_picture(picture).unwrap())).collect();
+    let mut puzzles: Vec<(String, KeysDoorsPuzzle)> = LESSON
+        .iter()
+        .map(|(name, picture)| (name.to_string(), KeysDoorsPuzzle::from_picture(picture).unwrap()))
+        .collect();
     for size in [10, 12, 14, 16, 18, 20] {
         let picture = maze::generate(size, size, 3, 10, size as u64);
         puzzles.push((format!("maze {size}x{size}"), KeysDoorsPuzzle::from_picture(&picture).unwrap()));

@@ -29,14 +29,23 @@ fn model(name: &str) -> String {
 /// The grid of a model file, read with the toml crate rather than somaria.
 fn grid_of(path: &str) -> Vec<Vec<char>> {
     let table: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
-    table["grid"].as_str().unwrap().lines().filter(|l| !l.trim().is_empty()).map(|l| l.trim().chars().collect()).collect()
+    table["grid"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.trim().chars().collect())
+        .collect()
 }
 
 /// Walks the moves from '@' and returns the keys in the order picked up;
 /// panics on a move the rules forbid or a route that stops short or goes on.
 fn replay(grid: &[Vec<char>], moves: &[Value]) -> Vec<char> {
     let wanted = grid.iter().flatten().filter(|c| c.is_ascii_lowercase()).count();
-    let mut at = (0..grid.len()).flat_map(|r| (0..grid[0].len()).map(move |c| (r, c))).find(|&(r, c)| grid[r][c] == '@').unwrap();
+    let mut at = (0..grid.len())
+        .flat_map(|r| (0..grid[0].len()).map(move |c| (r, c)))
+        .find(|&(r, c)| grid[r][c] == '@')
+        .unwrap();
     let mut order: Vec<char> = Vec::new();
     for (i, m) in moves.iter().enumerate() {
         assert!(order.len() < wanted, "move {i} comes after the last key");
@@ -64,7 +73,8 @@ fn replay(grid: &[Vec<char>], moves: &[Value]) -> Vec<char> {
 fn the_lesson_grids_give_3_5_2_none_and_8_with_both_engines_and_routes_replay() {
     for &(name, steps) in LESSON {
         for engine in ["bfs", "sat"] {
-            let output = somaria().args(["solve", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
+            let output =
+                somaria().args(["solve", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
             let json: Value = serde_json::from_slice(&output.stdout).unwrap();
             match steps {
                 Some(steps) => {
@@ -75,8 +85,12 @@ fn the_lesson_grids_give_3_5_2_none_and_8_with_both_engines_and_routes_replay() 
                     let moves = solution["moves"].as_array().unwrap();
                     assert_eq!(moves.len(), steps);
                     let order = replay(&grid_of(&model(name)), moves);
-                    let printed: Vec<char> =
-                        solution["key_order"].as_array().unwrap().iter().map(|k| k.as_str().unwrap().chars().next().unwrap()).collect();
+                    let printed: Vec<char> = solution["key_order"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|k| k.as_str().unwrap().chars().next().unwrap())
+                        .collect();
                     assert_eq!(printed, order, "{name} {engine}");
                     assert_eq!(solution["path"].as_array().unwrap().len(), steps + 1);
                 }
@@ -111,13 +125,18 @@ fn counts_agree_across_engines_and_compare_passes() {
     for &(name, steps) in LESSON {
         let expected = u64::from(steps.is_some());
         for engine in ["bfs", "sat"] {
-            let output = somaria().args(["count", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
+            let output =
+                somaria().args(["count", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
             assert_eq!(output.status.code(), Some(0));
             let json: Value = serde_json::from_slice(&output.stdout).unwrap();
             assert_eq!(json["count"], expected, "{name} {engine}");
             assert_eq!(json["complete"], true);
         }
-        somaria().args(["compare", "--count", &model(name)]).assert().code(0).stdout(predicate::str::contains("all engines agree"));
+        somaria()
+            .args(["compare", "--count", &model(name)])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("all engines agree"));
     }
 }
 
@@ -131,7 +150,11 @@ fn an_open_room_has_many_shortest_routes_and_the_limit_stops_the_count() {
         let output = somaria().args(["count", "--format", "json", "--engine", engine]).arg(&path).output().unwrap();
         let json: Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!(json["count"], 20, "{engine}");
-        let output = somaria().args(["count", "--format", "json", "--limit", "7", "--engine", engine]).arg(&path).output().unwrap();
+        let output = somaria()
+            .args(["count", "--format", "json", "--limit", "7", "--engine", engine])
+            .arg(&path)
+            .output()
+            .unwrap();
         let json: Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!((json["count"].as_u64(), json["complete"].as_bool()), (Some(7), Some(false)), "{engine}");
     }
@@ -165,7 +188,12 @@ fn the_larger_maze_agrees_across_engines() {
 fn dimacs_is_written_for_sat_and_states_the_horizon() {
     let dir = tempfile::tempdir().unwrap();
     let cnf = dir.path().join("route.cnf");
-    somaria().args(["solve", "--engine", "sat", "--dimacs"]).arg(&cnf).arg(model("back-through-the-door")).assert().code(0);
+    somaria()
+        .args(["solve", "--engine", "sat", "--dimacs"])
+        .arg(&cnf)
+        .arg(model("back-through-the-door"))
+        .assert()
+        .code(0);
     let text = std::fs::read_to_string(&cnf).unwrap();
     assert!(text.contains("p cnf "));
     assert!(text.contains("the route ends within 5 steps"));
@@ -190,8 +218,14 @@ fn write_model(dir: &Path, text: &str) -> std::path::PathBuf {
 #[test]
 fn malformed_models_fail_with_exit_2_naming_the_place() {
     let cases: &[(&str, &str)] = &[
-        ("kind = \"keys-doors\"\ngrid = \"\"\"\n@..a\n@.\n\"\"\"\n", "bad.toml:4:3: ragged grid: row 1 has 2 cells, but row 0 has 4"),
-        ("kind = \"keys-doors\"\ngrid = \"\"\"\n...a\n....\n\"\"\"\n", "no start '@' in the grid; expected exactly one '@'"),
+        (
+            "kind = \"keys-doors\"\ngrid = \"\"\"\n@..a\n@.\n\"\"\"\n",
+            "bad.toml:4:3: ragged grid: row 1 has 2 cells, but row 0 has 4",
+        ),
+        (
+            "kind = \"keys-doors\"\ngrid = \"\"\"\n...a\n....\n\"\"\"\n",
+            "no start '@' in the grid; expected exactly one '@'",
+        ),
         (
             "kind = \"keys-doors\"\ngrid = \"\"\"\n@..a\n..@.\n\"\"\"\n",
             "bad.toml:4:3: a second start '@' at grid cell (1, 2), after the one at (0, 0); expected exactly one '@'",

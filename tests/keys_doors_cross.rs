@@ -83,7 +83,8 @@ fn brute_force(grid: &[Vec<char>]) -> (Option<usize>, u128) {
     if wanted == 0 {
         return (Some(0), 1);
     }
-    let start = (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).find(|&(r, c)| grid[r as usize][c as usize] == '@');
+    let start =
+        (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).find(|&(r, c)| grid[r as usize][c as usize] == '@');
     let (r0, c0) = start.expect("a start");
     let mut walks: HashMap<(i64, i64, u32), u128> = HashMap::from([((r0, c0, 0), 1)]);
     // A shortest route never repeats a (cell, keys) state.
@@ -227,7 +228,9 @@ fn brute_force_matches_explicit_enumeration_on_tiny_grids() {
             }
         }
         match (steps, found) {
-            (Some(steps), Some((depth, sequences))) => assert_eq!((steps, routes), (depth, sequences), "\n{}", picture(&grid)),
+            (Some(steps), Some((depth, sequences))) => {
+                assert_eq!((steps, routes), (depth, sequences), "\n{}", picture(&grid))
+            }
             (Some(steps), None) => assert!(steps > 10, "\n{}", picture(&grid)),
             (None, found) => assert_eq!(found, None, "\n{}", picture(&grid)),
         }

@@ -260,7 +260,13 @@ mod tests {
 
     #[test]
     fn the_lesson_grids() {
-        let answers = [("@..a", Some(3)), ("#a##\n@.Ab", Some(5)), ("@.a..", Some(2)), ("@.A.a", None), ("@.a..\n###.#\nb.A.B", Some(8))];
+        let answers = [
+            ("@..a", Some(3)),
+            ("#a##\n@.Ab", Some(5)),
+            ("@.a..", Some(2)),
+            ("@.A.a", None),
+            ("@.a..\n###.#\nb.A.B", Some(8)),
+        ];
         for (picture, steps) in answers {
             assert_eq!(run(picture).steps, steps, "{picture}");
         }

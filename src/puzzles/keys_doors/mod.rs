@@ -105,7 +105,9 @@ pub enum LayoutError {
         second: Pos,
     },
     /// A second key of the same letter.
-    #[error("a second key '{letter}' at grid cell {second:?}, after the one at {first:?}; expected each key letter at most once")]
+    #[error(
+        "a second key '{letter}' at grid cell {second:?}, after the one at {first:?}; expected each key letter at most once"
+    )]
     SecondKey {
         /// The key's letter.
         letter: char,
@@ -221,7 +223,12 @@ impl KeysDoorsPuzzle {
                 let encode_ms = Stats::ms(started.elapsed());
                 let searched = Instant::now();
                 let outcome = bfs::search(&board, true);
-                let stats = Stats { engine: engine.to_string(), encode_ms, solve_ms: Stats::ms(searched.elapsed()), ..Stats::default() };
+                let stats = Stats {
+                    engine: engine.to_string(),
+                    encode_ms,
+                    solve_ms: Stats::ms(searched.elapsed()),
+                    ..Stats::default()
+                };
                 (outcome.route, stats, None)
             }
             _ => {
@@ -302,8 +309,12 @@ impl KeysDoorsPuzzle {
         let mut leg_start = 0;
         for &(letter, step) in &pickups {
             let (row, col) = cells[step];
-            let steps = if step == leg_start + 1 { format!("step {step}") } else { format!("steps {}-{step}", leg_start + 1) };
-            out.push_str(&format!("  {steps}: {}; picks up '{letter}' at ({row}, {col})\n", runs(&moves[leg_start..step])));
+            let steps =
+                if step == leg_start + 1 { format!("step {step}") } else { format!("steps {}-{step}", leg_start + 1) };
+            out.push_str(&format!(
+                "  {steps}: {}; picks up '{letter}' at ({row}, {col})\n",
+                runs(&moves[leg_start..step])
+            ));
             leg_start = step;
         }
         out
@@ -417,7 +428,8 @@ impl Puzzle for KeysDoorsPuzzle {
         let board = Board::new(self);
         if engine == "bfs" {
             let outcome = bfs::search(&board, false);
-            let stats = Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+            let stats =
+                Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
             let (count, complete) = match options.limit {
                 Some(limit) if limit < outcome.routes => (limit, false),
                 _ => (outcome.routes, true),

@@ -162,7 +162,11 @@ impl<'b> Planner<'b> {
     /// Every route at the current horizon that ends on the last pickup,
     /// each decoded from a model projected onto [`Planner::projection`].
     /// Stops after `limit` routes; the flag says whether all were found.
-    pub fn routes(&mut self, limit: Option<u64>, mut each: impl FnMut(Vec<Dir>) -> Result<(), String>) -> Result<bool, RouteError> {
+    pub fn routes(
+        &mut self,
+        limit: Option<u64>,
+        mut each: impl FnMut(Vec<Dir>) -> Result<(), String>,
+    ) -> Result<bool, RouteError> {
         let projection = self.projection();
         let goal = self.goal[self.horizon() as usize].pos();
         let decoder = Decoder { board: self.board, cells: &self.cells, at: &self.at };
@@ -235,7 +239,9 @@ impl<'b> Planner<'b> {
         for slot in 0..self.cells.len() {
             if let Some(before) = self.at[t][slot] {
                 let mut clause = vec![before.neg()];
-                clause.extend(self.open_neighbours(slot).map(|n| at[n].expect("a neighbour is reachable one step later").pos()));
+                clause.extend(
+                    self.open_neighbours(slot).map(|n| at[n].expect("a neighbour is reachable one step later").pos()),
+                );
                 self.cnf.add_clause(&clause);
             }
             if let Some(after) = at[slot] {
