@@ -235,3 +235,54 @@ fn explain_through_the_cli() {
     let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(json["status"], "solved");
 }
+
+/// Solves a model with extra arguments, `--dimacs` and `--proof`; returns the
+/// CNF, the proof and the JSON report.
+fn solve_with_proof_args(model: &Path, args: &[&str], format: &str) -> (String, Vec<u8>, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let (cnf, proof) = (dir.path().join("f.cnf"), dir.path().join("f.proof"));
+    let out = somaria()
+        .arg("solve")
+        .arg(model)
+        .args(args)
+        .arg("--dimacs")
+        .arg(&cnf)
+        .arg("--proof")
+        .arg(&proof)
+        .args(["--proof-format", format, "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (std::fs::read_to_string(cnf).unwrap(), std::fs::read(proof).unwrap(), json)
+}
+
+#[test]
+fn keys_and_doors_sat_refutations_check_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let rooms = [
+        ("locked-in", "@.A.a"),
+        ("two-rooms", "@.B.a\n##b##\n..A.."),
+        ("sealed", "@.#a\n..#.\nb.#."),
+    ];
+    for (name, grid) in rooms {
+        let model = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&model, format!("kind = \"keys-doors\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")).unwrap();
+        let (cnf, proof, json) = solve_with_proof_args(&model, &["--engine", "sat"], "varisat");
+        assert_eq!(json["proof"]["format"], "varisat", "{name}");
+        varisat_refutes(&cnf, &proof).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (cnf, proof, _) = solve_with_proof_args(&model, &["--engine", "sat"], "drat");
+        drat_refutes(&cnf, &String::from_utf8(proof).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // The exact search refutes too, but has no SAT proof to give.
+        let out = somaria()
+            .arg("solve")
+            .arg(&model)
+            .args(["--engine", "bfs", "--format", "json", "--proof"])
+            .arg(dir.path().join("none.proof"))
+            .assert()
+            .code(1);
+        let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert!(json["proof"]["path"].is_null());
+        assert!(json["proof"]["reason"].as_str().unwrap().contains("exact search"), "{name}");
+    }
+}

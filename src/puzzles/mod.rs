@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod fans;
+pub mod keys_doors;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -298,7 +299,10 @@ pub struct Family {
 }
 
 /// Every family somaria knows.
-pub const FAMILIES: &[Family] = &[Family { kind: fans::KIND, load: fans::load }];
+pub const FAMILIES: &[Family] = &[
+    Family { kind: fans::KIND, load: fans::load },
+    Family { kind: keys_doors::KIND, load: keys_doors::load },
+];
 
 /// The known kinds, quoted and joined for messages.
 pub fn known_kinds() -> String {

@@ -1,0 +1,186 @@
+//! The grid as the engines see it: cells numbered in reading order, what it
+//! takes to enter each one, and which key lies where, with key letters
+//! mapped to bit indices so that a set of keys fits in a `u32`.
+
+use super::{Cell, KeysDoorsPuzzle};
+use crate::grid::Dir;
+
+/// A set of keys held, one bit per key in [`Board::key_letters`] order.
+pub type KeySet = u32;
+
+/// What it takes to step onto a cell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Never: a wall, or a door whose key is not in the grid.
+    Blocked,
+    /// Always: floor, the start or a key.
+    Open,
+    /// Holding the key with this bit index.
+    Door(u8),
+}
+
+/// The engines' view of a puzzle.
+///
+/// ```
+/// use somaria::puzzles::keys_doors::{Access, Board, KeysDoorsPuzzle};
+/// // Keys a and c, no b: they get bits 0 and 1. Door B has no key, so it is a wall.
+/// let puzzle = KeysDoorsPuzzle::from_picture("@aBC\nc...").unwrap();
+/// let board = Board::new(&puzzle);
+/// assert_eq!(board.key_letters(), &['a', 'c']);
+/// assert_eq!(board.access(2), Access::Blocked);
+/// assert_eq!(board.access(3), Access::Door(1));
+/// assert_eq!(board.all_keys(), 0b11);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+    access: Vec<Access>,
+    key_at: Vec<Option<u8>>,
+    start: usize,
+    key_cells: Vec<usize>,
+    key_letters: Vec<char>,
+}
+
+impl Board {
+    /// Numbers the cells and keys of a puzzle.
+    pub fn new(puzzle: &KeysDoorsPuzzle) -> Board {
+        let layout = puzzle.layout();
+        let key_letters: Vec<char> = puzzle.keys().iter().map(|(letter, _)| *letter).collect();
+        let key_cells = puzzle.keys().iter().map(|(_, pos)| layout.index_of(*pos)).collect();
+        let bit_of = |letter: char| key_letters.iter().position(|&k| k == letter).map(|b| b as u8);
+        let mut access = Vec::with_capacity(layout.rows() * layout.cols());
+        let mut key_at = Vec::with_capacity(layout.rows() * layout.cols());
+        for (_, cell) in layout.cells() {
+            access.push(match *cell {
+                Cell::Wall => Access::Blocked,
+                Cell::Start | Cell::Floor | Cell::Key(_) => Access::Open,
+                Cell::Door(letter) => bit_of(letter.to_ascii_lowercase()).map_or(Access::Blocked, Access::Door),
+            });
+            key_at.push(match *cell {
+                Cell::Key(letter) => bit_of(letter),
+                _ => None,
+            });
+        }
+        let start = layout.index_of(puzzle.start());
+        Board { rows: layout.rows(), cols: layout.cols(), access, key_at, start, key_cells, key_letters }
+    }
+
+    /// Number of cells, walls included.
+    pub fn num_cells(&self) -> usize {
+        self.access.len()
+    }
+
+    /// Number of columns, to turn a cell index back into `(row, col)`.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The start cell's index.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The key letters present, sorted; key `i` has bit `1 << i`.
+    pub fn key_letters(&self) -> &[char] {
+        &self.key_letters
+    }
+
+    /// The cell of the key with bit index `key`.
+    pub fn key_cell(&self, key: usize) -> usize {
+        self.key_cells[key]
+    }
+
+    /// Number of keys in the grid.
+    pub fn num_keys(&self) -> usize {
+        self.key_letters.len()
+    }
+
+    /// The set of every key in the grid.
+    pub fn all_keys(&self) -> KeySet {
+        // 26 letters at most, so the shift never reaches 32.
+        ((1u64 << self.key_letters.len()) - 1) as KeySet
+    }
+
+    /// What it takes to enter `cell`.
+    pub fn access(&self, cell: usize) -> Access {
+        self.access[cell]
+    }
+
+    /// The bit index of the key lying on `cell`, if any.
+    pub fn key_at(&self, cell: usize) -> Option<u8> {
+        self.key_at[cell]
+    }
+
+    /// Whether `cell` can be entered while holding `keys`.
+    pub fn can_enter(&self, cell: usize, keys: KeySet) -> bool {
+        match self.access[cell] {
+            Access::Blocked => false,
+            Access::Open => true,
+            Access::Door(bit) => keys & (1 << bit) != 0,
+        }
+    }
+
+    /// The cells next to `cell` inside the grid, with the direction that leads
+    /// to each; walls included.
+    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = (Dir, usize)> + use<> {
+        let (row, col) = (cell / self.cols, cell % self.cols);
+        let (rows, cols) = (self.rows, self.cols);
+        Dir::ALL.into_iter().filter_map(move |dir| {
+            let next = match dir {
+                Dir::Up => (row.checked_sub(1)?, col),
+                Dir::Down => (row + 1, col),
+                Dir::Left => (row, col.checked_sub(1)?),
+                Dir::Right => (row, col + 1),
+            };
+            (next.0 < rows && next.1 < cols).then_some((dir, next.0 * cols + next.1))
+        })
+    }
+
+    /// The cells reachable from the start when every door whose key is in the
+    /// grid is open: no route ever leaves them. Returned with each cell's
+    /// distance from the start in that open grid, `u32::MAX` elsewhere.
+    pub fn open_distances(&self) -> Vec<u32> {
+        let mut dist = vec![u32::MAX; self.num_cells()];
+        dist[self.start] = 0;
+        let mut queue = std::collections::VecDeque::from([self.start]);
+        while let Some(cell) = queue.pop_front() {
+            for (_, next) in self.neighbours(cell) {
+                if dist[next] == u32::MAX && self.access[next] != Access::Blocked {
+                    dist[next] = dist[cell] + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+        dist
+    }
+
+    /// The keys that can be collected at all: grow the set of keys held
+    /// until a flood fill through the doors they open finds no new one.
+    /// Keys are never lost and every step can be walked back, so this is
+    /// exactly the set of keys some route collects.
+    pub fn collectable_keys(&self) -> KeySet {
+        let mut held: KeySet = 0;
+        loop {
+            let mut seen = vec![false; self.num_cells()];
+            seen[self.start] = true;
+            let mut stack = vec![self.start];
+            let mut found = held;
+            while let Some(cell) = stack.pop() {
+                if let Some(bit) = self.key_at[cell] {
+                    found |= 1 << bit;
+                }
+                for (_, next) in self.neighbours(cell) {
+                    if !seen[next] && self.can_enter(next, held) {
+                        seen[next] = true;
+                        stack.push(next);
+                    }
+                }
+            }
+            if found == held {
+                return held;
+            }
+            held = found;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! The independent check of a route. It replays the moves on the model's
+//! cells with its own arithmetic and keeps keys as a set of letters, so it
+//! shares nothing with the engines' numbering of cells and key bits.
+
+use std::collections::BTreeSet;
+
+use super::{Cell, KeysDoorsPuzzle};
+use crate::grid::Dir;
+
+/// Replays `moves` from the start and checks that each one enters the grid
+/// on a cell that is not a wall, enters a door only holding its key, and
+/// that the last key is picked up by the last move (a route with no keys to
+/// collect has no moves). The error names the first move that breaks a rule.
+///
+/// ```
+/// use somaria::grid::Dir;
+/// use somaria::puzzles::keys_doors::{check, KeysDoorsPuzzle};
+/// let puzzle = KeysDoorsPuzzle::from_picture("@.Aa").unwrap();
+/// assert!(check(&puzzle, &[Dir::Right, Dir::Right, Dir::Right]).unwrap_err().contains("door 'A'"));
+/// assert!(check(&puzzle, &[Dir::Left]).unwrap_err().contains("outside the grid"));
+/// ```
+pub fn check(puzzle: &KeysDoorsPuzzle, moves: &[Dir]) -> Result<(), String> {
+    let layout = puzzle.layout();
+    let wanted: BTreeSet<char> = layout
+        .cells()
+        .filter_map(|(_, cell)| match cell {
+            Cell::Key(letter) => Some(*letter),
+            _ => None,
+        })
+        .collect();
+    let Some((start, _)) = layout.cells().find(|(_, cell)| **cell == Cell::Start) else {
+        return Err("the grid has no start".to_string());
+    };
+    let (mut row, mut col) = (start.0 as i64, start.1 as i64);
+    let mut held: BTreeSet<char> = BTreeSet::new();
+    if wanted.is_empty() && !moves.is_empty() {
+        return Err(format!("there are no keys to collect, but the route has {} moves", moves.len()));
+    }
+    for (index, dir) in moves.iter().enumerate() {
+        let step = index + 1;
+        if held == wanted {
+            return Err(format!("every key is held after move {index}, but the route goes on to move {step}"));
+        }
+        let (d_row, d_col) = match dir {
+            Dir::Up => (-1, 0),
+            Dir::Down => (1, 0),
+            Dir::Left => (0, -1),
+            Dir::Right => (0, 1),
+        };
+        row += d_row;
+        col += d_col;
+        if row < 0 || col < 0 || row >= layout.rows() as i64 || col >= layout.cols() as i64 {
+            return Err(format!("move {step} ({dir}) leaves the grid: ({row}, {col}) is outside the grid"));
+        }
+        match layout[(row as usize, col as usize)] {
+            Cell::Wall => return Err(format!("move {step} ({dir}) walks into the wall at ({row}, {col})")),
+            Cell::Door(letter) if !held.contains(&letter.to_ascii_lowercase()) => {
+                return Err(format!("move {step} ({dir}) enters door '{letter}' at ({row}, {col}) without its key"));
+            }
+            Cell::Key(letter) => {
+                held.insert(letter);
+            }
+            Cell::Door(_) | Cell::Floor | Cell::Start => {}
+        }
+    }
+    if held != wanted {
+        let missing: String = wanted.difference(&held).collect();
+        return Err(format!("after all {} moves, keys {missing:?} are still missing", moves.len()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Dir::*;
+
+    fn puzzle(picture: &str) -> KeysDoorsPuzzle {
+        KeysDoorsPuzzle::from_picture(picture).unwrap()
+    }
+
+    #[test]
+    fn the_lesson_routes_pass() {
+        assert_eq!(check(&puzzle("@..a"), &[Right, Right, Right]), Ok(()));
+        assert_eq!(check(&puzzle("#a##\n@.Ab"), &[Right, Up, Down, Right, Right]), Ok(()));
+    }
+
+    #[test]
+    fn walls_edges_and_locked_doors_are_refused() {
+        let p = puzzle("#a##\n@.Ab");
+        assert!(check(&p, &[Up]).unwrap_err().contains("wall"));
+        assert!(check(&p, &[Down]).unwrap_err().contains("outside"));
+        assert!(check(&p, &[Right, Right, Right]).unwrap_err().contains("without its key"));
+    }
+
+    #[test]
+    fn a_door_without_a_key_in_the_grid_never_opens() {
+        assert!(check(&puzzle("@Ba"), &[Right, Right]).unwrap_err().contains("door 'B'"));
+    }
+
+    #[test]
+    fn the_route_must_end_on_the_last_pickup() {
+        let p = puzzle("@a.");
+        assert!(check(&p, &[Right, Right]).unwrap_err().contains("goes on"));
+        assert!(check(&p, &[]).unwrap_err().contains("missing"));
+        assert_eq!(check(&puzzle("@.."), &[]), Ok(()));
+        assert!(check(&puzzle("@.."), &[Right]).is_err());
+    }
+
+    #[test]
+    fn a_key_entered_twice_counts_once() {
+        let p = puzzle("@ab");
+        assert_eq!(check(&p, &[Right, Left, Right, Right]), Ok(()));
+    }
+}
