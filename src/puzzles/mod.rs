@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod fans;
+pub mod tile_cover;
 
 use std::path::Path;
 use std::time::Duration;
@@ -187,7 +188,10 @@ pub struct Family {
 }
 
 /// Every family somaria knows.
-pub const FAMILIES: &[Family] = &[Family { kind: fans::KIND, load: fans::load }];
+pub const FAMILIES: &[Family] = &[
+    Family { kind: fans::KIND, load: fans::load },
+    Family { kind: tile_cover::KIND, load: tile_cover::load },
+];
 
 /// The known kinds, quoted and joined for messages.
 pub fn known_kinds() -> String {
