@@ -49,8 +49,9 @@ impl Default for EncodeOptions {
 /// How a model's values are laid out.
 #[derive(Clone, Debug)]
 enum Layout {
-    /// One variable per arc of the room.
-    Arcs(Vec<Var>),
+    /// One variable per arc of the room, and "last tile" per node (none
+    /// for the start).
+    Arcs(Vec<Var>, Vec<Option<Lit>>),
     /// `visits[tile][t]`, where it exists, says the tile is step `t + 1`.
     Steps(Vec<Vec<Option<Var>>>),
 }
@@ -60,8 +61,9 @@ enum Layout {
 pub enum Reading {
     /// A walk from the start: the tiles in order.
     Walk(Vec<usize>),
-    /// The walk from the start, and detached cycles, each as its arcs.
-    Cycles(Vec<Vec<usize>>),
+    /// The walk from the start (its tiles in order), and detached cycles,
+    /// each as its arcs in order.
+    Cycles(Vec<usize>, Vec<Vec<usize>>),
     /// The model is not a walk at all: a bug in the encoding.
     Broken(String),
 }
@@ -96,11 +98,14 @@ impl Encoding {
             colour_count(&mut cnf, room, &covered, truth);
         }
         let layout = match scheme {
-            Scheme::Lazy(_) => Layout::Arcs(successor_arcs(&mut cnf, room, &covered)),
+            Scheme::Lazy(_) => {
+                let (arcs, ends) = successor_arcs(&mut cnf, room, &covered);
+                Layout::Arcs(arcs, ends)
+            }
             Scheme::Rank => {
-                let arcs = successor_arcs(&mut cnf, room, &covered);
+                let (arcs, ends) = successor_arcs(&mut cnf, room, &covered);
                 binary_rank(&mut cnf, room, &arcs, truth);
-                Layout::Arcs(arcs)
+                Layout::Arcs(arcs, ends)
             }
             Scheme::Steps => Layout::Steps(time_steps(&mut cnf, room, &covered)),
         };
@@ -125,7 +130,15 @@ impl Encoding {
     /// The arc variables, in the arc order of the room (arc encodings only).
     pub fn arc_vars(&self) -> Option<&[Var]> {
         match &self.layout {
-            Layout::Arcs(arcs) => Some(arcs),
+            Layout::Arcs(arcs, _) => Some(arcs),
+            Layout::Steps(_) => None,
+        }
+    }
+
+    /// "The walk ends here", by node (arc encodings only; `None` for the start).
+    pub fn end_lits(&self) -> Option<&[Option<Lit>]> {
+        match &self.layout {
+            Layout::Arcs(_, ends) => Some(ends),
             Layout::Steps(_) => None,
         }
     }
@@ -134,7 +147,7 @@ impl Encoding {
     /// that define the walk and the covered tiles.
     pub fn projection(&self) -> Vec<Var> {
         let choices: Vec<Var> = match &self.layout {
-            Layout::Arcs(arcs) => arcs.clone(),
+            Layout::Arcs(arcs, _) => arcs.clone(),
             Layout::Steps(visits) => visits.iter().flatten().flatten().copied().collect(),
         };
         choices.into_iter().chain(self.covered.iter().skip(1).map(|l| l.var())).collect()
@@ -143,7 +156,7 @@ impl Encoding {
     /// Reads the walk from a model, through `value`.
     pub fn read(&self, room: &Room, value: impl Fn(Lit) -> bool) -> Reading {
         match &self.layout {
-            Layout::Arcs(arcs) => read_arcs(room, arcs, value),
+            Layout::Arcs(arcs, _) => read_arcs(room, arcs, value),
             Layout::Steps(visits) => {
                 let mut walk = Vec::new();
                 for t in 0..room.num_tiles() {
@@ -199,7 +212,7 @@ fn read_arcs(room: &Room, arcs: &[Var], value: impl Fn(Lit) -> bool) -> Reading 
         }
         cycles.push(cycle);
     }
-    if cycles.is_empty() { Reading::Walk(walk) } else { Reading::Cycles(cycles) }
+    if cycles.is_empty() { Reading::Walk(walk) } else { Reading::Cycles(walk, cycles) }
 }
 
 /// "Covered" per node, with the start constant true; at most k tiles left,
@@ -269,7 +282,7 @@ fn colour_count(cnf: &mut Cnf, room: &Room, covered: &[Lit], truth: Lit) {
 
 /// One variable per arc; the start leaves once, and each covered tile is
 /// entered once and left once unless it is the last.
-fn successor_arcs(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> Vec<Var> {
+fn successor_arcs(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> (Vec<Var>, Vec<Option<Lit>>) {
     let arcs = cnf.new_vars(room.arcs().len());
     for (var, &(from, to)) in arcs.iter().zip(room.arcs()) {
         cnf.name_var(*var, format!("{} -> {}", room.label(from), room.label(to)));
@@ -278,6 +291,7 @@ fn successor_arcs(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> Vec<Var> {
     cnf.open_group("the walk leaves the start once", Some(room.position(START)));
     card::exactly_one(cnf, &lits(room.out_arcs(START)));
     let mut ends = Vec::new();
+    let mut end_of = vec![None];
     for tile in room.tiles() {
         let place = Some(room.position(tile));
         cnf.open_group(format!("tile {} is entered once when covered", room.label(tile)), place);
@@ -298,6 +312,7 @@ fn successor_arcs(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> Vec<Var> {
         cnf.add_clause(&[&[!covered[tile]], &leaving[..]].concat());
         card::at_most_one(cnf, &leaving);
         ends.push(end.pos());
+        end_of.push(Some(end.pos()));
     }
     cnf.open_group("the walk ends once", room.end().map(|e| room.position(e)));
     match room.end() {
@@ -317,7 +332,7 @@ fn successor_arcs(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> Vec<Var> {
             }
         }
     }
-    arcs
+    (arcs, end_of)
 }
 
 /// Binary positions: the start is 0, and an arc u -> v makes v's position

@@ -155,7 +155,7 @@ impl TileCoverPuzzle {
         let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), encode_options);
         let mut session = Session::new(&self.room, &encoding);
         let encode_ms = Stats::ms(started.elapsed());
-        let walk = session.walk(&[])?;
+        let walk = session.walk_or_splice(&[])?;
         let (status, solution) = match walk {
             None => (Status::NoSolution, None),
             Some(walk) => {
@@ -187,7 +187,7 @@ impl TileCoverPuzzle {
         let mut session = Session::new(&self.room, &encoding);
         let mut leavable = Vec::new();
         for tile in self.room.tiles() {
-            if let Some(walk) = session.walk(&[!encoding.covered(tile)])? {
+            if let Some(walk) = session.walk_or_splice(&[!encoding.covered(tile)])? {
                 let route = self.confirm(&walk)?;
                 if route.path.contains(&self.room.position(tile)) {
                     return Err(Error::CheckFailed(format!("tile {} was assumed uncovered", self.room.label(tile))));
@@ -371,7 +371,7 @@ impl Puzzle for TileCoverPuzzle {
                 solve_ms: Stats::ms(session.stats().solve_time),
             }
         };
-        let Some(walk) = session.walk(&[])? else {
+        let Some(walk) = session.walk_or_splice(&[])? else {
             return Ok(self.no_facts(finish(&session), None));
         };
         self.confirm(&walk)?;
@@ -391,7 +391,7 @@ impl Puzzle for TileCoverPuzzle {
                 }
                 clause.push(!selector);
                 session.add_clause(&clause);
-                let Some(walk) = session.walk(&[selector])? else { break };
+                let Some(walk) = session.walk_or_splice(&[selector])? else { break };
                 self.confirm(&walk)?;
                 for (slot, &t) in can_be_left.iter_mut().zip(&tiles) {
                     *slot |= !session.value(encoding.covered(t));
