@@ -153,6 +153,23 @@ impl Encoding {
         choices.into_iter().chain(self.covered.iter().skip(1).map(|l| l.var())).collect()
     }
 
+    /// The clause that rules out the solution of a model and no other:
+    /// not all of its chosen arcs (or steps) with exactly its tiles left.
+    /// A different solution that covers the same tiles makes as many
+    /// choices, so it cannot contain all of these and must drop one.
+    pub fn blocking_clause(&self, value: impl Fn(Lit) -> bool) -> Vec<Lit> {
+        let chosen = self.projection().into_iter().take(self.num_choices()).filter(|v| value(v.pos())).map(|v| v.neg());
+        let left = self.covered.iter().skip(1).filter(|&&c| !value(c)).copied();
+        chosen.chain(left).collect()
+    }
+
+    fn num_choices(&self) -> usize {
+        match &self.layout {
+            Layout::Arcs(arcs, _) => arcs.len(),
+            Layout::Steps(visits) => visits.iter().flatten().flatten().count(),
+        }
+    }
+
     /// Reads the walk from a model, through `value`.
     pub fn read(&self, room: &Room, value: impl Fn(Lit) -> bool) -> Reading {
         match &self.layout {

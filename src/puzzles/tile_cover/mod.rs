@@ -312,7 +312,6 @@ impl Puzzle for TileCoverPuzzle {
         let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
         let mut session = Session::new(&self.room, &encoding);
         let encode_ms = Stats::ms(started.elapsed());
-        let projection = encoding.projection();
         // Blocking clauses are guarded by a selector, retired at the end; the
         // cuts added while repairing models are valid for good.
         let selector = session.new_selector();
@@ -326,7 +325,7 @@ impl Puzzle for TileCoverPuzzle {
             let Some(walk) = session.walk(&[selector])? else { break };
             self.confirm(&walk)?;
             count += 1;
-            let mut blocking: Vec<Lit> = projection.iter().map(|v| v.lit(!session.value(v.pos()))).collect();
+            let mut blocking = encoding.blocking_clause(|lit| session.value(lit));
             blocking.push(!selector);
             session.add_clause(&blocking);
         }

@@ -174,9 +174,10 @@ impl<'a> Session<'a> {
 
     /// Cut-set clauses saying the walk enters a set of cells.
     ///
-    /// A cut holds in every solution that covers a cell of the set, so it is
-    /// guarded, cell by cell, by that cell being covered; a solution may
-    /// cover part of the set, and then it still enters it. The start is
+    /// A cut holds in every solution that covers a cell of the set, so when
+    /// a solution could leave the whole set uncovered it is guarded, cell by
+    /// cell, by that cell being covered; a solution may cover part of the
+    /// set, and then it still enters it. The start is
     /// never inside, so a walk that covers a cell of the set comes in from
     /// outside.
     fn entry_cuts(&self, cells: &[usize]) -> Vec<Vec<Lit>> {
@@ -191,7 +192,9 @@ impl<'a> Session<'a> {
             .filter(|&&a| !inside[self.room.arcs()[a].0])
             .map(|&a| arc_vars[a].pos())
             .collect();
-        if self.room.leave_uncovered() == 0 {
+        // Only a solution that leaves every cell of the set uncovered may
+        // skip it, and that needs more than k cells left.
+        if cells.len() > self.room.leave_uncovered() {
             return vec![entering];
         }
         cells.iter().map(|&cell| std::iter::once(!self.encoding.covered(cell)).chain(entering.iter().copied()).collect()).collect()
