@@ -20,9 +20,9 @@ pub const MATCHING_LIMIT: usize = 200_000;
 /// ```
 /// use somaria::model::Source;
 /// use somaria::puzzles::tile_cover::{load_puzzle, presolve};
-/// let source = Source::from_text("m.toml", "kind = \"tile-cover\"\ngrid = \"\"\"\nS.\n..\n\"\"\"\n");
+/// let source = Source::from_text("m.toml", "kind = \"tile-cover\"\ngrid = \"\"\"\nS..\n.#.\n\"\"\"\n");
 /// let why = presolve::refute(load_puzzle(&source).unwrap().room()).unwrap();
-/// assert!(why.contains("2 of each colour"), "{why}");
+/// assert!(why.contains("would have to be 3 of the start's colour and 2 of the other"), "{why}");
 /// ```
 pub fn refute(room: &Room) -> Option<String> {
     if room.num_tiles() == 0 {
@@ -233,4 +233,50 @@ fn matching(room: &Room) -> Option<String> {
         list(room, &cells),
         plural(short, "tile", "tiles"),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::puzzles::tile_cover::Cell;
+
+    fn room(rows: &[&str], k: usize) -> Room {
+        let cells = rows.iter().map(|r| r.chars().map(|c| Cell::from_symbol(c).unwrap()).collect()).collect();
+        Room::new(&Grid::from_rows(cells).unwrap(), k)
+    }
+
+    #[test]
+    fn two_dead_ends_behind_one_cell_fail_halls_condition() {
+        let rows = ["...", "#.#", "#..", ".S."];
+        let why = refute(&room(&rows, 0)).unwrap();
+        assert_eq!(
+            why,
+            "the 2 tiles (0, 0) and (0, 2) can only be entered from the 1 cell (0, 1), and each cell leads on to \
+             just one tile, so at least 1 tile would stay uncovered"
+        );
+        // One tile may be left, and the colours still balance without it.
+        assert_eq!(refute(&room(&rows, 1)), None);
+    }
+
+    #[test]
+    fn unreachable_tiles_are_named() {
+        let why = refute(&room(&["S.#.", "..#."], 1)).unwrap();
+        assert!(why.starts_with("2 tiles cannot be reached from the start ((0, 3) and (1, 3))"), "{why}");
+        assert!(refute(&room(&["S.#E"], 1)).unwrap().contains("end tile at (0, 3) cannot be reached"));
+    }
+
+    #[test]
+    fn leaving_tiles_mends_the_colour_count_only_when_enough_may_be_left() {
+        // The start and four neighbours of the other colour: three must go.
+        let cross = ["#.#", ".S.", "#.#"];
+        assert!(refute(&room(&cross, 0)).unwrap().contains("the room has 1 of the start's colour and 4 of the other"));
+        assert!(refute(&room(&cross, 2)).unwrap().contains("leaving at most 2 tiles cannot even that out"));
+        assert_eq!(refute(&room(&cross, 3)), None);
+    }
+
+    #[test]
+    fn an_empty_room_has_no_route() {
+        assert!(refute(&room(&["S#"], 0)).unwrap().contains("no tile"));
+    }
 }
