@@ -32,17 +32,20 @@ pub enum CutStyle {
     Nogood,
 }
 
-/// Options that change the CNF without changing its solutions, for
-/// measuring what each part is worth.
+/// Options that change the work done but never the answers, for measuring
+/// what each part is worth.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct EncodeOptions {
     /// Add the redundant colour-count constraint.
     pub colour_count: bool,
+    /// When solving (not counting), splice detached cycles into the walk
+    /// before falling back on cuts and another SAT call.
+    pub splice_cycles: bool,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions { colour_count: true }
+        EncodeOptions { colour_count: true, splice_cycles: true }
     }
 }
 

@@ -155,7 +155,7 @@ impl TileCoverPuzzle {
         let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), encode_options);
         let mut session = Session::new(&self.room, &encoding);
         let encode_ms = Stats::ms(started.elapsed());
-        let walk = session.walk_or_splice(&[])?;
+        let walk = if encode_options.splice_cycles { session.walk_or_splice(&[])? } else { session.walk(&[])? };
         let (status, solution) = match walk {
             None => (Status::NoSolution, None),
             Some(walk) => {
