@@ -152,7 +152,12 @@ fn main() {
          'unbalanced' walls one more cell; time limit {:?}; wall-clock per case includes process start",
         args.fill_percent, args.timeout
     );
-    let plain = |encoding: &str, presolve: bool| Case { encoding: encoding.to_string(), presolve, splice: true, colour_count: true };
+    let plain = |encoding: &str, presolve: bool| Case {
+        encoding: encoding.to_string(),
+        presolve,
+        splice: true,
+        colour_count: true,
+    };
     table(&args, dir.path(), "Encodings (presolve on; unbalanced rooms also with presolve off):", |solvable| {
         let mut cases: Vec<Case> = args.encodings.iter().map(|e| plain(e, true)).collect();
         if !solvable {
@@ -163,10 +168,7 @@ fn main() {
     });
     table(&args, dir.path(), "Parts of the lazy encoding:", |solvable| {
         if solvable {
-            ["lazy", "lazy-nogood"]
-                .into_iter()
-                .map(|e| Case { splice: false, ..plain(e, true) })
-                .collect()
+            ["lazy", "lazy-nogood"].into_iter().map(|e| Case { splice: false, ..plain(e, true) }).collect()
         } else {
             vec![Case { colour_count: false, ..plain("lazy", false) }]
         }

@@ -180,7 +180,8 @@ impl Encoding {
             Layout::Steps(visits) => {
                 let mut walk = Vec::new();
                 for t in 0..room.num_tiles() {
-                    let at: Vec<usize> = room.tiles().filter(|&v| visits[v][t].is_some_and(|x| value(x.pos()))).collect();
+                    let at: Vec<usize> =
+                        room.tiles().filter(|&v| visits[v][t].is_some_and(|x| value(x.pos()))).collect();
                     match at[..] {
                         [] => break,
                         [tile] => walk.push(tile),
@@ -264,7 +265,10 @@ fn colour_count(cnf: &mut Cnf, room: &Room, covered: &[Lit], truth: Lit) {
     cnf.open_group("a walk alternates colours", None);
     let k = room.leave_uncovered();
     let eligible = |same: bool| -> Vec<Lit> {
-        room.tiles().filter(|&t| room.same_colour_as_start(t) == same && Some(t) != room.end()).map(|t| !covered[t]).collect()
+        room.tiles()
+            .filter(|&t| room.same_colour_as_start(t) == same && Some(t) != room.end())
+            .map(|t| !covered[t])
+            .collect()
     };
     let (left_same, left_other) = (eligible(true), eligible(false));
     let same_total = room.tiles().filter(|&t| room.same_colour_as_start(t)).count() as i64;
@@ -278,7 +282,9 @@ fn colour_count(cnf: &mut Cnf, room: &Room, covered: &[Lit], truth: Lit) {
     let base = 1 + same_total - other_total;
     // The allowed range of left_same - left_other.
     let (lo, hi) = (base - highest_excess, base - lowest_excess);
-    let count = |cnf: &mut Cnf, lits: &[Lit]| (!lits.is_empty() && k > 0).then(|| Totalizer::build(cnf, lits, k + 1, Bounds::Both));
+    let count = |cnf: &mut Cnf, lits: &[Lit]| {
+        (!lits.is_empty() && k > 0).then(|| Totalizer::build(cnf, lits, k + 1, Bounds::Both))
+    };
     let same = count(cnf, &left_same);
     let other = count(cnf, &left_other);
     // "At least i left", with the constants outside the totalizer's range;

@@ -36,7 +36,9 @@ pub use load::{load, load_puzzle};
 
 use self::encode::{CutStyle, EncodeOptions, Encoding, Scheme};
 use self::session::Session;
-use super::{CountOptions, CountReport, Error, FactsReport, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status};
+use super::{
+    CountOptions, CountReport, Error, FactsReport, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
+};
 use crate::cnf::Lit;
 use crate::grid::{Dir, Grid, Pos};
 
@@ -141,7 +143,8 @@ impl TileCoverPuzzle {
         let started = Instant::now();
         if !options.skip_presolve {
             if let Some(why) = presolve::refute(&self.room) {
-                let stats = Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+                let stats =
+                    Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
                 return Ok(SolveReport {
                     status: Status::NoSolution,
                     solution: None,
@@ -183,7 +186,8 @@ impl TileCoverPuzzle {
     /// [`Puzzle::facts`] against it.
     pub fn leavable_by_assumptions(&self, engine: Option<&str>) -> Result<(Vec<Pos>, u64), Error> {
         let engine = super::choose_engine(ENGINES, engine)?;
-        let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let encoding =
+            Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
         let mut session = Session::new(&self.room, &encoding);
         let mut leavable = Vec::new();
         for tile in self.room.tiles() {
@@ -204,9 +208,10 @@ impl TileCoverPuzzle {
         let mut here = self.room.position(START);
         for &node in walk {
             let next = self.room.position(node);
-            let dir = Dir::ALL.into_iter().find(|&d| self.grid.step(here, d) == Some(next)).ok_or_else(|| {
-                Error::CheckFailed(format!("the walk jumps from {here:?} to {next:?}"))
-            })?;
+            let dir = Dir::ALL
+                .into_iter()
+                .find(|&d| self.grid.step(here, d) == Some(next))
+                .ok_or_else(|| Error::CheckFailed(format!("the walk jumps from {here:?} to {next:?}")))?;
             moves.push(dir);
             here = next;
         }
@@ -306,10 +311,12 @@ impl Puzzle for TileCoverPuzzle {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         if presolve::refute(&self.room).is_some() {
-            let stats = Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+            let stats =
+                Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
             return Ok(CountReport { count: 0, saturated: false, complete: true, stats });
         }
-        let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let encoding =
+            Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
         let mut session = Session::new(&self.room, &encoding);
         let encode_ms = Stats::ms(started.elapsed());
         // Blocking clauses are guarded by a selector, retired at the end; the
@@ -350,13 +357,15 @@ impl Puzzle for TileCoverPuzzle {
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
-        let base_stats = || Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+        let base_stats =
+            || Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
         if !options.skip_presolve {
             if let Some(why) = presolve::refute(&self.room) {
                 return Ok(self.no_facts(base_stats(), Some(why)));
             }
         }
-        let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let encoding =
+            Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
         let mut session = Session::new(&self.room, &encoding);
         let encode_ms = Stats::ms(started.elapsed());
         let finish = |session: &Session| {

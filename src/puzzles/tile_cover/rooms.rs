@@ -42,9 +42,8 @@ impl SplitMix {
 /// assert!(path.windows(2).all(|w| w[0].0.abs_diff(w[1].0) + w[0].1.abs_diff(w[1].1) == 1));
 /// ```
 pub fn hamiltonian_path(rows: usize, cols: usize, seed: u64) -> Vec<Pos> {
-    let mut path: Vec<Pos> = (0..rows)
-        .flat_map(|r| (0..cols).map(move |c| if r % 2 == 0 { (r, c) } else { (r, cols - 1 - c) }))
-        .collect();
+    let mut path: Vec<Pos> =
+        (0..rows).flat_map(|r| (0..cols).map(move |c| if r % 2 == 0 { (r, c) } else { (r, cols - 1 - c) })).collect();
     if path.len() < 3 {
         return path;
     }
@@ -62,12 +61,7 @@ pub fn hamiltonian_path(rows: usize, cols: usize, seed: u64) -> Vec<Pos> {
             }
         }
         let (r, c) = path[0];
-        let neighbours = [
-            (r.wrapping_sub(1), c),
-            (r + 1, c),
-            (r, c.wrapping_sub(1)),
-            (r, c + 1),
-        ];
+        let neighbours = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
         let (nr, nc) = neighbours[rng.below(4)];
         if nr >= rows || nc >= cols {
             continue;

@@ -197,7 +197,10 @@ impl<'a> Session<'a> {
         if cells.len() > self.room.leave_uncovered() {
             return vec![entering];
         }
-        cells.iter().map(|&cell| std::iter::once(!self.encoding.covered(cell)).chain(entering.iter().copied()).collect()).collect()
+        cells
+            .iter()
+            .map(|&cell| std::iter::once(!self.encoding.covered(cell)).chain(entering.iter().copied()).collect())
+            .collect()
     }
 }
 
@@ -219,9 +222,9 @@ pub fn splice_all(room: &Room, walk: &[usize], mut cycles: Vec<Vec<usize>>) -> O
                 progress = true;
                 continue;
             }
-            let partner = (0..cycles.len()).filter(|&j| j != index).find_map(|j| {
-                splice(room, &cycles[j], true, &cycles[index]).map(|merged| (j, merged))
-            });
+            let partner = (0..cycles.len())
+                .filter(|&j| j != index)
+                .find_map(|j| splice(room, &cycles[j], true, &cycles[index]).map(|merged| (j, merged)));
             if let Some((j, merged)) = partner {
                 cycles[j] = merged;
                 cycles.swap_remove(index);
@@ -289,4 +292,49 @@ fn splice(room: &Room, host: &[usize], closed: bool, guest: &[usize]) -> Option<
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::puzzles::tile_cover::Cell;
+
+    fn room(rows: &[&str]) -> Room {
+        let cells = rows.iter().map(|r| r.chars().map(|c| Cell::from_symbol(c).unwrap()).collect()).collect();
+        Room::new(&Grid::from_rows(cells).unwrap(), 0)
+    }
+
+    fn node(room: &Room, pos: (usize, usize)) -> usize {
+        room.node_at(pos).unwrap()
+    }
+
+    #[test]
+    fn a_cycle_beside_the_walk_is_spliced_in() {
+        // S -> (0,1) -> (0,2) -> (0,3), and a cycle over the 2 x 2 block below the start.
+        let room = room(&["S...", "..##", "..##"]);
+        let n = |p| node(&room, p);
+        let walk = vec![n((0, 1)), n((0, 2)), n((0, 3))];
+        let cycle = vec![n((1, 0)), n((1, 1)), n((2, 1)), n((2, 0))];
+        let whole = splice_all(&room, &walk, vec![cycle]).unwrap();
+        assert_eq!(whole.len(), 7);
+        let mut seen = whole.clone();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 7);
+        let mut here = START;
+        for &next in &whole {
+            assert!(room.neighbours(here).contains(&next), "{here} -> {next}");
+            here = next;
+        }
+    }
+
+    #[test]
+    fn a_cycle_with_no_neighbour_on_the_walk_is_left() {
+        let room = room(&["S.#..", "..#.."]);
+        let n = |p| node(&room, p);
+        let walk = vec![n((0, 1)), n((1, 1)), n((1, 0))];
+        let cycle = vec![n((0, 3)), n((0, 4)), n((1, 4)), n((1, 3))];
+        assert_eq!(splice_all(&room, &walk, vec![cycle]), None);
+    }
 }
