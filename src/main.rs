@@ -85,6 +85,9 @@ enum Command {
         /// The encoding or engine to use; the default is the family's fastest.
         #[arg(long, visible_alias = "encoding", value_name = "NAME")]
         engine: Option<String>,
+        /// Skip the reasoning done before SAT, so the encoding alone decides.
+        #[arg(long)]
+        no_presolve: bool,
     },
     /// Report what holds in every solution and what can vary.
     ///
@@ -242,10 +245,10 @@ fn run(command: Command) -> Result<u8, Failure> {
             }
             Ok(status_code(report.status))
         }
-        Command::Count { common, limit, engine } => {
+        Command::Count { common, limit, engine, no_presolve } => {
             let puzzle = load(&common)?;
             let progress = Arc::new(Progress::default());
-            let options = CountOptions { engine: engine.clone(), limit, progress: progress.clone() };
+            let options = CountOptions { engine: engine.clone(), limit, skip_presolve: no_presolve, progress: progress.clone() };
             let worker = Arc::clone(&puzzle);
             let (report, code) = match supervise(common.timeout, &progress, move || worker.count(&options)) {
                 Finished::Done(result) => (result?, exit::SOLVED),

@@ -84,8 +84,12 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
     let report = puzzle.solve(&solve_options)?;
     let ms = Stats::ms(started.elapsed());
     let counted = if options.count {
-        let count_options =
-            CountOptions { engine: Some(engine.to_string()), limit: options.limit, progress: options.progress.clone() };
+        let count_options = CountOptions {
+            engine: Some(engine.to_string()),
+            limit: options.limit,
+            skip_presolve: options.skip_presolve,
+            progress: options.progress.clone(),
+        };
         Some(puzzle.count(&count_options)?)
     } else {
         None

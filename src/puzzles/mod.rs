@@ -7,6 +7,7 @@
 pub mod compare;
 pub mod fans;
 pub mod keys_doors;
+pub mod tile_cover;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -172,6 +173,8 @@ pub struct CountOptions {
     pub engine: Option<String>,
     /// Stop after this many solutions.
     pub limit: Option<u64>,
+    /// Skip any reasoning the family does before SAT.
+    pub skip_presolve: bool,
     /// Live counters: each family records every solution it counts here, so
     /// that a run stopped by a time limit can still report its partial count.
     pub progress: Arc<Progress>,
@@ -302,6 +305,7 @@ pub struct Family {
 pub const FAMILIES: &[Family] = &[
     Family { kind: fans::KIND, load: fans::load },
     Family { kind: keys_doors::KIND, load: keys_doors::load },
+    Family { kind: tile_cover::KIND, load: tile_cover::load },
 ];
 
 /// The known kinds, quoted and joined for messages.
