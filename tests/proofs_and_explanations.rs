@@ -286,3 +286,135 @@ fn keys_and_doors_sat_refutations_check_in_both_formats() {
         assert!(json["proof"]["reason"].as_str().unwrap().contains("exact search"), "{name}");
     }
 }
+
+/// Rooms whose lazy refutation needs cuts added between solves, and Hero's
+/// Cave itself: the proof must cover the cuts, which `--dimacs` includes.
+#[test]
+fn tile_cover_refutations_with_cuts_check_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let rooms = ["...S\n##..\n..##\n..##", "..#..\n.....\n...##\n..#S.", "...\n...\n###\n..#\n..S"];
+    let mut models: Vec<std::path::PathBuf> = rooms
+        .iter()
+        .enumerate()
+        .map(|(i, grid)| {
+            let model = dir.path().join(format!("room{i}.toml"));
+            std::fs::write(&model, format!("kind = \"tile-cover\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")).unwrap();
+            model
+        })
+        .collect();
+    models.push("models/heros-cave.toml".into());
+    let mut cut_rounds = 0;
+    for model in &models {
+        for engine in ["lazy", "lazy-nogood", "rank", "steps"] {
+            let args = ["--engine", engine, "--no-presolve"];
+            let (cnf, proof, json) = solve_with_proof_args(model, &args, "varisat");
+            assert_eq!(json["status"], "no_solution");
+            if json["stats"]["sat_calls"].as_u64().unwrap() > 1 {
+                cut_rounds += 1;
+            }
+            varisat_refutes(&cnf, &proof).unwrap_or_else(|e| panic!("{} {engine}: {e}", model.display()));
+            let (cnf, proof, _) = solve_with_proof_args(model, &args, "drat");
+            drat_refutes(&cnf, &String::from_utf8(proof).unwrap())
+                .unwrap_or_else(|e| panic!("{} {engine}: {e}", model.display()));
+        }
+    }
+    assert!(cut_rounds >= 3, "the rooms exercise refutations that needed cuts ({cut_rounds})");
+}
+
+/// Every walk from `S` over distinct tiles (at least one; ending on `E` when
+/// there is one), as the set of cells it covers: a brute force that shares
+/// nothing with the encodings.
+fn covered_sets(rows: &[Vec<char>]) -> Vec<HashSet<(usize, usize)>> {
+    let (h, w) = (rows.len(), rows[0].len());
+    let find = |c: char| (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, col)| rows[r][col] == c);
+    let start = find('S').unwrap();
+    let end = find('E');
+    let mut out = Vec::new();
+    fn go(
+        rows: &[Vec<char>],
+        at: (usize, usize),
+        path: &mut Vec<(usize, usize)>,
+        end: Option<(usize, usize)>,
+        out: &mut Vec<HashSet<(usize, usize)>>,
+    ) {
+        let (h, w) = (rows.len() as i64, rows[0].len() as i64);
+        for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+            let (r, c) = (at.0 as i64 + dr, at.1 as i64 + dc);
+            if r < 0 || c < 0 || r >= h || c >= w {
+                continue;
+            }
+            let next = (r as usize, c as usize);
+            if !matches!(rows[next.0][next.1], '.' | 'E') || path.contains(&next) {
+                continue;
+            }
+            path.push(next);
+            if end.is_none_or(|e| e == next) {
+                out.push(path.iter().copied().collect());
+            }
+            if Some(next) != end {
+                go(rows, next, path, end, out);
+            }
+            path.pop();
+        }
+    }
+    go(rows, start, &mut Vec::new(), end, &mut out);
+    out
+}
+
+fn small_room() -> impl Strategy<Value = Vec<Vec<char>>> {
+    (2usize..=4, 2usize..=4, any::<prop::sample::Index>(), any::<bool>(), any::<prop::sample::Index>()).prop_flat_map(
+        |(h, w, start, with_end, end)| {
+            prop::collection::vec(prop::sample::select(vec!['.', '.', '.', '#']), h * w).prop_map(move |mut cells| {
+                let s = start.index(h * w);
+                cells[s] = 'S';
+                let e = end.index(h * w);
+                if with_end && e != s {
+                    cells[e] = 'E';
+                }
+                cells.chunks(w).map(|r| r.to_vec()).collect::<Vec<Vec<char>>>()
+            })
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, max_global_rejects: 20_000, ..ProptestConfig::default() })]
+
+    /// The tiles `explain` names cannot all be covered by one walk, and
+    /// dropping any one of them lets a walk cover the rest; checked against
+    /// every walk in the room.
+    #[test]
+    fn tile_cover_explanations_are_minimal(rows in small_room(), engine in prop::sample::select(vec!["lazy", "rank"])) {
+        let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+        let model = format!("kind = \"tile-cover\"\ngrid = \"\"\"\n{}\n\"\"\"\n", text.join("\n"));
+        let puzzle = somaria::puzzles::load(&Source::from_text("room.toml", model)).unwrap();
+        let walks = covered_sets(&rows);
+        let tiles = rows.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
+        prop_assume!(!walks.iter().any(|w| w.len() == tiles));
+        let options = somaria::puzzles::SolveOptions { engine: Some(engine.to_string()), ..Default::default() };
+        let report = puzzle.explain(&options).unwrap();
+        prop_assert_eq!(report.status, somaria::puzzles::Status::NoSolution);
+        let named: Vec<(usize, usize)> = report.constraints.iter().map(|c| (c.row.unwrap(), c.col.unwrap())).collect();
+        let covers = |set: &[(usize, usize)]| walks.iter().any(|w| set.iter().all(|p| w.contains(p)));
+        prop_assert!(!covers(&named), "a walk covers all of {:?}", named);
+        for i in 0..named.len() {
+            let rest: Vec<(usize, usize)> = named.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| *p).collect();
+            prop_assert!(covers(&rest), "dropping {:?} still leaves {:?} uncoverable", named[i], rest);
+        }
+    }
+}
+
+#[test]
+fn keys_doors_explanations_name_a_key_that_cannot_be_collected() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.toml");
+    std::fs::write(&model, "kind = \"keys-doors\"\ngrid = \"\"\"\n@.A.a\n.b#..\n\"\"\"\n").unwrap();
+    let out = somaria().arg("explain").arg(&model).args(["--format", "json"]).assert().code(1);
+    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["constraints"].as_array().unwrap().len(), 1);
+    assert_eq!(json["constraints"][0]["name"], "collect key 'a' at (0, 4)");
+    assert!(json["certificate"].as_str().unwrap().contains("door 'A'"));
+    // Alone, that key still cannot be collected: the exact search agrees.
+    std::fs::write(&model, "kind = \"keys-doors\"\ngrid = \"\"\"\n@.A.a\n...#..\n\"\"\"\n".replace("...#..", ".#...")).unwrap();
+    somaria().arg("solve").arg(&model).assert().code(1);
+}

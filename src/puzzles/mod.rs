@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::cnf::Cnf;
 use crate::model::{LoadError, Problem, Source};
-use crate::solver::{ProofFormat, Progress, SolveStats, SolverError, VarisatSolver};
+use crate::solver::{Answer, ProofFormat, Progress, Solve, SolveStats, SolverError, VarisatSolver};
 
 /// The verdict on a puzzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -150,20 +150,53 @@ pub struct SolveOptions {
 }
 
 impl SolveOptions {
-    /// The solver for the main SAT search of a solve: it counts calls in
-    /// [`SolveOptions::progress`] and writes the proof asked for. A family
-    /// makes one such solver per solve, so the proof covers the whole search.
-    pub fn new_solver(&self, cnf: &Cnf) -> Result<VarisatSolver, Error> {
-        let proof = match &self.proof {
-            None => None,
-            Some(request) => {
-                let file = std::fs::File::create(&request.path)
-                    .map_err(|e| Error::Output(format!("{}: cannot write the proof: {e}", request.path.display())))?;
-                Some((Box::new(file) as Box<dyn std::io::Write + Send>, request.format))
-            }
-        };
-        Ok(VarisatSolver::build(cnf, Some(self.progress.clone()), proof))
+    /// A solver for a family's SAT search, counting its calls in
+    /// [`SolveOptions::progress`].
+    pub fn new_solver(&self, cnf: &Cnf) -> VarisatSolver {
+        VarisatSolver::build(cnf, Some(self.progress.clone()), None)
     }
+
+    /// When a proof was asked for, refutes `cnf` once more from scratch with
+    /// a solver that writes the proof. A family calls this with the formula
+    /// it reports (the one `--dimacs` writes) after its own search found no
+    /// solution; a search may have used assumptions or added clauses between
+    /// calls, which a DRAT proof cannot record, so the proof comes from a
+    /// single plain solve of exactly that formula.
+    pub fn prove_unsat(&self, cnf: &Cnf) -> Result<(), Error> {
+        let Some(request) = &self.proof else { return Ok(()) };
+        let file = std::fs::File::create(&request.path)
+            .map_err(|e| Error::Output(format!("{}: cannot write the proof: {e}", request.path.display())))?;
+        let out: Box<dyn std::io::Write + Send> = Box::new(file);
+        let mut prover = VarisatSolver::build(cnf, Some(self.progress.clone()), Some((out, request.format)));
+        if prover.solve()? == Answer::Sat {
+            let message = "the search found no solution, but the formula it reports has a model";
+            return Err(Error::Internal(message.to_string()));
+        }
+        prover.close_proof()?;
+        drop(prover);
+        if request.format == ProofFormat::Drat {
+            end_with_empty_clause(&request.path)
+                .map_err(|e| Error::Output(format!("{}: cannot finish the proof: {e}", request.path.display())))?;
+        }
+        Ok(())
+    }
+}
+
+/// varisat omits the empty clause from a DRAT proof when unit propagation
+/// alone refutes the formula. Some checkers insist on it, and it is always a
+/// valid last step of a refutation, so add it when missing.
+fn end_with_empty_clause(path: &Path) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let mut file = std::fs::OpenOptions::new().read(true).append(true).open(path)?;
+    let length = file.metadata()?.len();
+    let mut tail = Vec::new();
+    file.seek(SeekFrom::Start(length.saturating_sub(3)))?;
+    file.read_to_end(&mut tail)?;
+    let ends_with_empty = tail == b"0\n" || tail.ends_with(b"\n0\n");
+    if !ends_with_empty {
+        file.write_all(b"0\n")?;
+    }
+    Ok(())
 }
 
 /// Options for [`Puzzle::count`].

@@ -211,8 +211,13 @@ pub fn explain_text(kind: &str, title: Option<&str>, report: &ExplainReport) -> 
             }
             if !report.constraints.is_empty() {
                 let n = report.constraints.len();
-                let these = if n == 1 { "this constraint cannot hold".to_string() } else { format!("these {n} constraints cannot all hold") };
-                out.push_str(&format!("no solution: {these}, and dropping any one of them leaves a solvable puzzle:\n"));
+                if n == 1 {
+                    out.push_str("no solution: this constraint alone cannot hold:\n");
+                } else {
+                    out.push_str(&format!(
+                        "no solution: these {n} constraints cannot all hold, and dropping any one of them leaves a solvable puzzle:\n"
+                    ));
+                }
                 for constraint in &report.constraints {
                     out.push_str(&format!("  - {}\n", constraint.name));
                 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 pub use enumerate::ProjectedModels;
 pub use facts::{Possible, possible_literals};
-pub use mus::{Mus, minimal_unsat_subset};
+pub use mus::{Mus, minimal_unsat_subset, shrink_by_deletion};
 
 use crate::cnf::{Cnf, Lit, Var};
 
@@ -143,6 +143,7 @@ pub struct VarisatSolver {
     writes_proof: bool,
     drat: bool,
     assumed: bool,
+    refused: Option<String>,
 }
 
 impl VarisatSolver {
@@ -155,7 +156,9 @@ impl VarisatSolver {
     /// `progress` and, when asked, writes a proof of every verdict to `proof`.
     ///
     /// The proof must be set up before the first clause, which is why it is
-    /// given here and not later.
+    /// given here and not later. A DRAT proof cannot record assumptions or
+    /// clauses added after the first solve; doing either makes the next solve
+    /// fail with an error rather than write a wrong proof.
     pub fn build(
         cnf: &Cnf,
         progress: Option<Arc<Progress>>,
@@ -180,6 +183,7 @@ impl VarisatSolver {
             writes_proof,
             drat,
             assumed: false,
+            refused: None,
         };
         for clause in cnf.clauses() {
             solver.add_clause(clause);
@@ -217,6 +221,12 @@ impl Solve for VarisatSolver {
 
     fn add_clause(&mut self, clause: &[Lit]) {
         use varisat::ExtendFormula;
+        if self.drat && self.stats.sat_calls > 0 {
+            // varisat cannot record this in DRAT and would panic; the next
+            // solve reports it instead.
+            self.refused = Some("a DRAT proof cannot cover clauses added after solving".to_string());
+            return;
+        }
         let lits: Vec<varisat::Lit> = clause.iter().map(|&l| to_varisat(l)).collect();
         self.inner.add_clause(&lits);
     }
@@ -225,6 +235,9 @@ impl Solve for VarisatSolver {
         // varisat keeps assumptions across calls, so reset them whenever some
         // were set; but never touch them with a DRAT proof, which cannot
         // record assumptions (varisat panics if asked to).
+        if let Some(why) = &self.refused {
+            return Err(SolverError(why.clone()));
+        }
         if !assumptions.is_empty() || self.assumed {
             if self.drat {
                 return Err(SolverError("a DRAT proof cannot cover solving under assumptions; use the varisat proof format".into()));

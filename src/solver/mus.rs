@@ -60,30 +60,56 @@ pub fn minimal_unsat_subset(
         }
     }
     let group_of: HashMap<Lit, GroupId> = selectors.iter().map(|(&g, &s)| (s, g)).collect();
-    let in_core = |solver: &VarisatSolver| -> Vec<GroupId> {
-        let core: Vec<GroupId> = solver.failed_core().iter().filter_map(|l| group_of.get(l).copied()).collect();
-        soft.iter().copied().filter(|g| core.contains(g)).collect()
-    };
 
     let everything: Vec<Lit> = soft.iter().map(|g| selectors[g]).collect();
-    if solver.solve_under(&everything)? == Answer::Sat {
-        return Ok(None);
-    }
-    let mut unknown = in_core(&solver);
-    let mut necessary: Vec<GroupId> = Vec::new();
+    let shrunk = shrink_by_deletion(&everything, |assumptions| {
+        Ok(match solver.solve_under(assumptions)? {
+            Answer::Sat => None,
+            Answer::Unsat => Some(solver.failed_core()),
+        })
+    })?;
+    let Some(kept) = shrunk else { return Ok(None) };
+    let groups: Vec<GroupId> = kept.iter().map(|l| group_of[l]).collect();
+    Ok(Some(Mus { groups, sat_calls: solver.stats().sat_calls }))
+}
+
+/// Shrinks a set of assumption literals that cannot all hold to a minimal
+/// such set, by deletion. `solve` answers for a set of assumptions: `None`
+/// when they can all hold, or a subset of them that cannot (a failed core).
+/// Returns `None` when the whole set can hold; otherwise a minimal subset,
+/// in the order of `assumptions`.
+///
+/// Each core is used to drop, at once, every literal outside it, so the
+/// number of calls is usually far below one per literal.
+///
+/// ```
+/// use somaria::cnf::Lit;
+/// use somaria::solver::shrink_by_deletion;
+/// // Literals 0..6; any set containing both 2 and 5 "cannot hold".
+/// let lits: Vec<Lit> = (0..6).map(|i| Lit::from_code(2 * i)).collect();
+/// let conflict = |set: &[Lit]| -> Result<Option<Vec<Lit>>, ()> {
+///     let both = set.contains(&lits[2]) && set.contains(&lits[5]);
+///     Ok(both.then(|| set.to_vec()))
+/// };
+/// assert_eq!(shrink_by_deletion(&lits, conflict).unwrap(), Some(vec![lits[2], lits[5]]));
+/// ```
+pub fn shrink_by_deletion<E>(
+    assumptions: &[Lit],
+    mut solve: impl FnMut(&[Lit]) -> Result<Option<Vec<Lit>>, E>,
+) -> Result<Option<Vec<Lit>>, E> {
+    let Some(core) = solve(assumptions)? else { return Ok(None) };
+    let in_order = |set: &[Lit]| -> Vec<Lit> { assumptions.iter().copied().filter(|l| set.contains(l)).collect() };
+    let mut unknown = in_order(&core);
+    let mut necessary: Vec<Lit> = Vec::new();
     while let Some(candidate) = unknown.pop() {
-        let trial: Vec<Lit> = necessary.iter().chain(&unknown).map(|g| selectors[g]).collect();
-        match solver.solve_under(&trial)? {
-            Answer::Sat => necessary.push(candidate),
-            Answer::Unsat => {
-                // The new core shows which of the rest are not needed either.
-                let core = in_core(&solver);
-                unknown.retain(|g| core.contains(g));
-            }
+        let trial: Vec<Lit> = necessary.iter().chain(&unknown).copied().collect();
+        match solve(&trial)? {
+            None => necessary.push(candidate),
+            // The new core shows which of the rest are not needed either.
+            Some(core) => unknown.retain(|l| core.contains(l)),
         }
     }
-    let groups: Vec<GroupId> = soft.iter().copied().filter(|g| necessary.contains(g)).collect();
-    Ok(Some(Mus { groups, sat_calls: solver.stats().sat_calls }))
+    Ok(Some(in_order(&necessary)))
 }
 
 #[cfg(test)]

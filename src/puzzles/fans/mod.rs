@@ -270,10 +270,12 @@ impl Puzzle for FanPuzzle {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         let encoding = Encoding::new(self);
-        let mut solver = options.new_solver(encoding.cnf())?;
+        let mut solver = options.new_solver(encoding.cnf());
         let encode_ms = Stats::ms(started.elapsed());
         let answer = solver.solve()?;
-        solver.close_proof()?;
+        if answer == crate::solver::Answer::Unsat {
+            options.prove_unsat(encoding.cnf())?;
+        }
         let (status, solution) = match answer {
             crate::solver::Answer::Unsat => (Status::NoSolution, None),
             crate::solver::Answer::Sat => {
@@ -317,7 +319,7 @@ impl Puzzle for FanPuzzle {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         let encoding = Encoding::new(self);
-        let mut solver = options.new_solver(encoding.cnf())?;
+        let mut solver = options.new_solver(encoding.cnf());
         let encode_ms = Stats::ms(started.elapsed());
         let candidates: Vec<crate::cnf::Lit> = encoding.decision_vars().into_iter().map(|v| v.pos()).collect();
         let found = possible_literals(&mut solver, &candidates, &[])?;

@@ -32,8 +32,10 @@ pub use board::{Access, Board, KeySet};
 pub use check::check;
 pub use load::{load, load_puzzle};
 
-use super::{CountOptions, CountReport, DecidedBy, Error, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status};
-use crate::solver::{Answer, Solve};
+use super::{
+    CountOptions, CountReport, DecidedBy, Error, ExplainReport, NamedConstraint, Puzzle, Solution, SolveOptions,
+    SolveReport, Stats, Status,
+};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Source};
 
@@ -238,16 +240,10 @@ impl KeysDoorsPuzzle {
                     Some(_) => Some(planner.route().map_err(Error::CheckFailed)?),
                     None => None,
                 };
-                if route.is_none() && options.proof.is_some() {
+                if route.is_none() {
                     // The planner answered one horizon at a time under
-                    // assumptions; a proof must refute the DIMACS formula
-                    // itself, so solve that formula once more, from scratch.
-                    let mut prover = options.new_solver(&planner.cnf_with_goal())?;
-                    if prover.solve()? == Answer::Sat {
-                        let message = "the planner found no route, but the formula with the goal clause has a model";
-                        return Err(Error::Internal(message.to_string()));
-                    }
-                    prover.close_proof()?;
+                    // assumptions; the reported formula has the goal clause.
+                    options.prove_unsat(&planner.cnf_with_goal())?;
                 }
                 let stats = sat_stats(engine, &planner, started);
                 (route, stats, options.keep_cnf.then(|| planner.cnf_with_goal()), DecidedBy::Sat)
@@ -478,5 +474,29 @@ impl Puzzle for KeysDoorsPuzzle {
         }
         let stats = sat_stats(engine, &planner, started);
         Ok(CountReport { count, saturated: false, complete, stats })
+    }
+
+    /// Keys only ever open doors and every move can be walked back, so the
+    /// keys that can be collected together are closed under union: if each
+    /// key of a set can be collected, so can the whole set. A minimal set of
+    /// keys that cannot all be collected is therefore one key that cannot be
+    /// collected at all, found by the same fixpoint the explanation uses.
+    fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
+        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let started = Instant::now();
+        let board = Board::new(self);
+        let collectable = board.collectable_keys();
+        let stats = Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+        let stranded = (0..board.num_keys()).find(|&bit| collectable >> bit & 1 == 0);
+        let Some(bit) = stranded else {
+            return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate: None, stats });
+        };
+        let cell = board.key_cell(bit);
+        let (row, col) = (cell / board.cols(), cell % board.cols());
+        let letter = board.key_letters()[bit];
+        let constraint =
+            NamedConstraint { name: format!("collect key '{letter}' at ({row}, {col})"), row: Some(row), col: Some(col) };
+        let certificate = Some(self.no_route_reason(&board));
+        Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, stats })
     }
 }

@@ -37,11 +37,11 @@ pub use load::{load, load_puzzle};
 use self::encode::{CutStyle, EncodeOptions, Encoding, Scheme};
 use self::session::Session;
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, FactsReport, Puzzle, Solution, SolveOptions, SolveReport, Stats,
-    Status,
+    CountOptions, CountReport, DecidedBy, Error, ExplainReport, FactsReport, NamedConstraint, Puzzle, Solution,
+    SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Lit;
-use crate::solver::VarisatSolver;
+use crate::solver::{VarisatSolver, shrink_by_deletion};
 use crate::grid::{Dir, Grid, Pos};
 
 /// The `kind` of tile-cover models.
@@ -159,10 +159,12 @@ impl TileCoverPuzzle {
             }
         }
         let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), encode_options);
-        let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf())?);
+        let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let walk = if encode_options.splice_cycles { session.walk_or_splice(&[])? } else { session.walk(&[])? };
-        session.close_proof()?;
+        if walk.is_none() {
+            options.prove_unsat(&session.solved_cnf())?;
+        }
         let (status, solution) = match walk {
             None => (Status::NoSolution, None),
             Some(walk) => {
@@ -208,10 +210,16 @@ impl TileCoverPuzzle {
 
     /// Turns a walk over nodes into moves and checks them independently.
     fn confirm(&self, walk: &[usize]) -> Result<Route, Error> {
+        self.confirm_in(&self.room, walk)
+    }
+
+    /// [`TileCoverPuzzle::confirm`] for a walk over `room`, which may allow
+    /// more tiles to be left than the puzzle does.
+    fn confirm_in(&self, room: &Room, walk: &[usize]) -> Result<Route, Error> {
         let mut moves = Vec::with_capacity(walk.len());
-        let mut here = self.room.position(START);
+        let mut here = room.position(START);
         for &node in walk {
-            let next = self.room.position(node);
+            let next = room.position(node);
             let dir = Dir::ALL
                 .into_iter()
                 .find(|&d| self.grid.step(here, d) == Some(next))
@@ -219,7 +227,7 @@ impl TileCoverPuzzle {
             moves.push(dir);
             here = next;
         }
-        let path = check(&self.grid, self.room.leave_uncovered(), &moves).map_err(Error::CheckFailed)?;
+        let path = check(&self.grid, room.leave_uncovered(), &moves).map_err(Error::CheckFailed)?;
         Ok(Route { moves, path })
     }
 
@@ -371,7 +379,7 @@ impl Puzzle for TileCoverPuzzle {
         }
         let encoding =
             Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
-        let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf())?);
+        let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let finish = |session: &Session| {
             let solved = session.solved_cnf();
@@ -446,5 +454,53 @@ impl Puzzle for TileCoverPuzzle {
             always.len()
         ));
         Ok(FactsReport { status: Status::Solved, json, text, stats })
+    }
+
+    /// Leads with the presolve's certificate when it refutes the room, then
+    /// names a minimal set of tiles that no single walk from the start can
+    /// all cover: the room is encoded with every tile allowed to be left,
+    /// "this tile is covered" is assumed for each, and the failed core is
+    /// shrunk by deletion.
+    fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
+        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let started = Instant::now();
+        let certificate = if options.skip_presolve { None } else { presolve::refute(&self.room) };
+        let relaxed = Room::new(&self.grid, self.room.num_tiles());
+        let encoding =
+            Encoding::new(&relaxed, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let mut session = Session::new(&relaxed, &encoding, options.new_solver(encoding.cnf()));
+        let encode_ms = Stats::ms(started.elapsed());
+        let demands: Vec<Lit> = relaxed.tiles().map(|t| encoding.covered(t)).collect();
+        let shrunk = shrink_by_deletion(&demands, |assumptions| -> Result<Option<Vec<Lit>>, Error> {
+            Ok(match session.walk(assumptions)? {
+                Some(walk) => {
+                    let route = self.confirm_in(&relaxed, &walk)?;
+                    if let Some(missed) = relaxed
+                        .tiles()
+                        .filter(|&t| assumptions.contains(&encoding.covered(t)))
+                        .find(|&t| !route.path.contains(&relaxed.position(t)))
+                    {
+                        let message = format!("a walk assumed to cover {} does not", relaxed.label(missed));
+                        return Err(Error::CheckFailed(message));
+                    }
+                    None
+                }
+                None => Some(session.failed_core()),
+            })
+        })?;
+        let mut stats = Stats::of_sat_run(engine, encoding.cnf(), session.stats(), encode_ms);
+        stats.clauses = session.solved_cnf().num_clauses();
+        let Some(kept) = shrunk else {
+            return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate, stats });
+        };
+        let constraints = kept
+            .iter()
+            .map(|&lit| {
+                let tile = relaxed.tiles().find(|&t| encoding.covered(t) == lit).expect("a tile's literal");
+                let (row, col) = relaxed.position(tile);
+                NamedConstraint { name: format!("cover the tile at ({row}, {col})"), row: Some(row), col: Some(col) }
+            })
+            .collect();
+        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, stats })
     }
 }

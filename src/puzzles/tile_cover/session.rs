@@ -21,15 +21,9 @@ pub struct Session<'a> {
 
 impl<'a> Session<'a> {
     /// A session over `solver`, which must hold exactly the encoding's
-    /// clauses; the caller builds it so it can attach progress counters and
-    /// a proof.
+    /// clauses; the caller builds it so it can attach progress counters.
     pub fn new(room: &'a Room, encoding: &'a Encoding, solver: VarisatSolver) -> Session<'a> {
         Session { room, encoding, solver, cuts: Vec::new() }
-    }
-
-    /// Finishes the proof, if the solver writes one.
-    pub fn close_proof(&mut self) -> Result<(), Error> {
-        Ok(self.solver.close_proof()?)
     }
 
     /// After a walk came back `None`, assumptions that already rule every
