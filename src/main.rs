@@ -165,9 +165,10 @@ impl From<somaria::model::LoadError> for Failure {
 impl From<puzzles::Error> for Failure {
     fn from(e: puzzles::Error) -> Failure {
         let code = match e {
-            puzzles::Error::UnknownEngine { .. } | puzzles::Error::Unsupported { .. } | puzzles::Error::Output(_) => {
-                exit::BAD_INPUT
-            }
+            puzzles::Error::UnknownEngine { .. }
+            | puzzles::Error::Unsupported { .. }
+            | puzzles::Error::Output(_)
+            | puzzles::Error::TooLarge(_) => exit::BAD_INPUT,
             puzzles::Error::Solver(_) | puzzles::Error::CheckFailed(_) | puzzles::Error::Internal(_) => exit::INTERNAL,
         };
         Failure { code, message: e.to_string() }

@@ -117,8 +117,18 @@ fn a_directory_is_not_a_model() {
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("cannot read the file"));
 }
 
-/// A valid model to mutate.
-const SEED_MODELS: [&str; 2] = [include_str!("../models/akh-vaquot.toml"), include_str!("../models/akh-vaquot-listed.toml")];
+/// Valid models of every kind, to mutate.
+const SEED_MODELS: [&str; 6] = [
+    include_str!("../models/akh-vaquot.toml"),
+    include_str!("../models/akh-vaquot-listed.toml"),
+    include_str!("../models/heros-cave-somaria.toml"),
+    include_str!("../models/tile-cover-end.toml"),
+    include_str!("../models/keys-doors/two-doors.toml"),
+    include_str!("../models/keys-doors/back-through-the-door.toml"),
+];
+
+/// The kinds, for text generated after a `kind` line.
+const KINDS: [&str; 3] = ["fans", "tile-cover", "keys-doors"];
 
 fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
     let mut bytes = text.as_bytes().to_vec();
@@ -169,15 +179,28 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_text_after_a_kind_never_panics_the_loader(text in "[FW.#\\n\"=a-z\\[\\]{}, 0-9-]{0,120}") {
-        let model = format!("kind = \"fans\"\n{text}");
+    fn arbitrary_text_after_a_kind_never_panics_the_loader(
+        kind in prop::sample::select(KINDS.to_vec()),
+        text in "[FWSE@aAbB.#\\n\"'=a-z\\[\\]{}, 0-9-]{0,120}",
+    ) {
+        let model = format!("kind = \"{kind}\"\n{text}");
+        prop_assert!(load_never_panics(model.as_bytes()).is_ok());
+    }
+
+    #[test]
+    fn grids_of_arbitrary_symbols_never_panic_the_loader(
+        kind in prop::sample::select(KINDS.to_vec()),
+        grid in "[FWSE@aAbBzZ.#\\n ]{0,60}",
+        extra in prop::sample::select(vec!["", "leave_uncovered = 1\n", "leave_uncovered = -4\n", "fans = 3\n", "title = 7\n"]),
+    ) {
+        let model = format!("kind = \"{kind}\"\n{extra}grid = \"\"\"\n{grid}\n\"\"\"\n");
         prop_assert!(load_never_panics(model.as_bytes()).is_ok());
     }
 
     #[test]
     fn mutated_models_never_panic_the_loader(
-        which in 0usize..2,
-        edits in prop::collection::vec((any::<usize>(), any::<u8>(), prop::sample::select(b"FW.#\n\"[]{}=,-0123456789 xkindgrfas".to_vec())), 1..6),
+        which in 0usize..SEED_MODELS.len(),
+        edits in prop::collection::vec((any::<usize>(), any::<u8>(), prop::sample::select(b"FWSE@aA.#\n\"[]{}=,-0123456789 xkindgrfas".to_vec())), 1..6),
     ) {
         prop_assert!(load_never_panics(&mutate(SEED_MODELS[which], &edits)).is_ok());
     }
@@ -190,7 +213,7 @@ proptest! {
     /// comes with a message.
     #[test]
     fn mutated_models_get_a_clean_exit_from_the_cli(
-        which in 0usize..2,
+        which in 0usize..SEED_MODELS.len(),
         edits in prop::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 1..4),
     ) {
         let dir = tempfile::tempdir().unwrap();

@@ -44,3 +44,45 @@ fn bad_limits_are_usage_errors() {
         Command::cargo_bin("somaria").unwrap().args(["solve", "models/akh-vaquot.toml", "--timeout", bad]).assert().code(2);
     }
 }
+
+/// The time-indexed encoding cannot route the 24×24 room in a second: the
+/// run is cut off and answers "unknown" promptly, whatever the solver is
+/// doing at the time.
+#[test]
+fn a_hard_room_answers_unknown_within_about_two_seconds() {
+    for command in ["solve", "count", "facts", "compare"] {
+        let started = Instant::now();
+        let mut args = vec![command, "models/tile-cover-24x24.toml", "--timeout", "1", "--format", "json"];
+        if command != "compare" {
+            args.extend(["--engine", "steps"]);
+        } else {
+            args.push("--no-presolve");
+        }
+        let out = Command::cargo_bin("somaria").unwrap().args(&args).assert().code(3);
+        let elapsed = started.elapsed();
+        assert!(elapsed < Duration::from_millis(2500), "{command} took {elapsed:?}");
+        let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        match command {
+            "solve" => assert_eq!(json["status"], "unknown"),
+            "count" => assert_eq!(json["complete"], false),
+            "facts" => assert_eq!(json["status"], "unknown"),
+            _ => assert!(json["results"].as_array().unwrap().iter().any(|r| r["status"] == "unknown")),
+        }
+    }
+}
+
+#[test]
+fn a_stopped_solve_leaves_no_proof_or_dimacs_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (proof, cnf) = (dir.path().join("p.proof"), dir.path().join("f.cnf"));
+    Command::cargo_bin("somaria")
+        .unwrap()
+        .args(["solve", "models/tile-cover-24x24.toml", "--engine", "steps", "--timeout", "0.5", "--proof"])
+        .arg(&proof)
+        .arg("--dimacs")
+        .arg(&cnf)
+        .assert()
+        .code(3);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}

@@ -278,6 +278,10 @@ pub enum Error {
     /// A bug in somaria other than a failed check.
     #[error("INTERNAL ERROR: {0}. This is a bug in somaria; please report it with the model file.")]
     Internal(String),
+    /// The puzzle is too large for the chosen engine on this machine; the
+    /// message says the limit.
+    #[error("{0}")]
+    TooLarge(String),
     /// An output file could not be written.
     #[error("{0}")]
     Output(String),

@@ -27,7 +27,12 @@ use std::sync::Arc;
 use super::board::{Access, Board};
 use crate::cnf::{Cnf, Lit, Var, card};
 use crate::grid::Dir;
+use crate::puzzles::Error;
 use crate::solver::{Answer, Progress, ProjectedModels, Solve, SolveStats, SolverError, VarisatSolver};
+
+/// The most variables the plan may grow to before the engine gives up with
+/// an error rather than exhaust memory.
+pub const MAX_VARIABLES: usize = 40_000_000;
 
 /// The longest horizon that can hold a shortest route: keys × (cells of the
 /// open grid − 1).
@@ -136,7 +141,7 @@ impl<'b> Planner<'b> {
     /// Grows the horizon from where it stands until a route fits, or the
     /// bound is passed. Returns the fewest steps, or `None` when there is no
     /// route at all.
-    pub fn shortest(&mut self) -> Result<Option<u64>, SolverError> {
+    pub fn shortest(&mut self) -> Result<Option<u64>, Error> {
         loop {
             let horizon = self.horizon();
             if self.solver.solve_under(&[self.goal[horizon as usize].pos()])? == Answer::Sat {
@@ -144,6 +149,13 @@ impl<'b> Planner<'b> {
             }
             if horizon >= self.bound {
                 return Ok(None);
+            }
+            if self.cnf.num_vars() > MAX_VARIABLES {
+                return Err(Error::TooLarge(format!(
+                    "the SAT plan reached {} variables at horizon {horizon} without a route; the limit is \
+                     {MAX_VARIABLES} (the bfs engine has no such limit)",
+                    self.cnf.num_vars()
+                )));
             }
             self.extend();
         }

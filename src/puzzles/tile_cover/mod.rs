@@ -79,6 +79,30 @@ impl Cell {
     }
 }
 
+/// The most variables an encoding may need before it is refused up front.
+pub const MAX_VARIABLES: u64 = 40_000_000;
+
+/// Builds an encoding, refusing one whose size would exceed [`MAX_VARIABLES`]
+/// rather than exhaust memory on the way.
+fn encode(room: &Room, engine: &str, options: EncodeOptions) -> Result<Encoding, Error> {
+    let scheme = scheme(engine).expect("engine names map to schemes");
+    let tiles = room.num_tiles() as u64;
+    let arcs = room.arcs().len() as u64;
+    let estimate = match scheme {
+        Scheme::Lazy(_) => arcs + 3 * tiles,
+        Scheme::Rank => arcs + 3 * tiles + tiles * (64 - tiles.leading_zeros() as u64) * 2,
+        Scheme::Steps => tiles * tiles + 2 * tiles,
+    };
+    if estimate > MAX_VARIABLES {
+        return Err(Error::TooLarge(format!(
+            "the {engine} encoding of this room would need about {estimate} variables; the limit is {MAX_VARIABLES} \
+             (the lazy encoding needs about {} here)",
+            arcs + 3 * tiles
+        )));
+    }
+    Ok(Encoding::new(room, scheme, options))
+}
+
 /// The scheme behind an engine name from [`ENGINES`].
 pub fn scheme(engine: &str) -> Option<Scheme> {
     match engine {
@@ -158,7 +182,7 @@ impl TileCoverPuzzle {
                 });
             }
         }
-        let encoding = Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), encode_options);
+        let encoding = encode(&self.room, engine, encode_options)?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let walk = if encode_options.splice_cycles { session.walk_or_splice(&[])? } else { session.walk(&[])? };
@@ -192,8 +216,7 @@ impl TileCoverPuzzle {
     /// [`Puzzle::facts`] against it.
     pub fn leavable_by_assumptions(&self, engine: Option<&str>) -> Result<(Vec<Pos>, u64), Error> {
         let engine = super::choose_engine(ENGINES, engine)?;
-        let encoding =
-            Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
         let mut session = Session::new(&self.room, &encoding, VarisatSolver::from_cnf(encoding.cnf()));
         let mut leavable = Vec::new();
         for tile in self.room.tiles() {
@@ -327,8 +350,7 @@ impl Puzzle for TileCoverPuzzle {
                 Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
             return Ok(CountReport { count: 0, saturated: false, complete: true, stats });
         }
-        let encoding =
-            Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         // Blocking clauses are guarded by a selector, retired at the end; the
@@ -377,8 +399,7 @@ impl Puzzle for TileCoverPuzzle {
                 return Ok(self.no_facts(base_stats(), Some(why)));
             }
         }
-        let encoding =
-            Encoding::new(&self.room, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let finish = |session: &Session| {
@@ -466,8 +487,7 @@ impl Puzzle for TileCoverPuzzle {
         let started = Instant::now();
         let certificate = if options.skip_presolve { None } else { presolve::refute(&self.room) };
         let relaxed = Room::new(&self.grid, self.room.num_tiles());
-        let encoding =
-            Encoding::new(&relaxed, scheme(engine).expect("engine names map to schemes"), EncodeOptions::default());
+        let encoding = encode(&relaxed, engine, EncodeOptions::default())?;
         let mut session = Session::new(&relaxed, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let demands: Vec<Lit> = relaxed.tiles().map(|t| encoding.covered(t)).collect();
