@@ -24,4 +24,5 @@ pub mod grid;
 pub mod model;
 pub mod puzzles;
 pub mod render;
+pub mod rng;
 pub mod solver;

@@ -8,7 +8,7 @@
 
 use somaria::model::Source;
 use somaria::puzzles::tile_cover::ENGINES;
-use somaria::puzzles::tile_cover::rooms::SplitMix;
+use somaria::rng::SplitMix64;
 use somaria::puzzles::{self, CountOptions};
 
 /// Routes from `S` over distinct `.`/`E` cells, counted by walking them all:
@@ -66,7 +66,7 @@ fn corner_room(height: usize, width: usize) -> Vec<String> {
     (0..height).map(|r| (0..width).map(|c| if r == 0 && c == 0 { 'S' } else { '.' }).collect()).collect()
 }
 
-fn random_room(rng: &mut SplitMix) -> (Vec<String>, usize) {
+fn random_room(rng: &mut SplitMix64) -> (Vec<String>, usize) {
     let (h, w) = [(2, 3), (3, 3), (2, 4), (3, 4), (4, 4), (3, 5), (1, 5), (2, 5)][rng.below(8)];
     let mut cells: Vec<Vec<char>> =
         (0..h).map(|_| (0..w).map(|_| if rng.below(100) < 18 { '#' } else { '.' }).collect()).collect();
@@ -86,7 +86,7 @@ fn random_room(rng: &mut SplitMix) -> (Vec<String>, usize) {
 
 #[test]
 fn every_encoding_matches_brute_force_on_300_random_rooms() {
-    let mut rng = SplitMix::new(2024);
+    let mut rng = SplitMix64::new(2024);
     let mut solvable = 0;
     for case in 0..300 {
         let (rows, k) = random_room(&mut rng);

@@ -8,29 +8,7 @@
 //! works, and knocking out extra walls afterwards (to make loops) only adds
 //! routes.
 
-/// A small xorshift generator, so that mazes depend on the seed alone.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed; every seed, 0 included, works.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n`, for `n` > 0.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+use crate::rng::SplitMix64;
 
 /// A solvable maze of `rows` × `cols` cells (at least 3 × 3) with `keys` keys
 /// (at most 26) and as many doors, `@` at the top left. `loops_percent` of
@@ -45,7 +23,7 @@ impl Rng {
 /// ```
 pub fn generate(rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64) -> String {
     assert!(rows >= 3 && cols >= 3 && keys <= 26, "a maze needs 3 x 3 cells and at most 26 keys");
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut grid = vec![vec!['#'; cols]; rows];
     let mut parent: Vec<Vec<Option<(usize, usize)>>> = vec![vec![None; cols]; rows];
     let rooms: Vec<(usize, usize)> =

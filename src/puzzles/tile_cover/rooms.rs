@@ -5,31 +5,7 @@
 //! balance and makes it unsolvable.
 
 use crate::grid::Pos;
-
-/// A small seeded generator (SplitMix64), so rooms are reproducible.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (which must be positive).
-    pub fn below(&mut self, bound: usize) -> usize {
-        (self.next_u64() % bound as u64) as usize
-    }
-}
+use crate::rng::SplitMix64;
 
 /// A random Hamiltonian path of the `rows` × `cols` grid, by backbite moves
 /// from a serpentine path: join an end to one of its grid neighbours on
@@ -51,7 +27,7 @@ pub fn hamiltonian_path(rows: usize, cols: usize, seed: u64) -> Vec<Pos> {
     for (i, &(r, c)) in path.iter().enumerate() {
         index_of[r * cols + c] = i;
     }
-    let mut rng = SplitMix::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let moves = 20 * rows * cols;
     for _ in 0..moves {
         if rng.below(2) == 1 {
@@ -109,7 +85,7 @@ pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> Stri
             .copied()
             .filter(|&(r, c)| ((r + c) % 2 == (r0 + c0) % 2) == take_start_colour)
             .collect();
-        let mut rng = SplitMix::new(seed ^ 0xA5A5);
+        let mut rng = SplitMix64::new(seed ^ 0xA5A5);
         let (r, c) = candidates[rng.below(candidates.len())];
         marks[r][c] = '#';
     }
