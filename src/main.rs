@@ -198,8 +198,7 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<u8, Failure> {
     match command {
         Command::Solve { common, dimacs, proof, proof_format, engine, no_presolve } => {
-            let puzzle = load(&common)?;
-            let progress = Arc::new(Progress::default());
+            let run = Run::start(&common)?;
             let partial_proof = proof.as_deref().map(partial_path);
             let format = match proof_format {
                 ProofFormatArg::Varisat => ProofFormat::Varisat,
@@ -210,15 +209,21 @@ fn run(command: Command) -> Result<u8, Failure> {
                 keep_cnf: dimacs.is_some(),
                 skip_presolve: no_presolve,
                 proof: partial_proof.clone().map(|path| ProofRequest { path, format }),
-                progress: progress.clone(),
+                progress: run.progress.clone(),
             };
-            let worker = Arc::clone(&puzzle);
-            let finished = supervise(common.timeout, &progress, move || worker.solve(&options));
-            let report = match finished {
+            let report = match run.supervise(move |puzzle| puzzle.solve(&options)) {
                 Finished::Done(result) => result.inspect_err(|_| remove_partial(partial_proof.as_deref()))?,
                 Finished::Stopped(reason) => {
                     remove_partial(partial_proof.as_deref());
-                    unknown_solve(puzzle.as_ref(), engine.as_deref(), &progress, reason)
+                    SolveReport {
+                        status: Status::Unknown,
+                        solution: None,
+                        explanation: Some(reason.describe()),
+                        cost: None,
+                        decided_by: DecidedBy::Sat,
+                        stats: run.partial_stats(engine.as_deref(), &reason),
+                        cnf: None,
+                    }
                 }
             };
             if let (Some(path), Some(cnf)) = (&dimacs, &report.cnf) {
@@ -228,91 +233,70 @@ fn run(command: Command) -> Result<u8, Failure> {
                 (Some(path), Some(partial)) => Some(settle_proof(&report, path, partial, proof_format)?),
                 _ => None,
             };
-            match common.format {
-                OutputFormat::Json => {
-                    let mut json = render::solve_json(puzzle.kind(), &report);
-                    if let Some(note) = &proof_note {
-                        json["proof"] = note.json.clone();
-                    }
-                    print(&json.to_string());
-                }
-                OutputFormat::Text => {
-                    let mut text = render::solve_text(puzzle.kind(), puzzle.title(), &report);
-                    if let Some(note) = &proof_note {
-                        text.push_str(&note.text);
-                    }
-                    print(text.trim_end());
-                }
+            let mut json = render::solve_json(run.kind(), &report);
+            let mut text = render::solve_text(run.kind(), run.title(), &report);
+            if let Some(note) = proof_note {
+                json["proof"] = note.json;
+                text.push_str(&note.text);
             }
+            run.emit(json, text);
             Ok(status_code(report.status))
         }
         Command::Count { common, limit, engine, no_presolve } => {
-            let puzzle = load(&common)?;
-            let progress = Arc::new(Progress::default());
-            let options = CountOptions { engine: engine.clone(), limit, skip_presolve: no_presolve, progress: progress.clone() };
-            let worker = Arc::clone(&puzzle);
-            let (report, code) = match supervise(common.timeout, &progress, move || worker.count(&options)) {
+            let run = Run::start(&common)?;
+            let options =
+                CountOptions { engine: engine.clone(), limit, skip_presolve: no_presolve, progress: run.progress.clone() };
+            let (report, code) = match run.supervise(move |puzzle| puzzle.count(&options)) {
                 Finished::Done(result) => (result?, exit::SOLVED),
                 Finished::Stopped(reason) => {
-                    let stats = partial_stats(puzzle.as_ref(), engine.as_deref(), &progress, &reason);
-                    let report = CountReport { count: progress.solutions(), complete: false, saturated: false, stats };
+                    let stats = run.partial_stats(engine.as_deref(), &reason);
+                    let report =
+                        CountReport { count: run.progress.solutions(), complete: false, saturated: false, stats };
                     (report, exit::UNKNOWN)
                 }
             };
-            match common.format {
-                OutputFormat::Json => print(&render::count_json(puzzle.kind(), &report).to_string()),
-                OutputFormat::Text => print(render::count_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
-            }
+            run.emit(render::count_json(run.kind(), &report), render::count_text(run.kind(), run.title(), &report));
             Ok(code)
         }
         Command::Facts { common, engine } => {
-            let puzzle = load(&common)?;
-            let progress = Arc::new(Progress::default());
-            let options = SolveOptions { engine: engine.clone(), progress: progress.clone(), ..SolveOptions::default() };
-            let worker = Arc::clone(&puzzle);
-            let report = match supervise(common.timeout, &progress, move || worker.facts(&options)) {
+            let run = Run::start(&common)?;
+            let options = SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
+            let report = match run.supervise(move |puzzle| puzzle.facts(&options)) {
                 Finished::Done(result) => result?,
-                Finished::Stopped(reason) => {
-                    let stats = partial_stats(puzzle.as_ref(), engine.as_deref(), &progress, &reason);
-                    let text = format!("unknown: {}\n", reason.describe());
-                    FactsReport { status: Status::Unknown, json: serde_json::Map::new(), text, stats }
-                }
+                Finished::Stopped(reason) => FactsReport {
+                    status: Status::Unknown,
+                    json: serde_json::Map::new(),
+                    text: format!("unknown: {}\n", reason.describe()),
+                    stats: run.partial_stats(engine.as_deref(), &reason),
+                },
             };
-            match common.format {
-                OutputFormat::Json => print(&render::facts_json(puzzle.kind(), &report).to_string()),
-                OutputFormat::Text => print(render::facts_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
-            }
+            run.emit(render::facts_json(run.kind(), &report), render::facts_text(run.kind(), run.title(), &report));
             Ok(status_code(report.status))
         }
         Command::Explain { common, engine } => {
-            let puzzle = load(&common)?;
-            let progress = Arc::new(Progress::default());
-            let options = SolveOptions { engine: engine.clone(), progress: progress.clone(), ..SolveOptions::default() };
-            let worker = Arc::clone(&puzzle);
-            let report = match supervise(common.timeout, &progress, move || worker.explain(&options)) {
+            let run = Run::start(&common)?;
+            let options = SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
+            let report = match run.supervise(move |puzzle| puzzle.explain(&options)) {
                 Finished::Done(result) => result?,
-                Finished::Stopped(reason) => {
-                    let stats = partial_stats(puzzle.as_ref(), engine.as_deref(), &progress, &reason);
-                    ExplainReport { status: Status::Unknown, constraints: Vec::new(), certificate: None, stats }
-                }
+                Finished::Stopped(reason) => ExplainReport {
+                    status: Status::Unknown,
+                    constraints: Vec::new(),
+                    certificate: None,
+                    stats: run.partial_stats(engine.as_deref(), &reason),
+                },
             };
-            match common.format {
-                OutputFormat::Json => print(&render::explain_json(puzzle.kind(), &report).to_string()),
-                OutputFormat::Text => print(render::explain_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
-            }
+            run.emit(render::explain_json(run.kind(), &report), render::explain_text(run.kind(), run.title(), &report));
             Ok(status_code(report.status))
         }
         Command::Compare { common, count, limit, no_presolve } => {
-            let puzzle = load(&common)?;
-            let progress = Arc::new(Progress::default());
-            let options = CompareOptions { count, limit, skip_presolve: no_presolve, progress: progress.clone() };
-            let worker = Arc::clone(&puzzle);
-            let engines = puzzle.engines();
+            let run = Run::start(&common)?;
+            let options = CompareOptions { count, limit, skip_presolve: no_presolve, progress: run.progress.clone() };
             let (sender, receiver) = mpsc::channel();
-            let finished = supervise(common.timeout, &progress, move || {
-                for engine in worker.engines() {
-                    let result = compare::run_engine(worker.as_ref(), engine, &options)?;
-                    let _ = sender.send(result);
+            // Each engine's result is sent as it finishes, so a time limit
+            // still reports the engines that got through.
+            let finished = run.supervise(move |puzzle| {
+                for engine in puzzle.engines() {
+                    let _ = sender.send(compare::run_engine(puzzle, engine, &options)?);
                 }
                 Ok(())
             });
@@ -324,7 +308,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 }
                 Finished::Stopped(_) => true,
             };
-            for engine in &engines[results.len()..] {
+            for engine in &run.puzzle.engines()[results.len()..] {
                 results.push(EngineResult {
                     encoding: engine.to_string(),
                     status: Status::Unknown,
@@ -338,10 +322,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 });
             }
             let report = CompareReport { agree: compare::agree(&results), results };
-            match common.format {
-                OutputFormat::Json => print(&render::compare_json(puzzle.kind(), &report).to_string()),
-                OutputFormat::Text => print(render::compare_text(puzzle.kind(), puzzle.title(), &report).trim_end()),
-            }
+            run.emit(render::compare_json(run.kind(), &report), render::compare_text(run.kind(), run.title(), &report));
             Ok(if stopped {
                 exit::UNKNOWN
             } else if report.agree {
@@ -353,8 +334,63 @@ fn run(command: Command) -> Result<u8, Failure> {
     }
 }
 
-fn load(common: &Common) -> Result<Arc<dyn Puzzle>, Failure> {
-    Ok(Arc::from(puzzles::load_file(&common.model)?))
+/// One command's run: the loaded puzzle, its live counters, and how to
+/// print the report.
+struct Run {
+    puzzle: Arc<dyn Puzzle>,
+    progress: Arc<Progress>,
+    format: OutputFormat,
+    timeout: Option<Duration>,
+}
+
+impl Run {
+    fn start(common: &Common) -> Result<Run, Failure> {
+        Ok(Run {
+            puzzle: Arc::from(puzzles::load_file(&common.model)?),
+            progress: Arc::new(Progress::default()),
+            format: common.format,
+            timeout: common.timeout,
+        })
+    }
+
+    fn kind(&self) -> &'static str {
+        self.puzzle.kind()
+    }
+
+    fn title(&self) -> Option<&str> {
+        self.puzzle.title()
+    }
+
+    /// Runs `job` on the puzzle under the time limit; see [`supervise`].
+    fn supervise<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&dyn Puzzle) -> Result<T, puzzles::Error> + Send + 'static,
+    ) -> Finished<T> {
+        let puzzle = Arc::clone(&self.puzzle);
+        supervise(self.timeout, &self.progress, move || job(puzzle.as_ref()))
+    }
+
+    /// What a stopped run knew: the engine, the SAT calls so far, the time.
+    fn partial_stats(&self, engine: Option<&str>, reason: &StopReason) -> Stats {
+        let limit_ms = match reason {
+            StopReason::TimeLimit(limit) => Stats::ms(*limit),
+            StopReason::Interrupted => 0.0,
+        };
+        Stats {
+            engine: engine.unwrap_or(self.puzzle.engines()[0]).to_string(),
+            sat_calls: self.progress.sat_calls(),
+            solve_ms: limit_ms,
+            ..Stats::default()
+        }
+    }
+
+    /// Prints the report in the chosen format.
+    fn emit(&self, json: serde_json::Value, text: String) {
+        match self.format {
+            OutputFormat::Json => print(&json.to_string()),
+            OutputFormat::Text => print(text.trim_end()),
+        }
+    }
 }
 
 fn status_code(status: Status) -> u8 {
@@ -471,31 +507,6 @@ impl ProgressDisplay {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
-    }
-}
-
-fn partial_stats(puzzle: &dyn Puzzle, engine: Option<&str>, progress: &Progress, reason: &StopReason) -> Stats {
-    let limit_ms = match reason {
-        StopReason::TimeLimit(limit) => Stats::ms(*limit),
-        StopReason::Interrupted => 0.0,
-    };
-    Stats {
-        engine: engine.unwrap_or(puzzle.engines()[0]).to_string(),
-        sat_calls: progress.sat_calls(),
-        solve_ms: limit_ms,
-        ..Stats::default()
-    }
-}
-
-fn unknown_solve(puzzle: &dyn Puzzle, engine: Option<&str>, progress: &Progress, reason: StopReason) -> SolveReport {
-    SolveReport {
-        status: Status::Unknown,
-        solution: None,
-        explanation: Some(reason.describe()),
-        cost: None,
-        decided_by: DecidedBy::Sat,
-        stats: partial_stats(puzzle, engine, progress, &reason),
-        cnf: None,
     }
 }
 

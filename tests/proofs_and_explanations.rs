@@ -90,22 +90,7 @@ fn varisat_refutes(cnf: &str, proof: &[u8]) -> Result<(), String> {
 /// Solves `model` with `--dimacs` and `--proof`; returns the CNF, the proof
 /// and the JSON report.
 fn solve_with_proof(model: &Path, format: &str) -> (String, Vec<u8>, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let (cnf, proof) = (dir.path().join("f.cnf"), dir.path().join("f.proof"));
-    let out = somaria()
-        .arg("solve")
-        .arg(model)
-        .arg("--dimacs")
-        .arg(&cnf)
-        .arg("--proof")
-        .arg(&proof)
-        .args(["--proof-format", format, "--format", "json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(!dir.path().join("f.proof.partial").exists());
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
-    (std::fs::read_to_string(cnf).unwrap(), std::fs::read(proof).unwrap(), json)
+    solve_with_proof_args(model, &[], format)
 }
 
 fn model_file(dir: &tempfile::TempDir, rows: &[String]) -> std::path::PathBuf {
@@ -253,6 +238,7 @@ fn solve_with_proof_args(model: &Path, args: &[&str], format: &str) -> (String, 
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.path().join("f.proof.partial").exists());
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     (std::fs::read_to_string(cnf).unwrap(), std::fs::read(proof).unwrap(), json)
 }

@@ -197,14 +197,7 @@ impl TileCoverPuzzle {
             }
         };
         let solved = session.solved_cnf();
-        let stats = Stats {
-            engine: engine.to_string(),
-            variables: solved.num_vars(),
-            clauses: solved.num_clauses(),
-            sat_calls: session.stats().sat_calls,
-            encode_ms,
-            solve_ms: Stats::ms(session.stats().solve_time),
-        };
+        let stats = Stats::of_sat_run(engine, &solved, session.stats(), encode_ms);
         let cnf = options.keep_cnf.then_some(solved);
         Ok(SolveReport { status, solution, explanation: None, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
     }
@@ -373,14 +366,7 @@ impl Puzzle for TileCoverPuzzle {
         }
         session.add_clause(&[!selector]);
         let solved = session.solved_cnf();
-        let stats = Stats {
-            engine: engine.to_string(),
-            variables: solved.num_vars(),
-            clauses: solved.num_clauses(),
-            sat_calls: session.stats().sat_calls,
-            encode_ms,
-            solve_ms: Stats::ms(session.stats().solve_time),
-        };
+        let stats = Stats::of_sat_run(engine, &solved, session.stats(), encode_ms);
         Ok(CountReport { count, saturated: false, complete, stats })
     }
 
@@ -404,14 +390,7 @@ impl Puzzle for TileCoverPuzzle {
         let encode_ms = Stats::ms(started.elapsed());
         let finish = |session: &Session| {
             let solved = session.solved_cnf();
-            Stats {
-                engine: engine.to_string(),
-                variables: solved.num_vars(),
-                clauses: solved.num_clauses(),
-                sat_calls: session.stats().sat_calls,
-                encode_ms,
-                solve_ms: Stats::ms(session.stats().solve_time),
-            }
+            Stats::of_sat_run(engine, &solved, session.stats(), encode_ms)
         };
         let Some(walk) = session.walk_or_splice(&[])? else {
             return Ok(self.no_facts(finish(&session), None));
