@@ -246,17 +246,18 @@ fn run(command: Command) -> Result<u8, Failure> {
             let run = Run::start(&common)?;
             let options =
                 CountOptions { engine: engine.clone(), limit, skip_presolve: no_presolve, progress: run.progress.clone() };
-            let (report, code) = match run.supervise(move |puzzle| puzzle.count(&options)) {
-                Finished::Done(result) => (result?, exit::SOLVED),
+            let (report, stopped) = match run.supervise(move |puzzle| puzzle.count(&options)) {
+                Finished::Done(result) => (result?, None),
                 Finished::Stopped(reason) => {
                     let stats = run.partial_stats(engine.as_deref(), &reason);
                     let report =
                         CountReport { count: run.progress.solutions(), complete: false, saturated: false, stats };
-                    (report, exit::UNKNOWN)
+                    (report, Some(reason.describe()))
                 }
             };
-            run.emit(render::count_json(run.kind(), &report), render::count_text(run.kind(), run.title(), &report));
-            Ok(code)
+            let text = render::count_text(run.kind(), run.title(), &report, stopped.as_deref());
+            run.emit(render::count_json(run.kind(), &report), text);
+            Ok(if stopped.is_some() { exit::UNKNOWN } else { exit::SOLVED })
         }
         Command::Facts { common, engine } => {
             let run = Run::start(&common)?;

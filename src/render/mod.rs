@@ -71,8 +71,9 @@ pub fn solve_text(kind: &str, title: Option<&str>, report: &SolveReport) -> Stri
     out
 }
 
-/// The `count` report for a person.
-pub fn count_text(kind: &str, title: Option<&str>, report: &CountReport) -> String {
+/// The `count` report for a person. `stopped` says what cut an incomplete
+/// count short when it was not the limit, such as a time limit.
+pub fn count_text(kind: &str, title: Option<&str>, report: &CountReport, stopped: Option<&str>) -> String {
     let mut out = heading(kind, title);
     let noun = if report.count == 1 { "solution" } else { "solutions" };
     let line = if report.saturated {
@@ -85,7 +86,8 @@ pub fn count_text(kind: &str, title: Option<&str>, report: &CountReport) -> Stri
         };
         format!("{} {noun}, all found{meaning}", report.count)
     } else {
-        format!("at least {} {noun}; the limit stopped the count", report.count)
+        let why = stopped.unwrap_or("the limit stopped the count");
+        format!("at least {} {noun}; {why}", report.count)
     };
     out.push_str(&format!("{line} ({})\n", stats_line(&report.stats)));
     out
