@@ -18,7 +18,7 @@ use somaria::puzzles::{
     SolveReport, Stats, Status,
 };
 use somaria::render;
-use somaria::solver::{ProofFormat, Progress};
+use somaria::solver::{Progress, ProofFormat};
 
 /// Exit codes, part of the CLI contract.
 mod exit {
@@ -30,7 +30,11 @@ mod exit {
 }
 
 #[derive(Parser)]
-#[command(name = "somaria", version, about = "Model logic puzzles, solve them with SAT, and prove them unique or unsolvable.")]
+#[command(
+    name = "somaria",
+    version,
+    about = "Model logic puzzles, solve them with SAT, and prove them unique or unsolvable."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -244,8 +248,12 @@ fn run(command: Command) -> Result<u8, Failure> {
         }
         Command::Count { common, limit, engine, no_presolve } => {
             let run = Run::start(&common)?;
-            let options =
-                CountOptions { engine: engine.clone(), limit, skip_presolve: no_presolve, progress: run.progress.clone() };
+            let options = CountOptions {
+                engine: engine.clone(),
+                limit,
+                skip_presolve: no_presolve,
+                progress: run.progress.clone(),
+            };
             let (report, stopped) = match run.supervise(move |puzzle| puzzle.count(&options)) {
                 Finished::Done(result) => (result?, None),
                 Finished::Stopped(reason) => {
@@ -261,7 +269,8 @@ fn run(command: Command) -> Result<u8, Failure> {
         }
         Command::Facts { common, engine } => {
             let run = Run::start(&common)?;
-            let options = SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
+            let options =
+                SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
             let report = match run.supervise(move |puzzle| puzzle.facts(&options)) {
                 Finished::Done(result) => result?,
                 Finished::Stopped(reason) => FactsReport {
@@ -276,7 +285,8 @@ fn run(command: Command) -> Result<u8, Failure> {
         }
         Command::Explain { common, engine } => {
             let run = Run::start(&common)?;
-            let options = SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
+            let options =
+                SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
             let report = match run.supervise(move |puzzle| puzzle.explain(&options)) {
                 Finished::Done(result) => result?,
                 Finished::Stopped(reason) => ExplainReport {
@@ -519,15 +529,22 @@ struct ProofNote {
 
 /// Keeps the proof when SAT refuted the puzzle; otherwise removes it and
 /// says why there is none.
-fn settle_proof(report: &SolveReport, path: &Path, partial: &Path, format: ProofFormatArg) -> Result<ProofNote, Failure> {
+fn settle_proof(
+    report: &SolveReport,
+    path: &Path,
+    partial: &Path,
+    format: ProofFormatArg,
+) -> Result<ProofNote, Failure> {
     let format_name = match format {
         ProofFormatArg::Varisat => "varisat",
         ProofFormatArg::Drat => "drat",
     };
     let refuted_by_sat = report.status == Status::NoSolution && report.decided_by == DecidedBy::Sat;
     if refuted_by_sat && partial.exists() {
-        std::fs::rename(partial, path)
-            .map_err(|e| Failure { code: exit::BAD_INPUT, message: format!("{}: cannot write: {e}", path.display()) })?;
+        std::fs::rename(partial, path).map_err(|e| Failure {
+            code: exit::BAD_INPUT,
+            message: format!("{}: cannot write: {e}", path.display()),
+        })?;
         return Ok(ProofNote {
             json: json!({"path": path.display().to_string(), "format": format_name}),
             text: format!("\nproof of no solution written to {} ({format_name} format)\n", path.display()),

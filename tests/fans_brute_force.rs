@@ -29,8 +29,7 @@ fn brute_force_count(rows: &[Vec<char>]) -> u64 {
                 c += dc;
             }
         }
-        let all_spin = (0..height as usize)
-            .all(|r| (0..width as usize).all(|c| rows[r][c] != 'W' || blown[r][c]));
+        let all_spin = (0..height as usize).all(|r| (0..width as usize).all(|c| rows[r][c] != 'W' || blown[r][c]));
         count += all_spin as u64;
     }
     count

@@ -56,7 +56,8 @@ fn the_text_output_draws_arrows_on_the_fans() {
 fn the_listed_shrine_gives_the_same_directions_without_cells() {
     let out = somaria().args(["solve", "models/akh-vaquot-listed.toml", "--format", "json"]).assert().success();
     let json = json_of(&out.get_output().stdout);
-    let dirs: Vec<&str> = json["solution"]["fans"].as_array().unwrap().iter().map(|f| f["dir"].as_str().unwrap()).collect();
+    let dirs: Vec<&str> =
+        json["solution"]["fans"].as_array().unwrap().iter().map(|f| f["dir"].as_str().unwrap()).collect();
     // Column-major numbering of the article: (0,0), (3,0), (1,2), (0,3), (2,3), (3,4).
     assert_eq!(dirs, ["right", "right", "left", "down", "left", "up"]);
     assert!(json["solution"]["fans"][0].get("row").is_none());

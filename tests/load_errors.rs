@@ -38,7 +38,10 @@ fn missing_kind() {
 
 #[test]
 fn unknown_kind() {
-    assert_mentions(&refused(b"kind = \"sudoku\"\n"), &["bad.toml:1:8:", "unknown kind \"sudoku\"", "expected one of", "\"fans\""]);
+    assert_mentions(
+        &refused(b"kind = \"sudoku\"\n"),
+        &["bad.toml:1:8:", "unknown kind \"sudoku\"", "expected one of", "\"fans\""],
+    );
 }
 
 #[test]
@@ -53,7 +56,10 @@ fn missing_grid_and_fans() {
 
 #[test]
 fn both_forms_at_once() {
-    assert_mentions(&refused(b"kind = \"fans\"\ngrid = \"FW\"\nfans = 2\n"), &["bad.toml:3:8:", "both `grid` and `fans`"]);
+    assert_mentions(
+        &refused(b"kind = \"fans\"\ngrid = \"FW\"\nfans = 2\n"),
+        &["bad.toml:3:8:", "both `grid` and `fans`"],
+    );
 }
 
 #[test]
@@ -64,7 +70,10 @@ fn unknown_key() {
 #[test]
 fn unknown_symbol_is_named_with_its_place() {
     let e = refused(b"kind = \"fans\"\ngrid = \"\"\"\nFWW\nWXW\n\"\"\"\n");
-    assert_mentions(&e, &["bad.toml:4:2:", "unknown symbol 'X' at grid cell (1, 1)", "expected 'F' fan, 'W' weathercock"]);
+    assert_mentions(
+        &e,
+        &["bad.toml:4:2:", "unknown symbol 'X' at grid cell (1, 1)", "expected 'F' fan, 'W' weathercock"],
+    );
 }
 
 #[test]
@@ -155,11 +164,7 @@ fn load_never_panics(bytes: &[u8]) -> Result<(), String> {
         Ok(_) => Ok(()),
         Err(e) => {
             let message = e.to_string();
-            if message.starts_with("fuzz.toml") && message.len() > "fuzz.toml: ".len() {
-                Ok(())
-            } else {
-                Err(message)
-            }
+            if message.starts_with("fuzz.toml") && message.len() > "fuzz.toml: ".len() { Ok(()) } else { Err(message) }
         }
     }
 }

@@ -23,11 +23,8 @@ fn drat_refutes(cnf: &str, proof: &str) -> Result<(), String> {
     let parse = |line: &str| -> Vec<i64> {
         line.split_whitespace().map(|n| n.parse::<i64>().unwrap()).take_while(|&n| n != 0).collect()
     };
-    let mut clauses: Vec<Vec<i64>> = cnf
-        .lines()
-        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
-        .map(parse)
-        .collect();
+    let mut clauses: Vec<Vec<i64>> =
+        cnf.lines().filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty()).map(parse).collect();
     if clauses.iter().any(|c| c.is_empty()) {
         // The formula states a contradiction outright; nothing to derive.
         return Ok(());
@@ -246,11 +243,7 @@ fn solve_with_proof_args(model: &Path, args: &[&str], format: &str) -> (String, 
 #[test]
 fn keys_and_doors_sat_refutations_check_in_both_formats() {
     let dir = tempfile::tempdir().unwrap();
-    let rooms = [
-        ("locked-in", "@.A.a"),
-        ("two-rooms", "@.B.a\n##b##\n..A.."),
-        ("sealed", "@.#a\n..#.\nb.#."),
-    ];
+    let rooms = [("locked-in", "@.A.a"), ("two-rooms", "@.B.a\n##b##\n..A.."), ("sealed", "@.#a\n..#.\nb.#.")];
     for (name, grid) in rooms {
         let model = dir.path().join(format!("{name}.toml"));
         std::fs::write(&model, format!("kind = \"keys-doors\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")).unwrap();
@@ -401,6 +394,7 @@ fn keys_doors_explanations_name_a_key_that_cannot_be_collected() {
     assert_eq!(json["constraints"][0]["name"], "collect key 'a' at (0, 4)");
     assert!(json["certificate"].as_str().unwrap().contains("door 'A'"));
     // Alone, that key still cannot be collected: the exact search agrees.
-    std::fs::write(&model, "kind = \"keys-doors\"\ngrid = \"\"\"\n@.A.a\n...#..\n\"\"\"\n".replace("...#..", ".#...")).unwrap();
+    std::fs::write(&model, "kind = \"keys-doors\"\ngrid = \"\"\"\n@.A.a\n...#..\n\"\"\"\n".replace("...#..", ".#..."))
+        .unwrap();
     somaria().arg("solve").arg(&model).assert().code(1);
 }

@@ -8,8 +8,8 @@
 
 use somaria::model::Source;
 use somaria::puzzles::tile_cover::ENGINES;
-use somaria::rng::SplitMix64;
 use somaria::puzzles::{self, CountOptions};
+use somaria::rng::SplitMix64;
 
 /// Routes from `S` over distinct `.`/`E` cells, counted by walking them all:
 /// a route counts when it has a tile, leaves at most `k` tiles, and ends on

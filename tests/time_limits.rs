@@ -41,7 +41,11 @@ fn a_finished_run_ignores_a_generous_limit() {
 #[test]
 fn bad_limits_are_usage_errors() {
     for bad in ["0", "-1", "soon", "inf", "NaN"] {
-        Command::cargo_bin("somaria").unwrap().args(["solve", "models/akh-vaquot.toml", "--timeout", bad]).assert().code(2);
+        Command::cargo_bin("somaria")
+            .unwrap()
+            .args(["solve", "models/akh-vaquot.toml", "--timeout", bad])
+            .assert()
+            .code(2);
     }
 }
 

@@ -255,7 +255,8 @@ mod tests {
         encode(&mut cnf, &xs);
         let mut solver = VarisatSolver::from_cnf(&cnf);
         for bits in 0u32..(1 << n) {
-            let assumption: Vec<Lit> = xs.iter().enumerate().map(|(i, &x)| if bits >> i & 1 == 1 { x } else { !x }).collect();
+            let assumption: Vec<Lit> =
+                xs.iter().enumerate().map(|(i, &x)| if bits >> i & 1 == 1 { x } else { !x }).collect();
             let expected = if allowed(bits.count_ones() as usize) { Answer::Sat } else { Answer::Unsat };
             assert_eq!(solver.solve_under(&assumption).unwrap(), expected, "n={n} bits={bits:b}");
         }

@@ -100,7 +100,9 @@ pub enum Problem {
         expected: String,
     },
     /// Rows of different lengths.
-    #[error("ragged grid: row {row} has {found} cells, but row 0 has {expected}; expected every row to have the same length")]
+    #[error(
+        "ragged grid: row {row} has {found} cells, but row 0 has {expected}; expected every row to have the same length"
+    )]
     RaggedRow {
         /// Row from 0.
         row: usize,
@@ -138,9 +140,7 @@ impl Source {
         let file = std::fs::File::open(path).map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
         let mut bytes = Vec::new();
         // `take` bounds the read even for endless files such as /dev/zero.
-        file.take(MAX_MODEL_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
+        file.take(MAX_MODEL_BYTES + 1).read_to_end(&mut bytes).map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
         if bytes.len() as u64 > MAX_MODEL_BYTES {
             return Err(fail(Problem::TooLarge { limit: MAX_MODEL_BYTES }));
         }

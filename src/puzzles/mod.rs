@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::cnf::Cnf;
 use crate::model::{LoadError, Problem, Source};
-use crate::solver::{Answer, ProofFormat, Progress, Solve, SolveStats, SolverError, VarisatSolver};
+use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverError, VarisatSolver};
 
 /// The verdict on a puzzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -294,7 +294,9 @@ pub enum Error {
         kind: &'static str,
     },
     /// An answer failed the independent check: a bug in somaria.
-    #[error("INTERNAL ERROR: the solver's answer failed the independent check of the puzzle's rules: {0}. This is a bug in somaria; please report it with the model file.")]
+    #[error(
+        "INTERNAL ERROR: the solver's answer failed the independent check of the puzzle's rules: {0}. This is a bug in somaria; please report it with the model file."
+    )]
     CheckFailed(String),
 }
 
@@ -378,9 +380,10 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 pub fn choose_engine(engines: &'static [&'static str], requested: Option<&str>) -> Result<&'static str, Error> {
     match requested {
         None => Ok(engines[0]),
-        Some(name) => engines.iter().copied().find(|e| *e == name).ok_or_else(|| Error::UnknownEngine {
-            found: name.to_string(),
-            expected: engines.join(", "),
-        }),
+        Some(name) => engines
+            .iter()
+            .copied()
+            .find(|e| *e == name)
+            .ok_or_else(|| Error::UnknownEngine { found: name.to_string(), expected: engines.join(", ") }),
     }
 }

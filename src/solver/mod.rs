@@ -240,7 +240,9 @@ impl Solve for VarisatSolver {
         }
         if !assumptions.is_empty() || self.assumed {
             if self.drat {
-                return Err(SolverError("a DRAT proof cannot cover solving under assumptions; use the varisat proof format".into()));
+                return Err(SolverError(
+                    "a DRAT proof cannot cover solving under assumptions; use the varisat proof format".into(),
+                ));
             }
             let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
             self.inner.assume(&lits);
@@ -274,12 +276,7 @@ impl Solve for VarisatSolver {
     }
 
     fn failed_core(&self) -> Vec<Lit> {
-        self.inner
-            .failed_core()
-            .unwrap_or(&[])
-            .iter()
-            .map(|l| Lit::from_code(l.code()))
-            .collect()
+        self.inner.failed_core().unwrap_or(&[]).iter().map(|l| Lit::from_code(l.code())).collect()
     }
 
     fn stats(&self) -> SolveStats {

@@ -39,10 +39,7 @@ pub fn check(puzzle: &FanPuzzle, dirs: &[Dir]) -> Result<(), String> {
             }
         }
         None => {
-            let still = puzzle
-                .weathercocks()
-                .iter()
-                .position(|w| !w.hit_by.iter().any(|hit| dirs[hit.fan] == hit.dir));
+            let still = puzzle.weathercocks().iter().position(|w| !w.hit_by.iter().any(|hit| dirs[hit.fan] == hit.dir));
             match still {
                 Some(index) => Err(format!("weathercock {index} is hit by none of the chosen directions")),
                 None => Ok(()),

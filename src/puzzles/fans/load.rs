@@ -36,7 +36,8 @@ struct HitEntry {
     dir: Spanned<String>,
 }
 
-const FORMS: &str = "either `grid = \"\"\"...\"\"\"` (grid form) or `fans = N` with `[[weathercocks]]` tables (listed form)";
+const FORMS: &str =
+    "either `grid = \"\"\"...\"\"\"` (grid form) or `fans = N` with `[[weathercocks]]` tables (listed form)";
 
 /// Loads a `kind = "fans"` model in either form.
 pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {

@@ -365,7 +365,8 @@ impl Puzzle for FanPuzzle {
         let encode_ms = Stats::ms(started.elapsed());
         let solving = Instant::now();
         // Each fan turning one way is the mechanism; the weathercocks are the demands.
-        let found = minimal_unsat_subset(encoding.cnf(), encoding.weathercock_groups(), Some(options.progress.clone()))?;
+        let found =
+            minimal_unsat_subset(encoding.cnf(), encoding.weathercock_groups(), Some(options.progress.clone()))?;
         let mut stats = Stats::of_sat_run(engine, encoding.cnf(), Default::default(), encode_ms);
         stats.solve_ms = Stats::ms(solving.elapsed());
         let Some(mus) = found else {
@@ -378,13 +379,16 @@ impl Puzzle for FanPuzzle {
             .iter()
             .map(|g| {
                 let group = &encoding.cnf().groups()[g.index()];
-                NamedConstraint { name: group.name.clone(), row: group.place.map(|p| p.0), col: group.place.map(|p| p.1) }
+                NamedConstraint {
+                    name: group.name.clone(),
+                    row: group.place.map(|p| p.0),
+                    col: group.place.map(|p| p.1),
+                }
             })
             .collect();
         Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, stats })
     }
 }
-
 
 impl FanPuzzle {
     /// A reason a person can see at a glance, when some weathercock has no

@@ -217,7 +217,10 @@ impl KeysDoorsPuzzle {
     }
 
     /// Runs an engine: the checked route, the stats and, for SAT, the CNF.
-    fn run(&self, options: &SolveOptions) -> Result<(Option<Vec<Dir>>, Stats, Option<crate::cnf::Cnf>, DecidedBy), Error> {
+    fn run(
+        &self,
+        options: &SolveOptions,
+    ) -> Result<(Option<Vec<Dir>>, Stats, Option<crate::cnf::Cnf>, DecidedBy), Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         let board = Board::new(self);
@@ -433,7 +436,15 @@ impl Puzzle for KeysDoorsPuzzle {
             }
             None => {
                 let explanation = Some(self.no_route_reason(&Board::new(self)));
-                SolveReport { status: Status::NoSolution, solution: None, explanation, cost: None, decided_by, stats, cnf }
+                SolveReport {
+                    status: Status::NoSolution,
+                    solution: None,
+                    explanation,
+                    cost: None,
+                    decided_by,
+                    stats,
+                    cnf,
+                }
             }
         })
     }
@@ -494,8 +505,11 @@ impl Puzzle for KeysDoorsPuzzle {
         let cell = board.key_cell(bit);
         let (row, col) = (cell / board.cols(), cell % board.cols());
         let letter = board.key_letters()[bit];
-        let constraint =
-            NamedConstraint { name: format!("collect key '{letter}' at ({row}, {col})"), row: Some(row), col: Some(col) };
+        let constraint = NamedConstraint {
+            name: format!("collect key '{letter}' at ({row}, {col})"),
+            row: Some(row),
+            col: Some(col),
+        };
         let certificate = Some(self.no_route_reason(&board));
         Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, stats })
     }

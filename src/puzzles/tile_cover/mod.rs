@@ -41,8 +41,8 @@ use super::{
     SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Lit;
-use crate::solver::{VarisatSolver, shrink_by_deletion};
 use crate::grid::{Dir, Grid, Pos};
+use crate::solver::{VarisatSolver, shrink_by_deletion};
 
 /// The `kind` of tile-cover models.
 pub const KIND: &str = "tile-cover";
