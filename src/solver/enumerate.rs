@@ -31,6 +31,7 @@ pub struct ProjectedModels<'s, S: Solve + ?Sized> {
     assumptions: Vec<Lit>,
     selector: Lit,
     done: bool,
+    true_literals_only: bool,
 }
 
 impl<'s, S: Solve + ?Sized> ProjectedModels<'s, S> {
@@ -40,7 +41,35 @@ impl<'s, S: Solve + ?Sized> ProjectedModels<'s, S> {
         let selector = solver.new_var().pos();
         let mut all_assumptions = assumptions.to_vec();
         all_assumptions.push(selector);
-        ProjectedModels { solver, projection, assumptions: all_assumptions, selector, done: false }
+        ProjectedModels {
+            solver,
+            projection,
+            assumptions: all_assumptions,
+            selector,
+            done: false,
+            true_literals_only: false,
+        }
+    }
+
+    /// Blocks each model on the projected variables it makes true only: "not
+    /// all of these at once". That is enough, and gives far shorter clauses,
+    /// when the formula already decides the rest from them, as when the
+    /// projection is made of exactly-one groups (a fan's four directions).
+    /// With other formulas it would skip models, so it is the caller's claim.
+    ///
+    /// ```
+    /// use somaria::cnf::{Cnf, card};
+    /// use somaria::solver::{ProjectedModels, VarisatSolver};
+    /// let mut cnf = Cnf::new();
+    /// let xs = cnf.new_vars(4);
+    /// card::exactly_one(&mut cnf, &xs.iter().map(|v| v.pos()).collect::<Vec<_>>());
+    /// let mut solver = VarisatSolver::from_cnf(&cnf);
+    /// let models = ProjectedModels::new(&mut solver, xs, &[]).block_on_true_literals().count();
+    /// assert_eq!(models, 4);
+    /// ```
+    pub fn block_on_true_literals(mut self) -> Self {
+        self.true_literals_only = true;
+        self
     }
 
     /// The solver, for reading statistics mid-enumeration.
@@ -67,8 +96,13 @@ impl<S: Solve + ?Sized> Iterator for ProjectedModels<'_, S> {
             }
             Ok(Answer::Sat) => {
                 let values: Vec<bool> = self.projection.iter().map(|v| self.solver.value(v.pos())).collect();
-                let mut blocking: Vec<Lit> =
-                    self.projection.iter().zip(&values).map(|(v, &value)| v.lit(!value)).collect();
+                let mut blocking: Vec<Lit> = self
+                    .projection
+                    .iter()
+                    .zip(&values)
+                    .filter(|(_, value)| !self.true_literals_only || **value)
+                    .map(|(v, &value)| v.lit(!value))
+                    .collect();
                 blocking.push(!self.selector);
                 self.solver.add_clause(&blocking);
                 Some(Ok(values))

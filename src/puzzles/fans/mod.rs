@@ -299,7 +299,9 @@ impl Puzzle for FanPuzzle {
         let encode_ms = Stats::ms(started.elapsed());
         let mut count = 0u64;
         let mut complete = true;
-        let mut models = ProjectedModels::new(&mut solver, encoding.decision_vars(), &[]);
+        // Each fan's four directions form an exactly-one group, so the directions
+        // a model picks decide the rest.
+        let mut models = ProjectedModels::new(&mut solver, encoding.decision_vars(), &[]).block_on_true_literals();
         loop {
             if options.limit.is_some_and(|limit| count >= limit) {
                 complete = false;
