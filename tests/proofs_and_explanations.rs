@@ -197,8 +197,8 @@ proptest! {
             FanPuzzle::from_list(puzzle.num_fans(), lists)
         };
         prop_assert!(subset(None).solve_directions().unwrap().is_none());
-        for i in 0..places.len() {
-            prop_assert!(subset(Some(i)).solve_directions().unwrap().is_some(), "dropping {:?} still unsolvable", places[i]);
+        for (i, place) in places.iter().enumerate() {
+            prop_assert!(subset(Some(i)).solve_directions().unwrap().is_some(), "dropping {:?} still unsolvable", place);
         }
     }
 }

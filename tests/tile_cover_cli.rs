@@ -225,7 +225,7 @@ proptest! {
         let mut grid: Vec<char> = "S..#\n....\n.#.E".chars().collect();
         for (at, symbol) in edits {
             let at = at % (grid.len() + 1);
-            if at < grid.len() && at % 3 == 0 { grid[at] = symbol } else { grid.insert(at, symbol) }
+            if at < grid.len() && at.is_multiple_of(3) { grid[at] = symbol } else { grid.insert(at, symbol) }
         }
         let grid: String = grid.into_iter().collect();
         let text = format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{grid}\n\"\"\"\n");

@@ -42,6 +42,9 @@ impl Var {
     }
 
     /// The literal that is true when this variable is false.
+    // Named as the pair of `pos`; a `std::ops::Neg` from a variable to a
+    // literal would read as arithmetic.
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> Lit {
         Lit(self.0 << 1 | 1)
     }

@@ -83,8 +83,8 @@ pub fn generate(rows: usize, cols: usize, keys: usize, loops_percent: usize, see
     }
     grid[1][1] = '@';
     let on_earlier_path = |cell: &(usize, usize), upto: usize| paths[..=upto].iter().any(|p| p.contains(cell));
-    for i in 0..key_cells.len() {
-        let door = letters[i].to_ascii_uppercase();
+    for (i, letter) in letters[..key_cells.len()].iter().enumerate() {
+        let door = letter.to_ascii_uppercase();
         let choices: Vec<(usize, usize)> = match paths.get(i + 1) {
             Some(next_path) => next_path.iter().copied().filter(|cell| !on_earlier_path(cell, i)).collect(),
             None => rooms.iter().copied().filter(|cell| !on_earlier_path(cell, i)).collect(),

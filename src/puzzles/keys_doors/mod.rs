@@ -213,14 +213,11 @@ impl KeysDoorsPuzzle {
     /// ```
     pub fn shortest_route(&self, engine: &str) -> Result<Option<Vec<Dir>>, Error> {
         let options = SolveOptions { engine: Some(engine.to_string()), ..SolveOptions::default() };
-        Ok(self.run(&options)?.0)
+        Ok(self.run(&options)?.route)
     }
 
     /// Runs an engine: the checked route, the stats and, for SAT, the CNF.
-    fn run(
-        &self,
-        options: &SolveOptions,
-    ) -> Result<(Option<Vec<Dir>>, Stats, Option<crate::cnf::Cnf>, DecidedBy), Error> {
+    fn run(&self, options: &SolveOptions) -> Result<EngineRun, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         let board = Board::new(self);
@@ -243,19 +240,21 @@ impl KeysDoorsPuzzle {
                     Some(_) => Some(planner.route().map_err(Error::CheckFailed)?),
                     None => None,
                 };
-                if route.is_none() {
-                    // The planner answered one horizon at a time under
-                    // assumptions; the reported formula has the goal clause.
-                    options.prove_unsat(&planner.cnf_with_goal())?;
+                // The planner answered one horizon at a time under
+                // assumptions; the reported formula has the goal clause.
+                let wanted = options.keep_cnf || (route.is_none() && options.proof.is_some());
+                let reported = wanted.then(|| planner.cnf_with_goal());
+                if let (None, Some(cnf)) = (&route, &reported) {
+                    options.prove_unsat(cnf)?;
                 }
                 let stats = sat_stats(engine, &planner, started);
-                (route, stats, options.keep_cnf.then(|| planner.cnf_with_goal()), DecidedBy::Sat)
+                (route, stats, reported.filter(|_| options.keep_cnf), DecidedBy::Sat)
             }
         };
         if let Some(moves) = &route {
             check(self, moves).map_err(Error::CheckFailed)?;
         }
-        Ok((route, stats, cnf, decided_by))
+        Ok(EngineRun { route, stats, cnf, decided_by })
     }
 
     /// The cells a route visits, from the start, and each key with the step
@@ -266,10 +265,10 @@ impl KeysDoorsPuzzle {
         for (index, &dir) in moves.iter().enumerate() {
             let here = *cells.last().expect("starts with the start");
             let next = self.layout.step(here, dir).expect("a checked route stays in the grid");
-            if let Cell::Key(letter) = self.layout[next] {
-                if pickups.iter().all(|(l, _)| *l != letter) {
-                    pickups.push((letter, index + 1));
-                }
+            if let Cell::Key(letter) = self.layout[next]
+                && pickups.iter().all(|(l, _)| *l != letter)
+            {
+                pickups.push((letter, index + 1));
             }
             cells.push(next);
         }
@@ -391,6 +390,16 @@ fn runs(moves: &[Dir]) -> String {
     parts.join(", ")
 }
 
+/// What one engine run produced.
+struct EngineRun {
+    /// The checked route, or `None` when there is none.
+    route: Option<Vec<Dir>>,
+    stats: Stats,
+    /// The reported CNF, for the SAT engine when it was asked for.
+    cnf: Option<crate::cnf::Cnf>,
+    decided_by: DecidedBy,
+}
+
 fn sat_stats(engine: &str, planner: &sat::Planner, started: Instant) -> Stats {
     let solver = planner.solver_stats();
     let total = Stats::ms(started.elapsed());
@@ -419,7 +428,7 @@ impl Puzzle for KeysDoorsPuzzle {
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
-        let (route, stats, cnf, decided_by) = self.run(options)?;
+        let EngineRun { route, stats, cnf, decided_by } = self.run(options)?;
         Ok(match route {
             Some(moves) => {
                 let solution = Solution { json: self.solution_json(&moves), text: self.solution_text(&moves) };

@@ -238,12 +238,12 @@ impl<'b> Planner<'b> {
         let t = self.at.len() - 1;
         let next = t + 1;
         let mut at = vec![None; self.cells.len()];
-        for slot in 0..self.cells.len() {
+        for (slot, entry) in at.iter_mut().enumerate() {
             let first = self.first_step[slot] as usize;
-            if first <= next && (next - first) % 2 == 0 {
+            if first <= next && (next - first).is_multiple_of(2) {
                 let var = self.cnf.new_var();
                 self.cnf.name_var(var, format!("at {:?} after step {next}", self.place(slot)));
-                at[slot] = Some(var);
+                *entry = Some(var);
             }
         }
         let here: Vec<Lit> = at.iter().flatten().map(|v| v.pos()).collect();
@@ -267,16 +267,16 @@ impl<'b> Planner<'b> {
         }
 
         self.cnf.open_group(format!("step {next}: a door is entered only with its key"), None);
-        for slot in 0..self.cells.len() {
-            if let (Access::Door(key), Some(after)) = (self.board.access(self.cells[slot]), at[slot]) {
+        for (&cell, &after) in self.cells.iter().zip(&at) {
+            if let (Access::Door(key), Some(after)) = (self.board.access(cell), after) {
                 self.cnf.add_clause(&[after.neg(), self.held[t][key as usize].pos()]);
             }
         }
 
         let held = self.new_held(next);
         self.cnf.open_group(format!("step {next}: a key is held once its cell has been entered"), None);
-        for key in 0..self.board.num_keys() {
-            let (was, is) = (self.held[t][key], held[key]);
+        for (key, &is) in held.iter().enumerate() {
+            let was = self.held[t][key];
             let pickup = self.slot_of[self.board.key_cell(key)].and_then(|slot| at[slot]);
             self.cnf.add_clause(&[was.neg(), is.pos()]);
             match pickup {

@@ -44,10 +44,10 @@ pub fn check(grid: &Grid<Cell>, leave_uncovered: usize, moves: &[Dir]) -> Result
         route.push(next);
         here = next;
     }
-    if let Some((end, _)) = grid.cells().find(|(_, c)| **c == Cell::End) {
-        if here != end {
-            return Err(format!("the route ends at {here:?}, not on the end tile {end:?}"));
-        }
+    if let Some((end, _)) = grid.cells().find(|(_, c)| **c == Cell::End)
+        && here != end
+    {
+        return Err(format!("the route ends at {here:?}, not on the end tile {end:?}"));
     }
     let left: Vec<Pos> = grid
         .cells()

@@ -179,6 +179,8 @@ impl Encoding {
             Layout::Arcs(arcs, _) => read_arcs(room, arcs, value),
             Layout::Steps(visits) => {
                 let mut walk = Vec::new();
+                // `t` is a step, the inner index of every tile's row of visits.
+                #[allow(clippy::needless_range_loop)]
                 for t in 0..room.num_tiles() {
                     let at: Vec<usize> =
                         room.tiles().filter(|&v| visits[v][t].is_some_and(|x| value(x.pos()))).collect();
@@ -352,10 +354,10 @@ fn successor_arcs(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> (Vec<Var>, Vec
     // Two-cell cycles are the commonest detached cycles; forbid them outright.
     cnf.open_group("no arc is walked both ways", None);
     for (index, &(from, to)) in room.arcs().iter().enumerate() {
-        if let Some(&back) = room.out_arcs(to).iter().find(|&&b| room.arcs()[b].1 == from) {
-            if index < back {
-                cnf.add_clause(&[arcs[index].neg(), arcs[back].neg()]);
-            }
+        if let Some(&back) = room.out_arcs(to).iter().find(|&&b| room.arcs()[b].1 == from)
+            && index < back
+        {
+            cnf.add_clause(&[arcs[index].neg(), arcs[back].neg()]);
         }
     }
     (arcs, end_of)

@@ -167,20 +167,20 @@ impl TileCoverPuzzle {
     pub fn solve_with(&self, options: &SolveOptions, encode_options: EncodeOptions) -> Result<SolveReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
-        if !options.skip_presolve {
-            if let Some(why) = presolve::refute(&self.room) {
-                let stats =
-                    Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
-                return Ok(SolveReport {
-                    status: Status::NoSolution,
-                    solution: None,
-                    explanation: Some(why),
-                    cost: None,
-                    decided_by: DecidedBy::Presolve,
-                    stats,
-                    cnf: None,
-                });
-            }
+        if !options.skip_presolve
+            && let Some(why) = presolve::refute(&self.room)
+        {
+            let stats =
+                Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+            return Ok(SolveReport {
+                status: Status::NoSolution,
+                solution: None,
+                explanation: Some(why),
+                cost: None,
+                decided_by: DecidedBy::Presolve,
+                stats,
+                cnf: None,
+            });
         }
         let encoding = encode(&self.room, engine, encode_options)?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
@@ -380,10 +380,10 @@ impl Puzzle for TileCoverPuzzle {
         let started = Instant::now();
         let base_stats =
             || Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
-        if !options.skip_presolve {
-            if let Some(why) = presolve::refute(&self.room) {
-                return Ok(self.no_facts(base_stats(), Some(why)));
-            }
+        if !options.skip_presolve
+            && let Some(why) = presolve::refute(&self.room)
+        {
+            return Ok(self.no_facts(base_stats(), Some(why)));
         }
         let encoding = encode(&self.room, engine, EncodeOptions::default())?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));

@@ -79,7 +79,7 @@ pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> Stri
         // the other colour leaves a difference of two; with an even count
         // the colours are equal and taking one of the start's colour leaves
         // the other ahead.
-        let take_start_colour = cells % 2 == 0;
+        let take_start_colour = cells.is_multiple_of(2);
         let candidates: Vec<Pos> = path[1..cells]
             .iter()
             .copied()

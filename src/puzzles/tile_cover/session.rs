@@ -291,10 +291,10 @@ fn splice(room: &Room, host: &[usize], closed: bool, guest: &[usize]) -> Option<
             if j == usize::MAX {
                 continue;
             }
-            if let Some(k) = after(j) {
-                if adjacent(w, host[k]) {
-                    return Some(insert(j, (0..m).map(|s| guest[(i + m - s) % m]).collect()));
-                }
+            if let Some(k) = after(j)
+                && adjacent(w, host[k])
+            {
+                return Some(insert(j, (0..m).map(|s| guest[(i + m - s) % m]).collect()));
             }
         }
     }
