@@ -148,6 +148,29 @@ impl<T> Grid<T> {
     pub fn index_of(&self, (row, col): Pos) -> usize {
         row * self.cols + col
     }
+
+    /// A picture for a person: one character per cell from `mark`, cells
+    /// separated by spaces so the grid keeps its shape, a line per row.
+    ///
+    /// ```
+    /// use somaria::grid::Grid;
+    /// let grid = Grid::from_rows(vec![vec![1, 2], vec![3, 4]]).unwrap();
+    /// assert_eq!(grid.draw(|_, n| if n % 2 == 0 { '#' } else { '.' }), ". #\n. #\n");
+    /// ```
+    pub fn draw(&self, mark: impl Fn(Pos, &T) -> char) -> String {
+        let mut out = String::with_capacity(self.cells.len() * 2);
+        for (pos, cell) in self.cells() {
+            if pos.1 > 0 {
+                out.push(' ');
+            }
+            out.push(mark(pos, cell));
+            if pos.1 + 1 == self.cols {
+                out.truncate(out.trim_end().len());
+                out.push('\n');
+            }
+        }
+        out
+    }
 }
 
 impl<T> std::ops::Index<Pos> for Grid<T> {

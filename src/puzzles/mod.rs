@@ -51,10 +51,20 @@ pub struct Stats {
 impl Stats {
     /// The stats of a SAT run: the formula's size and the solver's counters.
     pub fn of_sat_run(engine: &str, cnf: &Cnf, solver: SolveStats, encode_ms: f64) -> Stats {
+        Stats::of_sat_size(engine, (cnf.num_vars(), cnf.num_clauses()), solver, encode_ms)
+    }
+
+    /// [`Stats::of_sat_run`] for a formula known by its size, `(variables, clauses)`.
+    pub fn of_sat_size(
+        engine: &str,
+        (variables, clauses): (usize, usize),
+        solver: SolveStats,
+        encode_ms: f64,
+    ) -> Stats {
         Stats {
             engine: engine.to_string(),
-            variables: cnf.num_vars(),
-            clauses: cnf.num_clauses(),
+            variables,
+            clauses,
             sat_calls: solver.sat_calls,
             encode_ms,
             solve_ms: Stats::ms(solver.solve_time),
@@ -156,13 +166,30 @@ impl SolveOptions {
         VarisatSolver::build(cnf, Some(self.progress.clone()), None)
     }
 
+    /// The formula a solve reports, built by `formula` only when something
+    /// needs it: refuted once more for the proof when `refuted` and a proof
+    /// was asked for, and returned when [`SolveOptions::keep_cnf`] asked for
+    /// it (for `--dimacs`). Every family's solve ends with this, so the proof
+    /// and the DIMACS file always describe the same formula.
+    pub fn settle_formula(&self, refuted: bool, formula: impl FnOnce() -> Cnf) -> Result<Option<Cnf>, Error> {
+        let proving = refuted && self.proof.is_some();
+        if !proving && !self.keep_cnf {
+            return Ok(None);
+        }
+        let cnf = formula();
+        if proving {
+            self.prove_unsat(&cnf)?;
+        }
+        Ok(self.keep_cnf.then_some(cnf))
+    }
+
     /// When a proof was asked for, refutes `cnf` once more from scratch with
     /// a solver that writes the proof. A family calls this with the formula
     /// it reports (the one `--dimacs` writes) after its own search found no
     /// solution; a search may have used assumptions or added clauses between
     /// calls, which a DRAT proof cannot record, so the proof comes from a
     /// single plain solve of exactly that formula.
-    pub fn prove_unsat(&self, cnf: &Cnf) -> Result<(), Error> {
+    fn prove_unsat(&self, cnf: &Cnf) -> Result<(), Error> {
         let Some(request) = &self.proof else { return Ok(()) };
         let file = std::fs::File::create(&request.path)
             .map_err(|e| Error::Output(format!("{}: cannot write the proof: {e}", request.path.display())))?;

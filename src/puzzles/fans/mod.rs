@@ -121,7 +121,8 @@ impl FanPuzzle {
     pub fn from_grid(layout: Grid<Cell>) -> FanPuzzle {
         let fan_places: Vec<Option<Pos>> =
             layout.cells().filter(|(_, c)| **c == Cell::Fan).map(|(p, _)| Some(p)).collect();
-        let fan_index = |pos: Pos| fan_places.iter().position(|p| *p == Some(pos)).expect("a fan cell");
+        let numbers = fan_numbers(&layout);
+        let fan_index = |pos: Pos| numbers[layout.index_of(pos)].expect("a fan cell");
         let weathercocks = layout
             .cells()
             .filter(|(_, c)| **c == Cell::Weathercock)
@@ -197,16 +198,27 @@ impl FanPuzzle {
 
     /// Solves and checks; `None` when there is no solution.
     pub fn solve_directions(&self) -> Result<Option<Vec<Dir>>, Error> {
-        let encoding = Encoding::new(self);
-        let mut solver = VarisatSolver::from_cnf(encoding.cnf());
+        let (encoding, mut solver, _) = self.encoded(VarisatSolver::from_cnf);
         match solver.solve()? {
             crate::solver::Answer::Unsat => Ok(None),
-            crate::solver::Answer::Sat => {
-                let dirs = encoding.decode(|lit| solver.value(lit)).map_err(Error::CheckFailed)?;
-                check(self, &dirs).map_err(Error::CheckFailed)?;
-                Ok(Some(dirs))
-            }
+            crate::solver::Answer::Sat => Ok(Some(self.checked(encoding.decode(|lit| solver.value(lit)))?)),
         }
+    }
+
+    /// The encoding, a solver holding it made by `new_solver`, and the
+    /// milliseconds both took.
+    fn encoded(&self, new_solver: impl FnOnce(&crate::cnf::Cnf) -> VarisatSolver) -> (Encoding, VarisatSolver, f64) {
+        let started = Instant::now();
+        let encoding = Encoding::new(self);
+        let solver = new_solver(encoding.cnf());
+        (encoding, solver, Stats::ms(started.elapsed()))
+    }
+
+    /// Directions decoded from a model, once the independent check accepts them.
+    fn checked(&self, decoded: Result<Vec<Dir>, String>) -> Result<Vec<Dir>, Error> {
+        let dirs = decoded.map_err(Error::CheckFailed)?;
+        check(self, &dirs).map_err(Error::CheckFailed)?;
+        Ok(dirs)
     }
 
     /// The solution as JSON: each fan's index, direction and, in the grid
@@ -228,19 +240,11 @@ impl FanPuzzle {
     pub fn solution_text(&self, dirs: &[Dir]) -> String {
         let mut out = String::new();
         if let Some(layout) = &self.layout {
-            for row in 0..layout.rows() {
-                let line: Vec<String> = (0..layout.cols())
-                    .map(|col| match layout[(row, col)] {
-                        Cell::Fan => {
-                            let fan = self.fan_places.iter().position(|p| *p == Some((row, col))).expect("fan");
-                            dirs[fan].arrow().to_string()
-                        }
-                        cell => cell.symbol().to_string(),
-                    })
-                    .collect();
-                out.push_str(line.join(" ").trim_end());
-                out.push('\n');
-            }
+            let numbers = fan_numbers(layout);
+            out.push_str(&layout.draw(|pos, cell| match numbers[layout.index_of(pos)] {
+                Some(fan) => dirs[fan].arrow(),
+                None => cell.symbol(),
+            }));
             out.push('\n');
         }
         for (index, dir) in dirs.iter().enumerate() {
@@ -251,6 +255,20 @@ impl FanPuzzle {
         }
         out
     }
+}
+
+/// Each cell's fan number in reading order, `None` where there is no fan.
+fn fan_numbers(layout: &Grid<Cell>) -> Vec<Option<usize>> {
+    let mut next = 0;
+    layout
+        .cells()
+        .map(|(_, cell)| {
+            (*cell == Cell::Fan).then(|| {
+                next += 1;
+                next - 1
+            })
+        })
+        .collect()
 }
 
 impl Puzzle for FanPuzzle {
@@ -268,35 +286,25 @@ impl Puzzle for FanPuzzle {
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
-        let started = Instant::now();
-        let encoding = Encoding::new(self);
-        let mut solver = options.new_solver(encoding.cnf());
-        let encode_ms = Stats::ms(started.elapsed());
+        let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
         let answer = solver.solve()?;
-        if answer == crate::solver::Answer::Unsat {
-            options.prove_unsat(encoding.cnf())?;
-        }
+        let cnf = options.settle_formula(answer == crate::solver::Answer::Unsat, || encoding.cnf().clone())?;
         let (status, solution) = match answer {
             crate::solver::Answer::Unsat => (Status::NoSolution, None),
             crate::solver::Answer::Sat => {
-                let dirs = encoding.decode(|lit| solver.value(lit)).map_err(Error::CheckFailed)?;
-                check(self, &dirs).map_err(Error::CheckFailed)?;
+                let dirs = self.checked(encoding.decode(|lit| solver.value(lit)))?;
                 let text = self.solution_text(&dirs);
                 (Status::Solved, Some(Solution { json: self.solution_json(&dirs), text }))
             }
         };
         let explanation = (status == Status::NoSolution).then(|| self.unsolvable_hint()).flatten();
         let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
-        let cnf = options.keep_cnf.then(|| encoding.into_cnf());
         Ok(SolveReport { status, solution, explanation, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
-        let started = Instant::now();
-        let encoding = Encoding::new(self);
-        let mut solver = options.new_solver(encoding.cnf());
-        let encode_ms = Stats::ms(started.elapsed());
+        let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
         let mut count = 0u64;
         let mut complete = true;
         // Each fan's four directions form an exactly-one group, so the directions
@@ -308,8 +316,7 @@ impl Puzzle for FanPuzzle {
                 break;
             }
             let Some(model) = models.next() else { break };
-            let dirs = encoding.decode_projection(&model?).map_err(Error::CheckFailed)?;
-            check(self, &dirs).map_err(Error::CheckFailed)?;
+            self.checked(encoding.decode_projection(&model?))?;
             count += 1;
             options.progress.record_solution();
         }
@@ -317,12 +324,10 @@ impl Puzzle for FanPuzzle {
         let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
         Ok(CountReport { count, complete, saturated: false, stats })
     }
+
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
-        let started = Instant::now();
-        let encoding = Encoding::new(self);
-        let mut solver = options.new_solver(encoding.cnf());
-        let encode_ms = Stats::ms(started.elapsed());
+        let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
         let candidates: Vec<crate::cnf::Lit> = encoding.decision_vars().into_iter().map(|v| v.pos()).collect();
         let found = possible_literals(&mut solver, &candidates, &[])?;
         let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);

@@ -242,13 +242,9 @@ impl KeysDoorsPuzzle {
                 };
                 // The planner answered one horizon at a time under
                 // assumptions; the reported formula has the goal clause.
-                let wanted = options.keep_cnf || (route.is_none() && options.proof.is_some());
-                let reported = wanted.then(|| planner.cnf_with_goal());
-                if let (None, Some(cnf)) = (&route, &reported) {
-                    options.prove_unsat(cnf)?;
-                }
+                let cnf = options.settle_formula(route.is_none(), || planner.cnf_with_goal())?;
                 let stats = sat_stats(engine, &planner, started);
-                (route, stats, reported.filter(|_| options.keep_cnf), DecidedBy::Sat)
+                (route, stats, cnf, DecidedBy::Sat)
             }
         };
         if let Some(moves) = &route {
@@ -293,21 +289,11 @@ impl KeysDoorsPuzzle {
         for (from, dir) in cells.iter().zip(moves) {
             exits[self.layout.index_of(*from)].push(*dir);
         }
-        let mut out = String::new();
-        for row in 0..self.layout.rows() {
-            let line: Vec<String> = (0..self.layout.cols())
-                .map(|col| {
-                    let cell = self.layout[(row, col)];
-                    match (cell, &exits[self.layout.index_of((row, col))][..]) {
-                        (Cell::Floor, [dir]) => dir.arrow().to_string(),
-                        (Cell::Floor, [_, _, ..]) => "+".to_string(),
-                        _ => cell.symbol().to_string(),
-                    }
-                })
-                .collect();
-            out.push_str(line.join(" ").trim_end());
-            out.push('\n');
-        }
+        let mut out = self.layout.draw(|pos, &cell| match (cell, &exits[self.layout.index_of(pos)][..]) {
+            (Cell::Floor, [dir]) => dir.arrow(),
+            (Cell::Floor, [_, _, ..]) => '+',
+            _ => cell.symbol(),
+        });
         out.push_str("(arrows show where the route leaves a floor cell; + marks a cell it leaves more than once)\n\n");
         match pickups.len() {
             0 => out.push_str("no keys to collect: the route is empty, 0 steps\n"),

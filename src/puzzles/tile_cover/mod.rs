@@ -186,9 +186,7 @@ impl TileCoverPuzzle {
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let walk = if encode_options.splice_cycles { session.walk_or_splice(&[])? } else { session.walk(&[])? };
-        if walk.is_none() {
-            options.prove_unsat(&session.solved_cnf())?;
-        }
+        let cnf = options.settle_formula(walk.is_none(), || session.solved_cnf())?;
         let (status, solution) = match walk {
             None => (Status::NoSolution, None),
             Some(walk) => {
@@ -196,9 +194,7 @@ impl TileCoverPuzzle {
                 (Status::Solved, Some(Solution { json: self.route_json(&route), text: self.route_text(&route) }))
             }
         };
-        let solved = session.solved_cnf();
-        let stats = Stats::of_sat_run(engine, &solved, session.stats(), encode_ms);
-        let cnf = options.keep_cnf.then_some(solved);
+        let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
         Ok(SolveReport { status, solution, explanation: None, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
     }
 
@@ -288,12 +284,7 @@ impl TileCoverPuzzle {
         if let Some(&last) = route.path.last() {
             marks[self.grid.index_of(last)] = if self.grid[last] == Cell::End { 'E' } else { '*' };
         }
-        let mut out = String::new();
-        for row in marks.chunks(self.grid.cols()) {
-            let line: Vec<String> = row.iter().map(|c| c.to_string()).collect();
-            out.push_str(line.join(" ").trim_end());
-            out.push('\n');
-        }
+        let mut out = self.grid.draw(|pos, _| marks[self.grid.index_of(pos)]);
         let left = self.uncovered(&route.path);
         out.push_str("\nS start, arrows show the next move, * or E the last tile, o a tile left uncovered, # wall\n");
         let names: Vec<&str> = route.moves.iter().map(|d| d.name()).collect();
@@ -365,8 +356,7 @@ impl Puzzle for TileCoverPuzzle {
             session.add_clause(&blocking);
         }
         session.add_clause(&[!selector]);
-        let solved = session.solved_cnf();
-        let stats = Stats::of_sat_run(engine, &solved, session.stats(), encode_ms);
+        let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
         Ok(CountReport { count, saturated: false, complete, stats })
     }
 
@@ -388,10 +378,7 @@ impl Puzzle for TileCoverPuzzle {
         let encoding = encode(&self.room, engine, EncodeOptions::default())?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
-        let finish = |session: &Session| {
-            let solved = session.solved_cnf();
-            Stats::of_sat_run(engine, &solved, session.stats(), encode_ms)
-        };
+        let finish = |session: &Session| Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
         let Some(walk) = session.walk_or_splice(&[])? else {
             return Ok(self.no_facts(finish(&session), None));
         };
@@ -442,12 +429,7 @@ impl Puzzle for TileCoverPuzzle {
         for &pos in &left {
             marks[self.grid.index_of(pos)] = 'o';
         }
-        let mut text = String::new();
-        for row in marks.chunks(self.grid.cols()) {
-            let line: Vec<String> = row.iter().map(|c| c.to_string()).collect();
-            text.push_str(line.join(" ").trim_end());
-            text.push('\n');
-        }
+        let mut text = self.grid.draw(|pos, _| marks[self.grid.index_of(pos)]);
         text.push_str(&format!(
             "\no: {} that some route leaves uncovered; every route covers the other {}\n",
             if left.len() == 1 { "1 tile".to_string() } else { format!("{} tiles", left.len()) },
@@ -487,8 +469,7 @@ impl Puzzle for TileCoverPuzzle {
                 None => Some(session.failed_core()),
             })
         })?;
-        let mut stats = Stats::of_sat_run(engine, encoding.cnf(), session.stats(), encode_ms);
-        stats.clauses = session.solved_cnf().num_clauses();
+        let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
         let Some(kept) = shrunk else {
             return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate, stats });
         };

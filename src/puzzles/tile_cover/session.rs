@@ -49,6 +49,12 @@ impl<'a> Session<'a> {
         cnf
     }
 
+    /// The size of [`Session::solved_cnf`], `(variables, clauses)`, without
+    /// building it.
+    pub fn solved_size(&self) -> (usize, usize) {
+        (self.encoding.cnf().num_vars(), self.encoding.cnf().num_clauses() + self.cuts.len())
+    }
+
     /// The value of a literal in the last model.
     pub fn value(&self, lit: Lit) -> bool {
         self.solver.value(lit)
