@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use somaria::puzzles::keys_doors::{KeysDoorsPuzzle, maze};
+use somaria::puzzles::keys_doors::{Engine, KeysDoorsPuzzle, maze};
 
 const LESSON: &[(&str, &str)] = &[
     ("one-key", "@..a"),
@@ -23,7 +23,8 @@ fn bfs_large_maze(c: &mut Criterion) {
     let puzzle = KeysDoorsPuzzle::from_picture(&maze::generate(200, 200, 10, 10, 1)).unwrap();
     let mut group = c.benchmark_group("keys_doors_bfs_200x200");
     group.sample_size(10).measurement_time(Duration::from_secs(8));
-    group.bench_function("10 keys, 10 doors", |b| b.iter(|| puzzle.shortest_route("bfs").unwrap().unwrap().len()));
+    group
+        .bench_function("10 keys, 10 doors", |b| b.iter(|| puzzle.shortest_route(Engine::Bfs).unwrap().unwrap().len()));
     group.finish();
 }
 
@@ -39,8 +40,8 @@ fn sat_beside_bfs(c: &mut Criterion) {
     let mut group = c.benchmark_group("keys_doors_engines");
     group.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(1));
     for (name, puzzle) in &puzzles {
-        for engine in ["bfs", "sat"] {
-            group.bench_with_input(BenchmarkId::new(engine, name), puzzle, |b, p| {
+        for engine in [Engine::Bfs, Engine::Sat] {
+            group.bench_with_input(BenchmarkId::new(engine.name(), name), puzzle, |b, p| {
                 b.iter(|| p.shortest_route(engine).unwrap().map(|r| r.len()))
             });
         }

@@ -1,7 +1,7 @@
 //! The `somaria` command on keys-and-doors models: the lesson's five grids
-//! with both engines, routes that replay, counts, compare, DIMACS output, and
-//! malformed models that must fail with exit 2 and a message naming the
-//! place, never a panic.
+//! with every engine, routes that replay, several walkers, counts, compare,
+//! DIMACS output, and malformed models that must fail with exit 2 and a
+//! message naming the place, never a panic.
 
 use std::path::Path;
 
@@ -17,6 +17,8 @@ const LESSON: &[(&str, Option<usize>)] = &[
     ("locked-in", None),
     ("two-doors", Some(8)),
 ];
+
+const ENGINES: [&str; 4] = ["keygraph", "bfs", "sat-keys", "sat"];
 
 fn somaria() -> Command {
     Command::cargo_bin("somaria").unwrap()
@@ -70,9 +72,9 @@ fn replay(grid: &[Vec<char>], moves: &[Value]) -> Vec<char> {
 }
 
 #[test]
-fn the_lesson_grids_give_3_5_2_none_and_8_with_both_engines_and_routes_replay() {
+fn the_lesson_grids_give_3_5_2_none_and_8_with_every_engine_and_routes_replay() {
     for &(name, steps) in LESSON {
-        for engine in ["bfs", "sat"] {
+        for engine in ENGINES {
             let output =
                 somaria().args(["solve", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
             let json: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -124,7 +126,7 @@ fn the_text_report_draws_the_route_and_lists_the_keys_in_order() {
 fn counts_agree_across_engines_and_compare_passes() {
     for &(name, steps) in LESSON {
         let expected = u64::from(steps.is_some());
-        for engine in ["bfs", "sat"] {
+        for engine in ENGINES {
             let output =
                 somaria().args(["count", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
             assert_eq!(output.status.code(), Some(0));
@@ -146,7 +148,7 @@ fn an_open_room_has_many_shortest_routes_and_the_limit_stops_the_count() {
     let path = dir.path().join("room.toml");
     // From one corner to the key in the other: C(6, 3) = 20 shortest routes.
     std::fs::write(&path, "kind = \"keys-doors\"\ngrid = \"\"\"\n@...\n....\n....\n...a\n\"\"\"\n").unwrap();
-    for engine in ["bfs", "sat"] {
+    for engine in ENGINES {
         let output = somaria().args(["count", "--format", "json", "--engine", engine]).arg(&path).output().unwrap();
         let json: Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!(json["count"], 20, "{engine}");
@@ -205,7 +207,7 @@ fn an_unknown_engine_is_bad_input() {
         .args(["solve", "--engine", "dfs", &model("one-key")])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("expected one of bfs, sat"));
+        .stderr(predicate::str::contains("expected one of keygraph, bfs, sat-keys, sat"));
 }
 
 fn write_model(dir: &Path, text: &str) -> std::path::PathBuf {
@@ -223,11 +225,11 @@ fn malformed_models_fail_with_exit_2_naming_the_place() {
         ),
         (
             "kind = \"keys-doors\"\ngrid = \"\"\"\n...a\n....\n\"\"\"\n",
-            "no start '@' in the grid; expected exactly one '@'",
+            "no start '@' in the grid; expected one to four '@', one per walker",
         ),
         (
-            "kind = \"keys-doors\"\ngrid = \"\"\"\n@..a\n..@.\n\"\"\"\n",
-            "bad.toml:4:3: a second start '@' at grid cell (1, 2), after the one at (0, 0); expected exactly one '@'",
+            "kind = \"keys-doors\"\ngrid = \"\"\"\n@.@a\n@.@@\n\"\"\"\n",
+            "bad.toml:4:4: a fifth start '@' at grid cell (1, 3); expected one to four '@', one per walker",
         ),
         (
             "kind = \"keys-doors\"\ngrid = \"\"\"\n@.?a\n\"\"\"\n",
@@ -262,14 +264,17 @@ proptest! {
 
     /// Grid text from the model's own symbols plus a few strangers, with
     /// ragged rows and stray blank lines: loading never panics, and what
-    /// loads can be solved by both engines to the same verdict.
+    /// loads can be solved by every engine to the same verdict.
     #[test]
     fn arbitrary_grid_text_never_panics(rows in prop::collection::vec("[@.#abAB?é \t]{0,6}", 0..5)) {
+        use somaria::puzzles::keys_doors::{Engine, KeysDoorsPuzzle};
         let picture = rows.join("\n");
-        if let Ok(puzzle) = somaria::puzzles::keys_doors::KeysDoorsPuzzle::from_picture(&picture) {
-            let bfs = puzzle.shortest_route("bfs").unwrap().map(|r| r.len());
-            let sat = puzzle.shortest_route("sat").unwrap().map(|r| r.len());
-            prop_assert_eq!(bfs, sat);
+        if let Ok(puzzle) = KeysDoorsPuzzle::from_picture(&picture) {
+            let bfs = puzzle.shortest_route(Engine::Bfs).unwrap().map(|r| r.len());
+            for engine in [Engine::Keygraph, Engine::SatKeys, Engine::Sat] {
+                let steps = puzzle.shortest_route(engine).unwrap().map(|r| r.len());
+                prop_assert_eq!(bfs, steps, "{}", engine);
+            }
         }
     }
 
