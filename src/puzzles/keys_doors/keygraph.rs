@@ -87,10 +87,9 @@ struct Searched {
 }
 
 impl<'b> KeyGraph<'b> {
-    /// Legs for finding a shortest route: a leg may walk over keys it does
-    /// not hold.
+    /// Legs for finding a shortest route.
     pub fn new(board: &'b Board) -> Result<KeyGraph<'b>, Error> {
-        Ok(KeyGraph { board, legs: Legs::new(board, Reading::Doors)?, counting: false })
+        Ok(KeyGraph { board, legs: Legs::new(board, Reading::Direct)?, counting: false })
     }
 
     /// Legs for counting shortest routes: direct legs with their path

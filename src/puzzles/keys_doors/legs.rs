@@ -127,6 +127,11 @@ impl Legs {
         best
     }
 
+    /// Legs on all the Pareto fronts together.
+    pub fn num_legs(&self) -> usize {
+        self.table.iter().flatten().map(Vec::len).sum()
+    }
+
     /// True when some path count saturated.
     pub fn saturated(&self) -> bool {
         self.saturated

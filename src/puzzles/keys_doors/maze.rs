@@ -117,7 +117,7 @@ pub fn model(title: &str, rows: usize, cols: usize, keys: usize, loops_percent: 
 pub const VAULT_SIDE: usize = 81;
 
 /// A vault: an 81 × 81 perfect maze in four quarters that meet only in the
-/// 3 × 3 centre, with 26 keys and (nearly always) 26 doors, the form of the
+/// 3 × 3 centre, with 26 keys and 26 doors, the form of the
 /// best-known keys-and-doors puzzle. With `walkers == 1` the centre is open
 /// with `@` in the middle; with `walkers == 4` the centre's cross is walled
 /// and a walker starts in each quarter's corner next to it. The same seed
@@ -210,12 +210,20 @@ pub fn vault(seed: u64, walkers: usize) -> String {
     }
     let on_earlier_path = |cell: &(usize, usize), upto: usize| paths[..=upto].iter().any(|p| p.contains(cell));
     for (i, letter) in letters.iter().enumerate() {
-        let choices: Vec<(usize, usize)> = match paths.get(i + 1) {
-            Some(next_path) => next_path.iter().copied().filter(|cell| !on_earlier_path(cell, i)).collect(),
-            None => rooms.iter().copied().filter(|cell| !on_earlier_path(cell, i)).collect(),
+        // On the path to a later key, where it leaves the earlier paths, or
+        // for the last key (or when no later path leaves them) on any room
+        // off the earlier paths.
+        let usable =
+            |cell: &(usize, usize)| !on_earlier_path(cell, i) && grid[cell.0][cell.1] == '.' && !corners.contains(cell);
+        let later: Vec<Vec<(usize, usize)>> = paths[i + 1..]
+            .iter()
+            .map(|p| p.iter().copied().filter(usable).collect::<Vec<_>>())
+            .filter(|choices| !choices.is_empty())
+            .collect();
+        let choices = match later.len() {
+            0 => rooms.iter().copied().filter(usable).collect(),
+            n => later[rng.below(n)].clone(),
         };
-        let choices: Vec<(usize, usize)> =
-            choices.into_iter().filter(|&(r, c)| grid[r][c] == '.' && !corners.contains(&(r, c))).collect();
         if !choices.is_empty() {
             let (r, c) = choices[rng.below(choices.len())];
             grid[r][c] = letter.to_ascii_uppercase();
@@ -240,4 +248,29 @@ pub fn vault(seed: u64, walkers: usize) -> String {
 pub fn vault_model(title: &str, seed: u64, walkers: usize) -> String {
     let grid = vault(seed, walkers);
     format!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+}
+
+/// An open room of `rows` × `cols` floor cells (no walls, no doors) with
+/// `@` in the top left corner and `keys` keys (at most 26) on random cells:
+/// the kind of grid where the key sets a search must track explode.
+///
+/// ```
+/// use somaria::puzzles::keys_doors::{maze, KeysDoorsPuzzle};
+/// let room = KeysDoorsPuzzle::from_picture(&maze::open_room(10, 12, 26, 1)).unwrap();
+/// assert_eq!(room.keys().len(), 26);
+/// ```
+pub fn open_room(rows: usize, cols: usize, keys: usize, seed: u64) -> String {
+    assert!(keys <= 26 && keys < rows * cols, "an open room needs a free cell per key and at most 26 keys");
+    let mut rng = SplitMix64::new(seed);
+    let mut grid = vec![vec!['.'; cols]; rows];
+    grid[0][0] = '@';
+    let mut placed = 0;
+    while placed < keys {
+        let (r, c) = (rng.below(rows), rng.below(cols));
+        if grid[r][c] == '.' {
+            grid[r][c] = (b'a' + placed as u8) as char;
+            placed += 1;
+        }
+    }
+    grid.iter().map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
 }

@@ -2,8 +2,9 @@
 //!
 //! Each walker's route is a chain of legs from its start through some of the
 //! keys; the legs and their lengths come from one search of the grid per
-//! place ([`super::legs`], doors reading: a leg needs the keys of the doors it
-//! passes and may walk over other keys).
+//! place ([`super::legs`]): a leg needs the keys of the doors it passes and,
+//! in mazes without loops, the keys it walks over (open rooms, where the
+//! ways round keys multiply, use legs that may walk over keys instead).
 //!
 //! Variables:
 //!
@@ -57,7 +58,7 @@
 
 use super::Move;
 use super::board::{Board, KeySet};
-use super::legs::{Legs, Reading};
+use super::legs::{Leg, Legs, Reading};
 use crate::cnf::card::{self, Bounds, Totalizer};
 use crate::cnf::{Cnf, Lit, Var};
 use crate::puzzles::{Error, SolveOptions};
@@ -154,7 +155,7 @@ impl<'b> OrderModel<'b> {
         options: &SolveOptions,
         objective: Option<Objective>,
     ) -> Result<OrderModel<'b>, Error> {
-        let legs = Legs::new(board, Reading::Doors)?;
+        let legs = choose_legs(board)?;
         let mut cnf = Cnf::new();
         let truth_var = cnf.new_var();
         cnf.name_var(truth_var, "true");
@@ -169,12 +170,12 @@ impl<'b> OrderModel<'b> {
             None => format!("walker {node}'s start"),
         };
 
+        let (alive, before) = forced_order(board, &legs);
         let mut ways = Vec::new();
         let mut pred = vec![vec![None; keys]; nodes];
         for (from, row) in pred.iter_mut().enumerate() {
             for (key, slot) in row.iter_mut().enumerate() {
-                let options: Vec<_> =
-                    legs.legs(from, key).iter().filter(|leg| leg.needs & (1 << key) == 0).copied().collect();
+                let options: Vec<Leg> = alive[from][key].clone();
                 if options.is_empty() {
                     continue;
                 }
@@ -183,10 +184,8 @@ impl<'b> OrderModel<'b> {
                 *slot = Some(p);
                 for (j, leg) in options.iter().enumerate() {
                     let var = cnf.new_var();
-                    cnf.name_var(
-                        var,
-                        format!("way {j} ({} steps) from {} to key '{}'", leg.len, node_name(from), letter(key)),
-                    );
+                    let name = format!("way {j} ({} steps) from {} to key '{}'", leg.len, node_name(from), letter(key));
+                    cnf.name_var(var, name);
                     ways.push(Way { from, key, len: leg.len, needs: leg.needs, var });
                 }
             }
@@ -247,6 +246,28 @@ impl<'b> OrderModel<'b> {
             for (key, p) in pred[legs.key_node(from_key)].iter().enumerate() {
                 if let Some(p) = p {
                     precede(&mut cnf, p.pos(), &rank[from_key], &rank[key]);
+                }
+            }
+        }
+        cnf.open_group("keys that every way into a key needs come before it (implied, stated for propagation)", None);
+        for (key, &needed) in before.iter().enumerate() {
+            for earlier in (0..keys).filter(|&d| needed & (1 << d) != 0) {
+                precede(&mut cnf, truth, &rank[earlier], &rank[key]);
+            }
+        }
+        if legs.num_walkers() == 1 {
+            cnf.open_group("one walker: a leg joins keys of consecutive ranks (implied)", None);
+            for (from, row) in pred.iter().enumerate() {
+                for (key, p) in row.iter().enumerate() {
+                    let Some(p) = p else { continue };
+                    match from.checked_sub(1) {
+                        None => cnf.add_clause(&[p.neg(), !rank[key][2]]),
+                        Some(from_key) => {
+                            for i in 1..keys {
+                                cnf.add_clause(&[p.neg(), !rank[key][i + 2], rank[from_key][i + 1]]);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -539,6 +560,105 @@ impl<'b> OrderModel<'b> {
             }
         }
         Ok(moves)
+    }
+}
+
+/// The legs the model is built on: direct legs (which walk over no key they
+/// do not hold, so every key they pass must come earlier: more precedence
+/// for the solver) when they are about as few as the legs that may walk
+/// over keys, as in mazes without loops; otherwise, as in open rooms where
+/// ways round the keys multiply, legs that may walk over keys. Both make
+/// the model exact (see the module notes).
+fn choose_legs(board: &Board) -> Result<Legs, Error> {
+    let direct = Legs::new(board, Reading::Direct)?;
+    let pairs = (board.num_walkers() + board.num_keys()) * board.num_keys();
+    if direct.num_legs() <= 2 * pairs.max(1) {
+        return Ok(direct);
+    }
+    Legs::new(board, Reading::Doors)
+}
+
+/// The ways worth encoding, `alive[from][key]`, and for each key the keys
+/// that every route collects before it.
+///
+/// A key must come after the keys every remaining way into it needs (and
+/// the key it starts from, and what those need in turn); a way is dropped
+/// when it needs, or starts from, a key that must come after its target,
+/// and, with one walker, when some key must come between its ends (one
+/// chain holds every key, so its legs join consecutive keys). Dropping
+/// ways only shrinks the intersections' domain, so the two steps repeat
+/// until nothing changes. Everything dropped is impossible in every route,
+/// so the model stays exact; the point is propagation the solver would
+/// otherwise have to learn.
+fn forced_order(board: &Board, legs: &Legs) -> (Vec<Vec<Vec<Leg>>>, Vec<KeySet>) {
+    let keys = board.num_keys();
+    let walkers = legs.num_walkers();
+    let nodes = walkers + keys;
+    let mut alive: Vec<Vec<Vec<Leg>>> = (0..nodes)
+        .map(|from| {
+            (0..keys)
+                .map(|key| legs.legs(from, key).iter().filter(|leg| leg.needs & (1 << key) == 0).copied().collect())
+                .collect()
+        })
+        .collect();
+    let mut before: Vec<KeySet> = vec![0; keys];
+    loop {
+        // Keys before each key, from the ways still alive.
+        let mut next: Vec<KeySet> = vec![0; keys];
+        for (key, slot) in next.iter_mut().enumerate() {
+            let mut common: Option<KeySet> = None;
+            for (from, row) in alive.iter().enumerate() {
+                let own = from.checked_sub(walkers).map_or(0, |k| 1 << k | before[k]);
+                for leg in &row[key] {
+                    let needs = (0..keys)
+                        .filter(|&d| leg.needs & (1 << d) != 0)
+                        .fold(leg.needs | own, |acc, d| acc | before[d]);
+                    common = Some(common.map_or(needs, |c| c & needs));
+                }
+            }
+            *slot = common.unwrap_or(0) | before[key];
+        }
+        loop {
+            let mut grew = false;
+            for key in 0..keys {
+                let widened = (0..keys).filter(|&d| next[key] & (1 << d) != 0).fold(next[key], |acc, d| acc | next[d]);
+                if widened != next[key] {
+                    next[key] = widened;
+                    grew = true;
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut dropped = false;
+        for (from, row) in alive.iter_mut().enumerate() {
+            let from_key = from.checked_sub(walkers);
+            for (key, ways) in row.iter_mut().enumerate() {
+                let kept_before = ways.len();
+                ways.retain(|leg| {
+                    let after_target = |d: usize| next[d] & (1 << key) != 0;
+                    if (0..keys).any(|d| leg.needs & (1 << d) != 0 && after_target(d)) {
+                        return false;
+                    }
+                    match from_key {
+                        Some(u) if after_target(u) || u == key => false,
+                        Some(u) if walkers == 1 => {
+                            // Some key forced after u and before the target.
+                            !(0..keys).any(|w| next[key] & (1 << w) != 0 && next[w] & (1 << u) != 0)
+                        }
+                        None if walkers == 1 => next[key] == 0,
+                        _ => true,
+                    }
+                });
+                dropped |= ways.len() != kept_before;
+            }
+        }
+        let settled = next == before;
+        before = next;
+        if settled && !dropped {
+            return (alive, before);
+        }
     }
 }
 
