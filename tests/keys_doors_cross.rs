@@ -31,8 +31,8 @@ impl Rng {
 
 /// A random grid of at most `max_rows` × `max_cols` with at most `max_keys`
 /// keys of random (so often non-contiguous) letters, doors for some of them
-/// and sometimes a door whose key is absent, and walls.
-/// with `walkers` starts (fewer when the grid has no room for them).
+/// and sometimes a door whose key is absent, walls, and `walkers` starts
+/// (fewer when the grid has no room for them).
 fn random_grid_with(
     rng: &mut Rng,
     max_rows: usize,

@@ -97,8 +97,8 @@ impl<'b> KeyGraph<'b> {
     pub fn for_counting(board: &'b Board) -> Result<KeyGraph<'b>, Error> {
         if board.num_walkers() > 1 {
             return Err(Error::Unsupported {
-                command: "counting several walkers with the keygraph engine, which moves whole legs and so \
-                          cannot count how the walkers' moves interleave (the bfs and sat engines count them)",
+                command: "counting several walkers with keygraph (it moves whole legs, so it cannot count interleaved \
+                          moves; use --engine bfs or sat)",
                 kind: super::KIND,
             });
         }

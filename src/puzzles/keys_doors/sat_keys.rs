@@ -360,8 +360,8 @@ impl<'b> OrderModel<'b> {
     pub fn count(&mut self) -> Result<Counted, Error> {
         if self.board.num_walkers() > 1 {
             return Err(Error::Unsupported {
-                command: "counting several walkers with the sat-keys engine, which orders whole legs and so \
-                          cannot count how the walkers' moves interleave (the bfs and sat engines count them)",
+                command: "counting several walkers with sat-keys (it moves whole legs, so it cannot count interleaved \
+                          moves; use --engine bfs or sat)",
                 kind: super::KIND,
             });
         }
