@@ -15,11 +15,11 @@ use crate::rng::SplitMix64;
 /// the inner walls between corridors are knocked out to make loops.
 ///
 /// ```
-/// use somaria::puzzles::keys_doors::{maze, KeysDoorsPuzzle};
+/// use somaria::puzzles::keys_doors::{maze, Engine, KeysDoorsPuzzle};
 /// let picture = maze::generate(9, 11, 3, 10, 7);
 /// let puzzle = KeysDoorsPuzzle::from_picture(&picture).unwrap();
 /// assert_eq!(puzzle.keys().len(), 3);
-/// assert!(puzzle.shortest_route("bfs").unwrap().is_some());
+/// assert!(puzzle.shortest_route(Engine::Bfs).unwrap().is_some());
 /// ```
 pub fn generate(rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64) -> String {
     assert!(rows >= 3 && cols >= 3 && keys <= 26, "a maze needs 3 x 3 cells and at most 26 keys");
@@ -229,9 +229,9 @@ pub fn vault(seed: u64, walkers: usize) -> String {
             grid[r][c] = letter.to_ascii_uppercase();
         }
     }
-    for r in centre - 1..=centre + 1 {
-        for c in centre - 1..=centre + 1 {
-            grid[r][c] = match (walkers, corners.contains(&(r, c))) {
+    for (r, row) in grid.iter_mut().enumerate().take(centre + 2).skip(centre - 1) {
+        for (c, cell) in row.iter_mut().enumerate().take(centre + 2).skip(centre - 1) {
+            *cell = match (walkers, corners.contains(&(r, c))) {
                 (4, true) => '@',
                 (4, false) => '#',
                 _ => '.',

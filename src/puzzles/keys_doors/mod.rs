@@ -356,7 +356,7 @@ impl KeysDoorsPuzzle {
     /// assert_eq!(locked.shortest_route(Engine::Bfs).unwrap(), None);
     /// // Two walkers share their keys: 'a' opens A for the second.
     /// let two = KeysDoorsPuzzle::from_picture("@.a#b.A@").unwrap();
-    /// assert_eq!(two.shortest_route(Engine::Keygraph).unwrap().unwrap().len(), 4);
+    /// assert_eq!(two.shortest_route(Engine::Keygraph).unwrap().unwrap().len(), 2 + 3);
     /// ```
     pub fn shortest_route(&self, engine: Engine) -> Result<Option<Vec<Move>>, Error> {
         let options = SolveOptions { engine: Some(engine.to_string()), ..SolveOptions::default() };

@@ -333,18 +333,18 @@ impl<'b> Planner<'b> {
             at.push(cells);
         }
 
-        for walker in 0..self.walkers() {
+        for (walker, now) in at.iter().enumerate() {
             // With one walker it always moves; with several, only when chosen.
             let moving: Vec<Lit> = moves.get(walker).map(|m| vec![m.neg()]).unwrap_or_default();
             self.cnf.open_group(format!("step {next}: a moving walker goes to a neighbouring open cell"), None);
-            for slot in 0..self.cells.len() {
+            for (slot, &after) in now.iter().enumerate() {
                 if let Some(before) = self.at[t][walker][slot] {
                     let mut clause = moving.clone();
                     clause.push(before.neg());
-                    clause.extend(self.open_neighbours(slot).filter_map(|n| at[walker][n]).map(|v| v.pos()));
+                    clause.extend(self.open_neighbours(slot).filter_map(|n| now[n]).map(|v| v.pos()));
                     self.cnf.add_clause(&clause);
                 }
-                if let Some(after) = at[walker][slot] {
+                if let Some(after) = after {
                     let mut clause = moving.clone();
                     clause.push(after.neg());
                     clause.extend(self.open_neighbours(slot).filter_map(|n| self.at[t][walker][n]).map(|v| v.pos()));
@@ -353,9 +353,8 @@ impl<'b> Planner<'b> {
             }
             if let Some(&walks) = moves.get(walker) {
                 self.cnf.open_group(format!("step {next}: walker {walker} stays put unless it moves"), None);
-                for slot in 0..self.cells.len() {
-                    let (before, after) = (self.at[t][walker][slot], at[walker][slot]);
-                    match (before, after) {
+                for (slot, &after) in now.iter().enumerate() {
+                    match (self.at[t][walker][slot], after) {
                         (Some(before), Some(after)) => {
                             self.cnf.add_clause(&[walks.pos(), before.neg(), after.pos()]);
                             self.cnf.add_clause(&[walks.pos(), after.neg(), before.pos()]);
@@ -369,8 +368,8 @@ impl<'b> Planner<'b> {
         }
 
         self.cnf.open_group(format!("step {next}: a door is entered only with its key"), None);
-        for walker in 0..self.walkers() {
-            for (&cell, &after) in self.cells.iter().zip(&at[walker]) {
+        for now in &at {
+            for (&cell, &after) in self.cells.iter().zip(now) {
                 if let (Access::Door(key), Some(after)) = (self.board.access(cell), after) {
                     self.cnf.add_clause(&[after.neg(), self.held[t][key as usize].pos()]);
                 }
