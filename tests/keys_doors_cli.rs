@@ -382,6 +382,13 @@ fn two_walkers_share_keys_with_every_engine_and_the_json_lists_each_walker() {
             .stderr(predicate::str::contains(format!("counting several walkers with {engine}")))
             .stderr(predicate::str::contains("use --engine bfs or sat"));
     }
+    // compare sets the whole-leg engines' counts aside instead of failing.
+    let output = somaria().args(["compare", "--count", "--format", "json", &path]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["agree"], true);
+    let counts: Vec<Value> = (0..4).map(|i| json["results"][i]["count"].clone()).collect();
+    assert_eq!(counts, vec![Value::Null, 3.into(), Value::Null, 3.into()]);
     somaria()
         .args(["solve", &path])
         .assert()

@@ -90,7 +90,14 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
             skip_presolve: options.skip_presolve,
             progress: options.progress.clone(),
         };
-        Some(puzzle.count(&count_options)?)
+        // An engine that cannot count this puzzle (keys and doors with
+        // several walkers, for the whole-leg engines) is left without a
+        // count rather than failing the comparison.
+        match puzzle.count(&count_options) {
+            Ok(report) => Some(report),
+            Err(Error::Unsupported { .. }) => None,
+            Err(error) => return Err(error),
+        }
     } else {
         None
     };

@@ -72,6 +72,8 @@ pub struct KeyGraph<'b> {
 #[derive(Copy, Clone, Debug)]
 struct Node {
     g: u32,
+    /// The heuristic, once computed (`u32::MAX` until then).
+    h: u32,
     routes: u64,
     parent: u64,
     settled: bool,
@@ -175,17 +177,17 @@ impl<'b> KeyGraph<'b> {
         for walker in 0..walkers {
             start |= (walker as u64) << (KEY_BITS + NODE_BITS * walker as u32);
         }
-        let start_node = Node { g: 0, routes: 1, parent: start, settled: false };
+        let mut tree_cache: HashMap<KeySet, u32> = HashMap::new();
+        let h0 = self.heuristic(start, &mut tree_cache);
+        let start_node = Node { g: 0, h: h0, routes: 1, parent: start, settled: false };
         let mut nodes: HashMap<u64, Node> = HashMap::from([(start, start_node)]);
         if board.collectable_keys() != all {
             return Searched { steps: None, routes: 0, saturated: false, goal: None, nodes };
         }
-        let mut tree_cache: HashMap<KeySet, u32> = HashMap::new();
         let mut heap: BinaryHeap<Reverse<(u32, u32, u64)>> = BinaryHeap::new();
         // Ties go to fewer steps when counting (see the module notes) and
         // to more steps otherwise, which reaches a goal sooner.
         let tie = |g: u32| if counting { g } else { u32::MAX - g };
-        let h0 = self.heuristic(start, &mut tree_cache);
         heap.push(Reverse((h0, tie(0), start)));
         let (mut best, mut total, mut goal, mut saturated) = (None::<u32>, 0u64, None, self.legs.saturated());
         while let Some(Reverse((f, _, state))) = heap.pop() {
@@ -193,7 +195,7 @@ impl<'b> KeyGraph<'b> {
                 break;
             }
             let node = nodes[&state];
-            if node.settled || node.g + self.heuristic(state, &mut tree_cache) != f {
+            if node.settled || node.g.saturating_add(node.h) != f {
                 continue;
             }
             nodes.get_mut(&state).expect("present").settled = true;
@@ -223,8 +225,8 @@ impl<'b> KeyGraph<'b> {
                         }),
                         false => 1,
                     };
-                    let entry =
-                        nodes.entry(next).or_insert(Node { g: u32::MAX, routes: 0, parent: state, settled: false });
+                    let fresh = Node { g: u32::MAX, h: u32::MAX, routes: 0, parent: state, settled: false };
+                    let entry = nodes.entry(next).or_insert(fresh);
                     if entry.settled || g > entry.g {
                         continue;
                     }
@@ -235,8 +237,11 @@ impl<'b> KeyGraph<'b> {
                         });
                         continue;
                     }
-                    *entry = Node { g, routes, parent: state, settled: false };
-                    let h = self.heuristic(next, &mut tree_cache);
+                    let h = match entry.h {
+                        u32::MAX => self.heuristic(next, &mut tree_cache),
+                        known => known,
+                    };
+                    *entry = Node { g, h, routes, parent: state, settled: false };
                     if h != u32::MAX {
                         heap.push(Reverse((g + h, tie(g), next)));
                     }
@@ -249,17 +254,26 @@ impl<'b> KeyGraph<'b> {
     /// A lower bound on the steps still needed from `state`; `u32::MAX`
     /// when some missing key is out of every walker's reach.
     fn heuristic(&self, state: u64, tree_cache: &mut HashMap<KeySet, u32>) -> u32 {
-        let missing: Vec<usize> = (0..self.board.num_keys()).filter(|&k| keys_of(state) & (1 << k) == 0).collect();
-        if missing.is_empty() {
+        let held = keys_of(state);
+        if held == self.board.all_keys() {
             return 0;
         }
         let walkers = self.board.num_walkers();
         let reach = |key: usize| (0..walkers).map(|w| self.legs.open(node_of(state, w), key)).min().unwrap_or(u32::MAX);
+        let missing_keys = || (0..self.board.num_keys()).filter(move |&k| held & (1 << k) == 0);
         if walkers == 1 {
-            let join = missing.iter().map(|&k| reach(k)).min().unwrap_or(u32::MAX);
-            let tree = *tree_cache.entry(keys_of(state)).or_insert_with(|| self.spanning_tree(&missing, None));
+            let join = missing_keys().map(reach).min().unwrap_or(u32::MAX);
+            let tree = match tree_cache.get(&held) {
+                Some(&tree) => tree,
+                None => {
+                    let tree = self.spanning_tree(&missing_keys().collect::<Vec<_>>(), None);
+                    tree_cache.insert(held, tree);
+                    tree
+                }
+            };
             return join.saturating_add(tree);
         }
+        let missing: Vec<usize> = missing_keys().collect();
         let roots: Vec<u32> = missing.iter().map(|&k| reach(k)).collect();
         self.spanning_tree(&missing, Some(&roots))
     }
