@@ -28,21 +28,23 @@ done
 target/release/examples/keys_doors_room 16 16 26 1 > "$DIR/room-16x16-1.toml"
 target/release/examples/keys_doors_maze 200 200 10 10 1 > "$DIR/maze-200.toml"
 
-# One engine on one model: "steps median_s peak_MB".
+# One engine on one model: "steps median_s peak_MB"; past LIMIT, "timeout"
+# with the peak memory reached by then.
 measure() {
     local engine=$1 model=$2 times=() peak=0 steps=""
     for _ in $(seq "$RUNS"); do
-        local out
-        if ! out=$( { /usr/bin/time -f "%e %M" timeout "$LIMIT" "$BIN" solve --format json --engine "$engine" "$model" \
-                > "$DIR/out.json"; } 2>&1 ); then
-            echo "timeout - -"
-            return
-        fi
+        local out status=0
+        out=$( { /usr/bin/time -f "%e %M" timeout "$LIMIT" "$BIN" solve --format json --engine "$engine" "$model" \
+                > "$DIR/out.json"; } 2>&1 ) || status=$?
         local line
         line=$(tail -n 1 <<< "$out")
-        times+=("${line% *}")
-        local kb=${line#* }
+        local kb=${line##* }
         (( kb > peak )) && peak=$kb
+        if (( status != 0 && status != 1 )); then
+            echo "timeout - $((peak / 1024))"
+            return
+        fi
+        times+=("${line% *}")
         steps=$(grep -o '"steps":[0-9]*' "$DIR/out.json" | head -n 1 | cut -d: -f2)
     done
     local median

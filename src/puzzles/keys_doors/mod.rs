@@ -776,3 +776,38 @@ impl Puzzle for KeysDoorsPuzzle {
         Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, stats })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_names_are_the_enum_in_order() {
+        let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+        assert_eq!(names, ENGINES);
+        for engine in Engine::ALL {
+            assert_eq!(engine.to_string().parse::<Engine>().unwrap(), engine);
+        }
+        assert!(matches!("horizon".parse::<Engine>(), Err(Error::UnknownEngine { .. })));
+    }
+
+    #[test]
+    fn the_sat_keys_formula_is_satisfiable_exactly_down_to_the_optimum() {
+        use crate::solver::{Answer, Solve, VarisatSolver};
+        let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
+        let board = Board::new(&puzzle);
+        let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        assert_eq!(model.shortest().unwrap().unwrap().len(), 8);
+        let cnf = model.reported_cnf();
+        assert_eq!(model.reported_size(), (cnf.num_vars(), cnf.num_clauses()));
+        assert_eq!(VarisatSolver::from_cnf(&cnf).solve().unwrap(), Answer::Sat);
+        let starting = puzzle.formula(Engine::SatKeys).unwrap();
+        assert_eq!(VarisatSolver::from_cnf(&starting).solve().unwrap(), Answer::Sat);
+        // No route: the reported formula is unsatisfiable.
+        let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
+        let board = Board::new(&locked);
+        let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        assert_eq!(model.shortest().unwrap(), None);
+        assert_eq!(VarisatSolver::from_cnf(&model.reported_cnf()).solve().unwrap(), Answer::Unsat);
+    }
+}
