@@ -136,7 +136,7 @@ fn counts_agree_across_engines_and_compare_passes() {
             .args(["compare", "--count", &model(name)])
             .assert()
             .code(0)
-            .stdout(predicate::str::contains("all engines agree"));
+            .stdout(predicate::str::contains("all engines answered and agree"));
     }
 }
 

@@ -33,8 +33,8 @@ pub use check::check;
 pub use load::{load, load_puzzle};
 
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, ExplainReport, NamedConstraint, Puzzle, Solution, SolveOptions,
-    SolveReport, Stats, Status,
+    CountOptions, CountReport, DecidedBy, Error, ExplainReport, Formula, NamedConstraint, Puzzle, Solution,
+    SolveOptions, SolveReport, Stats, Status,
 };
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Source};
@@ -42,8 +42,15 @@ use crate::model::{LoadError, Source};
 /// The `kind` of keys-and-doors models.
 pub const KIND: &str = "keys-doors";
 
-/// The engines: exact BFS (the default) and SAT planning.
-pub const ENGINES: &[&str] = &["bfs", "sat"];
+engines! {
+    /// The engines.
+    pub enum Engine {
+        /// Exact breadth-first search over (cell, keys held).
+        Bfs = "bfs",
+        /// SAT planning, one horizon at a time.
+        Sat = "sat",
+    }
+}
 
 /// The symbols of the grid, for messages.
 pub const SYMBOLS: &str = "'@' start, '.' floor, '#' wall, 'a'-'z' key or 'A'-'Z' door";
@@ -212,17 +219,18 @@ impl KeysDoorsPuzzle {
     /// assert_eq!(KeysDoorsPuzzle::from_picture("@.A.a").unwrap().shortest_route("bfs").unwrap(), None);
     /// ```
     pub fn shortest_route(&self, engine: &str) -> Result<Option<Vec<Dir>>, Error> {
+        engine.parse::<Engine>()?;
         let options = SolveOptions { engine: Some(engine.to_string()), ..SolveOptions::default() };
         Ok(self.run(&options)?.route)
     }
 
     /// Runs an engine: the checked route, the stats and, for SAT, the CNF.
     fn run(&self, options: &SolveOptions) -> Result<EngineRun, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let board = Board::new(self);
         let (route, stats, cnf, decided_by) = match engine {
-            "bfs" => {
+            Engine::Bfs => {
                 let encode_ms = Stats::ms(started.elapsed());
                 let searched = Instant::now();
                 let outcome = bfs::search(&board, true);
@@ -234,7 +242,7 @@ impl KeysDoorsPuzzle {
                 };
                 (outcome.route, stats, None, DecidedBy::Search)
             }
-            _ => {
+            Engine::Sat => {
                 let mut planner = sat::Planner::new(&board, Some(options.progress.clone()));
                 let route = match planner.shortest()? {
                     Some(_) => Some(planner.route().map_err(Error::CheckFailed)?),
@@ -243,7 +251,7 @@ impl KeysDoorsPuzzle {
                 // The planner answered one horizon at a time under
                 // assumptions; the reported formula has the goal clause.
                 let cnf = options.settle_formula(route.is_none(), || planner.cnf_with_goal())?;
-                let stats = sat_stats(engine, &planner, started);
+                let stats = sat_stats(engine.name(), &planner, started);
                 (route, stats, cnf, DecidedBy::Sat)
             }
         };
@@ -410,7 +418,7 @@ impl Puzzle for KeysDoorsPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        ENGINES
+        Engine::NAMES
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
@@ -445,10 +453,10 @@ impl Puzzle for KeysDoorsPuzzle {
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let board = Board::new(self);
-        if engine == "bfs" {
+        if engine == Engine::Bfs {
             let outcome = bfs::search(&board, false);
             let stats =
                 Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
@@ -478,7 +486,7 @@ impl Puzzle for KeysDoorsPuzzle {
                     sat::RouteError::Decode(message) => Error::CheckFailed(message),
                 })?;
         }
-        let stats = sat_stats(engine, &planner, started);
+        let stats = sat_stats(engine.name(), &planner, started);
         Ok(CountReport { count, saturated: false, complete, stats })
     }
 
@@ -488,14 +496,20 @@ impl Puzzle for KeysDoorsPuzzle {
     /// keys that cannot all be collected is therefore one key that cannot be
     /// collected at all, found by the same fixpoint the explanation uses.
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let board = Board::new(self);
         let collectable = board.collectable_keys();
         let stats = Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
         let stranded = (0..board.num_keys()).find(|&bit| collectable >> bit & 1 == 0);
         let Some(bit) = stranded else {
-            return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate: None, stats });
+            return Ok(ExplainReport {
+                status: Status::Solved,
+                constraints: Vec::new(),
+                certificate: None,
+                rule: None,
+                stats,
+            });
         };
         let cell = board.key_cell(bit);
         let (row, col) = (cell / board.cols(), cell % board.cols());
@@ -506,6 +520,35 @@ impl Puzzle for KeysDoorsPuzzle {
             col: Some(col),
         };
         let certificate = Some(self.no_route_reason(&board));
-        Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, stats })
+        Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, rule: None, stats })
+    }
+
+    /// The SAT plan at the horizon bound with the goal "the route ends
+    /// within the bound": it has a model exactly when a route exists. The
+    /// engine itself grows the horizon from 0 and stops at the first that
+    /// fits, so this is the largest formula it could reach.
+    fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
+        let engine = Engine::choose(engine)?;
+        if engine == Engine::Bfs {
+            let expected = Engine::ALL.iter().filter(|e| **e != Engine::Bfs).map(|e| e.name()).collect::<Vec<_>>();
+            return Err(Error::NoFormula {
+                engine: engine.name(),
+                why: "it searches (cell, keys held) breadth-first",
+                expected: expected.join(", "),
+            });
+        }
+        let board = Board::new(self);
+        let bound = sat::horizon_bound(&board);
+        let cnf = sat::Planner::formula_at(&board, bound)?;
+        Ok(Formula {
+            cnf,
+            engine: engine.name(),
+            equisatisfiable: true,
+            notes: vec![format!(
+                "the plan at horizon {bound} (keys x (open cells - 1), the longest a shortest route can be) with \
+                 the goal 'every key is held within {bound} steps'; the sat engine grows the horizon from 0 and \
+                 stops at the first that fits"
+            )],
+        })
     }
 }
