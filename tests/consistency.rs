@@ -71,7 +71,11 @@ fn walk_masks(rows: &[String]) -> (Vec<u32>, Vec<(usize, usize)>) {
             continue;
         }
         for (nr, nc) in [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)] {
-            if nr < h && nc < w && let Some(b) = bit((nr, nc)) && mask & b == 0 {
+            if nr < h
+                && nc < w
+                && let Some(b) = bit((nr, nc))
+                && mask & b == 0
+            {
                 stack.push(((nr, nc), mask | b));
             }
         }
