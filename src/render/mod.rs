@@ -2,6 +2,9 @@
 //!
 //! The JSON shapes are a contract that scripts rely on; see the README.
 
+pub mod picture;
+pub mod svg;
+
 use serde_json::{Value, json};
 
 use crate::puzzles::compare::{Agreement, CompareReport};
