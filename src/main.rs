@@ -19,7 +19,7 @@ use cli::supervise::{Finished, INTERRUPTED, Limits, supervise};
 use cli::{Failure, exit, memory};
 use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
 use somaria::puzzles::{
-    self, CountOptions, CountReport, DecidedBy, ExplainReport, FactsReport, ProofRequest, Puzzle, SolveOptions,
+    self, CountOptions, CountReport, DecidedBy, Drawn, ExplainReport, FactsReport, ProofRequest, Puzzle, SolveOptions,
     SolveReport, Stats, Status,
 };
 use somaria::render;
@@ -44,9 +44,15 @@ struct Cli {
 struct Common {
     /// The model file (TOML), or - for standard input.
     model: PathBuf,
-    /// Output format.
+    /// Output format: text, JSON, or an SVG picture (for solve, facts and explain).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     format: OutputFormat,
+    /// Write the report (for encode, the DIMACS file) to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// In text reports, draw arrows and other glyphs with plain ASCII.
+    #[arg(long)]
+    ascii: bool,
     /// Give up after SECONDS (0.001 to 31536000, one year), loading included, and report "unknown" (exit 3) with
     /// the progress so far.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
@@ -143,9 +149,6 @@ enum Command {
         /// The encoding or engine to use; the default is the family's fastest.
         #[arg(long, visible_alias = "encoding", value_name = "NAME")]
         engine: Option<String>,
-        /// Write the DIMACS file here instead of to standard output; a summary is printed instead.
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
     },
 }
 
@@ -153,6 +156,7 @@ enum Command {
 enum OutputFormat {
     Text,
     Json,
+    Svg,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -216,7 +220,7 @@ fn run(command: Command) -> Result<u8, Failure> {
             solve(&common, dimacs.as_deref(), proof.as_deref(), proof_format, engine, no_presolve)
         }
         Command::Count { common, limit, engine, no_presolve } => {
-            let run = Run::start(&common)?;
+            let run = Run::start(&common, &[])?;
             let options = CountOptions {
                 engine: engine.clone(),
                 limit,
@@ -233,11 +237,11 @@ fn run(command: Command) -> Result<u8, Failure> {
                 }
             };
             let text = render::count_text(run.kind(), run.title(), &report, stopped.as_deref());
-            run.emit(render::count_json(run.kind(), &report), text);
+            run.emit(render::count_json(run.kind(), &report), text, None)?;
             Ok(if stopped.is_some() { exit::UNKNOWN } else { exit::SOLVED })
         }
         Command::Facts { common, engine } => {
-            let run = Run::start(&common)?;
+            let run = Run::start(&common, &[])?;
             let options =
                 SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
             let report = match run.supervise(move |puzzle| puzzle.facts(&options)) {
@@ -249,11 +253,13 @@ fn run(command: Command) -> Result<u8, Failure> {
                     stats: run.partial_stats(engine.as_deref()),
                 },
             };
-            run.emit(render::facts_json(run.kind(), &report), render::facts_text(run.kind(), run.title(), &report));
+            let json = render::facts_json(run.kind(), &report);
+            let text = render::facts_text(run.kind(), run.title(), &report);
+            run.emit(json, text, Some(Drawn::Facts(&report)))?;
             Ok(status_code(report.status))
         }
         Command::Explain { common, engine } => {
-            let run = Run::start(&common)?;
+            let run = Run::start(&common, &[])?;
             let options =
                 SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
             let (report, stopped) = match run.supervise(move |puzzle| puzzle.explain(&options)) {
@@ -275,11 +281,11 @@ fn run(command: Command) -> Result<u8, Failure> {
                 text.push_str(&format!("why: {why}\n"));
                 json["explanation"] = json!(why);
             }
-            run.emit(json, text);
+            run.emit(json, text, Some(Drawn::Explanation(&report)))?;
             Ok(status_code(report.status))
         }
         Command::Compare { common, count, limit, no_presolve } => compare(&common, count, limit, no_presolve),
-        Command::Encode { common, engine, output } => encode(&common, engine, output.as_deref()),
+        Command::Encode { common, engine } => encode(&common, engine),
     }
 }
 
@@ -293,10 +299,14 @@ fn solve(
 ) -> Result<u8, Failure> {
     let dimacs_target = dimacs.map(Target::resolve).transpose().map_err(Failure::bad_input)?;
     let proof_target = proof.map(Target::resolve).transpose().map_err(Failure::bad_input)?;
-    if let (Some(d), Some(p), Some(dt), Some(pt)) = (dimacs, proof, &dimacs_target, &proof_target) {
-        refuse_shared(&[("--dimacs", d, dt), ("--proof", p, pt)]).map_err(Failure::bad_input)?;
+    let mut others = Vec::new();
+    if let (Some(path), Some(target)) = (dimacs, &dimacs_target) {
+        others.push(("--dimacs", path, target));
     }
-    let run = Run::start(common)?;
+    if let (Some(path), Some(target)) = (proof, &proof_target) {
+        others.push(("--proof", path, target));
+    }
+    let run = Run::start(common, &others)?;
     // The proof goes to a temporary file of its own, kept only when SAT
     // refutes the puzzle.
     let proof_temp = match &proof_target {
@@ -342,7 +352,7 @@ fn solve(
         json[key] = value;
         text.push_str(&line);
     }
-    run.emit(json, text);
+    run.emit(json, text, Some(Drawn::Solution(&report)))?;
     Ok(status_code(report.status))
 }
 
@@ -422,7 +432,7 @@ fn settle_proof(
 }
 
 fn compare(common: &Common, count: bool, limit: Option<u64>, no_presolve: bool) -> Result<u8, Failure> {
-    let run = Run::start(common)?;
+    let run = Run::start(common, &[])?;
     let options = CompareOptions { count, limit, skip_presolve: no_presolve, progress: run.progress.clone() };
     let (sender, receiver) = mpsc::channel();
     // Each engine's result is sent as it finishes, so a stop still reports
@@ -452,7 +462,7 @@ fn compare(common: &Common, count: bool, limit: Option<u64>, no_presolve: bool) 
         results.push(EngineResult::unfinished(engine, why));
     }
     let report = CompareReport::of(results);
-    run.emit(render::compare_json(run.kind(), &report), render::compare_text(run.kind(), run.title(), &report));
+    run.emit(render::compare_json(run.kind(), &report), render::compare_text(run.kind(), run.title(), &report), None)?;
     Ok(match report.agreement {
         compare::Agreement::All => exit::SOLVED,
         compare::Agreement::Disagree => exit::NO_SOLUTION,
@@ -460,26 +470,29 @@ fn compare(common: &Common, count: bool, limit: Option<u64>, no_presolve: bool) 
     })
 }
 
-fn encode(common: &Common, engine: Option<String>, output: Option<&Path>) -> Result<u8, Failure> {
+fn encode(common: &Common, engine: Option<String>) -> Result<u8, Failure> {
+    if common.format == OutputFormat::Svg {
+        return Err(Failure::bad_input("encode writes DIMACS; expected --format text or json for its summary"));
+    }
+    let output = common.output.as_deref();
     let target = match output {
         Some(path) => Target::resolve(path).map_err(Failure::bad_input)?,
         None => Target::Stdout,
     };
-    let run = Run::start(common)?;
+    // The DIMACS file takes -o here; the summary goes to standard output.
+    let run = Run::start_with(common, None)?;
     let formula = match run.supervise(move |puzzle| puzzle.formula(engine.as_deref())) {
         Finished::Done(result) => result?,
         Finished::Stopped(reason) => {
-            return Err(Failure {
-                code: exit::UNKNOWN,
-                message: format!("{} while building the formula", reason.describe()),
-            });
+            let message = format!("{} while building the formula", reason.describe());
+            return Err(Failure { code: exit::UNKNOWN, message });
         }
     };
     let mut notes = formula.notes.clone();
     notes.insert(0, format!("{} puzzle, {} engine, not solved", run.kind(), formula.engine));
     let shown = output.map_or("standard output".to_string(), |p| p.display().to_string());
     target.write(|out| formula.cnf.write_dimacs_noted(out, &notes)).map_err(|e| cannot_write(Path::new(&shown), e))?;
-    if output.is_some() && !matches!(target, Target::Stdout) {
+    if !matches!(target, Target::Stdout) {
         let json = json!({
             "kind": run.kind(),
             "engine": formula.engine,
@@ -492,7 +505,8 @@ fn encode(common: &Common, engine: Option<String>, output: Option<&Path>) -> Res
         let meaning = if formula.equisatisfiable {
             "it has a model exactly when the puzzle has a solution"
         } else {
-            "it leaves a constraint out: no model means no solution, but a model may not be a solution (see the comments in the file)"
+            "it leaves a constraint out: no model means no solution, but a model may not be a solution (see the \
+             comments in the file)"
         };
         let text = format!(
             "wrote {shown}: the {} engine's formula, {} variables and {} clauses, not solved; {meaning}\n",
@@ -500,7 +514,7 @@ fn encode(common: &Common, engine: Option<String>, output: Option<&Path>) -> Res
             formula.cnf.num_vars(),
             formula.cnf.num_clauses()
         );
-        run.emit(json, text);
+        run.emit(json, text, None)?;
     }
     Ok(exit::SOLVED)
 }
@@ -515,12 +529,34 @@ struct Run {
     puzzle: Arc<dyn Puzzle>,
     progress: Arc<Progress>,
     format: OutputFormat,
+    ascii: bool,
     limits: Limits,
+    /// Where the report goes, when not to standard output.
+    report_target: Option<Target>,
 }
 
 impl Run {
+    /// Settles where the report goes (refusing a file that another output
+    /// also names), then loads the model.
+    fn start(common: &Common, others: &[(&str, &Path, &Target)]) -> Result<Run, Failure> {
+        let report_target = match &common.output {
+            Some(path) => {
+                let target = Target::resolve(path).map_err(Failure::bad_input)?;
+                let mut all = others.to_vec();
+                all.push(("--output", path, &target));
+                refuse_shared(&all).map_err(Failure::bad_input)?;
+                Some(target)
+            }
+            None => {
+                refuse_shared(others).map_err(Failure::bad_input)?;
+                None
+            }
+        };
+        Run::start_with(common, report_target)
+    }
+
     /// Loads the model under the limits, which the rest of the run shares.
-    fn start(common: &Common) -> Result<Run, Failure> {
+    fn start_with(common: &Common, report_target: Option<Target>) -> Result<Run, Failure> {
         let limits = Limits {
             started: Instant::now(),
             time: common.timeout,
@@ -535,7 +571,14 @@ impl Run {
                 return Err(Failure { code: exit::UNKNOWN, message });
             }
         };
-        Ok(Run { puzzle: Arc::from(puzzle), progress, format: common.format, limits })
+        Ok(Run {
+            puzzle: Arc::from(puzzle),
+            progress,
+            format: common.format,
+            ascii: common.ascii,
+            limits,
+            report_target,
+        })
     }
 
     fn kind(&self) -> &'static str {
@@ -568,11 +611,40 @@ impl Run {
         }
     }
 
-    /// Prints the report in the chosen format.
-    fn emit(&self, json: serde_json::Value, text: String) {
-        match self.format {
-            OutputFormat::Json => print(&json.to_string()),
-            OutputFormat::Text => print(text.trim_end()),
+    /// Writes the report in the chosen format, to standard output or the
+    /// `--output` file. `drawn` is what an SVG picture shows; commands
+    /// without a picture refuse `--format svg`.
+    fn emit(&self, json: serde_json::Value, text: String, drawn: Option<Drawn<'_>>) -> Result<(), Failure> {
+        let target = self.report_target.clone().unwrap_or(Target::Stdout);
+        let shown = self.report_target_name();
+        let written = match self.format {
+            OutputFormat::Json => target.write(|out| writeln!(out, "{json}")),
+            OutputFormat::Text => {
+                let text = if self.ascii { render::ascii(text.trim_end()) } else { text.trim_end().to_string() };
+                target.write(|out| writeln!(out, "{text}"))
+            }
+            OutputFormat::Svg => {
+                let Some(drawn) = drawn else {
+                    return Err(Failure::bad_input(
+                        "--format svg draws the reports of solve, facts and explain; expected --format text or json",
+                    ));
+                };
+                let picture = self.puzzle.picture(drawn)?;
+                target.write(|out| render::svg::write(&picture, out))
+            }
+        };
+        match written {
+            Ok(()) => Ok(()),
+            // A closed pipe (as with `| head`) is the reader's choice, not a failure.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            Err(e) => Err(cannot_write(Path::new(&shown), e)),
+        }
+    }
+
+    fn report_target_name(&self) -> String {
+        match &self.report_target {
+            Some(Target::File(path) | Target::Stream(path)) => path.display().to_string(),
+            _ => "standard output".to_string(),
         }
     }
 }
@@ -583,11 +655,4 @@ fn status_code(status: Status) -> u8 {
         Status::NoSolution => exit::NO_SOLUTION,
         Status::Unknown => exit::UNKNOWN,
     }
-}
-
-/// Prints a line to stdout, ignoring a closed pipe (as with `| head`).
-fn print(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}");
 }

@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use crate::cnf::Cnf;
 use crate::model::{LoadError, Problem, Source};
+use crate::render::picture::Picture;
 use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverError};
 
 /// The verdict on a puzzle.
@@ -458,6 +459,44 @@ pub trait Puzzle: Send + Sync {
     /// The CNF the engine would hand to the solver first, built without
     /// solving, so that a hard instance can go to another SAT solver.
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error>;
+
+    /// A picture of a report this puzzle gave: the answer drawn on the
+    /// grid, the facts shaded, or the explanation's constraints outlined.
+    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+        let _ = of;
+        Err(Error::Unsupported { command: "a picture", kind: self.kind() })
+    }
+}
+
+/// The report a picture is drawn for.
+#[derive(Copy, Clone, Debug)]
+pub enum Drawn<'a> {
+    /// The answer of `solve`, or the puzzle alone when there is none.
+    Solution(&'a SolveReport),
+    /// What `facts` found.
+    Facts(&'a FactsReport),
+    /// What `explain` found.
+    Explanation(&'a ExplainReport),
+}
+
+/// Splits `text` into lines of at most about `width` characters, at spaces,
+/// for captions that cannot wrap themselves.
+///
+/// ```
+/// assert_eq!(somaria::puzzles::wrapped("one two three", 8), vec!["one two", "three"]);
+/// ```
+pub fn wrapped(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 /// A puzzle family: the `kind` name and its loader.

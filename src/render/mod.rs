@@ -122,6 +122,26 @@ pub fn printable(text: &str) -> String {
     out
 }
 
+/// Text with its drawing glyphs (arrows, the multiplication sign) replaced
+/// by ASCII, for terminals that draw them badly or double-width.
+///
+/// ```
+/// assert_eq!(somaria::render::ascii("→ ↓ ← ↑ right ×3"), "> v < ^ right x3");
+/// ```
+pub fn ascii(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '→' => '>',
+            '←' => '<',
+            '↑' => '^',
+            '↓' => 'v',
+            '×' => 'x',
+            '·' => '.',
+            other => other,
+        })
+        .collect()
+}
+
 /// The most constraints listed in a text explanation; JSON lists them all.
 const SHOWN_CONSTRAINTS: usize = 50;
 

@@ -21,18 +21,19 @@ mod load;
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use check::check;
 pub use encode::Encoding;
 pub use load::{MAX_FANS, load, load_puzzle};
 
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
+    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Cnf;
 use crate::grid::{Dir, Grid, Pos};
+use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::{Answer, ProjectedModels, Solve, minimal_unsat_subset, possible_literals};
 
 /// The `kind` of fan models.
@@ -47,14 +48,14 @@ engines! {
 }
 
 /// A solution: each fan's direction, in fan order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FanSolution {
     /// One entry per fan.
     pub fans: Vec<FanDirection>,
 }
 
 /// One fan's direction in a [`FanSolution`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FanDirection {
     /// The fan's index, in reading order for the grid form.
     pub index: usize,
@@ -69,14 +70,14 @@ pub struct FanDirection {
 }
 
 /// What `facts` found: per fan, the directions some solution gives it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FanFacts {
     /// One entry per fan; `None` when the puzzle has no solution.
     pub fans: Option<Vec<FanChoices>>,
 }
 
 /// One fan's entry in [`FanFacts`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FanChoices {
     /// The fan's index.
     pub index: usize,
@@ -486,6 +487,87 @@ impl Puzzle for FanPuzzle {
             equisatisfiable: true,
             notes: vec!["one variable per fan and direction; a model is an answer".to_string()],
         })
+    }
+
+    /// The grid with walls, weathercocks as dots and fans: the answer's
+    /// arrows and wind, the facts' forced arrows ("?" where a fan is free),
+    /// or the explanation's weathercocks outlined.
+    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+        let Some(layout) = &self.layout else {
+            return Err(Error::Unsupported { command: "a picture of the listed form (it has no grid)", kind: KIND });
+        };
+        let mut picture = Picture::new(layout.rows(), layout.cols());
+        for (pos, cell) in layout.cells() {
+            match cell {
+                Cell::Wall => picture.set_ground(pos, Ground::Wall),
+                Cell::Weathercock => picture.marks.push((pos, Mark::Dot(Tint::Goal))),
+                Cell::Fan | Cell::Floor => {}
+            }
+        }
+        let width = (layout.cols() * 3).max(30);
+        let mut arrows: Vec<Option<Dir>> = vec![None; self.num_fans()];
+        match of {
+            Drawn::Solution(report) => {
+                if let Some(solution) = &report.solution {
+                    let solution: FanSolution = serde_json::from_value(solution.json.clone())
+                        .map_err(|e| Error::Internal(format!("the fan solution does not read back: {e}")))?;
+                    for fan in &solution.fans {
+                        arrows[fan.index] = Some(fan.dir);
+                    }
+                }
+                if let Some(why) = &report.explanation {
+                    picture.caption.extend(super::wrapped(&format!("no solution: {why}"), width));
+                }
+            }
+            Drawn::Facts(report) => {
+                let facts: FanFacts = serde_json::from_value(serde_json::Value::Object(report.json.clone()))
+                    .map_err(|e| Error::Internal(format!("the fan facts do not read back: {e}")))?;
+                match &facts.fans {
+                    Some(fans) => {
+                        for fan in fans {
+                            arrows[fan.index] = fan.forced;
+                        }
+                        picture.caption.push("arrows: the way a fan points in every solution; ?: it varies".into());
+                    }
+                    None => picture.caption.push("no solution, so there are no facts".into()),
+                }
+            }
+            Drawn::Explanation(report) => {
+                for constraint in &report.constraints {
+                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
+                        picture.outlines.push((row, col));
+                    }
+                }
+                let n = report.constraints.len();
+                if report.status == Status::NoSolution {
+                    let line = format!("outlined: {} that cannot all spin at once", super::counted(n, "weathercock"));
+                    picture.caption.extend(super::wrapped(&line, width));
+                }
+            }
+        }
+        for (index, place) in self.fan_places.iter().enumerate() {
+            let Some(pos) = *place else { continue };
+            match arrows[index] {
+                Some(dir) => {
+                    let mut reach = pos;
+                    while let Some(next) = layout.step(reach, dir) {
+                        if layout[next] == Cell::Wall {
+                            break;
+                        }
+                        reach = next;
+                    }
+                    if reach != pos {
+                        picture.trails.push(Trail { cells: vec![pos, reach], tint: Tint::Wind, closed: false });
+                    }
+                    picture.marks.push((pos, Mark::Arrow(dir, Tint::Ink)));
+                }
+                None if matches!(of, Drawn::Facts(r) if r.status == Status::Solved) => {
+                    picture.marks.push((pos, Mark::Label("?".into(), Tint::Ink)))
+                }
+                None => picture.marks.push((pos, Mark::Label("F".into(), Tint::Ink))),
+            }
+        }
+        Ok(picture)
     }
 }
 

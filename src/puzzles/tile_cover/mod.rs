@@ -28,7 +28,7 @@ mod walker;
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use check::check;
 pub use graph::{Room, START};
@@ -37,11 +37,12 @@ pub use load::{load, load_puzzle};
 use self::encode::{CutStyle, EncodeOptions, Encoding, Scheme};
 use self::walker::{Confirm, Walker};
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
+    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::{ClauseSink, Cnf, Lit, card};
 use crate::grid::{Dir, Grid, Pos};
+use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::{Answer, Lazy, ProjectedModels, Solve, possible_literals, shrink_by_deletion};
 
 /// The `kind` of tile-cover models.
@@ -77,7 +78,7 @@ impl Engine {
 pub const ENGINES: &[&str] = Engine::NAMES;
 
 /// A route, as the JSON output gives it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RouteSolution {
     /// The moves from the start, in order.
     pub moves: Vec<Dir>,
@@ -88,7 +89,7 @@ pub struct RouteSolution {
 }
 
 /// What `facts` found: which tiles some route leaves uncovered.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoverFacts {
     /// Tiles that some route leaves uncovered; `None` when there is no route.
     pub can_be_left: Option<Vec<Pos>>,
@@ -581,5 +582,89 @@ impl Puzzle for TileCoverPuzzle {
             }
         };
         Ok(Formula { cnf: encoding.cnf().clone(), engine: engine.name(), equisatisfiable, notes })
+    }
+
+    /// The room with its walls: the route as one line from the start (a
+    /// ring) to its last tile (a square), tiles left shaded; or the tiles
+    /// some route may leave shaded; or the explanation's tiles outlined,
+    /// with its words in a caption.
+    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+        let mut picture = Picture::new(self.grid.rows(), self.grid.cols());
+        for (pos, cell) in self.grid.cells() {
+            if *cell == Cell::Wall {
+                picture.set_ground(pos, Ground::Wall);
+            }
+        }
+        let start = self.room.position(START);
+        let width = (self.grid.cols() * 3).max(30);
+        let unreadable =
+            |e: serde_json::Error| Error::Internal(format!("the tile-cover report does not read back: {e}"));
+        match of {
+            Drawn::Solution(report) => {
+                if let Some(solution) = &report.solution {
+                    let route: RouteSolution = serde_json::from_value(solution.json.clone()).map_err(unreadable)?;
+                    for &pos in &route.uncovered {
+                        picture.set_ground(pos, Ground::Shaded);
+                    }
+                    let cells: Vec<Pos> = std::iter::once(start).chain(route.path.iter().copied()).collect();
+                    if let Some(&last) = route.path.last() {
+                        picture.marks.push((last, Mark::End(Tint::Route(0))));
+                    }
+                    picture.trails.push(Trail { cells, tint: Tint::Route(0), closed: false });
+                    let mut line = super::counted(route.moves.len(), "move");
+                    if !route.uncovered.is_empty() {
+                        line.push_str(&format!(
+                            "; shaded: {} left uncovered",
+                            super::counted(route.uncovered.len(), "tile")
+                        ));
+                    }
+                    picture.caption.push(line);
+                }
+                if let Some(why) = &report.explanation {
+                    picture.caption.extend(super::wrapped(&format!("no route: {why}"), width));
+                }
+            }
+            Drawn::Facts(report) => {
+                let facts: CoverFacts =
+                    serde_json::from_value(serde_json::Value::Object(report.json.clone())).map_err(unreadable)?;
+                match &facts.can_be_left {
+                    Some(left) => {
+                        for &pos in left {
+                            picture.set_ground(pos, Ground::Shaded);
+                        }
+                        let line =
+                            format!("shaded: {} that some route leaves uncovered", super::counted(left.len(), "tile"));
+                        picture.caption.push(line);
+                    }
+                    None => picture.caption.push("no route, so there are no facts".to_string()),
+                }
+            }
+            Drawn::Explanation(report) => {
+                for constraint in &report.constraints {
+                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
+                        picture.outlines.push((row, col));
+                    }
+                }
+                if let Some(certificate) = &report.certificate {
+                    picture.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
+                }
+                if !report.constraints.is_empty() {
+                    let n = super::counted(report.constraints.len(), "tile");
+                    let line = match &report.rule {
+                        Some(rule) => format!("outlined: no route covers these {n} ({rule})"),
+                        None => format!("outlined: no route covers all {n}"),
+                    };
+                    picture.caption.extend(super::wrapped(&line, width));
+                }
+                if report.status == Status::Solved {
+                    picture.caption.push("the room has a route, so there is nothing to explain".to_string());
+                }
+            }
+        }
+        picture.marks.push((start, Mark::Start(Tint::Ink)));
+        if let Some(end) = self.room.end() {
+            picture.marks.push((self.room.position(end), Mark::Label("E".into(), Tint::Ink)));
+        }
+        Ok(picture)
     }
 }
