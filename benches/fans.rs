@@ -28,7 +28,7 @@ fn shrine(c: &mut Criterion) {
 
 fn random_grids(c: &mut Criterion) {
     for size in [20, 40] {
-        let puzzles: Vec<_> = (0..8).map(|seed| planted(size, size, 0.10, 0.05, seed)).collect();
+        let puzzles: Vec<_> = (0..8).map(|seed| planted(size, size, 0.10, 0.05, seed).expect("a valid size")).collect();
         let mut group = c.benchmark_group(format!("fans/random-{size}x{size}"));
         group.sample_size(20);
         group.bench_function("solve (8 grids)", |b| {

@@ -39,7 +39,7 @@ fn engines_side_by_side(c: &mut Criterion) {
     let mut group = c.benchmark_group("keys_doors_engines");
     group.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(1));
     for (name, puzzle) in &puzzles {
-        for engine in Engine::ALL {
+        for &engine in Engine::ALL {
             group.bench_with_input(BenchmarkId::new(engine.name(), name), puzzle, |b, p| b.iter(|| steps(p, engine)));
         }
     }

@@ -11,7 +11,13 @@ fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
     let (rows, cols) = (args.first().copied().unwrap_or(5), args.get(1).copied().unwrap_or(6));
     for seed in 0..10_000u64 {
-        let puzzle = planted(rows, cols, 0.2, 0.05, seed);
+        let puzzle = match planted(rows, cols, 0.2, 0.05, seed) {
+            Ok(puzzle) => puzzle,
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            }
+        };
         let report = puzzle.count(&CountOptions { limit: Some(2), ..Default::default() }).expect("the solver runs");
         let weathercocks = puzzle.weathercocks().len();
         if report.complete && report.count == 1 && weathercocks >= rows * cols / 3 {

@@ -194,7 +194,7 @@ proptest! {
         };
         let subset = |skip: Option<usize>| {
             let lists = places.iter().enumerate().filter(|(i, _)| Some(*i) != skip).map(|(_, p)| hits_of(p)).collect();
-            FanPuzzle::from_list(puzzle.num_fans(), lists)
+            FanPuzzle::from_list(puzzle.num_fans(), lists).unwrap()
         };
         prop_assert!(subset(None).solve_directions().unwrap().is_none());
         for (i, place) in places.iter().enumerate() {

@@ -142,7 +142,7 @@ fn compare_shows_every_encoding_agreeing() {
     assert_eq!(names, ENGINES);
     let out = somaria().args(["compare", "models/heros-cave.toml", "--no-presolve"]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    assert!(text.contains("all engines agree"), "{text}");
+    assert!(text.contains("all engines answered and agree"), "{text}");
     let out =
         somaria().args(["compare", "models/tile-cover-end.toml", "--count", "--format", "json"]).assert().success();
     let json = json_of(&out.get_output().stdout);

@@ -7,7 +7,7 @@
 //! totalizer (Bailleux and Boufkhad 2003) cut off at k + 1, whose outputs can
 //! also be kept as a unary count of the inputs.
 
-use super::{Cnf, Lit};
+use super::{ClauseSink, Lit};
 
 /// The largest set that [`at_most_one`] encodes pairwise.
 ///
@@ -35,8 +35,8 @@ pub enum AmoEncoding {
 /// card::at_most_one(&mut cnf, &xs);
 /// assert_eq!(cnf.num_clauses(), 3); // pairwise below the limit
 /// ```
-pub fn at_most_one(cnf: &mut Cnf, lits: &[Lit]) {
-    at_most_one_with(cnf, lits, AmoEncoding::Auto);
+pub fn at_most_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
+    at_most_one_with(sink, lits, AmoEncoding::Auto);
 }
 
 /// At most one of `lits` is true, with a chosen encoding.
@@ -49,7 +49,7 @@ pub fn at_most_one(cnf: &mut Cnf, lits: &[Lit]) {
 /// assert_eq!(cnf.num_vars(), 10 + 9);
 /// assert_eq!(cnf.num_clauses(), 3 * 10 - 4);
 /// ```
-pub fn at_most_one_with(cnf: &mut Cnf, lits: &[Lit], encoding: AmoEncoding) {
+pub fn at_most_one_with<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], encoding: AmoEncoding) {
     if lits.len() < 2 {
         return;
     }
@@ -59,11 +59,11 @@ pub fn at_most_one_with(cnf: &mut Cnf, lits: &[Lit], encoding: AmoEncoding) {
         AmoEncoding::Sequential => true,
     };
     if sequential {
-        sequential_at_most_one(cnf, lits);
+        sequential_at_most_one(sink, lits);
     } else {
         for (i, &a) in lits.iter().enumerate() {
             for &b in &lits[i + 1..] {
-                cnf.add_clause(&[!a, !b]);
+                sink.add_clause(&[!a, !b]);
             }
         }
     }
@@ -80,23 +80,23 @@ pub fn at_most_one_with(cnf: &mut Cnf, lits: &[Lit], encoding: AmoEncoding) {
 /// assert!(!cnf.is_satisfied_by(&[false, true, true, false]));
 /// assert!(!cnf.is_satisfied_by(&[false, false, false, false]));
 /// ```
-pub fn exactly_one(cnf: &mut Cnf, lits: &[Lit]) {
-    cnf.add_clause(lits);
-    at_most_one(cnf, lits);
+pub fn exactly_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
+    sink.add_clause(lits);
+    at_most_one(sink, lits);
 }
 
 /// Sinz's sequential counter: `s[i]` means "one of the first i + 1 literals
 /// is true".
-fn sequential_at_most_one(cnf: &mut Cnf, lits: &[Lit]) {
+fn sequential_at_most_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
     let n = lits.len();
-    let s: Vec<Lit> = cnf.new_vars(n - 1).into_iter().map(|v| v.pos()).collect();
-    cnf.add_clause(&[!lits[0], s[0]]);
+    let s: Vec<Lit> = sink.new_vars(n - 1).into_iter().map(|v| v.pos()).collect();
+    sink.add_clause(&[!lits[0], s[0]]);
     for i in 1..n - 1 {
-        cnf.add_clause(&[!lits[i], s[i]]);
-        cnf.add_clause(&[!s[i - 1], s[i]]);
-        cnf.add_clause(&[!lits[i], !s[i - 1]]);
+        sink.add_clause(&[!lits[i], s[i]]);
+        sink.add_clause(&[!s[i - 1], s[i]]);
+        sink.add_clause(&[!lits[i], !s[i - 1]]);
     }
-    cnf.add_clause(&[!lits[n - 1], !s[n - 2]]);
+    sink.add_clause(&[!lits[n - 1], !s[n - 2]]);
 }
 
 /// At most `k` of `lits` are true.
@@ -112,14 +112,14 @@ fn sequential_at_most_one(cnf: &mut Cnf, lits: &[Lit]) {
 /// assert_eq!(solver.solve_under(&[xs[0], xs[1], xs[2]]).unwrap(), Answer::Unsat);
 /// assert_eq!(solver.solve_under(&[xs[0], xs[3]]).unwrap(), Answer::Sat);
 /// ```
-pub fn at_most_k(cnf: &mut Cnf, lits: &[Lit], k: usize) {
+pub fn at_most_k<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) {
     match k {
         _ if k >= lits.len() => {}
-        0 => lits.iter().for_each(|&l| cnf.add_clause(&[!l])),
-        1 => at_most_one(cnf, lits),
+        0 => lits.iter().for_each(|&l| sink.add_clause(&[!l])),
+        1 => at_most_one(sink, lits),
         _ => {
-            let count = Totalizer::build(cnf, lits, k + 1, Bounds::Upper);
-            cnf.add_clause(&[!count.at_least(k + 1).expect("cut off at k + 1")]);
+            let count = Totalizer::build(sink, lits, k + 1, Bounds::Upper);
+            sink.add_clause(&[!count.at_least(k + 1).expect("cut off at k + 1")]);
         }
     }
 }
@@ -136,15 +136,15 @@ pub fn at_most_k(cnf: &mut Cnf, lits: &[Lit], k: usize) {
 /// assert_eq!(solver.solve_under(&[!xs[0], !xs[1], !xs[2]]).unwrap(), Answer::Unsat);
 /// assert_eq!(solver.solve_under(&[!xs[0], !xs[1]]).unwrap(), Answer::Sat);
 /// ```
-pub fn at_least_k(cnf: &mut Cnf, lits: &[Lit], k: usize) {
+pub fn at_least_k<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) {
     match k {
         0 => {}
-        _ if k > lits.len() => cnf.add_clause(&[]),
-        1 => cnf.add_clause(lits),
-        _ if k == lits.len() => lits.iter().for_each(|&l| cnf.add_clause(&[l])),
+        _ if k > lits.len() => sink.add_clause(&[]),
+        1 => sink.add_clause(lits),
+        _ if k == lits.len() => lits.iter().for_each(|&l| sink.add_clause(&[l])),
         _ => {
-            let count = Totalizer::build(cnf, lits, k, Bounds::Lower);
-            cnf.add_clause(&[count.at_least(k).expect("cut off at k")]);
+            let count = Totalizer::build(sink, lits, k, Bounds::Lower);
+            sink.add_clause(&[count.at_least(k).expect("cut off at k")]);
         }
     }
 }
@@ -184,10 +184,23 @@ pub struct Totalizer {
 }
 
 impl Totalizer {
-    /// Builds the tree over `lits` with outputs up to `cutoff` (at least 1).
-    pub fn build(cnf: &mut Cnf, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Totalizer {
-        assert!(cutoff >= 1, "a totalizer needs a cut-off of at least 1");
-        Totalizer { outputs: build_node(cnf, lits, cutoff, bounds) }
+    /// Builds the tree over `lits` with outputs up to `cutoff`. With no
+    /// inputs or a cut-off of 0 there are no outputs, and no clauses.
+    ///
+    /// ```
+    /// use somaria::cnf::{Cnf, card::{Totalizer, Bounds}};
+    /// let mut cnf = Cnf::new();
+    /// assert!(Totalizer::build(&mut cnf, &[], 3, Bounds::Both).outputs().is_empty());
+    /// let x = cnf.new_var().pos();
+    /// assert_eq!(Totalizer::build(&mut cnf, &[x], 0, Bounds::Both).outputs(), &[]);
+    /// assert_eq!(Totalizer::build(&mut cnf, &[x], 5, Bounds::Both).outputs(), &[x]);
+    /// assert_eq!(cnf.num_clauses(), 0);
+    /// ```
+    pub fn build<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Totalizer {
+        if lits.is_empty() || cutoff == 0 {
+            return Totalizer { outputs: Vec::new() };
+        }
+        Totalizer { outputs: build_node(sink, lits, cutoff, bounds) }
     }
 
     /// The literal for "at least `i` inputs are true", for `1 <= i <=`
@@ -202,15 +215,15 @@ impl Totalizer {
     }
 }
 
-fn build_node(cnf: &mut Cnf, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Vec<Lit> {
+fn build_node<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Vec<Lit> {
     if lits.len() == 1 {
         return lits.to_vec();
     }
     let (left, right) = lits.split_at(lits.len() / 2);
-    let a = build_node(cnf, left, cutoff, bounds);
-    let b = build_node(cnf, right, cutoff, bounds);
+    let a = build_node(sink, left, cutoff, bounds);
+    let b = build_node(sink, right, cutoff, bounds);
     let width = (a.len() + b.len()).min(cutoff);
-    let r: Vec<Lit> = cnf.new_vars(width).into_iter().map(|v| v.pos()).collect();
+    let r: Vec<Lit> = sink.new_vars(width).into_iter().map(|v| v.pos()).collect();
     // a[i - 1] stands for "left has at least i"; index 0 of the sums means none.
     for i in 0..=a.len() {
         for j in 0..=b.len() {
@@ -223,7 +236,7 @@ fn build_node(cnf: &mut Cnf, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Vec
                     clause.push(!b[j - 1]);
                 }
                 clause.push(r[(i + j).min(width) - 1]);
-                cnf.add_clause(&clause);
+                sink.add_clause(&clause);
             }
             if matches!(bounds, Bounds::Lower | Bounds::Both) && i + j < width {
                 let mut clause = Vec::with_capacity(3);
@@ -234,7 +247,7 @@ fn build_node(cnf: &mut Cnf, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Vec
                 if j < b.len() {
                     clause.push(b[j]);
                 }
-                cnf.add_clause(&clause);
+                sink.add_clause(&clause);
             }
         }
     }
@@ -244,6 +257,7 @@ fn build_node(cnf: &mut Cnf, lits: &[Lit], cutoff: usize, bounds: Bounds) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cnf::Cnf;
     use crate::solver::{Answer, Solve, VarisatSolver};
     use proptest::prelude::*;
 
@@ -295,7 +309,7 @@ mod tests {
         }
 
         #[test]
-        fn totalizer_outputs_are_the_exact_count(n in 1usize..8, cutoff in 1usize..9, target in 0usize..9) {
+        fn totalizer_outputs_are_the_exact_count(n in 0usize..8, cutoff in 0usize..9, target in 0usize..9) {
             // "at least `target`" output forced true and "at least target+1"
             // forced false leaves exactly the inputs counting to `target`
             // (or, at the cut-off, to target or more).

@@ -22,8 +22,24 @@ impl Cnf {
     /// assert!(text.ends_with("1 0\n"));
     /// ```
     pub fn write_dimacs(&self, out: impl Write) -> io::Result<()> {
+        self.write_dimacs_noted(out, &[])
+    }
+
+    /// [`Cnf::write_dimacs`] with `notes` as comment lines at the top, for
+    /// what a reader of the file should know about it.
+    ///
+    /// ```
+    /// use somaria::cnf::Cnf;
+    /// let mut out = Vec::new();
+    /// Cnf::new().write_dimacs_noted(&mut out, &["no clauses yet".to_string()]).unwrap();
+    /// assert!(String::from_utf8(out).unwrap().contains("c no clauses yet\np cnf 0 0\n"));
+    /// ```
+    pub fn write_dimacs_noted(&self, out: impl Write, notes: &[String]) -> io::Result<()> {
         let mut out = io::BufWriter::new(out);
         writeln!(out, "c written by somaria {}", env!("CARGO_PKG_VERSION"))?;
+        for note in notes {
+            writeln!(out, "c {}", one_line(note))?;
+        }
         for (var, name) in self.var_names() {
             writeln!(out, "c var {} = {}", var.dimacs(), one_line(name))?;
         }

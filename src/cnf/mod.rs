@@ -109,6 +109,14 @@ impl Lit {
     }
 }
 
+impl From<Var> for Lit {
+    /// The positive literal, so that a list of variables can stand where
+    /// literals are asked for.
+    fn from(var: Var) -> Lit {
+        var.pos()
+    }
+}
+
 impl Not for Lit {
     type Output = Lit;
     fn not(self) -> Lit {
@@ -119,6 +127,70 @@ impl Not for Lit {
 impl fmt::Display for Lit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.dimacs())
+    }
+}
+
+/// Anything that takes fresh variables and clauses: a [`Cnf`] being built,
+/// or a solver being fed directly (every [`crate::solver::Solve`] is one).
+///
+/// Encodings such as those in [`card`] are written against this trait, so
+/// the same code builds a formula for DIMACS output or extends a running
+/// solver between calls, and the caller never keeps two numberings in step.
+///
+/// ```
+/// use somaria::cnf::{ClauseSink, Cnf, card};
+/// fn one_of_three(sink: &mut impl ClauseSink) {
+///     let xs: Vec<_> = sink.new_vars(3).into_iter().map(|v| v.pos()).collect();
+///     card::exactly_one(sink, &xs);
+/// }
+/// let mut cnf = Cnf::new();
+/// one_of_three(&mut cnf);
+/// assert_eq!(cnf.num_vars(), 3);
+/// ```
+pub trait ClauseSink {
+    /// A fresh variable.
+    fn new_var(&mut self) -> Var;
+
+    /// Adds a clause; an empty clause makes the formula unsatisfiable.
+    fn add_clause(&mut self, clause: &[Lit]);
+
+    /// `count` fresh variables with consecutive indices.
+    fn new_vars(&mut self, count: usize) -> Vec<Var> {
+        (0..count).map(|_| self.new_var()).collect()
+    }
+}
+
+impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
+    fn new_var(&mut self) -> Var {
+        (**self).new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        (**self).add_clause(clause)
+    }
+}
+
+impl<S: ClauseSink + ?Sized> ClauseSink for Box<S> {
+    fn new_var(&mut self) -> Var {
+        (**self).new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        (**self).add_clause(clause)
+    }
+}
+
+impl ClauseSink for Cnf {
+    fn new_var(&mut self) -> Var {
+        Cnf::new_var(self)
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        Cnf::add_clause(self, clause)
+    }
+
+    fn new_vars(&mut self, count: usize) -> Vec<Var> {
+        Cnf::new_vars(self, count)
     }
 }
 

@@ -61,6 +61,12 @@ pub enum Problem {
     /// The file could not be read at all.
     #[error("cannot read the file: {0}")]
     Unreadable(String),
+    /// The path names something other than a regular file.
+    #[error("cannot read the file: it is {found}; expected a regular TOML model file, or - for standard input")]
+    NotRegular {
+        /// What the path names, such as "a FIFO".
+        found: &'static str,
+    },
     /// The file is larger than [`MAX_MODEL_BYTES`].
     #[error("the file is larger than the limit of {limit} bytes; expected a TOML model")]
     TooLarge {
@@ -133,14 +139,30 @@ pub enum Problem {
 }
 
 impl Source {
-    /// Reads a model file, refusing files that are too large or not text.
+    /// Reads a model file, refusing files that are too large or not text,
+    /// and anything but a regular file: a FIFO or a device could keep the
+    /// reader waiting forever. `-` reads standard input, for which the
+    /// caller sets the time limit.
     pub fn read(path: &Path) -> Result<Source, LoadError> {
-        let name = path.display().to_string();
+        let from_stdin = path == Path::new("-");
+        let name = if from_stdin { "<stdin>".to_string() } else { path.display().to_string() };
         let fail = |problem| LoadError { file: name.clone(), at: None, problem };
-        let file = std::fs::File::open(path).map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
+        let reader: Box<dyn Read> = if from_stdin {
+            Box::new(std::io::stdin())
+        } else {
+            // `metadata` does not open the file, so it cannot block on a FIFO.
+            let meta = std::fs::metadata(path).map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
+            if !meta.is_file() {
+                return Err(fail(Problem::NotRegular { found: file_type_name(&meta) }));
+            }
+            Box::new(std::fs::File::open(path).map_err(|e| fail(Problem::Unreadable(e.to_string())))?)
+        };
         let mut bytes = Vec::new();
-        // `take` bounds the read even for endless files such as /dev/zero.
-        file.take(MAX_MODEL_BYTES + 1).read_to_end(&mut bytes).map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
+        // `take` bounds the read even for endless input.
+        reader
+            .take(MAX_MODEL_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| fail(Problem::Unreadable(e.to_string())))?;
         if bytes.len() as u64 > MAX_MODEL_BYTES {
             return Err(fail(Problem::TooLarge { limit: MAX_MODEL_BYTES }));
         }
@@ -215,6 +237,23 @@ impl Source {
             let message = e.message().trim_end().to_string();
             self.error(e.span().map(|s: Range<usize>| s.start), Problem::Toml(message))
         })
+    }
+}
+
+/// "a directory", "a FIFO" and so on, for messages.
+fn file_type_name(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
     }
 }
 

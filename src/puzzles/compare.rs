@@ -43,6 +43,45 @@ pub struct EngineResult {
     pub count: Option<u64>,
     /// Whether the count is complete, when counting was asked for.
     pub count_complete: Option<bool>,
+    /// Wall-clock time of the count, in milliseconds, when counting was
+    /// asked for.
+    pub count_ms: Option<f64>,
+    /// SAT calls made by the count, when counting was asked for.
+    pub count_sat_calls: Option<u64>,
+    /// Why the engine gave no verdict, when it did not.
+    pub note: Option<String>,
+}
+
+impl EngineResult {
+    /// The entry of an engine that gave no verdict, and why.
+    pub fn unfinished(engine: &str, why: impl Into<String>) -> EngineResult {
+        EngineResult {
+            encoding: engine.to_string(),
+            status: Status::Unknown,
+            ms: 0.0,
+            variables: 0,
+            clauses: 0,
+            sat_calls: 0,
+            cost: None,
+            count: None,
+            count_complete: None,
+            count_ms: None,
+            count_sat_calls: None,
+            note: Some(why.into()),
+        }
+    }
+}
+
+/// How far the engines agree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Agreement {
+    /// Every engine answered, and they all agree.
+    All,
+    /// The engines that answered agree, but some gave no verdict.
+    Partial,
+    /// Two engines reached different verdicts, costs or complete counts.
+    Disagree,
 }
 
 /// All engines' runs and whether they agree.
@@ -50,9 +89,32 @@ pub struct EngineResult {
 pub struct CompareReport {
     /// One entry per engine, in the family's order.
     pub results: Vec<EngineResult>,
-    /// True when no two engines reached different verdicts, costs or
-    /// complete counts. An unknown verdict disagrees with nothing.
+    /// True only when every engine answered and they all agree, so that a
+    /// script reading this one field cannot be misled.
     pub agree: bool,
+    /// How far they agree; `partial` when some gave no verdict.
+    pub agreement: Agreement,
+    /// The engines that gave no verdict.
+    pub unfinished: Vec<String>,
+}
+
+impl CompareReport {
+    /// The report on `results`.
+    pub fn of(results: Vec<EngineResult>) -> CompareReport {
+        let unfinished: Vec<String> = results
+            .iter()
+            .filter(|r| r.status == Status::Unknown || r.note.is_some())
+            .map(|r| r.encoding.clone())
+            .collect();
+        let agreement = if !agree(&results) {
+            Agreement::Disagree
+        } else if unfinished.is_empty() {
+            Agreement::All
+        } else {
+            Agreement::Partial
+        };
+        CompareReport { results, agree: agreement == Agreement::All, agreement, unfinished }
+    }
 }
 
 /// Runs every engine of `puzzle` and compares them.
@@ -63,16 +125,17 @@ pub struct CompareReport {
 /// let report = compare(puzzle.as_ref(), &CompareOptions { count: true, ..Default::default() }).unwrap();
 /// assert!(report.agree);
 /// assert_eq!(report.results[0].count, Some(1));
+/// assert!(report.unfinished.is_empty());
 /// ```
 pub fn compare(puzzle: &dyn Puzzle, options: &CompareOptions) -> Result<CompareReport, Error> {
     let results =
         puzzle.engines().iter().map(|engine| run_engine(puzzle, engine, options)).collect::<Result<Vec<_>, _>>()?;
-    let agree = agree(&results);
-    Ok(CompareReport { results, agree })
+    Ok(CompareReport::of(results))
 }
 
 /// One engine's run, as [`compare`] makes it; for callers that want the
-/// results one at a time.
+/// results one at a time. An engine that refuses the puzzle as too large
+/// for it gives no verdict, with the reason, rather than failing the rest.
 pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -> Result<EngineResult, Error> {
     let started = Instant::now();
     let solve_options = SolveOptions {
@@ -81,27 +144,12 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
         progress: options.progress.clone(),
         ..SolveOptions::default()
     };
-    let report = puzzle.solve(&solve_options)?;
-    let ms = Stats::ms(started.elapsed());
-    let counted = if options.count {
-        let count_options = CountOptions {
-            engine: Some(engine.to_string()),
-            limit: options.limit,
-            skip_presolve: options.skip_presolve,
-            progress: options.progress.clone(),
-        };
-        // An engine that cannot count this puzzle (keys and doors with
-        // several walkers, for the whole-leg engines) is left without a
-        // count rather than failing the comparison.
-        match puzzle.count(&count_options) {
-            Ok(report) => Some(report),
-            Err(Error::Unsupported { .. }) => None,
-            Err(error) => return Err(error),
-        }
-    } else {
-        None
+    let report = match puzzle.solve(&solve_options) {
+        Err(Error::TooLarge(why)) => return Ok(EngineResult::unfinished(engine, why)),
+        other => other?,
     };
-    Ok(EngineResult {
+    let ms = Stats::ms(started.elapsed());
+    let mut result = EngineResult {
         encoding: engine.to_string(),
         status: report.status,
         ms,
@@ -109,13 +157,41 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
         clauses: report.stats.clauses,
         sat_calls: report.stats.sat_calls,
         cost: report.cost,
-        count: counted.as_ref().map(|c| c.count),
-        count_complete: counted.as_ref().map(|c| c.complete),
-    })
+        count: None,
+        count_complete: None,
+        count_ms: None,
+        count_sat_calls: None,
+        note: None,
+    };
+    if options.count {
+        let count_options = CountOptions {
+            engine: Some(engine.to_string()),
+            limit: options.limit,
+            skip_presolve: options.skip_presolve,
+            progress: options.progress.clone(),
+        };
+        let counting = Instant::now();
+        match puzzle.count(&count_options) {
+            Err(Error::TooLarge(why)) => result.note = Some(format!("the count was refused: {why}")),
+            // An engine that does not count this puzzle at all (keys and
+            // doors with several walkers, for the whole-leg engines) is left
+            // without a count; its verdict still stands.
+            Err(Error::Unsupported { .. }) => {}
+            other => {
+                let counted = other?;
+                result.count = Some(counted.count);
+                result.count_complete = Some(counted.complete);
+                result.count_sat_calls = Some(counted.stats.sat_calls);
+            }
+        }
+        result.count_ms = Some(Stats::ms(counting.elapsed()));
+    }
+    Ok(result)
 }
 
 /// True when no two results reached different verdicts, costs or complete
-/// counts. An unknown verdict disagrees with nothing.
+/// counts. An unknown verdict disagrees with nothing; [`CompareReport::of`]
+/// tells apart full agreement from partial.
 pub fn agree(results: &[EngineResult]) -> bool {
     let decided: Vec<&EngineResult> = results.iter().filter(|r| r.status != Status::Unknown).collect();
     let same_status = decided.windows(2).all(|w| w[0].status == w[1].status);

@@ -4,6 +4,9 @@
 //! how to solve, count and check itself. Adding a family means adding its
 //! module and one line to [`FAMILIES`].
 
+#[macro_use]
+mod engines;
+
 pub mod compare;
 pub mod fans;
 pub mod keys_doors;
@@ -17,7 +20,8 @@ use serde::Serialize;
 
 use crate::cnf::Cnf;
 use crate::model::{LoadError, Problem, Source};
-use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverError, VarisatSolver};
+use crate::render::picture::Picture;
+use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverError};
 
 /// The verdict on a puzzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -84,6 +88,40 @@ pub struct Solution {
     pub json: serde_json::Value,
     /// The drawing and listing for a person.
     pub text: String,
+}
+
+impl Solution {
+    /// A solution from a family's typed answer and the text drawn from it.
+    ///
+    /// ```
+    /// #[derive(serde::Serialize)]
+    /// struct Answer { steps: u64 }
+    /// let solution = somaria::puzzles::Solution::of(&Answer { steps: 3 }, "3 steps".to_string());
+    /// assert_eq!(solution.json["steps"], 3);
+    /// ```
+    pub fn of(answer: &impl Serialize, text: String) -> Solution {
+        let json =
+            serde_json::to_value(answer).unwrap_or_else(|e| serde_json::json!({ "unserializable": e.to_string() }));
+        Solution { json, text }
+    }
+}
+
+/// The formula an engine hands to the SAT solver first, built without
+/// solving, for `somaria encode`.
+#[derive(Clone, Debug)]
+pub struct Formula {
+    /// The CNF, with its named groups and variables.
+    pub cnf: Cnf,
+    /// The engine that built it.
+    pub engine: &'static str,
+    /// Whether the formula has a model exactly when the puzzle has a
+    /// solution. A lazy engine's starting formula leaves a constraint out
+    /// (it has a model whenever the puzzle has a solution, but maybe more);
+    /// [`Formula::notes`] says which.
+    pub equisatisfiable: bool,
+    /// What a reader of the file should know, one line each: written as
+    /// DIMACS comments.
+    pub notes: Vec<String>,
 }
 
 /// The outcome of [`Puzzle::solve`].
@@ -160,10 +198,10 @@ pub struct SolveOptions {
 }
 
 impl SolveOptions {
-    /// A solver for a family's SAT search, counting its calls in
-    /// [`SolveOptions::progress`].
-    pub fn new_solver(&self, cnf: &Cnf) -> VarisatSolver {
-        VarisatSolver::build(cnf, Some(self.progress.clone()), None)
+    /// A solver for a family's SAT search, holding `cnf` and counting its
+    /// calls and growth in [`SolveOptions::progress`].
+    pub fn new_solver(&self, cnf: &Cnf) -> Box<dyn Solve> {
+        crate::solver::new_solver(cnf, Some(self.progress.clone()))
     }
 
     /// The formula a solve reports, built by `formula` only when something
@@ -194,13 +232,10 @@ impl SolveOptions {
         let file = std::fs::File::create(&request.path)
             .map_err(|e| Error::Output(format!("{}: cannot write the proof: {e}", request.path.display())))?;
         let out: Box<dyn std::io::Write + Send> = Box::new(file);
-        let mut prover = VarisatSolver::build(cnf, Some(self.progress.clone()), Some((out, request.format)));
-        if prover.solve()? == Answer::Sat {
+        if crate::solver::solve_with_proof(cnf, Some(self.progress.clone()), out, request.format)? == Answer::Sat {
             let message = "the search found no solution, but the formula it reports has a model";
             return Err(Error::Internal(message.to_string()));
         }
-        prover.close_proof()?;
-        drop(prover);
         if request.format == ProofFormat::Drat {
             end_with_empty_clause(&request.path)
                 .map_err(|e| Error::Output(format!("{}: cannot finish the proof: {e}", request.path.display())))?;
@@ -241,9 +276,10 @@ pub struct CountOptions {
 }
 
 impl CountOptions {
-    /// A solver that counts its calls in [`CountOptions::progress`].
-    pub fn new_solver(&self, cnf: &Cnf) -> VarisatSolver {
-        VarisatSolver::build(cnf, Some(self.progress.clone()), None)
+    /// A solver holding `cnf` that counts its calls and growth in
+    /// [`CountOptions::progress`].
+    pub fn new_solver(&self, cnf: &Cnf) -> Box<dyn Solve> {
+        crate::solver::new_solver(cnf, Some(self.progress.clone()))
     }
 }
 
@@ -260,6 +296,44 @@ pub struct FactsReport {
     pub stats: Stats,
 }
 
+impl FactsReport {
+    /// A report from a family's typed facts, whose members are merged into
+    /// the JSON output object, and the text drawn from them.
+    pub fn of(status: Status, facts: &impl Serialize, text: String, stats: Stats) -> FactsReport {
+        let json = match serde_json::to_value(facts) {
+            Ok(serde_json::Value::Object(members)) => members,
+            Ok(other) => serde_json::Map::from_iter([("facts".to_string(), other)]),
+            Err(e) => serde_json::Map::from_iter([("unserializable".to_string(), e.to_string().into())]),
+        };
+        FactsReport { status, json, text, stats }
+    }
+}
+
+/// Up to `shown` items joined with commas, and how many more were left out,
+/// so that a message about a huge puzzle stays readable.
+///
+/// ```
+/// let items: Vec<String> = (1..=5).map(|i| i.to_string()).collect();
+/// assert_eq!(somaria::puzzles::listed(&items, 3), "1, 2, 3 and 2 more");
+/// assert_eq!(somaria::puzzles::listed(&items[..2], 3), "1, 2");
+/// ```
+pub fn listed(items: &[String], shown: usize) -> String {
+    if items.len() <= shown {
+        return items.join(", ");
+    }
+    format!("{} and {} more", items[..shown].join(", "), items.len() - shown)
+}
+
+/// "1 move", "2 moves": a count with its noun in the right number.
+///
+/// ```
+/// assert_eq!(somaria::puzzles::counted(1, "move"), "1 move");
+/// assert_eq!(somaria::puzzles::counted(0, "tile"), "0 tiles");
+/// ```
+pub fn counted(count: usize, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
+}
+
 /// The outcome of [`Puzzle::explain`].
 #[derive(Clone, Debug)]
 pub struct ExplainReport {
@@ -271,6 +345,9 @@ pub struct ExplainReport {
     pub constraints: Vec<NamedConstraint>,
     /// A certificate from the presolve, when it refutes the puzzle by itself.
     pub certificate: Option<String>,
+    /// How the constraints are to be read together, when that is not simply
+    /// "all of them", such as a budget of constraints that may be missed.
+    pub rule: Option<String>,
     /// Sizes and times; `sat_calls` counts every call the explanation took.
     pub stats: Stats,
 }
@@ -301,7 +378,7 @@ pub enum Error {
     },
     /// The SAT solver failed.
     #[error(transparent)]
-    Solver(#[from] SolverError),
+    Solver(SolverError),
     /// A bug in somaria other than a failed check.
     #[error("INTERNAL ERROR: {0}. This is a bug in somaria; please report it with the model file.")]
     Internal(String),
@@ -312,6 +389,16 @@ pub enum Error {
     /// An output file could not be written.
     #[error("{0}")]
     Output(String),
+    /// The engine solves without a CNF, so there is no formula to export.
+    #[error("the {engine} engine does not build a CNF ({why}); expected an engine that does: {expected}")]
+    NoFormula {
+        /// The engine asked for.
+        engine: &'static str,
+        /// How it solves instead.
+        why: &'static str,
+        /// The engines that build a CNF.
+        expected: String,
+    },
     /// The family does not offer this command.
     #[error("{command} is not available for {kind} puzzles")]
     Unsupported {
@@ -325,6 +412,17 @@ pub enum Error {
         "INTERNAL ERROR: the solver's answer failed the independent check of the puzzle's rules: {0}. This is a bug in somaria; please report it with the model file."
     )]
     CheckFailed(String),
+}
+
+impl From<SolverError> for Error {
+    /// A model that a repair step rejected failed the puzzle's own rules, so
+    /// it is reported as a failed check; other failures are the solver's.
+    fn from(e: SolverError) -> Error {
+        match e {
+            SolverError::ModelRejected(why) => Error::CheckFailed(why),
+            other => Error::Solver(other),
+        }
+    }
 }
 
 /// A loaded, validated puzzle of any family. Puzzles are plain data, so a
@@ -357,6 +455,48 @@ pub trait Puzzle: Send + Sync {
         let _ = options;
         Err(Error::Unsupported { command: "explain", kind: self.kind() })
     }
+
+    /// The CNF the engine would hand to the solver first, built without
+    /// solving, so that a hard instance can go to another SAT solver.
+    fn formula(&self, engine: Option<&str>) -> Result<Formula, Error>;
+
+    /// A picture of a report this puzzle gave: the answer drawn on the
+    /// grid, the facts shaded, or the explanation's constraints outlined.
+    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+        let _ = of;
+        Err(Error::Unsupported { command: "a picture", kind: self.kind() })
+    }
+}
+
+/// The report a picture is drawn for.
+#[derive(Copy, Clone, Debug)]
+pub enum Drawn<'a> {
+    /// The answer of `solve`, or the puzzle alone when there is none.
+    Solution(&'a SolveReport),
+    /// What `facts` found.
+    Facts(&'a FactsReport),
+    /// What `explain` found.
+    Explanation(&'a ExplainReport),
+}
+
+/// Splits `text` into lines of at most about `width` characters, at spaces,
+/// for captions that cannot wrap themselves.
+///
+/// ```
+/// assert_eq!(somaria::puzzles::wrapped("one two three", 8), vec!["one two", "three"]);
+/// ```
+pub fn wrapped(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 /// A puzzle family: the `kind` name and its loader.
@@ -400,17 +540,5 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
             let problem = Problem::UnknownKind { found: kind.get_ref().clone(), expected: known_kinds() };
             Err(source.error_at(&kind, problem))
         }
-    }
-}
-
-/// Picks the engine named in options, or the default; refuses unknown names.
-pub fn choose_engine(engines: &'static [&'static str], requested: Option<&str>) -> Result<&'static str, Error> {
-    match requested {
-        None => Ok(engines[0]),
-        Some(name) => engines
-            .iter()
-            .copied()
-            .find(|e| *e == name)
-            .ok_or_else(|| Error::UnknownEngine { found: name.to_string(), expected: engines.join(", ") }),
     }
 }

@@ -2,9 +2,12 @@
 //!
 //! The JSON shapes are a contract that scripts rely on; see the README.
 
+pub mod picture;
+pub mod svg;
+
 use serde_json::{Value, json};
 
-use crate::puzzles::compare::CompareReport;
+use crate::puzzles::compare::{Agreement, CompareReport};
 use crate::puzzles::{CountReport, ExplainReport, FactsReport, SolveReport, Stats, Status};
 
 /// The output format.
@@ -95,10 +98,52 @@ pub fn count_text(kind: &str, title: Option<&str>, report: &CountReport, stopped
 
 fn heading(kind: &str, title: Option<&str>) -> String {
     match title {
-        Some(title) => format!("{title} ({kind})\n\n"),
+        Some(title) => format!("{} ({kind})\n\n", printable(title)),
         None => String::new(),
     }
 }
+
+/// Text from a model file made safe for a terminal: control characters
+/// (such as the escape that starts a colour code) are shown escaped.
+///
+/// ```
+/// assert_eq!(somaria::render::printable("a\u{1b}[31mb"), "a\\u{1b}[31mb");
+/// assert_eq!(somaria::render::printable("Akh Va'quot"), "Akh Va'quot");
+/// ```
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Text with its drawing glyphs (arrows, the multiplication sign) replaced
+/// by ASCII, for terminals that draw them badly or double-width.
+///
+/// ```
+/// assert_eq!(somaria::render::ascii("→ ↓ ← ↑ right ×3"), "> v < ^ right x3");
+/// ```
+pub fn ascii(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '→' => '>',
+            '←' => '<',
+            '↑' => '^',
+            '↓' => 'v',
+            '×' => 'x',
+            '·' => '.',
+            other => other,
+        })
+        .collect()
+}
+
+/// The most constraints listed in a text explanation; JSON lists them all.
+const SHOWN_CONSTRAINTS: usize = 50;
 
 fn stats_line(stats: &Stats) -> String {
     let calls = if stats.sat_calls == 1 { "call" } else { "calls" };
@@ -130,9 +175,17 @@ pub fn facts_text(kind: &str, title: Option<&str>, report: &FactsReport) -> Stri
     out
 }
 
-/// The `compare` report as one JSON object: `kind`, `results` and `agree`.
+/// The `compare` report as one JSON object: `kind`, `results`, `agree`
+/// (true only when every engine answered and they agree), `agreement`
+/// (`all`, `partial` or `disagree`) and `unfinished`.
 pub fn compare_json(kind: &str, report: &CompareReport) -> Value {
-    json!({ "kind": kind, "results": report.results, "agree": report.agree })
+    json!({
+        "kind": kind,
+        "results": report.results,
+        "agree": report.agree,
+        "agreement": report.agreement,
+        "unfinished": report.unfinished,
+    })
 }
 
 /// The `compare` report for a person: a table, one row per engine.
@@ -146,7 +199,7 @@ pub fn compare_text(kind: &str, title: Option<&str>, report: &CompareReport) -> 
             header.push("cost");
         }
         if counting {
-            header.push("count");
+            header.extend(["count", "count SAT calls", "count ms"]);
         }
         header.into_iter().map(String::from).collect::<Vec<_>>()
     }];
@@ -169,6 +222,8 @@ pub fn compare_text(kind: &str, title: Option<&str>, report: &CompareReport) -> 
                 (Some(n), _) => n.to_string(),
                 (None, _) => "-".to_string(),
             });
+            row.push(r.count_sat_calls.map_or("-".to_string(), |c| c.to_string()));
+            row.push(r.count_ms.map_or("-".to_string(), |ms| format!("{ms:.2}")));
         }
         rows.push(row);
     }
@@ -184,7 +239,16 @@ pub fn compare_text(kind: &str, title: Option<&str>, report: &CompareReport) -> 
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');
     }
-    out.push_str(if report.agree { "all engines agree\n" } else { "ENGINES DISAGREE\n" });
+    for r in &report.results {
+        if let Some(note) = &r.note {
+            out.push_str(&format!("{}: {}\n", r.encoding, note));
+        }
+    }
+    out.push_str(match report.agreement {
+        Agreement::All => "all engines answered and agree\n",
+        Agreement::Partial => "the engines that answered agree, but not every engine answered\n",
+        Agreement::Disagree => "ENGINES DISAGREE\n",
+    });
     out
 }
 
@@ -196,6 +260,7 @@ pub fn explain_json(kind: &str, report: &ExplainReport) -> Value {
         "status": report.status,
         "constraints": report.constraints,
         "certificate": report.certificate,
+        "rule": report.rule,
         "sat_calls": report.stats.sat_calls,
         "stats": report.stats,
     })
@@ -220,8 +285,17 @@ pub fn explain_text(kind: &str, title: Option<&str>, report: &ExplainReport) -> 
                         "no solution: these {n} constraints cannot all hold, and dropping any one of them leaves a solvable puzzle:\n"
                     ));
                 }
-                for constraint in &report.constraints {
-                    out.push_str(&format!("  - {}\n", constraint.name));
+                if let Some(rule) = &report.rule {
+                    out.push_str(&format!("  ({rule})\n"));
+                }
+                for constraint in report.constraints.iter().take(SHOWN_CONSTRAINTS) {
+                    out.push_str(&format!("  - {}\n", printable(&constraint.name)));
+                }
+                if n > SHOWN_CONSTRAINTS {
+                    out.push_str(&format!(
+                        "  ... and {} more (the JSON output lists them all)\n",
+                        n - SHOWN_CONSTRAINTS
+                    ));
                 }
             } else if report.certificate.is_none() {
                 out.push_str("no solution: the puzzle's fixed rules alone cannot be met\n");

@@ -1,4 +1,4 @@
-//! Enumeration of models projected onto chosen variables.
+//! Enumeration of models projected onto chosen variables or literals.
 //!
 //! Each model found is blocked on the projection only, so two models that
 //! differ only in auxiliary variables count once. The blocking clauses are
@@ -7,10 +7,12 @@
 //! afterwards as if the enumeration had never happened.
 
 use super::{Answer, Solve, SolverError};
-use crate::cnf::{Lit, Var};
+use crate::cnf::Lit;
 
 /// An iterator over the distinct values the projection takes in the models
-/// of a solver. Item `i` of each model is the value of `projection[i]`.
+/// of a solver. Item `i` of each model is the value of `projection[i]`; a
+/// projection is given as variables or as literals (a variable stands for
+/// its positive literal).
 ///
 /// ```
 /// use somaria::cnf::{Cnf, card};
@@ -27,7 +29,7 @@ use crate::cnf::{Lit, Var};
 /// ```
 pub struct ProjectedModels<'s, S: Solve + ?Sized> {
     solver: &'s mut S,
-    projection: Vec<Var>,
+    projection: Vec<Lit>,
     assumptions: Vec<Lit>,
     selector: Lit,
     done: bool,
@@ -37,7 +39,8 @@ pub struct ProjectedModels<'s, S: Solve + ?Sized> {
 impl<'s, S: Solve + ?Sized> ProjectedModels<'s, S> {
     /// Enumerates the models of `solver` under `assumptions`, projected onto
     /// `projection`.
-    pub fn new(solver: &'s mut S, projection: Vec<Var>, assumptions: &[Lit]) -> Self {
+    pub fn new<L: Into<Lit>>(solver: &'s mut S, projection: impl IntoIterator<Item = L>, assumptions: &[Lit]) -> Self {
+        let projection = projection.into_iter().map(Into::into).collect();
         let selector = solver.new_var().pos();
         let mut all_assumptions = assumptions.to_vec();
         all_assumptions.push(selector);
@@ -51,11 +54,12 @@ impl<'s, S: Solve + ?Sized> ProjectedModels<'s, S> {
         }
     }
 
-    /// Blocks each model on the projected variables it makes true only: "not
+    /// Blocks each model on the projected literals it makes true only: "not
     /// all of these at once". That is enough, and gives far shorter clauses,
-    /// when the formula already decides the rest from them, as when the
-    /// projection is made of exactly-one groups (a fan's four directions).
-    /// With other formulas it would skip models, so it is the caller's claim.
+    /// when no two solutions differ only in literals that one of them makes
+    /// false, as when the projection is made of exactly-one groups (a fan's
+    /// four directions). With other formulas it would skip models, so it is
+    /// the caller's claim.
     ///
     /// ```
     /// use somaria::cnf::{Cnf, card};
@@ -95,13 +99,13 @@ impl<S: Solve + ?Sized> Iterator for ProjectedModels<'_, S> {
                 None
             }
             Ok(Answer::Sat) => {
-                let values: Vec<bool> = self.projection.iter().map(|v| self.solver.value(v.pos())).collect();
+                let values: Vec<bool> = self.projection.iter().map(|&l| self.solver.value(l)).collect();
                 let mut blocking: Vec<Lit> = self
                     .projection
                     .iter()
                     .zip(&values)
                     .filter(|(_, value)| !self.true_literals_only || **value)
-                    .map(|(v, &value)| v.lit(!value))
+                    .map(|(&l, &value)| if value { !l } else { l })
                     .collect();
                 blocking.push(!self.selector);
                 self.solver.add_clause(&blocking);

@@ -1,20 +1,25 @@
-//! Solving a [`Cnf`]: the [`Solve`] trait, its varisat implementation, and
-//! projected model enumeration with blocking clauses.
+//! Solving a [`Cnf`]: the [`Solve`] trait and its varisat implementation,
+//! and what is built on the trait alone: projected model enumeration with
+//! blocking clauses, possible literals, minimal unsatisfiable subsets, and
+//! the lazy-constraint driver [`Lazy`].
 
 mod enumerate;
 mod facts;
+mod lazy;
 mod mus;
+mod varisat_backend;
 
-use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use enumerate::ProjectedModels;
 pub use facts::{Possible, possible_literals};
+pub use lazy::{Lazy, Repair, Repairer};
 pub use mus::{Mus, minimal_unsat_subset, shrink_by_deletion};
+pub use varisat_backend::VarisatSolver;
 
-use crate::cnf::{Cnf, Lit, Var};
+use crate::cnf::{ClauseSink, Cnf, Lit};
 
 /// The verdict of one SAT call.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -25,20 +30,22 @@ pub enum Answer {
     Unsat,
 }
 
-/// A failure of the solver itself, not a verdict about the formula.
+/// A failure during a solve, not a verdict about the formula.
 #[derive(Debug, thiserror::Error)]
-#[error("the SAT solver failed: {0}")]
-pub struct SolverError(String);
+pub enum SolverError {
+    /// The SAT backend itself failed or refused the request.
+    #[error("the SAT solver failed: {0}")]
+    Backend(String),
+    /// A [`Repairer`] found a model it could neither accept nor cut: the
+    /// encoding let through something that is not a solution.
+    #[error("{0}")]
+    ModelRejected(String),
+}
 
-/// What every SAT backend offers: incremental clauses, solving under
-/// assumptions, the last model and the failed assumptions.
-pub trait Solve {
-    /// A fresh variable, for clauses added after loading.
-    fn new_var(&mut self) -> Var;
-
-    /// Adds a clause; it holds for every later call.
-    fn add_clause(&mut self, clause: &[Lit]);
-
+/// What every SAT backend offers: incremental variables and clauses (as a
+/// [`ClauseSink`]), solving under assumptions, the last model and the failed
+/// assumptions.
+pub trait Solve: ClauseSink {
     /// Solves with `assumptions` holding for this call only.
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError>;
 
@@ -56,6 +63,56 @@ pub trait Solve {
 
     /// Counters for reports.
     fn stats(&self) -> SolveStats;
+}
+
+impl<S: Solve + ?Sized> Solve for Box<S> {
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
+        (**self).solve_under(assumptions)
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        (**self).value(lit)
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        (**self).failed_core()
+    }
+
+    fn stats(&self) -> SolveStats {
+        (**self).stats()
+    }
+}
+
+/// A solver holding the clauses of `cnf`, counting its calls and its growth
+/// in `progress` when given. Callers see only [`Solve`], so the backend can
+/// change without touching them.
+///
+/// ```
+/// use somaria::cnf::Cnf;
+/// use somaria::solver::{new_solver, Answer, Solve};
+/// let mut cnf = Cnf::new();
+/// let a = cnf.new_var();
+/// cnf.add_clause(&[a.neg()]);
+/// let mut solver = new_solver(&cnf, None);
+/// assert_eq!(solver.solve_under(&[a.pos()]).unwrap(), Answer::Unsat);
+/// ```
+pub fn new_solver(cnf: &Cnf, progress: Option<Arc<Progress>>) -> Box<dyn Solve> {
+    Box::new(VarisatSolver::build(cnf, progress, None))
+}
+
+/// Solves `cnf` once, from scratch and with no assumptions, writing the
+/// solver's proof of the verdict to `out`. A refutation written this way
+/// covers exactly `cnf`, which is what a checker is given beside it.
+pub fn solve_with_proof(
+    cnf: &Cnf,
+    progress: Option<Arc<Progress>>,
+    out: Box<dyn std::io::Write + Send>,
+    format: ProofFormat,
+) -> Result<Answer, SolverError> {
+    let mut prover = VarisatSolver::build(cnf, progress, Some((out, format)));
+    let answer = prover.solve()?;
+    prover.close_proof()?;
+    Ok(answer)
 }
 
 /// Counters kept by a solver.
@@ -80,6 +137,8 @@ pub struct SolveStats {
 pub struct Progress {
     sat_calls: AtomicU64,
     solutions: AtomicU64,
+    variables: AtomicU64,
+    clauses: AtomicU64,
 }
 
 impl Progress {
@@ -96,6 +155,23 @@ impl Progress {
     /// Sets the solution count, for searches that count in bulk.
     pub fn set_solutions(&self, count: u64) {
         self.solutions.store(count, Ordering::Relaxed);
+    }
+
+    /// Counts variables and clauses handed to a solver, so that a run
+    /// stopped before it reports can still say how large its formula was.
+    pub fn record_growth(&self, variables: u64, clauses: u64) {
+        self.variables.fetch_add(variables, Ordering::Relaxed);
+        self.clauses.fetch_add(clauses, Ordering::Relaxed);
+    }
+
+    /// Variables handed to solvers so far.
+    pub fn variables(&self) -> u64 {
+        self.variables.load(Ordering::Relaxed)
+    }
+
+    /// Clauses handed to solvers so far.
+    pub fn clauses(&self) -> u64 {
+        self.clauses.load(Ordering::Relaxed)
     }
 
     /// SAT calls so far.
@@ -116,170 +192,4 @@ pub enum ProofFormat {
     Varisat,
     /// Textual DRAT, checked by drat-trim and most other checkers.
     Drat,
-}
-
-/// The varisat CDCL solver behind the [`Solve`] trait.
-///
-/// ```
-/// use somaria::cnf::Cnf;
-/// use somaria::solver::{Answer, Solve, VarisatSolver};
-/// let mut cnf = Cnf::new();
-/// let a = cnf.new_var();
-/// let b = cnf.new_var();
-/// cnf.add_clause(&[a.pos(), b.pos()]);
-/// cnf.add_clause(&[a.neg()]);
-/// let mut solver = VarisatSolver::from_cnf(&cnf);
-/// assert_eq!(solver.solve().unwrap(), Answer::Sat);
-/// assert!(solver.value(b.pos()));
-/// assert_eq!(solver.solve_under(&[b.neg()]).unwrap(), Answer::Unsat);
-/// assert_eq!(solver.failed_core(), vec![b.neg()]);
-/// ```
-pub struct VarisatSolver {
-    inner: varisat::Solver<'static>,
-    num_vars: usize,
-    model: Vec<bool>,
-    stats: SolveStats,
-    progress: Option<Arc<Progress>>,
-    writes_proof: bool,
-    drat: bool,
-    assumed: bool,
-    refused: Option<String>,
-}
-
-impl VarisatSolver {
-    /// A solver holding the clauses of `cnf`.
-    pub fn from_cnf(cnf: &Cnf) -> VarisatSolver {
-        VarisatSolver::build(cnf, None, None)
-    }
-
-    /// A solver holding the clauses of `cnf` that counts its SAT calls in
-    /// `progress` and, when asked, writes a proof of every verdict to `proof`.
-    ///
-    /// The proof must be set up before the first clause, which is why it is
-    /// given here and not later. A DRAT proof cannot record assumptions or
-    /// clauses added after the first solve; doing either makes the next solve
-    /// fail with an error rather than write a wrong proof.
-    pub fn build(
-        cnf: &Cnf,
-        progress: Option<Arc<Progress>>,
-        proof: Option<(Box<dyn Write + Send>, ProofFormat)>,
-    ) -> VarisatSolver {
-        let mut inner = varisat::Solver::new();
-        let writes_proof = proof.is_some();
-        let drat = matches!(proof, Some((_, ProofFormat::Drat)));
-        if let Some((out, format)) = proof {
-            let format = match format {
-                ProofFormat::Varisat => varisat::ProofFormat::Varisat,
-                ProofFormat::Drat => varisat::ProofFormat::Drat,
-            };
-            inner.write_proof(std::io::BufWriter::new(out), format);
-        }
-        let mut solver = VarisatSolver {
-            inner,
-            num_vars: cnf.num_vars(),
-            model: Vec::new(),
-            stats: SolveStats::default(),
-            progress,
-            writes_proof,
-            drat,
-            assumed: false,
-            refused: None,
-        };
-        for clause in cnf.clauses() {
-            solver.add_clause(clause);
-        }
-        solver
-    }
-
-    /// Finishes and flushes the proof, if one is being written. Dropping the
-    /// solver does this too, but cannot report a failure.
-    pub fn close_proof(&mut self) -> Result<(), SolverError> {
-        if self.writes_proof {
-            self.writes_proof = false;
-            self.inner.close_proof().map_err(|e| SolverError(e.to_string()))?;
-        }
-        Ok(())
-    }
-}
-
-impl Drop for VarisatSolver {
-    fn drop(&mut self) {
-        let _ = self.close_proof();
-    }
-}
-
-fn to_varisat(lit: Lit) -> varisat::Lit {
-    varisat::Lit::from_code(lit.code())
-}
-
-impl Solve for VarisatSolver {
-    fn new_var(&mut self) -> Var {
-        let var = Var::from_index(self.num_vars);
-        self.num_vars += 1;
-        var
-    }
-
-    fn add_clause(&mut self, clause: &[Lit]) {
-        use varisat::ExtendFormula;
-        if self.drat && self.stats.sat_calls > 0 {
-            // varisat cannot record this in DRAT and would panic; the next
-            // solve reports it instead.
-            self.refused = Some("a DRAT proof cannot cover clauses added after solving".to_string());
-            return;
-        }
-        let lits: Vec<varisat::Lit> = clause.iter().map(|&l| to_varisat(l)).collect();
-        self.inner.add_clause(&lits);
-    }
-
-    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
-        // varisat keeps assumptions across calls, so reset them whenever some
-        // were set; but never touch them with a DRAT proof, which cannot
-        // record assumptions (varisat panics if asked to).
-        if let Some(why) = &self.refused {
-            return Err(SolverError(why.clone()));
-        }
-        if !assumptions.is_empty() || self.assumed {
-            if self.drat {
-                return Err(SolverError(
-                    "a DRAT proof cannot cover solving under assumptions; use the varisat proof format".into(),
-                ));
-            }
-            let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
-            self.inner.assume(&lits);
-            self.assumed = !assumptions.is_empty();
-        }
-        let start = Instant::now();
-        let result = self.inner.solve();
-        self.stats.sat_calls += 1;
-        self.stats.solve_time += start.elapsed();
-        if let Some(progress) = &self.progress {
-            progress.record_sat_call();
-        }
-        match result.map_err(|e| SolverError(e.to_string()))? {
-            true => {
-                // Variables in no clause are unknown to varisat; they read false.
-                self.model.clear();
-                self.model.resize(self.num_vars, false);
-                for lit in self.inner.model().unwrap_or_default() {
-                    if let Some(slot) = self.model.get_mut(lit.index()) {
-                        *slot = lit.is_positive();
-                    }
-                }
-                Ok(Answer::Sat)
-            }
-            false => Ok(Answer::Unsat),
-        }
-    }
-
-    fn value(&self, lit: Lit) -> bool {
-        self.model.get(lit.var().index()).copied().unwrap_or(false) == lit.is_positive()
-    }
-
-    fn failed_core(&self) -> Vec<Lit> {
-        self.inner.failed_core().unwrap_or(&[]).iter().map(|l| Lit::from_code(l.code())).collect()
-    }
-
-    fn stats(&self) -> SolveStats {
-        self.stats
-    }
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{Answer, Progress, Solve, SolverError, VarisatSolver};
-use crate::cnf::{Cnf, GroupId, Lit};
+use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
 
 /// What [`minimal_unsat_subset`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]

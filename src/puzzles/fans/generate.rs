@@ -12,10 +12,14 @@ use crate::rng::SplitMix64;
 ///
 /// ```
 /// use somaria::puzzles::fans::generate::planted;
-/// let puzzle = planted(10, 10, 0.1, 0.05, 7);
+/// let puzzle = planted(10, 10, 0.1, 0.05, 7).unwrap();
 /// assert!(puzzle.solve_directions().unwrap().is_some());
+/// assert!(planted(0, 0, 0.1, 0.05, 7).is_err());
 /// ```
-pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u64) -> FanPuzzle {
+pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u64) -> Result<FanPuzzle, SizeError> {
+    if rows == 0 || cols == 0 {
+        return Err(SizeError { rows, cols });
+    }
     let mut rng = SplitMix64::new(seed);
     let mut cells: Vec<Vec<Cell>> = (0..rows)
         .map(|_| {
@@ -32,7 +36,7 @@ pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u6
                 .collect()
         })
         .collect();
-    let layout = Grid::from_rows(cells.clone()).expect("a non-empty rectangle");
+    let layout = Grid::from_rows(cells.clone()).ok_or(SizeError { rows, cols })?;
     let mut blown = vec![vec![false; cols]; rows];
     for (pos, cell) in layout.cells() {
         if *cell == Cell::Fan {
@@ -54,5 +58,15 @@ pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u6
             }
         }
     }
-    FanPuzzle::from_grid(Grid::from_rows(cells).expect("a non-empty rectangle"))
+    Ok(FanPuzzle::from_grid(Grid::from_rows(cells).ok_or(SizeError { rows, cols })?))
+}
+
+/// A grid size a generator cannot build.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot build a {rows} x {cols} grid; expected at least one row and one column")]
+pub struct SizeError {
+    /// Rows asked for.
+    pub rows: usize,
+    /// Columns asked for.
+    pub cols: usize,
 }

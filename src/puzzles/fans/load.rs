@@ -100,7 +100,9 @@ pub fn load_puzzle(source: &Source) -> Result<FanPuzzle, LoadError> {
                 }
                 hit_lists.push(hits);
             }
+            // The loop above checked every fan index against `count`.
             FanPuzzle::from_list(count, hit_lists)
+                .map_err(|e| source.error(None, Problem::Invalid { found: e.to_string(), expected: FORMS.into() }))?
         }
         (Some(_), Some(fans)) => {
             let found = "both `grid` and `fans`".to_string();

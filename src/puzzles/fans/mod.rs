@@ -21,24 +21,92 @@ mod load;
 
 use std::time::Instant;
 
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 pub use check::check;
 pub use encode::Encoding;
 pub use load::{MAX_FANS, load, load_puzzle};
 
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, ExplainReport, FactsReport, NamedConstraint, Puzzle, Solution,
-    SolveOptions, SolveReport, Stats, Status,
+    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
+    Solution, SolveOptions, SolveReport, Stats, Status,
 };
+use crate::cnf::Cnf;
 use crate::grid::{Dir, Grid, Pos};
-use crate::solver::{ProjectedModels, Solve, VarisatSolver, minimal_unsat_subset, possible_literals};
+use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
+use crate::solver::{Answer, ProjectedModels, Solve, minimal_unsat_subset, possible_literals};
 
 /// The `kind` of fan models.
 pub const KIND: &str = "fans";
 
-/// The engines: one SAT encoding.
-pub const ENGINES: &[&str] = &["sat"];
+engines! {
+    /// The engines: one SAT encoding.
+    pub enum Engine {
+        /// Exactly one direction per fan, one clause per weathercock.
+        Sat = "sat",
+    }
+}
+
+/// A solution: each fan's direction, in fan order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FanSolution {
+    /// One entry per fan.
+    pub fans: Vec<FanDirection>,
+}
+
+/// One fan's direction in a [`FanSolution`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FanDirection {
+    /// The fan's index, in reading order for the grid form.
+    pub index: usize,
+    /// Its row, in the grid form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    /// Its column, in the grid form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
+    /// The way it blows.
+    pub dir: Dir,
+}
+
+/// What `facts` found: per fan, the directions some solution gives it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FanFacts {
+    /// One entry per fan; `None` when the puzzle has no solution.
+    pub fans: Option<Vec<FanChoices>>,
+}
+
+/// One fan's entry in [`FanFacts`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FanChoices {
+    /// The fan's index.
+    pub index: usize,
+    /// Its row, in the grid form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<usize>,
+    /// Its column, in the grid form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub col: Option<usize>,
+    /// The directions it takes in some solution.
+    pub possible: Vec<Dir>,
+    /// The one direction it takes in every solution, when there is one.
+    pub forced: Option<Dir>,
+}
+
+/// Why a listed fan puzzle cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ListError {
+    /// A weathercock names a fan that does not exist.
+    #[error("weathercock {weathercock} names fan {fan}, but there are only {fans} fans (0 to {fans} - 1)")]
+    NoSuchFan {
+        /// The weathercock's index.
+        weathercock: usize,
+        /// The fan index it names.
+        fan: usize,
+        /// The number of fans.
+        fans: usize,
+    },
+}
 
 /// A cell of the grid form.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -154,11 +222,16 @@ impl FanPuzzle {
     /// ```
     /// use somaria::grid::Dir;
     /// use somaria::puzzles::fans::{FanPuzzle, Hit};
-    /// let puzzle = FanPuzzle::from_list(1, vec![vec![Hit { fan: 0, dir: Dir::Up }]]);
+    /// let puzzle = FanPuzzle::from_list(1, vec![vec![Hit { fan: 0, dir: Dir::Up }]]).unwrap();
     /// assert_eq!(puzzle.solve_directions().unwrap(), Some(vec![Dir::Up]));
+    /// assert!(FanPuzzle::from_list(1, vec![vec![Hit { fan: 1, dir: Dir::Up }]]).is_err());
     /// ```
-    pub fn from_list(fans: usize, hit_lists: Vec<Vec<Hit>>) -> FanPuzzle {
-        assert!(hit_lists.iter().flatten().all(|h| h.fan < fans), "fan index out of range");
+    pub fn from_list(fans: usize, hit_lists: Vec<Vec<Hit>>) -> Result<FanPuzzle, ListError> {
+        for (weathercock, hits) in hit_lists.iter().enumerate() {
+            if let Some(hit) = hits.iter().find(|h| h.fan >= fans) {
+                return Err(ListError::NoSuchFan { weathercock, fan: hit.fan, fans });
+            }
+        }
         let weathercocks = hit_lists
             .into_iter()
             .map(|mut hit_by| {
@@ -167,7 +240,7 @@ impl FanPuzzle {
                 Weathercock { place: None, hit_by }
             })
             .collect();
-        FanPuzzle { title: None, layout: None, fan_places: vec![None; fans], weathercocks }
+        Ok(FanPuzzle { title: None, layout: None, fan_places: vec![None; fans], weathercocks })
     }
 
     /// Sets the title shown in reports.
@@ -198,16 +271,16 @@ impl FanPuzzle {
 
     /// Solves and checks; `None` when there is no solution.
     pub fn solve_directions(&self) -> Result<Option<Vec<Dir>>, Error> {
-        let (encoding, mut solver, _) = self.encoded(VarisatSolver::from_cnf);
+        let (encoding, mut solver, _) = self.encoded(|cnf| crate::solver::new_solver(cnf, None));
         match solver.solve()? {
-            crate::solver::Answer::Unsat => Ok(None),
-            crate::solver::Answer::Sat => Ok(Some(self.checked(encoding.decode(|lit| solver.value(lit)))?)),
+            Answer::Unsat => Ok(None),
+            Answer::Sat => Ok(Some(self.checked(encoding.decode(|lit| solver.value(lit)))?)),
         }
     }
 
     /// The encoding, a solver holding it made by `new_solver`, and the
     /// milliseconds both took.
-    fn encoded(&self, new_solver: impl FnOnce(&crate::cnf::Cnf) -> VarisatSolver) -> (Encoding, VarisatSolver, f64) {
+    fn encoded(&self, new_solver: impl FnOnce(&Cnf) -> Box<dyn Solve>) -> (Encoding, Box<dyn Solve>, f64) {
         let started = Instant::now();
         let encoding = Encoding::new(self);
         let solver = new_solver(encoding.cnf());
@@ -221,39 +294,60 @@ impl FanPuzzle {
         Ok(dirs)
     }
 
-    /// The solution as JSON: each fan's index, direction and, in the grid
-    /// form, its cell.
-    pub fn solution_json(&self, dirs: &[Dir]) -> serde_json::Value {
-        let fans: Vec<serde_json::Value> = dirs
+    /// The typed solution for a list of directions, one per fan.
+    pub fn solution(&self, dirs: &[Dir]) -> FanSolution {
+        let fans = dirs
             .iter()
             .enumerate()
-            .map(|(index, dir)| match self.fan_places[index] {
-                Some((row, col)) => json!({"index": index, "row": row, "col": col, "dir": dir}),
-                None => json!({"index": index, "dir": dir}),
+            .map(|(index, &dir)| {
+                let place = self.fan_places[index];
+                FanDirection { index, row: place.map(|p| p.0), col: place.map(|p| p.1), dir }
             })
             .collect();
-        json!({ "fans": fans })
+        FanSolution { fans }
     }
 
     /// The solution for a person: the grid with an arrow on each fan, or a
     /// list of fans in the listed form.
-    pub fn solution_text(&self, dirs: &[Dir]) -> String {
+    pub fn solution_text(&self, solution: &FanSolution) -> String {
         let mut out = String::new();
         if let Some(layout) = &self.layout {
             let numbers = fan_numbers(layout);
             out.push_str(&layout.draw(|pos, cell| match numbers[layout.index_of(pos)] {
-                Some(fan) => dirs[fan].arrow(),
+                Some(fan) => solution.fans[fan].dir.arrow(),
                 None => cell.symbol(),
             }));
             out.push('\n');
         }
-        for (index, dir) in dirs.iter().enumerate() {
-            match self.fan_places[index] {
-                Some((row, col)) => out.push_str(&format!("fan {index} at ({row}, {col}): {dir}\n")),
-                None => out.push_str(&format!("fan {index}: {dir}\n")),
+        for fan in &solution.fans {
+            match (fan.row, fan.col) {
+                (Some(row), Some(col)) => out.push_str(&format!("fan {} at ({row}, {col}): {}\n", fan.index, fan.dir)),
+                _ => out.push_str(&format!("fan {}: {}\n", fan.index, fan.dir)),
             }
         }
         out
+    }
+
+    /// The facts for a person: each fan's forced direction or its choices.
+    fn facts_text(&self, facts: &FanFacts) -> String {
+        let Some(fans) = &facts.fans else {
+            return "no solution, so there are no facts to report\n".to_string();
+        };
+        let mut text = String::new();
+        for fan in fans {
+            let label = match (fan.row, fan.col) {
+                (Some(row), Some(col)) => format!("fan {} at ({row}, {col})", fan.index),
+                _ => format!("fan {}", fan.index),
+            };
+            match fan.forced {
+                Some(dir) => text.push_str(&format!("{label}: always {dir}\n")),
+                None => {
+                    let names: Vec<&str> = fan.possible.iter().map(|d| d.name()).collect();
+                    text.push_str(&format!("{label}: any of {}\n", names.join(", ")));
+                }
+            }
+        }
+        text
     }
 }
 
@@ -281,29 +375,28 @@ impl Puzzle for FanPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        ENGINES
+        Engine::NAMES
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
         let answer = solver.solve()?;
-        let cnf = options.settle_formula(answer == crate::solver::Answer::Unsat, || encoding.cnf().clone())?;
+        let cnf = options.settle_formula(answer == Answer::Unsat, || encoding.cnf().clone())?;
         let (status, solution) = match answer {
-            crate::solver::Answer::Unsat => (Status::NoSolution, None),
-            crate::solver::Answer::Sat => {
-                let dirs = self.checked(encoding.decode(|lit| solver.value(lit)))?;
-                let text = self.solution_text(&dirs);
-                (Status::Solved, Some(Solution { json: self.solution_json(&dirs), text }))
+            Answer::Unsat => (Status::NoSolution, None),
+            Answer::Sat => {
+                let solution = self.solution(&self.checked(encoding.decode(|lit| solver.value(lit)))?);
+                (Status::Solved, Some(Solution::of(&solution, self.solution_text(&solution))))
             }
         };
         let explanation = (status == Status::NoSolution).then(|| self.unsolvable_hint()).flatten();
-        let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
+        let stats = Stats::of_sat_run(engine.name(), encoding.cnf(), solver.stats(), encode_ms);
         Ok(SolveReport { status, solution, explanation, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
         let mut count = 0u64;
         let mut complete = true;
@@ -321,52 +414,36 @@ impl Puzzle for FanPuzzle {
             options.progress.record_solution();
         }
         drop(models);
-        let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
+        let stats = Stats::of_sat_run(engine.name(), encoding.cnf(), solver.stats(), encode_ms);
         Ok(CountReport { count, complete, saturated: false, stats })
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
         let candidates: Vec<crate::cnf::Lit> = encoding.decision_vars().into_iter().map(|v| v.pos()).collect();
         let found = possible_literals(&mut solver, &candidates, &[])?;
-        let stats = Stats::of_sat_run(engine, encoding.cnf(), solver.stats(), encode_ms);
-        let Some(found) = found else {
-            let mut json = serde_json::Map::new();
-            json.insert("fans".into(), json!(null));
-            let text = "no solution, so there are no facts to report\n".to_string();
-            return Ok(FactsReport { status: Status::NoSolution, json, text, stats });
-        };
-        let mut fans = Vec::with_capacity(self.num_fans());
-        let mut text = String::new();
-        for (index, possible) in found.possible.chunks(4).enumerate() {
-            let dirs: Vec<Dir> = Dir::ALL.into_iter().filter(|d| possible[d.index()]).collect();
-            let forced = (dirs.len() == 1).then(|| dirs[0]);
-            let mut entry = json!({"index": index, "possible": dirs, "forced": forced});
-            let label = match self.fan_places[index] {
-                Some((row, col)) => {
-                    entry["row"] = json!(row);
-                    entry["col"] = json!(col);
-                    format!("fan {index} at ({row}, {col})")
-                }
-                None => format!("fan {index}"),
-            };
-            match forced {
-                Some(dir) => text.push_str(&format!("{label}: always {dir}\n")),
-                None => {
-                    let names: Vec<&str> = dirs.iter().map(|d| d.name()).collect();
-                    text.push_str(&format!("{label}: any of {}\n", names.join(", ")));
-                }
-            }
-            fans.push(entry);
-        }
-        let mut json = serde_json::Map::new();
-        json.insert("fans".into(), json!(fans));
-        Ok(FactsReport { status: Status::Solved, json, text, stats })
+        let stats = Stats::of_sat_run(engine.name(), encoding.cnf(), solver.stats(), encode_ms);
+        let fans = found.as_ref().map(|found| {
+            found
+                .possible
+                .chunks(4)
+                .enumerate()
+                .map(|(index, possible)| {
+                    let possible: Vec<Dir> = Dir::ALL.into_iter().filter(|d| possible[d.index()]).collect();
+                    let forced = (possible.len() == 1).then(|| possible[0]);
+                    let place = self.fan_places[index];
+                    FanChoices { index, row: place.map(|p| p.0), col: place.map(|p| p.1), possible, forced }
+                })
+                .collect()
+        });
+        let status = if fans.is_some() { Status::Solved } else { Status::NoSolution };
+        let facts = FanFacts { fans };
+        Ok(FactsReport::of(status, &facts, self.facts_text(&facts), stats))
     }
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let encoding = Encoding::new(self);
         let encode_ms = Stats::ms(started.elapsed());
@@ -374,11 +451,17 @@ impl Puzzle for FanPuzzle {
         // Each fan turning one way is the mechanism; the weathercocks are the demands.
         let found =
             minimal_unsat_subset(encoding.cnf(), encoding.weathercock_groups(), Some(options.progress.clone()))?;
-        let mut stats = Stats::of_sat_run(engine, encoding.cnf(), Default::default(), encode_ms);
+        let mut stats = Stats::of_sat_run(engine.name(), encoding.cnf(), Default::default(), encode_ms);
         stats.solve_ms = Stats::ms(solving.elapsed());
         let Some(mus) = found else {
             stats.sat_calls = 1;
-            return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate: None, stats });
+            return Ok(ExplainReport {
+                status: Status::Solved,
+                constraints: Vec::new(),
+                certificate: None,
+                rule: None,
+                stats,
+            });
         };
         stats.sat_calls = mus.sat_calls;
         let constraints = mus
@@ -393,7 +476,98 @@ impl Puzzle for FanPuzzle {
                 }
             })
             .collect();
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, stats })
+        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, rule: None, stats })
+    }
+
+    fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
+        let engine = Engine::choose(engine)?;
+        Ok(Formula {
+            cnf: Encoding::new(self).into_cnf(),
+            engine: engine.name(),
+            equisatisfiable: true,
+            notes: vec!["one variable per fan and direction; a model is an answer".to_string()],
+        })
+    }
+
+    /// The grid with walls, weathercocks as dots and fans: the answer's
+    /// arrows and wind, the facts' forced arrows ("?" where a fan is free),
+    /// or the explanation's weathercocks outlined.
+    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+        let Some(layout) = &self.layout else {
+            return Err(Error::Unsupported { command: "a picture of the listed form (it has no grid)", kind: KIND });
+        };
+        let mut picture = Picture::new(layout.rows(), layout.cols());
+        for (pos, cell) in layout.cells() {
+            match cell {
+                Cell::Wall => picture.set_ground(pos, Ground::Wall),
+                Cell::Weathercock => picture.marks.push((pos, Mark::Dot(Tint::Goal))),
+                Cell::Fan | Cell::Floor => {}
+            }
+        }
+        let width = (layout.cols() * 3).max(30);
+        let mut arrows: Vec<Option<Dir>> = vec![None; self.num_fans()];
+        match of {
+            Drawn::Solution(report) => {
+                if let Some(solution) = &report.solution {
+                    let solution: FanSolution = serde_json::from_value(solution.json.clone())
+                        .map_err(|e| Error::Internal(format!("the fan solution does not read back: {e}")))?;
+                    for fan in &solution.fans {
+                        arrows[fan.index] = Some(fan.dir);
+                    }
+                }
+                if let Some(why) = &report.explanation {
+                    picture.caption.extend(super::wrapped(&format!("no solution: {why}"), width));
+                }
+            }
+            Drawn::Facts(report) => {
+                let facts: FanFacts = serde_json::from_value(serde_json::Value::Object(report.json.clone()))
+                    .map_err(|e| Error::Internal(format!("the fan facts do not read back: {e}")))?;
+                match &facts.fans {
+                    Some(fans) => {
+                        for fan in fans {
+                            arrows[fan.index] = fan.forced;
+                        }
+                        picture.caption.push("arrows: the way a fan points in every solution; ?: it varies".into());
+                    }
+                    None => picture.caption.push("no solution, so there are no facts".into()),
+                }
+            }
+            Drawn::Explanation(report) => {
+                for constraint in &report.constraints {
+                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
+                        picture.outlines.push((row, col));
+                    }
+                }
+                let n = report.constraints.len();
+                if report.status == Status::NoSolution {
+                    let line = format!("outlined: {} that cannot all spin at once", super::counted(n, "weathercock"));
+                    picture.caption.extend(super::wrapped(&line, width));
+                }
+            }
+        }
+        for (index, place) in self.fan_places.iter().enumerate() {
+            let Some(pos) = *place else { continue };
+            match arrows[index] {
+                Some(dir) => {
+                    let mut reach = pos;
+                    while let Some(next) = layout.step(reach, dir) {
+                        if layout[next] == Cell::Wall {
+                            break;
+                        }
+                        reach = next;
+                    }
+                    if reach != pos {
+                        picture.trails.push(Trail { cells: vec![pos, reach], tint: Tint::Wind, closed: false });
+                    }
+                    picture.marks.push((pos, Mark::Arrow(dir, Tint::Ink)));
+                }
+                None if matches!(of, Drawn::Facts(r) if r.status == Status::Solved) => {
+                    picture.marks.push((pos, Mark::Label("?".into(), Tint::Ink)))
+                }
+                None => picture.marks.push((pos, Mark::Label("F".into(), Tint::Ink))),
+            }
+        }
+        Ok(picture)
     }
 }
 
@@ -411,6 +585,6 @@ impl FanPuzzle {
                 None => format!("weathercock {i}"),
             })
             .collect();
-        (!stranded.is_empty()).then(|| format!("no fan direction reaches {}", stranded.join(", ")))
+        (!stranded.is_empty()).then(|| format!("no fan direction reaches {}", super::listed(&stranded, 10)))
     }
 }

@@ -37,8 +37,6 @@ pub mod sat;
 pub mod sat_keys;
 
 use std::collections::BTreeSet;
-use std::fmt;
-use std::str::FromStr;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -48,8 +46,8 @@ pub use check::check;
 pub use load::{load, load_puzzle};
 
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, ExplainReport, NamedConstraint, Puzzle, Solution, SolveOptions,
-    SolveReport, Stats, Status,
+    CountOptions, CountReport, DecidedBy, Error, ExplainReport, Formula, NamedConstraint, Puzzle, Solution,
+    SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Cnf;
 use crate::grid::{Dir, Grid, Pos};
@@ -61,68 +59,32 @@ pub const KIND: &str = "keys-doors";
 /// The most walkers a grid may have.
 pub const MAX_WALKERS: usize = 4;
 
+engines! {
+    /// The keys-and-doors engines, the default (fastest measured) first.
+    ///
+    /// ```
+    /// use somaria::puzzles::keys_doors::Engine;
+    /// assert_eq!("sat-keys".parse::<Engine>().unwrap(), Engine::SatKeys);
+    /// assert_eq!(Engine::ALL[0].to_string(), "keygraph");
+    /// assert!("dfs".parse::<Engine>().unwrap_err().to_string().contains("keygraph, bfs, sat-keys, sat"));
+    /// ```
+    pub enum Engine {
+        /// Legs between keys from the grid, then A* over (positions, keys held).
+        Keygraph = "keygraph",
+        /// Breadth-first search over (cells, keys held): the exact reference.
+        Bfs = "bfs",
+        /// SAT over the order of collection, total length under a PB bound.
+        SatKeys = "sat-keys",
+        /// SAT over cells and steps, one horizon at a time.
+        Sat = "sat",
+    }
+}
+
 /// The engines' names, the default first.
-pub const ENGINES: &[&str] = &["keygraph", "bfs", "sat-keys", "sat"];
+pub const ENGINES: &[&str] = Engine::NAMES;
 
 /// The symbols of the grid, for messages.
 pub const SYMBOLS: &str = "'@' start, '.' floor, '#' wall, 'a'-'z' key or 'A'-'Z' door";
-
-/// The keys-and-doors engines.
-///
-/// ```
-/// use somaria::puzzles::keys_doors::Engine;
-/// assert_eq!("sat-keys".parse::<Engine>().unwrap(), Engine::SatKeys);
-/// assert_eq!(Engine::ALL[0].to_string(), "keygraph");
-/// assert!("dfs".parse::<Engine>().unwrap_err().to_string().contains("keygraph, bfs, sat-keys, sat"));
-/// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Engine {
-    /// Legs between keys from the grid, then A* over (positions, keys held).
-    Keygraph,
-    /// Breadth-first search over (cells, keys held): the exact reference.
-    Bfs,
-    /// SAT over the order of collection, total length under a PB bound.
-    SatKeys,
-    /// SAT over cells and steps, one horizon at a time.
-    Sat,
-}
-
-impl Engine {
-    /// Every engine, the default first.
-    pub const ALL: [Engine; 4] = [Engine::Keygraph, Engine::Bfs, Engine::SatKeys, Engine::Sat];
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Keygraph => "keygraph",
-            Engine::Bfs => "bfs",
-            Engine::SatKeys => "sat-keys",
-            Engine::Sat => "sat",
-        }
-    }
-
-    /// The engine named in options, or the default.
-    fn chosen(requested: Option<&str>) -> Result<Engine, Error> {
-        requested.map_or(Ok(Engine::ALL[0]), str::parse)
-    }
-}
-
-impl FromStr for Engine {
-    type Err = Error;
-
-    fn from_str(name: &str) -> Result<Engine, Error> {
-        Engine::ALL
-            .into_iter()
-            .find(|e| e.name() == name)
-            .ok_or_else(|| Error::UnknownEngine { found: name.to_string(), expected: ENGINES.join(", ") })
-    }
-}
-
-impl fmt::Display for Engine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A cell of the grid.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -349,7 +311,7 @@ impl KeysDoorsPuzzle {
     /// ```
     /// use somaria::puzzles::keys_doors::{Engine, KeysDoorsPuzzle};
     /// let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
-    /// for engine in Engine::ALL {
+    /// for &engine in Engine::ALL {
     ///     assert_eq!(puzzle.shortest_route(engine).unwrap().unwrap().len(), 8);
     /// }
     /// let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
@@ -361,36 +323,6 @@ impl KeysDoorsPuzzle {
     pub fn shortest_route(&self, engine: Engine) -> Result<Option<Vec<Move>>, Error> {
         let options = SolveOptions { engine: Some(engine.to_string()), ..SolveOptions::default() };
         Ok(self.run(engine, &options)?.route)
-    }
-
-    /// The formula a SAT engine starts from, built without solving, for
-    /// inspection and export. For `sat` it is the plan at the first horizon
-    /// that could hold a route (the farthest key from its nearest walker in
-    /// the open grid), with the clause "the route ends by then"; for
-    /// `sat-keys` it is the order model with the total bounded by the
-    /// length of a greedy route (so satisfiable when any route exists). The
-    /// other engines have no formula.
-    ///
-    /// ```
-    /// use somaria::puzzles::keys_doors::{Engine, KeysDoorsPuzzle};
-    /// let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
-    /// assert!(puzzle.formula(Engine::SatKeys).unwrap().num_clauses() > 0);
-    /// assert!(puzzle.formula(Engine::Sat).unwrap().num_clauses() > 0);
-    /// assert!(puzzle.formula(Engine::Bfs).is_err());
-    /// ```
-    pub fn formula(&self, engine: Engine) -> Result<Cnf, Error> {
-        let board = Board::new(self);
-        match engine {
-            Engine::Sat => {
-                let mut planner = sat::Planner::new(&board, None);
-                planner.extend_to(sat::first_useful_horizon(&board));
-                Ok(planner.cnf_with_goal())
-            }
-            Engine::SatKeys => sat_keys::starting_formula(&board),
-            Engine::Keygraph | Engine::Bfs => {
-                Err(Error::Unsupported { command: "a CNF formula from a search engine", kind: KIND })
-            }
-        }
     }
 
     /// Runs an engine: the checked route, the stats and, for SAT, the CNF.
@@ -651,16 +583,15 @@ impl Puzzle for KeysDoorsPuzzle {
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
-        let engine = Engine::chosen(options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let EngineRun { route, stats, cnf, decided_by } = self.run(engine, options)?;
         Ok(match route {
             Some(moves) => {
                 let typed = self.solution(&moves);
                 let text = self.solution_text(&typed);
-                let json = serde_json::to_value(&typed).map_err(|e| Error::Internal(e.to_string()))?;
                 SolveReport {
                     status: Status::Solved,
-                    solution: Some(Solution { json, text }),
+                    solution: Some(Solution::of(&typed, text)),
                     explanation: None,
                     cost: Some(moves.len() as u64),
                     decided_by,
@@ -690,7 +621,7 @@ impl Puzzle for KeysDoorsPuzzle {
         let board = Board::new(self);
         let engine = match options.engine.as_deref() {
             None if board.num_walkers() > 1 => Engine::Bfs,
-            requested => Engine::chosen(requested)?,
+            requested => Engine::choose(requested)?,
         };
         let started = Instant::now();
         let limited = |routes: u64, saturated: bool| match options.limit {
@@ -755,14 +686,20 @@ impl Puzzle for KeysDoorsPuzzle {
     /// keys that cannot all be collected is therefore one key that cannot be
     /// collected at all, found by the same fixpoint the explanation uses.
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
-        let engine = Engine::chosen(options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let board = Board::new(self);
         let collectable = board.collectable_keys();
         let stats = Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
         let stranded = (0..board.num_keys()).find(|&bit| collectable >> bit & 1 == 0);
         let Some(bit) = stranded else {
-            return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate: None, stats });
+            return Ok(ExplainReport {
+                status: Status::Solved,
+                constraints: Vec::new(),
+                certificate: None,
+                rule: None,
+                stats,
+            });
         };
         let cell = board.key_cell(bit);
         let (row, col) = (cell / board.cols(), cell % board.cols());
@@ -773,7 +710,70 @@ impl Puzzle for KeysDoorsPuzzle {
             col: Some(col),
         };
         let certificate = Some(self.no_route_reason(&board));
-        Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, stats })
+        Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, rule: None, stats })
+    }
+
+    /// The formula a SAT engine hands the solver, built without solving; each
+    /// has a model exactly when a route exists. For `sat-keys`, the order
+    /// model with the total bounded by a greedy route's length (which exists
+    /// exactly when some route does); for `sat`, the plan at the horizon
+    /// bound keys × (open cells − 1) with the goal "every key is held within
+    /// the bound" (the engine itself grows the horizon from the farthest
+    /// key's distance and stops at the first that fits).
+    ///
+    /// ```
+    /// use somaria::puzzles::{keys_doors::KeysDoorsPuzzle, Puzzle};
+    /// let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
+    /// assert!(puzzle.formula(Some("sat-keys")).unwrap().equisatisfiable);
+    /// assert!(puzzle.formula(Some("sat")).unwrap().cnf.num_clauses() > 0);
+    /// assert!(puzzle.formula(Some("keygraph")).is_err());
+    /// ```
+    fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
+        let engine = Engine::choose(engine)?;
+        let sat_engines = || [Engine::SatKeys, Engine::Sat].map(|e| e.name()).join(", ");
+        let board = Board::new(self);
+        match engine {
+            Engine::Keygraph => Err(Error::NoFormula {
+                engine: engine.name(),
+                why: "it searches (walker positions, keys held) with A* over legs between keys",
+                expected: sat_engines(),
+            }),
+            Engine::Bfs => Err(Error::NoFormula {
+                engine: engine.name(),
+                why: "it searches (cells, keys held) breadth-first",
+                expected: sat_engines(),
+            }),
+            Engine::SatKeys => {
+                let model = sat_keys::OrderModel::new(&board, &SolveOptions::default())?;
+                let note = match model.greedy_steps() {
+                    Some(steps) => format!(
+                        "the order of collection with the total bounded by {steps} steps, a greedy route's length; \
+                         sat-keys tightens that bound under assumptions until it is unsatisfiable"
+                    ),
+                    None => "no route exists, so the order model is stated without a bound".to_string(),
+                };
+                Ok(Formula {
+                    cnf: model.reported_cnf(),
+                    engine: engine.name(),
+                    equisatisfiable: true,
+                    notes: vec![note],
+                })
+            }
+            Engine::Sat => {
+                let bound = sat::horizon_bound(&board);
+                let cnf = sat::Planner::formula_at(&board, bound)?;
+                Ok(Formula {
+                    cnf,
+                    engine: engine.name(),
+                    equisatisfiable: true,
+                    notes: vec![format!(
+                        "the plan at horizon {bound} (keys x (open cells - 1), the longest a shortest route can be) \
+                         with the goal 'every key is held within {bound} steps'; the sat engine grows the horizon \
+                         from the farthest key's distance and stops at the first that fits"
+                    )],
+                })
+            }
+        }
     }
 }
 
@@ -785,7 +785,7 @@ mod tests {
     fn the_engine_names_are_the_enum_in_order() {
         let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
         assert_eq!(names, ENGINES);
-        for engine in Engine::ALL {
+        for &engine in Engine::ALL {
             assert_eq!(engine.to_string().parse::<Engine>().unwrap(), engine);
         }
         assert!(matches!("horizon".parse::<Engine>(), Err(Error::UnknownEngine { .. })));
@@ -801,8 +801,11 @@ mod tests {
         let cnf = model.reported_cnf();
         assert_eq!(model.reported_size(), (cnf.num_vars(), cnf.num_clauses()));
         assert_eq!(VarisatSolver::from_cnf(&cnf).solve().unwrap(), Answer::Sat);
-        let starting = puzzle.formula(Engine::SatKeys).unwrap();
+        let starting = Puzzle::formula(&puzzle, Some("sat-keys")).unwrap().cnf;
         assert_eq!(VarisatSolver::from_cnf(&starting).solve().unwrap(), Answer::Sat);
+        let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
+        let refuted = Puzzle::formula(&locked, Some("sat-keys")).unwrap().cnf;
+        assert_eq!(VarisatSolver::from_cnf(&refuted).solve().unwrap(), Answer::Unsat);
         // No route: the reported formula is unsatisfiable.
         let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
         let board = Board::new(&locked);

@@ -32,7 +32,7 @@ use super::Move;
 use super::board::{Access, Board};
 use crate::cnf::{Cnf, Lit, Var, card};
 use crate::puzzles::Error;
-use crate::solver::{Answer, Progress, ProjectedModels, Solve, SolveStats, SolverError, VarisatSolver};
+use crate::solver::{Answer, Progress, ProjectedModels, Solve, SolveStats, SolverError, new_solver};
 
 /// The most variables the plan may grow to before the engine gives up with
 /// an error rather than exhaust memory.
@@ -105,7 +105,7 @@ pub struct Planner<'b> {
     held: Vec<Vec<Var>>,
     goal: Vec<Var>,
     cnf: Cnf,
-    solver: VarisatSolver,
+    solver: Box<dyn Solve>,
     clauses_fed: usize,
     solver_vars: usize,
     bound: u64,
@@ -133,7 +133,7 @@ impl<'b> Planner<'b> {
             held: Vec::new(),
             goal: Vec::new(),
             cnf: Cnf::new(),
-            solver: VarisatSolver::build(&Cnf::new(), progress, None),
+            solver: new_solver(&Cnf::new(), progress),
             clauses_fed: 0,
             solver_vars: 0,
             bound: horizon_bound(board),
@@ -180,6 +180,23 @@ impl<'b> Planner<'b> {
         while self.horizon() < horizon {
             self.extend();
         }
+    }
+
+    /// The formula of [`Planner::cnf_with_goal`] at `horizon`, built without
+    /// solving; refused past [`MAX_VARIABLES`].
+    pub fn formula_at(board: &Board, horizon: u64) -> Result<Cnf, Error> {
+        let mut planner = Planner::new(board, None);
+        while planner.horizon() < horizon {
+            if planner.cnf.num_vars() > MAX_VARIABLES {
+                return Err(Error::TooLarge(format!(
+                    "the SAT plan reached {} variables at horizon {} of {horizon}; the limit is {MAX_VARIABLES}",
+                    planner.cnf.num_vars(),
+                    planner.horizon()
+                )));
+            }
+            planner.extend();
+        }
+        Ok(planner.cnf_with_goal())
     }
 
     /// Grows the horizon from where it stands until a route fits, or the
@@ -578,7 +595,7 @@ mod tests {
         let board = Board::new(&puzzle);
         let mut planner = Planner::new(&board, None);
         for horizon in 0..=5 {
-            let mut solver = VarisatSolver::from_cnf(&planner.cnf_with_goal());
+            let mut solver = new_solver(&planner.cnf_with_goal(), None);
             let expected = if horizon < 5 { Answer::Unsat } else { Answer::Sat };
             assert_eq!(solver.solve().unwrap(), expected, "horizon {horizon}");
             planner.extend();

@@ -299,7 +299,7 @@ impl<'b> OrderModel<'b> {
                 }
             }
         };
-        let solver = Box::new(options.new_solver(&cnf));
+        let solver = options.new_solver(&cnf);
         let (vars_fed, clauses_fed) = (cnf.num_vars(), cnf.num_clauses());
         Ok(OrderModel {
             board,
@@ -419,6 +419,12 @@ impl<'b> OrderModel<'b> {
             }
         }
         Ok(Counted { steps: Some(steps), routes, saturated: saturated && routes == u64::MAX, orders })
+    }
+
+    /// The length of the greedy route the first bound comes from, when a
+    /// route exists.
+    pub fn greedy_steps(&self) -> Option<u64> {
+        self.greedy
     }
 
     /// The solver's counters.
@@ -660,11 +666,6 @@ fn forced_order(board: &Board, legs: &Legs) -> (Vec<Vec<Vec<Leg>>>, Vec<KeySet>)
             return (alive, before);
         }
     }
-}
-
-/// The formula `sat-keys` starts from: the model bounded by the greedy route.
-pub fn starting_formula(board: &Board) -> Result<Cnf, Error> {
-    Ok(OrderModel::new(board, &SolveOptions::default())?.reported_cnf())
 }
 
 /// When `when` holds, rank(before) < rank(after), over order encodings

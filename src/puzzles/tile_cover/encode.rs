@@ -4,7 +4,7 @@
 //! All of them share "tile covered" variables, the at-most-k bound on the
 //! tiles left, and a redundant colour count. The arc encodings (`lazy` and
 //! `rank`) choose one successor arc per covered node; `lazy` leaves
-//! detached cycles to cuts added between solves (see [`super::session`]),
+//! detached cycles to cuts added between solves (see [`super::walker`]),
 //! `rank` forbids them with binary positions. `steps` says which tile is
 //! visited at each step.
 
@@ -146,31 +146,17 @@ impl Encoding {
         }
     }
 
-    /// The variables whose values tell two solutions apart: the choices
-    /// that define the walk and the covered tiles.
-    pub fn projection(&self) -> Vec<Var> {
-        let choices: Vec<Var> = match &self.layout {
-            Layout::Arcs(arcs, _) => arcs.clone(),
-            Layout::Steps(visits) => visits.iter().flatten().flatten().copied().collect(),
+    /// The literals that tell two solutions apart when blocked on the ones
+    /// a solution makes true: the choices that define the walk (arcs, or
+    /// tiles at steps) and "tile left" for each tile. A different solution
+    /// that leaves the same tiles covers as many and so makes as many
+    /// choices; it cannot make all of these, and must drop one.
+    pub fn distinguishing_literals(&self) -> Vec<Lit> {
+        let choices: Vec<Lit> = match &self.layout {
+            Layout::Arcs(arcs, _) => arcs.iter().map(|v| v.pos()).collect(),
+            Layout::Steps(visits) => visits.iter().flatten().flatten().map(|v| v.pos()).collect(),
         };
-        choices.into_iter().chain(self.covered.iter().skip(1).map(|l| l.var())).collect()
-    }
-
-    /// The clause that rules out the solution of a model and no other:
-    /// not all of its chosen arcs (or steps) with exactly its tiles left.
-    /// A different solution that covers the same tiles makes as many
-    /// choices, so it cannot contain all of these and must drop one.
-    pub fn blocking_clause(&self, value: impl Fn(Lit) -> bool) -> Vec<Lit> {
-        let chosen = self.projection().into_iter().take(self.num_choices()).filter(|v| value(v.pos())).map(|v| v.neg());
-        let left = self.covered.iter().skip(1).filter(|&&c| !value(c)).copied();
-        chosen.chain(left).collect()
-    }
-
-    fn num_choices(&self) -> usize {
-        match &self.layout {
-            Layout::Arcs(arcs, _) => arcs.len(),
-            Layout::Steps(visits) => visits.iter().flatten().flatten().count(),
-        }
+        choices.into_iter().chain(self.covered.iter().skip(1).map(|&l| !l)).collect()
     }
 
     /// Reads the walk from a model, through `value`.

@@ -24,31 +24,80 @@ mod graph;
 mod load;
 pub mod presolve;
 pub mod rooms;
-mod session;
+mod walker;
 
 use std::time::Instant;
 
-use serde_json::json;
+use serde::{Deserialize, Serialize};
 
 pub use check::check;
 pub use graph::{Room, START};
 pub use load::{load, load_puzzle};
 
 use self::encode::{CutStyle, EncodeOptions, Encoding, Scheme};
-use self::session::Session;
+use self::walker::{Confirm, Walker};
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, ExplainReport, FactsReport, NamedConstraint, Puzzle, Solution,
-    SolveOptions, SolveReport, Stats, Status,
+    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
+    Solution, SolveOptions, SolveReport, Stats, Status,
 };
-use crate::cnf::Lit;
+use crate::cnf::{ClauseSink, Cnf, Lit, card};
 use crate::grid::{Dir, Grid, Pos};
-use crate::solver::{VarisatSolver, shrink_by_deletion};
+use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
+use crate::solver::{Answer, Lazy, ProjectedModels, Solve, possible_literals, shrink_by_deletion};
 
 /// The `kind` of tile-cover models.
 pub const KIND: &str = "tile-cover";
 
-/// The encodings, the default (fastest measured) first.
-pub const ENGINES: &[&str] = &["lazy", "lazy-nogood", "rank", "steps"];
+engines! {
+    /// The encodings, the default (fastest measured) first.
+    pub enum Engine {
+        /// Successor arcs, with cut-set clauses against detached cycles added between solves.
+        Lazy = "lazy",
+        /// Successor arcs, cutting each detached cycle with "not all these arcs".
+        LazyNogood = "lazy-nogood",
+        /// Successor arcs and binary positions, in one eager CNF.
+        Rank = "rank",
+        /// Which tile is visited at each step.
+        Steps = "steps",
+    }
+}
+
+impl Engine {
+    /// The encoding scheme behind the engine.
+    pub fn scheme(self) -> Scheme {
+        match self {
+            Engine::Lazy => Scheme::Lazy(CutStyle::CutSet),
+            Engine::LazyNogood => Scheme::Lazy(CutStyle::Nogood),
+            Engine::Rank => Scheme::Rank,
+            Engine::Steps => Scheme::Steps,
+        }
+    }
+}
+
+/// The engine names, the default first.
+pub const ENGINES: &[&str] = Engine::NAMES;
+
+/// A route, as the JSON output gives it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteSolution {
+    /// The moves from the start, in order.
+    pub moves: Vec<Dir>,
+    /// The tiles the moves reach, in order, as `[row, col]`.
+    pub path: Vec<Pos>,
+    /// The tiles left uncovered, in reading order.
+    pub uncovered: Vec<Pos>,
+}
+
+/// What `facts` found: which tiles some route leaves uncovered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverFacts {
+    /// Tiles that some route leaves uncovered; `None` when there is no route.
+    pub can_be_left: Option<Vec<Pos>>,
+    /// Tiles that every route covers; `None` when there is no route.
+    pub always_covered: Option<Vec<Pos>>,
+    /// Why there is no route, when the presolve knows.
+    pub explanation: Option<String>,
+}
 
 /// The symbols of the grid, for messages.
 pub const SYMBOLS: &str = "'.' tile, '#' wall, 'S' start or 'E' end tile";
@@ -84,8 +133,8 @@ pub const MAX_VARIABLES: u64 = 40_000_000;
 
 /// Builds an encoding, refusing one whose size would exceed [`MAX_VARIABLES`]
 /// rather than exhaust memory on the way.
-fn encode(room: &Room, engine: &str, options: EncodeOptions) -> Result<Encoding, Error> {
-    let scheme = scheme(engine).expect("engine names map to schemes");
+fn encode(room: &Room, engine: Engine, options: EncodeOptions) -> Result<Encoding, Error> {
+    let scheme = engine.scheme();
     let tiles = room.num_tiles() as u64;
     let arcs = room.arcs().len() as u64;
     let estimate = match scheme {
@@ -101,17 +150,6 @@ fn encode(room: &Room, engine: &str, options: EncodeOptions) -> Result<Encoding,
         )));
     }
     Ok(Encoding::new(room, scheme, options))
-}
-
-/// The scheme behind an engine name from [`ENGINES`].
-pub fn scheme(engine: &str) -> Option<Scheme> {
-    match engine {
-        "lazy" => Some(Scheme::Lazy(CutStyle::CutSet)),
-        "lazy-nogood" => Some(Scheme::Lazy(CutStyle::Nogood)),
-        "rank" => Some(Scheme::Rank),
-        "steps" => Some(Scheme::Steps),
-        _ => None,
-    }
 }
 
 /// A validated tile-cover room.
@@ -132,7 +170,7 @@ pub struct TileCoverPuzzle {
     room: Room,
 }
 
-/// A route found by an encoding and confirmed by [`check`].
+/// A walk confirmed by [`check`]: its moves and the tiles they reach.
 struct Route {
     moves: Vec<Dir>,
     path: Vec<Pos>,
@@ -162,39 +200,81 @@ impl TileCoverPuzzle {
         &self.room
     }
 
+    /// A solver over `encoding` of `room` whose every model is a walk that
+    /// passed the independent check: see [`Walker`].
+    fn walker<'a>(
+        &self,
+        room: &'a Room,
+        encoding: &'a Encoding,
+        solver: Box<dyn Solve>,
+        splice: bool,
+        confirm: &'a Confirm<'a>,
+    ) -> Lazy<Box<dyn Solve>, Walker<'a>> {
+        Lazy::new(solver, Walker::new(room, encoding, splice, confirm))
+    }
+
+    /// The formula a lazy solver solved: the encoding and every cut.
+    fn solved_cnf(encoding: &Encoding, cuts: &[Vec<Lit>]) -> Cnf {
+        let mut cnf = encoding.cnf().clone();
+        if !cuts.is_empty() {
+            cnf.open_group("cuts against detached cycles, added between solves", None);
+            for cut in cuts {
+                cnf.add_clause(cut);
+            }
+        }
+        cnf
+    }
+
+    /// The stats of a run over `encoding` whose solver added `cuts`.
+    fn sat_stats(engine: Engine, encoding: &Encoding, cuts: usize, solver: &impl Solve, encode_ms: f64) -> Stats {
+        let size = (encoding.cnf().num_vars(), encoding.cnf().num_clauses() + cuts);
+        Stats::of_sat_size(engine.name(), size, solver.stats(), encode_ms)
+    }
+
+    /// The report of a presolve refutation.
+    fn presolve_stats(engine: Engine, started: Instant) -> Stats {
+        Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() }
+    }
+
     /// Solves with an engine and the encoding options given, for benches
     /// that measure what a part of the encoding is worth.
     pub fn solve_with(&self, options: &SolveOptions, encode_options: EncodeOptions) -> Result<SolveReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         if !options.skip_presolve
             && let Some(why) = presolve::refute(&self.room)
         {
-            let stats =
-                Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
             return Ok(SolveReport {
                 status: Status::NoSolution,
                 solution: None,
                 explanation: Some(why),
                 cost: None,
                 decided_by: DecidedBy::Presolve,
-                stats,
+                stats: Self::presolve_stats(engine, started),
                 cnf: None,
             });
         }
         let encoding = encode(&self.room, engine, encode_options)?;
-        let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
+        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
+        let mut solver = self.walker(
+            &self.room,
+            &encoding,
+            options.new_solver(encoding.cnf()),
+            encode_options.splice_cycles,
+            &confirm,
+        );
         let encode_ms = Stats::ms(started.elapsed());
-        let walk = if encode_options.splice_cycles { session.walk_or_splice(&[])? } else { session.walk(&[])? };
-        let cnf = options.settle_formula(walk.is_none(), || session.solved_cnf())?;
-        let (status, solution) = match walk {
-            None => (Status::NoSolution, None),
-            Some(walk) => {
-                let route = self.confirm(&walk)?;
-                (Status::Solved, Some(Solution { json: self.route_json(&route), text: self.route_text(&route) }))
+        let answer = solver.solve()?;
+        let cnf = options.settle_formula(answer == Answer::Unsat, || Self::solved_cnf(&encoding, solver.cuts()))?;
+        let (status, solution) = match answer {
+            Answer::Unsat => (Status::NoSolution, None),
+            Answer::Sat => {
+                let route = self.route_in(&self.room, solver.repairer().walk()).map_err(Error::CheckFailed)?;
+                let solution = self.solution(&route);
+                (Status::Solved, Some(Solution::of(&solution, self.route_text(&solution))))
             }
         };
-        let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
+        let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
         Ok(SolveReport { status, solution, explanation: None, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
     }
 
@@ -204,30 +284,27 @@ impl TileCoverPuzzle {
     /// can be left and the SAT calls made. The test suite checks
     /// [`Puzzle::facts`] against it.
     pub fn leavable_by_assumptions(&self, engine: Option<&str>) -> Result<(Vec<Pos>, u64), Error> {
-        let engine = super::choose_engine(ENGINES, engine)?;
+        let engine = Engine::choose(engine)?;
         let encoding = encode(&self.room, engine, EncodeOptions::default())?;
-        let mut session = Session::new(&self.room, &encoding, VarisatSolver::from_cnf(encoding.cnf()));
+        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
+        let plain = crate::solver::new_solver(encoding.cnf(), None);
+        let mut solver = self.walker(&self.room, &encoding, plain, true, &confirm);
         let mut leavable = Vec::new();
         for tile in self.room.tiles() {
-            if let Some(walk) = session.walk_or_splice(&[!encoding.covered(tile)])? {
-                let route = self.confirm(&walk)?;
+            if solver.solve_under(&[!encoding.covered(tile)])? == Answer::Sat {
+                let route = self.route_in(&self.room, solver.repairer().walk()).map_err(Error::CheckFailed)?;
                 if route.path.contains(&self.room.position(tile)) {
                     return Err(Error::CheckFailed(format!("tile {} was assumed uncovered", self.room.label(tile))));
                 }
                 leavable.push(self.room.position(tile));
             }
         }
-        Ok((leavable, session.stats().sat_calls))
+        Ok((leavable, solver.stats().sat_calls))
     }
 
-    /// Turns a walk over nodes into moves and checks them independently.
-    fn confirm(&self, walk: &[usize]) -> Result<Route, Error> {
-        self.confirm_in(&self.room, walk)
-    }
-
-    /// [`TileCoverPuzzle::confirm`] for a walk over `room`, which may allow
-    /// more tiles to be left than the puzzle does.
-    fn confirm_in(&self, room: &Room, walk: &[usize]) -> Result<Route, Error> {
+    /// Turns a walk over the nodes of `room` into moves and checks them
+    /// independently against the grid, with the tiles `room` may leave.
+    fn route_in(&self, room: &Room, walk: &[usize]) -> Result<Route, String> {
         let mut moves = Vec::with_capacity(walk.len());
         let mut here = room.position(START);
         for &node in walk {
@@ -235,11 +312,11 @@ impl TileCoverPuzzle {
             let dir = Dir::ALL
                 .into_iter()
                 .find(|&d| self.grid.step(here, d) == Some(next))
-                .ok_or_else(|| Error::CheckFailed(format!("the walk jumps from {here:?} to {next:?}")))?;
+                .ok_or_else(|| format!("the walk jumps from {here:?} to {next:?}"))?;
             moves.push(dir);
             here = next;
         }
-        let path = check(&self.grid, room.leave_uncovered(), &moves).map_err(Error::CheckFailed)?;
+        let path = check(&self.grid, room.leave_uncovered(), &moves)?;
         Ok(Route { moves, path })
     }
 
@@ -255,18 +332,13 @@ impl TileCoverPuzzle {
             .collect()
     }
 
-    fn route_json(&self, route: &Route) -> serde_json::Value {
-        let cells = |list: &[Pos]| list.iter().map(|&(r, c)| json!([r, c])).collect::<Vec<_>>();
-        json!({
-            "moves": route.moves.iter().map(|d| d.name()).collect::<Vec<_>>(),
-            "path": cells(&route.path),
-            "uncovered": cells(&self.uncovered(&route.path)),
-        })
+    fn solution(&self, route: &Route) -> RouteSolution {
+        RouteSolution { moves: route.moves.clone(), path: route.path.clone(), uncovered: self.uncovered(&route.path) }
     }
 
     /// The room with an arrow on the start and each tile pointing to the
     /// next, the last tile marked, and the tiles left marked; then the moves.
-    fn route_text(&self, route: &Route) -> String {
+    fn route_text(&self, route: &RouteSolution) -> String {
         let mut marks: Vec<char> = self
             .grid
             .cells()
@@ -285,27 +357,48 @@ impl TileCoverPuzzle {
             marks[self.grid.index_of(last)] = if self.grid[last] == Cell::End { 'E' } else { '*' };
         }
         let mut out = self.grid.draw(|pos, _| marks[self.grid.index_of(pos)]);
-        let left = self.uncovered(&route.path);
         out.push_str("\nS start, arrows show the next move, * or E the last tile, o a tile left uncovered, # wall\n");
         let names: Vec<&str> = route.moves.iter().map(|d| d.name()).collect();
-        out.push_str(&format!("{} moves: {}\n", names.len(), names.join(" ")));
-        if !left.is_empty() {
-            let shown: Vec<String> = left.iter().map(|(r, c)| format!("({r}, {c})")).collect();
+        out.push_str(&format!("{}: {}\n", super::counted(names.len(), "move"), names.join(" ")));
+        if !route.uncovered.is_empty() {
+            let shown: Vec<String> = route.uncovered.iter().map(|(r, c)| format!("({r}, {c})")).collect();
             out.push_str(&format!("left uncovered: {}\n", shown.join(", ")));
         }
         out
     }
 
-    fn no_facts(&self, stats: Stats, why: Option<String>) -> FactsReport {
-        let mut json = serde_json::Map::new();
-        json.insert("can_be_left".into(), json!(null));
-        json.insert("always_covered".into(), json!(null));
-        json.insert("explanation".into(), json!(why));
-        let text = match why {
-            Some(why) => format!("no solution, so there are no facts to report\nwhy: {why}\n"),
-            None => "no solution, so there are no facts to report\n".to_string(),
+    fn facts_text(&self, facts: &CoverFacts) -> String {
+        let (Some(left), Some(always)) = (&facts.can_be_left, &facts.always_covered) else {
+            return match &facts.explanation {
+                Some(why) => format!("no solution, so there are no facts to report\nwhy: {why}\n"),
+                None => "no solution, so there are no facts to report\n".to_string(),
+            };
         };
-        FactsReport { status: Status::NoSolution, json, text, stats }
+        let mut marks: Vec<char> = self
+            .grid
+            .cells()
+            .map(|(_, cell)| match cell {
+                Cell::Wall => '#',
+                Cell::Start => 'S',
+                Cell::End => 'E',
+                Cell::Tile => '.',
+            })
+            .collect();
+        for &pos in left {
+            marks[self.grid.index_of(pos)] = 'o';
+        }
+        let mut text = self.grid.draw(|pos, _| marks[self.grid.index_of(pos)]);
+        text.push_str(&format!(
+            "\no: {} that some route leaves uncovered; every route covers the other {}\n",
+            super::counted(left.len(), "tile"),
+            always.len()
+        ));
+        text
+    }
+
+    fn no_facts(&self, stats: Stats, explanation: Option<String>) -> FactsReport {
+        let facts = CoverFacts { can_be_left: None, always_covered: None, explanation };
+        FactsReport::of(Status::NoSolution, &facts, self.facts_text(&facts), stats)
     }
 }
 
@@ -319,168 +412,259 @@ impl Puzzle for TileCoverPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        ENGINES
+        Engine::NAMES
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
         self.solve_with(options, EncodeOptions::default())
     }
 
+    /// Counts routes by enumerating the models of the lazy solver (no
+    /// splicing, so each model is its own route), blocked on the arcs they
+    /// choose and the tiles they leave.
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         if !options.skip_presolve && presolve::refute(&self.room).is_some() {
-            let stats =
-                Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
-            return Ok(CountReport { count: 0, saturated: false, complete: true, stats });
+            return Ok(CountReport {
+                count: 0,
+                saturated: false,
+                complete: true,
+                stats: Self::presolve_stats(engine, started),
+            });
         }
         let encoding = encode(&self.room, engine, EncodeOptions::default())?;
-        let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
+        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
+        let mut solver = self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), false, &confirm);
         let encode_ms = Stats::ms(started.elapsed());
-        // Blocking clauses are guarded by a selector, retired at the end; the
-        // cuts added while repairing models are valid for good.
-        let selector = session.new_selector();
         let mut count = 0u64;
         let mut complete = true;
+        // A route is fixed by its arcs; two routes with the same arcs and
+        // tiles left are one, and a route with more arcs covers more tiles.
+        let mut models =
+            ProjectedModels::new(&mut solver, encoding.distinguishing_literals(), &[]).block_on_true_literals();
         loop {
             if options.limit.is_some_and(|limit| count >= limit) {
                 complete = false;
                 break;
             }
-            let Some(walk) = session.walk(&[selector])? else { break };
-            self.confirm(&walk)?;
+            let Some(model) = models.next() else { break };
+            model?;
             count += 1;
             options.progress.record_solution();
-            let mut blocking = encoding.blocking_clause(|lit| session.value(lit));
-            blocking.push(!selector);
-            session.add_clause(&blocking);
         }
-        session.add_clause(&[!selector]);
-        let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
+        drop(models);
+        let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
         Ok(CountReport { count, saturated: false, complete, stats })
     }
 
-    /// Which tiles some route leaves uncovered, and which every route covers.
-    ///
-    /// The loop asks for a route that leaves at least one tile no route so
-    /// far has left: one clause "one of these at once" per call. Each model
-    /// is repaired into a single walk with cuts before its values are read.
+    /// Which tiles some route leaves uncovered, and which every route
+    /// covers, with [`possible_literals`] over "tile left" on the lazy solver
+    /// (splicing allowed: a spliced walk leaves the same tiles).
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
-        let base_stats =
-            || Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
         if !options.skip_presolve
             && let Some(why) = presolve::refute(&self.room)
         {
-            return Ok(self.no_facts(base_stats(), Some(why)));
+            return Ok(self.no_facts(Self::presolve_stats(engine, started), Some(why)));
         }
         let encoding = encode(&self.room, engine, EncodeOptions::default())?;
-        let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
+        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
+        let mut solver = self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), true, &confirm);
         let encode_ms = Stats::ms(started.elapsed());
-        let finish = |session: &Session| Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
-        let Some(walk) = session.walk_or_splice(&[])? else {
-            return Ok(self.no_facts(finish(&session), None));
-        };
-        self.confirm(&walk)?;
         let tiles: Vec<usize> = self.room.tiles().collect();
-        let mut can_be_left: Vec<bool> = tiles.iter().map(|&t| !session.value(encoding.covered(t))).collect();
-        if self.room.leave_uncovered() > 0 {
-            let selector = session.new_selector();
-            loop {
-                let mut clause: Vec<Lit> = tiles
-                    .iter()
-                    .zip(&can_be_left)
-                    .filter(|(_, left)| !**left)
-                    .map(|(&t, _)| !encoding.covered(t))
-                    .collect();
-                if clause.is_empty() {
-                    break;
-                }
-                clause.push(!selector);
-                session.add_clause(&clause);
-                let Some(walk) = session.walk_or_splice(&[selector])? else { break };
-                self.confirm(&walk)?;
-                for (slot, &t) in can_be_left.iter_mut().zip(&tiles) {
-                    *slot |= !session.value(encoding.covered(t));
-                }
-            }
-            session.add_clause(&[!selector]);
-        }
-        let stats = finish(&session);
-        let pick = |wanted: bool| -> Vec<Pos> {
-            tiles.iter().zip(&can_be_left).filter(|(_, l)| **l == wanted).map(|(&t, _)| self.room.position(t)).collect()
+        let left: Vec<Lit> = tiles.iter().map(|&t| !encoding.covered(t)).collect();
+        let found = possible_literals(&mut solver, &left, &[])?;
+        let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
+        let Some(found) = found else {
+            return Ok(self.no_facts(stats, None));
         };
-        let (left, always) = (pick(true), pick(false));
-        let cells = |list: &[Pos]| list.iter().map(|&(r, c)| json!([r, c])).collect::<Vec<_>>();
-        let mut json = serde_json::Map::new();
-        json.insert("can_be_left".into(), json!(cells(&left)));
-        json.insert("always_covered".into(), json!(cells(&always)));
-        let mut marks: Vec<char> = self
-            .grid
-            .cells()
-            .map(|(_, cell)| match cell {
-                Cell::Wall => '#',
-                Cell::Start => 'S',
-                Cell::End => 'E',
-                Cell::Tile => '.',
-            })
-            .collect();
-        for &pos in &left {
-            marks[self.grid.index_of(pos)] = 'o';
-        }
-        let mut text = self.grid.draw(|pos, _| marks[self.grid.index_of(pos)]);
-        text.push_str(&format!(
-            "\no: {} that some route leaves uncovered; every route covers the other {}\n",
-            if left.len() == 1 { "1 tile".to_string() } else { format!("{} tiles", left.len()) },
-            always.len()
-        ));
-        Ok(FactsReport { status: Status::Solved, json, text, stats })
+        let pick = |wanted: bool| -> Vec<Pos> {
+            let mut marked = tiles.iter().zip(&found.possible).filter(|(_, l)| **l == wanted);
+            marked.by_ref().map(|(&t, _)| self.room.position(t)).collect()
+        };
+        let facts = CoverFacts { can_be_left: Some(pick(true)), always_covered: Some(pick(false)), explanation: None };
+        Ok(FactsReport::of(Status::Solved, &facts, self.facts_text(&facts), stats))
     }
 
     /// Leads with the presolve's certificate when it refutes the room, then
-    /// names a minimal set of tiles that no single walk from the start can
-    /// all cover: the room is encoded with every tile allowed to be left,
-    /// "this tile is covered" is assumed for each, and the failed core is
-    /// shrunk by deletion.
+    /// names a minimal set of tiles that no walk from the start can cover
+    /// while leaving at most `leave_uncovered` of them: the room is encoded
+    /// with every tile allowed to be left, each tile gets a demand "cover
+    /// this tile" (with `leave_uncovered` of the demands allowed to fail),
+    /// all demands are assumed, and the failed core is shrunk by deletion.
+    /// With every tile demanded this is the puzzle itself, so the verdict
+    /// agrees with `solve`.
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
-        let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
+        let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let certificate = if options.skip_presolve { None } else { presolve::refute(&self.room) };
         let relaxed = Room::new(&self.grid, self.room.num_tiles());
         let encoding = encode(&relaxed, engine, EncodeOptions::default())?;
-        let mut session = Session::new(&relaxed, &encoding, options.new_solver(encoding.cnf()));
+        let confirm = |walk: &[usize]| self.route_in(&relaxed, walk).map(drop);
+        let mut solver = self.walker(&relaxed, &encoding, options.new_solver(encoding.cnf()), true, &confirm);
+        let budget = self.room.leave_uncovered();
+        let demands: Vec<Lit> = if budget == 0 {
+            relaxed.tiles().map(|t| encoding.covered(t)).collect()
+        } else {
+            // demand(t) and t left => unmet(t); at most `budget` unmet.
+            let mut unmet = Vec::with_capacity(relaxed.num_tiles());
+            let demands = relaxed
+                .tiles()
+                .map(|t| {
+                    let (demand, miss) = (solver.new_var().pos(), solver.new_var().pos());
+                    solver.add_clause(&[!demand, encoding.covered(t), miss]);
+                    unmet.push(miss);
+                    demand
+                })
+                .collect();
+            card::at_most_k(&mut solver, &unmet, budget);
+            demands
+        };
         let encode_ms = Stats::ms(started.elapsed());
-        let demands: Vec<Lit> = relaxed.tiles().map(|t| encoding.covered(t)).collect();
         let shrunk = shrink_by_deletion(&demands, |assumptions| -> Result<Option<Vec<Lit>>, Error> {
-            Ok(match session.walk(assumptions)? {
-                Some(walk) => {
-                    let route = self.confirm_in(&relaxed, &walk)?;
-                    if let Some(missed) = relaxed
-                        .tiles()
-                        .filter(|&t| assumptions.contains(&encoding.covered(t)))
-                        .find(|&t| !route.path.contains(&relaxed.position(t)))
-                    {
-                        let message = format!("a walk assumed to cover {} does not", relaxed.label(missed));
+            Ok(match solver.solve_under(assumptions)? {
+                Answer::Sat => {
+                    let walk = solver.repairer().walk();
+                    let met = relaxed.tiles().filter(|&t| assumptions.contains(&demands[t - 1]));
+                    let missed = met.filter(|&t| !walk.contains(&t)).count();
+                    if missed > budget {
+                        let message = format!("a walk assumed to leave at most {budget} demanded tiles left {missed}");
                         return Err(Error::CheckFailed(message));
                     }
                     None
                 }
-                None => Some(session.failed_core()),
+                Answer::Unsat => Some(solver.failed_core()),
             })
         })?;
-        let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
+        let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
         let Some(kept) = shrunk else {
-            return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate, stats });
+            return Ok(ExplainReport {
+                status: Status::Solved,
+                constraints: Vec::new(),
+                certificate,
+                rule: None,
+                stats,
+            });
         };
         let constraints = kept
             .iter()
-            .map(|&lit| {
-                let tile = relaxed.tiles().find(|&t| encoding.covered(t) == lit).expect("a tile's literal");
+            .map(|lit| {
+                let tile = demands.iter().position(|d| d == lit).expect("a demand") + 1;
                 let (row, col) = relaxed.position(tile);
                 NamedConstraint { name: format!("cover the tile at ({row}, {col})"), row: Some(row), col: Some(col) }
             })
             .collect();
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, stats })
+        let rule =
+            (budget > 0).then(|| format!("a route may leave at most {budget} of the tiles named below uncovered"));
+        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, rule, stats })
+    }
+
+    fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
+        let engine = Engine::choose(engine)?;
+        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        let (equisatisfiable, notes) = match engine.scheme() {
+            Scheme::Lazy(_) => (
+                false,
+                vec![
+                    format!(
+                        "the {engine} engine's starting formula: it leaves out that the route is one piece, which \
+                         the engine adds as cut clauses between solves when a model has detached cycles"
+                    ),
+                    "so a model of this formula may be a route plus detached cycles; if it has none the room has \
+                     no route, and for a formula with a model exactly when a route exists use --engine rank"
+                        .to_string(),
+                ],
+            ),
+            Scheme::Rank | Scheme::Steps => {
+                (true, vec![format!("the {engine} encoding: a model is a route, and every route is a model")])
+            }
+        };
+        Ok(Formula { cnf: encoding.cnf().clone(), engine: engine.name(), equisatisfiable, notes })
+    }
+
+    /// The room with its walls: the route as one line from the start (a
+    /// ring) to its last tile (a square), tiles left shaded; or the tiles
+    /// some route may leave shaded; or the explanation's tiles outlined,
+    /// with its words in a caption.
+    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+        let mut picture = Picture::new(self.grid.rows(), self.grid.cols());
+        for (pos, cell) in self.grid.cells() {
+            if *cell == Cell::Wall {
+                picture.set_ground(pos, Ground::Wall);
+            }
+        }
+        let start = self.room.position(START);
+        let width = (self.grid.cols() * 3).max(30);
+        let unreadable =
+            |e: serde_json::Error| Error::Internal(format!("the tile-cover report does not read back: {e}"));
+        match of {
+            Drawn::Solution(report) => {
+                if let Some(solution) = &report.solution {
+                    let route: RouteSolution = serde_json::from_value(solution.json.clone()).map_err(unreadable)?;
+                    for &pos in &route.uncovered {
+                        picture.set_ground(pos, Ground::Shaded);
+                    }
+                    let cells: Vec<Pos> = std::iter::once(start).chain(route.path.iter().copied()).collect();
+                    if let Some(&last) = route.path.last() {
+                        picture.marks.push((last, Mark::End(Tint::Route(0))));
+                    }
+                    picture.trails.push(Trail { cells, tint: Tint::Route(0), closed: false });
+                    let mut line = super::counted(route.moves.len(), "move");
+                    if !route.uncovered.is_empty() {
+                        line.push_str(&format!(
+                            "; shaded: {} left uncovered",
+                            super::counted(route.uncovered.len(), "tile")
+                        ));
+                    }
+                    picture.caption.push(line);
+                }
+                if let Some(why) = &report.explanation {
+                    picture.caption.extend(super::wrapped(&format!("no route: {why}"), width));
+                }
+            }
+            Drawn::Facts(report) => {
+                let facts: CoverFacts =
+                    serde_json::from_value(serde_json::Value::Object(report.json.clone())).map_err(unreadable)?;
+                match &facts.can_be_left {
+                    Some(left) => {
+                        for &pos in left {
+                            picture.set_ground(pos, Ground::Shaded);
+                        }
+                        let line =
+                            format!("shaded: {} that some route leaves uncovered", super::counted(left.len(), "tile"));
+                        picture.caption.push(line);
+                    }
+                    None => picture.caption.push("no route, so there are no facts".to_string()),
+                }
+            }
+            Drawn::Explanation(report) => {
+                for constraint in &report.constraints {
+                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
+                        picture.outlines.push((row, col));
+                    }
+                }
+                if let Some(certificate) = &report.certificate {
+                    picture.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
+                }
+                if !report.constraints.is_empty() {
+                    let n = super::counted(report.constraints.len(), "tile");
+                    let line = match &report.rule {
+                        Some(rule) => format!("outlined: no route covers these {n} ({rule})"),
+                        None => format!("outlined: no route covers all {n}"),
+                    };
+                    picture.caption.extend(super::wrapped(&line, width));
+                }
+                if report.status == Status::Solved {
+                    picture.caption.push("the room has a route, so there is nothing to explain".to_string());
+                }
+            }
+        }
+        picture.marks.push((start, Mark::Start(Tint::Ink)));
+        if let Some(end) = self.room.end() {
+            picture.marks.push((self.room.position(end), Mark::Label("E".into(), Tint::Ink)));
+        }
+        Ok(picture)
     }
 }

@@ -1,125 +1,76 @@
-//! One incremental solver over an [`Encoding`], which turns every model into
-//! a single walk before anyone reads it: with the lazy encoding, a model
-//! with detached cycles gets one cut per cycle and is solved again.
+//! The repair step of the lazy encodings: every model is turned into a
+//! single walk before anyone reads it. A model with detached cycles has them
+//! spliced into the walk when that is allowed and possible, and otherwise
+//! gets one cut per cycle (plus cuts for larger sets), and the driver in
+//! [`crate::solver::Lazy`] solves again.
 //!
 //! Cuts hold for every solution, so they stay for the life of the solver,
-//! through counting and facts alike.
+//! through counting, facts and explanations alike. Every walk accepted is
+//! first confirmed by the caller's independent check.
 
 use super::encode::{CutStyle, Encoding, Reading, Scheme};
 use super::graph::{Room, START};
-use crate::cnf::{Cnf, Lit};
-use crate::puzzles::Error;
-use crate::solver::{Answer, Solve, SolveStats, VarisatSolver};
+use crate::cnf::Lit;
+use crate::solver::{Repair, Repairer};
 
-/// A solver over an encoding, with the cuts it has added.
-pub struct Session<'a> {
+/// The independent check a walk must pass before it is accepted: the
+/// tiles in order, after the start.
+pub type Confirm<'a> = dyn Fn(&[usize]) -> Result<(), String> + 'a;
+
+/// Judges models of an [`Encoding`] of a room, as a [`Repairer`].
+pub struct Walker<'a> {
     room: &'a Room,
     encoding: &'a Encoding,
-    solver: VarisatSolver,
-    cuts: Vec<Vec<Lit>>,
+    splice: bool,
+    confirm: &'a Confirm<'a>,
+    walk: Vec<usize>,
 }
 
-impl<'a> Session<'a> {
-    /// A session over `solver`, which must hold exactly the encoding's
-    /// clauses; the caller builds it so it can attach progress counters.
-    pub fn new(room: &'a Room, encoding: &'a Encoding, solver: VarisatSolver) -> Session<'a> {
-        Session { room, encoding, solver, cuts: Vec::new() }
+impl<'a> Walker<'a> {
+    /// A walker that accepts only models that are walks, or, when `splice`,
+    /// also models whose detached cycles can be spliced into the walk. A
+    /// spliced walk covers the same tiles as the model but uses other arcs,
+    /// so splicing suits searches that read only "covered" (solve, facts,
+    /// explain) and not those that tell solutions apart by arcs (count).
+    pub fn new(room: &'a Room, encoding: &'a Encoding, splice: bool, confirm: &'a Confirm<'a>) -> Walker<'a> {
+        Walker { room, encoding, splice, confirm, walk: Vec::new() }
     }
 
-    /// After a walk came back `None`, assumptions that already rule every
-    /// walk out.
-    pub fn failed_core(&self) -> Vec<Lit> {
-        self.solver.failed_core()
+    /// The walk of the last accepted model: its tiles in order.
+    pub fn walk(&self) -> &[usize] {
+        &self.walk
     }
 
-    /// The solver's counters.
-    pub fn stats(&self) -> SolveStats {
-        self.solver.stats()
+    /// Accepts `walk` for the model `value` reads, once it passes the
+    /// independent check and covers exactly the tiles the model calls covered.
+    fn accept(&mut self, walk: Vec<usize>, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+        (self.confirm)(&walk)?;
+        let mut on_walk = vec![false; self.room.num_nodes()];
+        for &node in &walk {
+            on_walk[node] = true;
+        }
+        if let Some(tile) = self.room.tiles().find(|&t| on_walk[t] != value(self.encoding.covered(t))) {
+            let says = if on_walk[tile] { "uncovered" } else { "covered" };
+            return Err(format!("the model calls {} {says}, but its walk does not agree", self.room.label(tile)));
+        }
+        self.walk = walk;
+        Ok(Repair::Accept)
     }
 
-    /// The encoding's CNF with every cut added so far: the formula solved.
-    pub fn solved_cnf(&self) -> Cnf {
-        let mut cnf = self.encoding.cnf().clone();
-        if !self.cuts.is_empty() {
-            cnf.open_group("cuts against detached cycles, added between solves", None);
-            for cut in &self.cuts {
-                cnf.add_clause(cut);
+    /// The cuts against the detached cycles of a model.
+    fn cuts(&self, style: CutStyle, cycles: &[Vec<usize>], value: &dyn Fn(Lit) -> bool) -> Vec<Vec<Lit>> {
+        let mut cuts = Vec::new();
+        for cycle in cycles {
+            let cells: Vec<usize> = cycle.iter().map(|&a| self.room.arcs()[a].0).collect();
+            match style {
+                CutStyle::Nogood => cuts.push(self.nogood(cycle)),
+                CutStyle::CutSet => cuts.extend(self.entry_cuts(&cells)),
             }
         }
-        cnf
-    }
-
-    /// The size of [`Session::solved_cnf`], `(variables, clauses)`, without
-    /// building it.
-    pub fn solved_size(&self) -> (usize, usize) {
-        (self.encoding.cnf().num_vars(), self.encoding.cnf().num_clauses() + self.cuts.len())
-    }
-
-    /// The value of a literal in the last model.
-    pub fn value(&self, lit: Lit) -> bool {
-        self.solver.value(lit)
-    }
-
-    /// A fresh selector literal for guarded clauses.
-    pub fn new_selector(&mut self) -> Lit {
-        self.solver.new_var().pos()
-    }
-
-    /// Adds a clause that holds from now on.
-    pub fn add_clause(&mut self, clause: &[Lit]) {
-        self.solver.add_clause(clause);
-    }
-
-    /// A walk under the assumptions, as its tiles in order, or `None` when
-    /// there is none.
-    pub fn walk(&mut self, assumptions: &[Lit]) -> Result<Option<Vec<usize>>, Error> {
-        self.walk_with(assumptions, false)
-    }
-
-    /// Like [`Session::walk`], but when a model has detached cycles, first
-    /// try to splice them into the walk (see [`splice_all`]); the spliced
-    /// walk covers the same tiles as the model, though it is not the model.
-    pub fn walk_or_splice(&mut self, assumptions: &[Lit]) -> Result<Option<Vec<usize>>, Error> {
-        self.walk_with(assumptions, true)
-    }
-
-    fn walk_with(&mut self, assumptions: &[Lit], splice: bool) -> Result<Option<Vec<usize>>, Error> {
-        loop {
-            if self.solver.solve_under(assumptions)? == Answer::Unsat {
-                return Ok(None);
-            }
-            match self.encoding.read(self.room, |lit| self.solver.value(lit)) {
-                Reading::Walk(walk) => return Ok(Some(walk)),
-                Reading::Broken(why) => return Err(Error::CheckFailed(format!("the model is not a walk: {why}"))),
-                Reading::Cycles(walk, cycles) => {
-                    let Scheme::Lazy(style) = self.encoding.scheme() else {
-                        return Err(Error::CheckFailed("the encoding let a detached cycle through".to_string()));
-                    };
-                    if splice {
-                        let loops: Vec<Vec<usize>> =
-                            cycles.iter().map(|c| c.iter().map(|&a| self.room.arcs()[a].0).collect()).collect();
-                        if let Some(whole) = splice_all(self.room, &walk, loops) {
-                            return Ok(Some(whole));
-                        }
-                    }
-                    let mut cuts = Vec::new();
-                    for cycle in &cycles {
-                        let cells: Vec<usize> = cycle.iter().map(|&a| self.room.arcs()[a].0).collect();
-                        cuts.extend(match style {
-                            CutStyle::Nogood => vec![self.nogood(cycle)],
-                            CutStyle::CutSet => self.entry_cuts(&cells),
-                        });
-                    }
-                    if style == CutStyle::CutSet {
-                        cuts.extend(self.component_cuts(&cycles));
-                    }
-                    for cut in cuts {
-                        self.solver.add_clause(&cut);
-                        self.cuts.push(cut);
-                    }
-                }
-            }
+        if style == CutStyle::CutSet {
+            cuts.extend(self.component_cuts(cycles, value));
         }
+        cuts
     }
 
     /// "Not all of these arcs at once".
@@ -131,7 +82,7 @@ impl<'a> Session<'a> {
     /// Cuts for larger sets than single cycles, which also forbid many
     /// cycles not seen yet: each group of touching cycles, and the walk's
     /// own cells, which the walk must leave unless it ends among them.
-    fn component_cuts(&self, cycles: &[Vec<usize>]) -> Vec<Vec<Lit>> {
+    fn component_cuts(&self, cycles: &[Vec<usize>], value: &dyn Fn(Lit) -> bool) -> Vec<Vec<Lit>> {
         let arc_vars = self.encoding.arc_vars().expect("lazy encodings have arcs");
         let ends = self.encoding.end_lits().expect("lazy encodings have ends");
         let mut in_cycle = vec![false; self.room.num_nodes()];
@@ -167,7 +118,7 @@ impl<'a> Session<'a> {
         let mut on_walk = vec![false; self.room.num_nodes()];
         let mut node = START;
         on_walk[START] = true;
-        while let Some(&arc) = self.room.out_arcs(node).iter().find(|&&a| self.solver.value(arc_vars[a].pos())) {
+        while let Some(&arc) = self.room.out_arcs(node).iter().find(|&&a| value(arc_vars[a].pos())) {
             node = self.room.arcs()[arc].1;
             if on_walk[node] {
                 break;
@@ -214,6 +165,28 @@ impl<'a> Session<'a> {
             .iter()
             .map(|&cell| std::iter::once(!self.encoding.covered(cell)).chain(entering.iter().copied()).collect())
             .collect()
+    }
+}
+
+impl Repairer for Walker<'_> {
+    fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+        match self.encoding.read(self.room, value) {
+            Reading::Walk(walk) => self.accept(walk, value),
+            Reading::Broken(why) => Err(format!("the model is not a walk: {why}")),
+            Reading::Cycles(walk, cycles) => {
+                let Scheme::Lazy(style) = self.encoding.scheme() else {
+                    return Err("the encoding let a detached cycle through".to_string());
+                };
+                if self.splice {
+                    let loops: Vec<Vec<usize>> =
+                        cycles.iter().map(|c| c.iter().map(|&a| self.room.arcs()[a].0).collect()).collect();
+                    if let Some(whole) = splice_all(self.room, &walk, loops) {
+                        return self.accept(whole, value);
+                    }
+                }
+                Ok(Repair::Cut(self.cuts(style, &cycles, value)))
+            }
+        }
     }
 }
 

@@ -1,0 +1,198 @@
+//! The lazy-constraint driver: a formula that leaves a constraint out (such
+//! as "the route is one piece") is solved, each model is handed to a
+//! [`Repairer`] that knows the missing constraint, and the repairer either
+//! accepts the model or returns clauses that cut it off. The loop goes on
+//! until a model is accepted or none is left.
+//!
+//! [`Lazy`] is itself a [`Solve`], so everything built on the trait
+//! (enumeration with [`super::ProjectedModels`], [`super::possible_literals`],
+//! cores and [`super::shrink_by_deletion`]) works on lazily constrained
+//! formulas unchanged: each of those calls sees only accepted models.
+
+use super::{Answer, Solve, SolveStats, SolverError};
+use crate::cnf::{ClauseSink, Lit, Var};
+
+/// What a [`Repairer`] makes of a model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Repair {
+    /// The model stands as a solution.
+    Accept,
+    /// The model breaks the left-out constraint. Each clause holds in every
+    /// solution of the whole problem, and together they rule the model out;
+    /// they are kept for good.
+    Cut(Vec<Vec<Lit>>),
+}
+
+/// Knows a constraint the formula leaves out, and judges models against it.
+pub trait Repairer {
+    /// Judges the model whose values `value` reads. An `Err` says the model
+    /// is broken in a way no cut can mend, which is a bug in the encoding.
+    fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String>;
+}
+
+/// A solver whose models all pass a [`Repairer`].
+///
+/// ```
+/// use somaria::cnf::{ClauseSink, Cnf, Lit};
+/// use somaria::solver::{new_solver, Answer, Lazy, Repair, Repairer, Solve, ProjectedModels};
+/// // Left out of the formula: "not both a and b". The repairer cuts it in.
+/// struct NotBoth(Lit, Lit);
+/// impl Repairer for NotBoth {
+///     fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+///         Ok(if value(self.0) && value(self.1) { Repair::Cut(vec![vec![!self.0, !self.1]]) } else { Repair::Accept })
+///     }
+/// }
+/// let mut cnf = Cnf::new();
+/// let (a, b) = (cnf.new_var(), cnf.new_var());
+/// let mut lazy = Lazy::new(new_solver(&cnf, None), NotBoth(a.pos(), b.pos()));
+/// assert_eq!(lazy.solve_under(&[a.pos(), b.pos()]).unwrap(), Answer::Unsat);
+/// // Three of the four assignments of (a, b) survive.
+/// assert_eq!(ProjectedModels::new(&mut lazy, vec![a, b], &[]).count(), 3);
+/// assert_eq!(lazy.cuts().len(), 1);
+/// ```
+pub struct Lazy<S, R> {
+    solver: S,
+    repairer: R,
+    cuts: Vec<Vec<Lit>>,
+}
+
+impl<S: Solve, R: Repairer> Lazy<S, R> {
+    /// Drives `solver`, which must hold the formula without the left-out
+    /// constraint, with `repairer`.
+    pub fn new(solver: S, repairer: R) -> Lazy<S, R> {
+        Lazy { solver, repairer, cuts: Vec::new() }
+    }
+
+    /// The repairer, for what it learned of the last accepted model.
+    pub fn repairer(&self) -> &R {
+        &self.repairer
+    }
+
+    /// Every cut added so far, in order: with the starting formula, the
+    /// formula that was solved.
+    pub fn cuts(&self) -> &[Vec<Lit>] {
+        &self.cuts
+    }
+}
+
+impl<S: Solve, R: Repairer> ClauseSink for Lazy<S, R> {
+    fn new_var(&mut self) -> Var {
+        self.solver.new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.solver.add_clause(clause);
+    }
+}
+
+impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
+        loop {
+            if self.solver.solve_under(assumptions)? == Answer::Unsat {
+                return Ok(Answer::Unsat);
+            }
+            let solver = &self.solver;
+            match self.repairer.repair(&|lit| solver.value(lit)).map_err(SolverError::ModelRejected)? {
+                Repair::Accept => return Ok(Answer::Sat),
+                Repair::Cut(clauses) if clauses.is_empty() => {
+                    // Solving again would find the same model forever.
+                    let message = "a model was refused without a cut to rule it out".to_string();
+                    return Err(SolverError::ModelRejected(message));
+                }
+                Repair::Cut(clauses) => {
+                    for clause in clauses {
+                        self.solver.add_clause(&clause);
+                        self.cuts.push(clause);
+                    }
+                }
+            }
+        }
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        self.solver.value(lit)
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        self.solver.failed_core()
+    }
+
+    fn stats(&self) -> SolveStats {
+        self.solver.stats()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::Cnf;
+    use crate::solver::{ProjectedModels, new_solver, possible_literals};
+    use proptest::prelude::*;
+
+    /// Left out: "at most `limit` of these are true", cut one model at a time.
+    struct AtMost {
+        lits: Vec<Lit>,
+        limit: usize,
+    }
+
+    impl Repairer for AtMost {
+        fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+            let on: Vec<Lit> = self.lits.iter().copied().filter(|&l| value(l)).collect();
+            Ok(if on.len() <= self.limit {
+                Repair::Accept
+            } else {
+                Repair::Cut(vec![on[..=self.limit].iter().map(|&l| !l).collect()])
+            })
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        /// Random 3-CNF over 6 variables with "at most k true" left out and
+        /// cut in lazily: enumeration and possible literals see exactly the
+        /// assignments that meet both, found by trying all 64.
+        #[test]
+        fn lazy_models_are_the_models_of_the_whole(
+            clauses in prop::collection::vec(prop::collection::vec((0usize..6, any::<bool>()), 1..4), 0..10),
+            limit in 0usize..7,
+        ) {
+            let mut cnf = Cnf::new();
+            let vars = cnf.new_vars(6);
+            for clause in &clauses {
+                let lits: Vec<Lit> = clause.iter().map(|&(v, pol)| vars[v].lit(pol)).collect();
+                cnf.add_clause(&lits);
+            }
+            let whole = |a: &[bool]| cnf.is_satisfied_by(a) && a.iter().filter(|&&x| x).count() <= limit;
+            let expected: Vec<Vec<bool>> = (0u32..64)
+                .map(|bits| (0..6).map(|i| bits >> i & 1 == 1).collect::<Vec<bool>>())
+                .filter(|a| whole(a))
+                .collect();
+            let repairer = AtMost { lits: vars.iter().map(|v| v.pos()).collect(), limit };
+            let mut lazy = Lazy::new(new_solver(&cnf, None), repairer);
+            let mut found: Vec<Vec<bool>> = ProjectedModels::new(&mut lazy, vars.clone(), &[])
+                .collect::<Result<_, _>>().unwrap();
+            found.sort();
+            let mut sorted = expected.clone();
+            sorted.sort();
+            prop_assert_eq!(found, sorted);
+            let candidates: Vec<Lit> = vars.iter().map(|v| v.pos()).collect();
+            let possible = possible_literals(&mut lazy, &candidates, &[]).unwrap().map(|p| p.possible);
+            let brute = (!expected.is_empty())
+                .then(|| (0..6).map(|i| expected.iter().any(|a| a[i])).collect::<Vec<bool>>());
+            prop_assert_eq!(possible, brute);
+        }
+    }
+
+    #[test]
+    fn a_refusal_without_a_cut_is_an_error_not_a_loop() {
+        struct Refuse;
+        impl Repairer for Refuse {
+            fn repair(&mut self, _: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+                Ok(Repair::Cut(Vec::new()))
+            }
+        }
+        let mut lazy = Lazy::new(new_solver(&Cnf::new(), None), Refuse);
+        assert!(matches!(lazy.solve(), Err(SolverError::ModelRejected(_))));
+    }
+}

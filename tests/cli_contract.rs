@@ -1,0 +1,298 @@
+//! What the command line promises around the solving: output files that are
+//! written, never wrongly replaced; no hang on any input; limits that stop a
+//! run with "unknown" and an honest account; reports that say no more than
+//! is true.
+
+use std::io::Write;
+use std::os::unix::fs::FileTypeExt;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn somaria() -> Command {
+    Command::cargo_bin("somaria").unwrap()
+}
+
+fn json_of(output: &[u8]) -> Value {
+    serde_json::from_slice(output).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(output)))
+}
+
+fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stderr).to_string()
+}
+
+fn p_line(dimacs: &str) -> (u64, u64) {
+    let line = dimacs.lines().find(|l| l.starts_with("p cnf ")).expect("a p line");
+    let numbers: Vec<u64> = line[6..].split_whitespace().map(|n| n.parse().unwrap()).collect();
+    (numbers[0], numbers[1])
+}
+
+#[test]
+fn twenty_concurrent_writers_leave_one_whole_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("same.cnf");
+    let binary = assert_cmd::cargo::cargo_bin("somaria");
+    let children: Vec<_> = (0..20)
+        .map(|_| {
+            std::process::Command::new(&binary)
+                .args(["solve", "models/heros-cave-somaria.toml", "--dimacs"])
+                .arg(&target)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let text = std::fs::read_to_string(&target).unwrap();
+    let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
+    let (vars, clauses) = p_line(&text);
+    assert_eq!((formula.var_count() as u64, formula.len() as u64), (vars, clauses));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 1, "temporary files left behind: {left:?}");
+}
+
+#[test]
+fn devices_are_written_through_not_replaced() {
+    somaria().args(["solve", "models/heros-cave.toml", "--no-presolve", "--proof", "/dev/null"]).assert().code(1);
+    somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs", "/dev/null"]).assert().success();
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(), "/dev/null is still a device");
+}
+
+#[test]
+fn a_symlinked_output_is_written_at_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let (real, link) = (dir.path().join("real.cnf"), dir.path().join("link.cnf"));
+    std::fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs"]).arg(&link).assert().success();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(&real).unwrap().contains("p cnf 24 56"));
+}
+
+#[test]
+fn the_same_file_for_two_outputs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let same = dir.path().join("x");
+    let out = somaria()
+        .args(["solve", "models/heros-cave.toml", "--no-presolve", "--proof"])
+        .arg(&same)
+        .arg("--dimacs")
+        .arg(&same)
+        .assert()
+        .code(2);
+    assert!(stderr_of(&out).contains("both name"), "{}", stderr_of(&out));
+    assert!(!same.exists());
+}
+
+#[test]
+fn dimacs_can_go_to_standard_output_before_the_report() {
+    let out = somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs", "-"]).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let (cnf_at, report_at) = (text.find("p cnf 24 56").unwrap(), text.find("solved;").unwrap());
+    assert!(cnf_at < report_at);
+}
+
+#[test]
+fn a_fifo_model_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("model.toml");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let started = Instant::now();
+    let out =
+        somaria().arg("solve").arg(&fifo).args(["--timeout", "1"]).timeout(Duration::from_secs(10)).assert().code(2);
+    assert!(stderr_of(&out).contains("a FIFO"), "{}", stderr_of(&out));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn standard_input_is_read_under_the_time_limit() {
+    let binary = assert_cmd::cargo::cargo_bin("somaria");
+    let started = Instant::now();
+    let mut child = std::process::Command::new(binary)
+        .args(["solve", "-", "--timeout", "0.3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep standard input open and silent: the load must be cut off.
+    let stdin = child.stdin.take().unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("while loading"));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // And a model on standard input loads like a file.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("somaria"))
+        .args(["count", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(include_bytes!("../models/akh-vaquot.toml")).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 solution, all found"));
+}
+
+#[test]
+fn time_limits_run_from_a_millisecond_to_a_year() {
+    for bad in ["1e-300", "0.0001", "1e9", "0", "-1", "soon", "inf", "NaN"] {
+        let out = somaria().args(["solve", "models/akh-vaquot.toml", &format!("--timeout={bad}")]).assert().code(2);
+        assert!(stderr_of(&out).contains("one year"), "{bad}: {}", stderr_of(&out));
+    }
+    for good in ["0.001", "31536000"] {
+        somaria().args(["solve", "models/akh-vaquot.toml", "--timeout", good]).assert().code(predicates::ord::le(3));
+    }
+}
+
+/// An open room with 26 keys and no doors: breadth-first search over
+/// (cell, keys held) grows without end, and the memory cap stops it.
+#[test]
+fn the_memory_cap_stops_a_growing_search_with_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = [
+        "@.a.b.c.d.e.",
+        "............",
+        ".f.g.h.i.j..",
+        "............",
+        "k.l.m.n.o.p.",
+        "............",
+        ".q.r.s.t.u..",
+        "............",
+        "v.w.x.y.z...",
+        "............",
+    ];
+    let model = dir.path().join("open.toml");
+    std::fs::write(&model, format!("kind = \"keys-doors\"\ngrid = '''\n{}\n'''\n", rows.join("\n"))).unwrap();
+    let started = Instant::now();
+    let out = somaria()
+        .arg("solve")
+        .arg(&model)
+        .args(["--engine", "bfs", "--memory-limit", "64M", "--format", "json", "--timeout", "60"])
+        .assert()
+        .code(3);
+    let json = json_of(&out.get_output().stdout);
+    assert_eq!(json["status"], "unknown");
+    assert!(json["explanation"].as_str().unwrap().contains("memory limit of 64 MB"), "{json}");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    somaria().args(["solve", "models/akh-vaquot.toml", "--memory-limit", "lots"]).assert().code(2);
+}
+
+#[test]
+fn compare_does_not_call_a_partial_answer_agreement() {
+    let out = somaria()
+        .args(["compare", "models/tile-cover-24x24.toml", "--no-presolve", "--timeout", "1", "--format", "json"])
+        .assert()
+        .code(3);
+    let json = json_of(&out.get_output().stdout);
+    assert_eq!(json["agree"], false);
+    assert_eq!(json["agreement"], "partial");
+    assert!(!json["unfinished"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn compare_count_reports_the_count_phase() {
+    let out = somaria().args(["compare", "models/tile-cover-corner-5x5.toml", "--count", "--format", "json"]).assert();
+    let json = json_of(&out.success().get_output().stdout);
+    for result in json["results"].as_array().unwrap() {
+        assert_eq!(result["count"], 824);
+        assert!(result["count_sat_calls"].as_u64().unwrap() >= 824, "{result}");
+        assert!(result["count_ms"].as_f64().unwrap() > 0.0, "{result}");
+    }
+}
+
+#[test]
+fn dimacs_is_written_or_explained_when_sat_did_not_decide() {
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("cave.cnf");
+    let out = somaria().args(["solve", "models/heros-cave.toml", "--format", "json", "--dimacs"]).arg(&cnf).assert();
+    let json = json_of(&out.code(1).get_output().stdout);
+    assert_eq!(json["dimacs"]["formula"], "unsolved", "{json}");
+    assert!(std::fs::read_to_string(&cnf).unwrap().contains("p cnf"));
+    let bfs = dir.path().join("bfs.cnf");
+    let out = somaria()
+        .args(["solve", "models/keys-doors/one-key.toml", "--engine", "bfs", "--format", "json", "--dimacs"])
+        .arg(&bfs)
+        .assert();
+    let json = json_of(&out.success().get_output().stdout);
+    assert!(json["dimacs"]["reason"].as_str().unwrap().contains("does not build a CNF"), "{json}");
+    assert!(!bfs.exists());
+}
+
+/// The stats describe exactly the formula `--dimacs` writes.
+#[test]
+fn stats_match_the_written_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str]); 5] = [
+        ("models/akh-vaquot.toml", &["sat"]),
+        ("models/heros-cave.toml", &["lazy", "rank"]),
+        ("models/heros-cave-somaria.toml", &["lazy", "lazy-nogood", "rank"]),
+        ("models/keys-doors/two-doors.toml", &["sat"]),
+        ("models/keys-doors/locked-in.toml", &["sat"]),
+    ];
+    for (model, engines) in cases {
+        for engine in engines {
+            let cnf = dir.path().join("f.cnf");
+            let out = somaria()
+                .args(["solve", model, "--no-presolve", "--engine", engine, "--format", "json", "--dimacs"])
+                .arg(&cnf)
+                .output()
+                .unwrap();
+            let json = json_of(&out.stdout);
+            let (vars, clauses) = p_line(&std::fs::read_to_string(&cnf).unwrap());
+            assert_eq!(
+                (json["stats"]["variables"].as_u64(), json["stats"]["clauses"].as_u64()),
+                (Some(vars), Some(clauses)),
+                "{model} {engine}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_stopped_run_reports_the_formula_it_built() {
+    let out = somaria()
+        .args(["solve", "models/tile-cover-24x24.toml", "--engine", "steps", "--timeout", "0.5", "--format", "json"])
+        .assert()
+        .code(3);
+    let json = json_of(&out.get_output().stdout);
+    assert!(json["stats"]["variables"].as_u64().unwrap() > 1000, "{json}");
+    assert!(json["stats"]["clauses"].as_u64().unwrap() > 1000, "{json}");
+}
+
+#[test]
+fn titles_are_printed_without_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.toml");
+    std::fs::write(&model, "kind = \"tile-cover\"\ntitle = \"\\u001b[31mred\\u0007\"\ngrid = \"S.\"\n").unwrap();
+    let out = somaria().arg("solve").arg(&model).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+    assert!(text.contains("red"));
+    assert!(text.contains("1 move:"), "{text}");
+}
+
+#[test]
+fn a_huge_reason_is_cut_with_a_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.toml");
+    let row = "W".repeat(300);
+    let grid: Vec<&str> = (0..300).map(|_| row.as_str()).collect();
+    std::fs::write(&model, format!("kind = \"fans\"\ngrid = '''\n{}\n'''\n", grid.join("\n"))).unwrap();
+    let out = somaria().arg("solve").arg(&model).assert().code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.lines().all(|l| l.len() < 1000), "a line of {} bytes", text.lines().map(str::len).max().unwrap());
+    assert!(text.contains("and 89990 more"), "{text}");
+}
+
+#[test]
+fn a_missing_output_directory_is_bad_input() {
+    let out = somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs", "/no/such/dir/x.cnf"]).assert().code(2);
+    assert!(stderr_of(&out).contains("/no/such/dir"));
+}

@@ -1,0 +1,255 @@
+//! One verdict per model: `solve`, `count`, `facts`, `explain` and `compare`
+//! agree on whether a solution exists, for every model under `models/` and
+//! for hundreds of random small models of every kind, with every option
+//! (such as `leave_uncovered`). For tile rooms the verdict is also checked
+//! against a depth-first search written here, and each explanation against
+//! the same search: its tiles cannot all be covered (up to the tiles the
+//! room may leave), and dropping any one of them makes that possible.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+use serde_json::Value;
+use somaria::model::Source;
+use somaria::puzzles::compare::{Agreement, CompareOptions, compare};
+use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+
+/// Whether a solution exists, by every command of the library on `puzzle`;
+/// panics naming the first command that disagrees with `solve`. Returns the
+/// verdict.
+fn one_verdict(puzzle: &dyn Puzzle, context: &str) -> bool {
+    let solved = puzzle.solve(&SolveOptions::default()).unwrap();
+    assert_ne!(solved.status, Status::Unknown, "{context}");
+    let exists = solved.status == Status::Solved;
+    let without_presolve = puzzle.solve(&SolveOptions { skip_presolve: true, ..Default::default() }).unwrap();
+    assert_eq!(without_presolve.status, solved.status, "solve without the presolve: {context}");
+    let counted = puzzle.count(&CountOptions { limit: Some(1), ..Default::default() }).unwrap();
+    assert_eq!(counted.count > 0, exists, "count: {context}");
+    match puzzle.facts(&SolveOptions::default()) {
+        Ok(facts) => assert_eq!(facts.status, solved.status, "facts: {context}"),
+        Err(puzzles::Error::Unsupported { .. }) => {}
+        Err(e) => panic!("facts failed: {e}: {context}"),
+    }
+    let explained = puzzle.explain(&SolveOptions::default()).unwrap();
+    assert_eq!(explained.status, solved.status, "explain: {context}");
+    let compared = compare(puzzle, &CompareOptions { count: true, limit: Some(1), ..Default::default() }).unwrap();
+    assert_eq!(compared.agreement, Agreement::All, "compare: {context}: {:?}", compared.results);
+    for result in &compared.results {
+        assert_eq!(result.status, solved.status, "compare, engine {}: {context}", result.encoding);
+        assert_eq!(result.count.map(|c| c > 0), Some(exists), "compare count, engine {}: {context}", result.encoding);
+    }
+    exists
+}
+
+fn load(text: &str) -> Box<dyn Puzzle> {
+    puzzles::load(&Source::from_text("random.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+// ---------------------------------------------------------------- tile rooms
+
+/// Every set of tiles some walk from `S` covers, as bit masks over the
+/// tiles in reading order: walks of at least one move over distinct tiles,
+/// ending on `E` when there is one. Shares nothing with somaria.
+fn walk_masks(rows: &[String]) -> (Vec<u32>, Vec<(usize, usize)>) {
+    let cells: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+    let (h, w) = (cells.len(), cells[0].len());
+    let tiles: Vec<(usize, usize)> =
+        (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).filter(|&(r, c)| matches!(cells[r][c], '.' | 'E')).collect();
+    let bit = |pos: (usize, usize)| tiles.iter().position(|&t| t == pos).map(|i| 1u32 << i);
+    let start = (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, c)| cells[r][c] == 'S').unwrap();
+    let has_end = cells.iter().flatten().any(|&c| c == 'E');
+    let mut masks = BTreeSet::new();
+    let mut stack = vec![(start, 0u32)];
+    while let Some(((r, c), mask)) = stack.pop() {
+        let here = cells[r][c];
+        if mask != 0 && (!has_end || here == 'E') {
+            masks.insert(mask);
+        }
+        if here == 'E' {
+            continue;
+        }
+        for (nr, nc) in [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)] {
+            if nr < h
+                && nc < w
+                && let Some(b) = bit((nr, nc))
+                && mask & b == 0
+            {
+                stack.push(((nr, nc), mask | b));
+            }
+        }
+    }
+    (masks.into_iter().collect(), tiles)
+}
+
+/// Whether some walk covers all but at most `k` of the tiles in `demanded`.
+fn coverable(masks: &[u32], demanded: u32, k: usize) -> bool {
+    masks.iter().any(|m| (demanded & !m).count_ones() as usize <= k)
+}
+
+fn random_room() -> impl Strategy<Value = (Vec<String>, usize)> {
+    let shapes = prop::sample::select(vec![(1, 4), (2, 3), (2, 4), (3, 3), (3, 4), (4, 4), (3, 5), (2, 5)]);
+    (shapes, any::<u64>(), 0usize..=3).prop_map(|((h, w), seed, k)| {
+        let mut rng = somaria::rng::SplitMix64::new(seed);
+        let mut cells: Vec<Vec<char>> =
+            (0..h).map(|_| (0..w).map(|_| if rng.below(100) < 15 { '#' } else { '.' }).collect()).collect();
+        let start = rng.below(h * w);
+        cells[start / w][start % w] = 'S';
+        if rng.below(2) == 0 {
+            let end = rng.below(h * w);
+            if end != start {
+                cells[end / w][end % w] = 'E';
+            }
+        }
+        // The loader wants at least one tile.
+        if !cells.iter().flatten().any(|&c| c == '.' || c == 'E') {
+            let other = (start + 1) % (h * w);
+            cells[other / w][other % w] = '.';
+        }
+        let tiles = cells.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
+        (cells.into_iter().map(|r| r.into_iter().collect()).collect(), k.min(tiles))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// 300 random rooms with walls, `E` or not, and 0 to 3 tiles that may be
+    /// left: every command agrees with `solve` and with the depth-first
+    /// search, and every explanation holds up against that search.
+    #[test]
+    fn tile_rooms_get_one_verdict((rows, k) in random_room()) {
+        let text = format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
+        let puzzle = load(&text);
+        let exists = one_verdict(puzzle.as_ref(), &text);
+        let (masks, tiles) = walk_masks(&rows);
+        let all = (1u32 << tiles.len()) - 1;
+        prop_assert_eq!(exists, coverable(&masks, all, k), "the search disagrees: {}", text);
+        let explained = puzzle.explain(&SolveOptions::default()).unwrap();
+        if !exists && explained.constraints.is_empty() && explained.certificate.is_none() {
+            // Nothing named: the fixed rules alone (a first move, an end
+            // tile reached last) must already fail.
+            prop_assert!(masks.is_empty(), "an explanation without constraints for a room with walks: {}", text);
+        }
+        if !exists && !explained.constraints.is_empty() {
+            let named: Vec<u32> = explained
+                .constraints
+                .iter()
+                .map(|c| 1u32 << tiles.iter().position(|&t| Some(t) == c.row.zip(c.col)).expect("a tile"))
+                .collect();
+            let demanded = named.iter().fold(0, |a, b| a | b);
+            prop_assert!(!coverable(&masks, demanded, k), "the named tiles can be covered: {}", text);
+            for dropped in &named {
+                prop_assert!(coverable(&masks, demanded & !dropped, k), "not minimal: {}", text);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- fans
+
+fn random_fans() -> impl Strategy<Value = String> {
+    let cell = prop::sample::select(vec!['F', 'F', 'W', 'W', 'W', '.', '#']);
+    (1usize..=4, 1usize..=4).prop_flat_map(move |(h, w)| {
+        prop::collection::vec(prop::collection::vec(cell.clone(), w), h).prop_map(|rows| {
+            let grid: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+            format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", grid.join("\n"))
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn fan_grids_get_one_verdict(text in random_fans()) {
+        one_verdict(load(&text).as_ref(), &text);
+    }
+}
+
+// ---------------------------------------------------------------- keys and doors
+
+fn random_vault() -> impl Strategy<Value = String> {
+    let cell = prop::sample::select(vec!['.', '.', '.', '#', 'a', 'b', 'A', 'B']);
+    (1usize..=4, 2usize..=5, any::<prop::sample::Index>()).prop_flat_map(move |(h, w, at)| {
+        prop::collection::vec(prop::collection::vec(cell.clone(), w), h).prop_map(move |mut rows| {
+            let start = at.index(h * w);
+            rows[start / w][start % w] = '@';
+            // Each key letter at most once.
+            let mut seen = BTreeSet::new();
+            for c in rows.iter_mut().flatten() {
+                if c.is_ascii_lowercase() && !seen.insert(*c) {
+                    *c = '.';
+                }
+            }
+            let grid: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+            format!("kind = \"keys-doors\"\ngrid = \"\"\"\n{}\n\"\"\"\n", grid.join("\n"))
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn vaults_get_one_verdict(text in random_vault()) {
+        one_verdict(load(&text).as_ref(), &text);
+    }
+}
+
+// ---------------------------------------------------------------- the shipped models
+
+fn model_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            model_files(&path, found);
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            found.push(path);
+        }
+    }
+}
+
+fn cli_json(args: &[&str]) -> (Value, i32) {
+    let out = Command::cargo_bin("somaria").unwrap().args(args).args(["--format", "json"]).output().unwrap();
+    let code = out.status.code().unwrap();
+    if code == 2 {
+        return (Value::Null, code);
+    }
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (json, code)
+}
+
+/// Every model file under `models/`, through the command line: the
+/// commands agree on whether it has a solution. Engines that do not finish
+/// within the time limit may say "unknown", but no two answers differ.
+#[test]
+fn every_shipped_model_gets_one_verdict() {
+    let mut files = Vec::new();
+    model_files(Path::new("models"), &mut files);
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    for file in &files {
+        let path = file.to_str().unwrap();
+        let (solved, code) = cli_json(&["solve", path, "--timeout", "20"]);
+        let status = solved["status"].as_str().unwrap().to_string();
+        assert_ne!(status, "unknown", "{path}");
+        assert_eq!(code, if status == "solved" { 0 } else { 1 }, "{path}");
+        let (counted, _) = cli_json(&["count", path, "--limit", "1", "--timeout", "20"]);
+        assert_eq!(counted["count"].as_u64().unwrap() > 0, status == "solved", "count: {path}");
+        let (facts, code) = cli_json(&["facts", path, "--timeout", "20"]);
+        if code != 2 {
+            assert_eq!(facts["status"].as_str().unwrap(), status, "facts: {path}");
+        }
+        let (explained, _) = cli_json(&["explain", path, "--timeout", "20"]);
+        assert_eq!(explained["status"].as_str().unwrap(), status, "explain: {path}");
+        let (compared, _) = cli_json(&["compare", path, "--timeout", "3"]);
+        assert_ne!(compared["agreement"], "disagree", "compare: {path}");
+        for result in compared["results"].as_array().unwrap() {
+            let engine_status = result["status"].as_str().unwrap();
+            assert!(engine_status == status || engine_status == "unknown", "compare: {path}: {result}");
+        }
+    }
+}

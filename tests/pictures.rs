@@ -1,0 +1,186 @@
+//! `--format svg` draws every answer, fact and explanation. Each picture is
+//! parsed and rendered with resvg, and the pixels at known cell centres must
+//! have the colours of what stands there: the route on every covered tile,
+//! walls on walls, shading on tiles left or leavable, outlines on the tiles
+//! an explanation names. The shrine's SVG text is also kept as a golden file.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use somaria::render::svg::{CELL_PX, FLOOR, GOAL, INK, OUTLINE, ROUTES, SHADE, WALL};
+
+fn somaria() -> Command {
+    Command::cargo_bin("somaria").unwrap()
+}
+
+fn svg_of(args: &[&str]) -> String {
+    let out = somaria().args(args).args(["--format", "svg"]).output().unwrap();
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = somaria().args(args).args(["--format", "json"]).output().unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A rendered picture, read at cell centres and cell edges.
+struct Rendered {
+    pixmap: resvg::tiny_skia::Pixmap,
+}
+
+impl Rendered {
+    fn of(svg: &str) -> Rendered {
+        let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).expect("the SVG parses");
+        let size = tree.size().to_int_size();
+        let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+        Rendered { pixmap }
+    }
+
+    fn at(&self, x: usize, y: usize) -> [u8; 3] {
+        let p = self.pixmap.pixel(x as u32, y as u32).unwrap();
+        [p.red(), p.green(), p.blue()]
+    }
+
+    fn centre(&self, (row, col): (usize, usize)) -> [u8; 3] {
+        self.at(col * CELL_PX + CELL_PX / 2, row * CELL_PX + CELL_PX / 2)
+    }
+
+    /// Just inside the cell's top-left corner, where an outline is drawn.
+    fn rim(&self, (row, col): (usize, usize)) -> [u8; 3] {
+        self.at(col * CELL_PX + 2, row * CELL_PX + CELL_PX / 2)
+    }
+}
+
+fn rgb(hex: &str) -> [u8; 3] {
+    let n = u32::from_str_radix(&hex[1..], 16).unwrap();
+    [(n >> 16) as u8, (n >> 8) as u8, n as u8]
+}
+
+fn cells(value: &Value) -> Vec<(usize, usize)> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize))
+        .collect()
+}
+
+fn grid_of(model: &str) -> Vec<Vec<char>> {
+    let text = std::fs::read_to_string(model).unwrap();
+    let table: toml::Table = text.parse().unwrap();
+    table["grid"].as_str().unwrap().lines().filter(|l| !l.is_empty()).map(|l| l.chars().collect()).collect()
+}
+
+#[test]
+fn the_somaria_route_covers_its_tiles_and_shades_the_one_left() {
+    let model = "models/heros-cave-somaria.toml";
+    let rendered = Rendered::of(&svg_of(&["solve", model]));
+    let json = json_of(&["solve", model]);
+    let path = cells(&json["solution"]["path"]);
+    let left = cells(&json["solution"]["uncovered"]);
+    assert_eq!((path.len(), left.len()), (110, 1));
+    for &tile in &path {
+        assert_eq!(rendered.centre(tile), rgb(ROUTES[0]), "route on {tile:?}");
+    }
+    for &tile in &left {
+        assert_eq!(rendered.centre(tile), rgb(SHADE), "shading on {tile:?}");
+    }
+    for (row, line) in grid_of(model).iter().enumerate() {
+        for (col, &c) in line.iter().enumerate() {
+            if c == '#' {
+                assert_eq!(rendered.centre((row, col)), rgb(WALL), "wall at {:?}", (row, col));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_facts_shade_exactly_the_tiles_that_can_be_left() {
+    let model = "models/heros-cave-somaria.toml";
+    let rendered = Rendered::of(&svg_of(&["facts", model]));
+    let json = json_of(&["facts", model]);
+    let (left, always) = (cells(&json["can_be_left"]), cells(&json["always_covered"]));
+    assert_eq!(left.len(), 56);
+    for &tile in &left {
+        assert_eq!(rendered.centre(tile), rgb(SHADE), "{tile:?}");
+    }
+    for &tile in &always {
+        assert_eq!(rendered.centre(tile), rgb(FLOOR), "{tile:?}");
+    }
+}
+
+#[test]
+fn the_explanation_outlines_the_tiles_it_names() {
+    let model = "models/heros-cave.toml";
+    let rendered = Rendered::of(&svg_of(&["explain", model]));
+    let json = json_of(&["explain", model]);
+    let named: Vec<(usize, usize)> = json["constraints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["row"].as_u64().unwrap() as usize, c["col"].as_u64().unwrap() as usize))
+        .collect();
+    assert_eq!(named.len(), 56);
+    for (row, line) in grid_of(model).iter().enumerate() {
+        for (col, &c) in line.iter().enumerate() {
+            let expected = if named.contains(&(row, col)) {
+                OUTLINE
+            } else if c == '#' {
+                WALL
+            } else {
+                FLOOR
+            };
+            assert_eq!(rendered.rim((row, col)), rgb(expected), "{:?} ({c})", (row, col));
+        }
+    }
+}
+
+#[test]
+fn the_shrine_shows_walls_weathercocks_and_turned_fans() {
+    let model = "models/akh-vaquot.toml";
+    let rendered = Rendered::of(&svg_of(&["solve", model]));
+    for (row, line) in grid_of(model).iter().enumerate() {
+        for (col, &c) in line.iter().enumerate() {
+            let expected = match c {
+                '#' => WALL,
+                'W' => GOAL,
+                'F' => INK,
+                _ => continue,
+            };
+            assert_eq!(rendered.centre((row, col)), rgb(expected), "{:?} ({c})", (row, col));
+        }
+    }
+}
+
+#[test]
+fn the_shrine_svg_is_unchanged() {
+    insta::assert_snapshot!(svg_of(&["solve", "models/akh-vaquot.toml"]));
+}
+
+/// The pictures in the README are what the tool draws today.
+#[test]
+fn the_readme_pictures_are_current() {
+    let pictures = [
+        ("examples/pictures/shrine.svg", ["solve", "models/akh-vaquot.toml"]),
+        ("examples/pictures/heros-cave-explain.svg", ["explain", "models/heros-cave.toml"]),
+        ("examples/pictures/somaria-facts.svg", ["facts", "models/heros-cave-somaria.toml"]),
+    ];
+    for (file, args) in pictures {
+        let current = svg_of(&args);
+        let shipped = std::fs::read_to_string(file).unwrap_or_default();
+        assert!(
+            shipped == current,
+            "{file} is out of date; regenerate it with `cargo run --release -- {} --format svg -o {file}`",
+            args.join(" ")
+        );
+    }
+}
+
+#[test]
+fn commands_without_a_picture_refuse_svg() {
+    for command in ["count", "compare"] {
+        somaria().args([command, "models/akh-vaquot.toml", "--format", "svg"]).assert().code(2);
+    }
+    somaria().args(["solve", "models/akh-vaquot-listed.toml", "--format", "svg"]).assert().code(2);
+}
