@@ -332,3 +332,22 @@ fn replay_prefix(grid: &[Vec<char>], moves: &[(usize, serde_json::Value)]) -> bo
         Err(reason) => reason == "keys left behind",
     }
 }
+
+/// Mazes with loops and many keys, where legs have several Pareto ways
+/// round doors and keys and shortest routes number in the millions:
+/// keygraph's steps and counts against bfs.
+#[test]
+fn keygraph_matches_bfs_on_loopy_mazes_with_14_keys() {
+    use somaria::puzzles::keys_doors::maze;
+    for seed in 1..=4 {
+        let puzzle = KeysDoorsPuzzle::from_picture(&maze::generate(31, 31, 14, 30, seed)).unwrap();
+        let mut answers = Vec::new();
+        for engine in ["keygraph", "bfs"] {
+            let solved = puzzle.solve(&SolveOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();
+            let counted = puzzle.count(&CountOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();
+            answers.push((solved.cost, counted.count, counted.saturated));
+        }
+        assert_eq!(answers[0], answers[1], "seed {seed}");
+        assert!(answers[0].1 > 1, "seed {seed}: a single shortest route does not test the counting");
+    }
+}
