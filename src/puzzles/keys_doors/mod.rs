@@ -793,24 +793,24 @@ mod tests {
 
     #[test]
     fn the_sat_keys_formula_is_satisfiable_exactly_down_to_the_optimum() {
-        use crate::solver::{Answer, Solve, VarisatSolver};
+        use crate::solver::{Answer, new_solver};
         let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
         let board = Board::new(&puzzle);
         let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
         assert_eq!(model.shortest().unwrap().unwrap().len(), 8);
         let cnf = model.reported_cnf();
         assert_eq!(model.reported_size(), (cnf.num_vars(), cnf.num_clauses()));
-        assert_eq!(VarisatSolver::from_cnf(&cnf).solve().unwrap(), Answer::Sat);
+        assert_eq!(new_solver(&cnf, None).solve().unwrap(), Answer::Sat);
         let starting = Puzzle::formula(&puzzle, Some("sat-keys")).unwrap().cnf;
-        assert_eq!(VarisatSolver::from_cnf(&starting).solve().unwrap(), Answer::Sat);
+        assert_eq!(new_solver(&starting, None).solve().unwrap(), Answer::Sat);
         let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
         let refuted = Puzzle::formula(&locked, Some("sat-keys")).unwrap().cnf;
-        assert_eq!(VarisatSolver::from_cnf(&refuted).solve().unwrap(), Answer::Unsat);
+        assert_eq!(new_solver(&refuted, None).solve().unwrap(), Answer::Unsat);
         // No route: the reported formula is unsatisfiable.
         let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
         let board = Board::new(&locked);
         let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
         assert_eq!(model.shortest().unwrap(), None);
-        assert_eq!(VarisatSolver::from_cnf(&model.reported_cnf()).solve().unwrap(), Answer::Unsat);
+        assert_eq!(new_solver(&model.reported_cnf(), None).solve().unwrap(), Answer::Unsat);
     }
 }

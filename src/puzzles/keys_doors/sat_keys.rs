@@ -862,7 +862,7 @@ mod tests {
 
     #[test]
     fn the_adder_and_comparator_agree_with_arithmetic() {
-        use crate::solver::VarisatSolver;
+        use crate::solver::new_solver;
         for limit in 0..12u64 {
             let mut cnf = Cnf::new();
             let truth = cnf.new_var().pos();
@@ -897,7 +897,7 @@ mod tests {
             }
             let selector = cnf.new_var().pos();
             at_most(&mut cnf, selector, &sum, limit);
-            let mut solver = VarisatSolver::from_cnf(&cnf);
+            let mut solver = new_solver(&cnf, None);
             for mask in 0..32u32 {
                 let total: u64 = weights.iter().enumerate().filter(|(i, _)| mask >> i & 1 == 1).map(|(_, w)| w).sum();
                 let mut assumptions: Vec<Lit> =
