@@ -1,15 +1,18 @@
-//! Keys and doors: BFS on a 200x200 maze with 10 keys and 10 doors, and the
-//! SAT planning engine beside BFS on the lesson grids and on 10x10 to 20x20
-//! mazes. The mazes come from the seeded generator in
-//! `somaria::puzzles::keys_doors::maze`, so every run sees the same grids.
+//! Keys and doors, in process: every engine side by side on the lesson grids
+//! and on 10x10 to 20x20 mazes; keygraph, bfs and sat-keys on a generated
+//! 81x81 vault in its one- and four-walker forms; keygraph and sat-keys on
+//! an open 10x12 room with 26 keys; keygraph and bfs on a 200x200 maze with
+//! 10 keys and 10 doors. Every grid comes from the seeded generators in
+//! `somaria::puzzles::keys_doors::maze`, so every run sees the same ones.
 //!
-//! `cargo bench --bench keys_doors`; peak memory of the 200x200 solve is
-//! measured on the CLI, see the README.
+//! `cargo bench --bench keys_doors` (a few minutes). Whole-process times and
+//! peak memory, the figures the README quotes, come from
+//! `bash benches/keys_doors_process.sh`.
 
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use somaria::puzzles::keys_doors::{KeysDoorsPuzzle, maze};
+use somaria::puzzles::keys_doors::{Engine, KeysDoorsPuzzle, maze};
 
 const LESSON: &[(&str, &str)] = &[
     ("one-key", "@..a"),
@@ -19,34 +22,62 @@ const LESSON: &[(&str, &str)] = &[
     ("two-doors", "@.a..\n###.#\nb.A.B"),
 ];
 
-fn bfs_large_maze(c: &mut Criterion) {
-    let puzzle = KeysDoorsPuzzle::from_picture(&maze::generate(200, 200, 10, 10, 1)).unwrap();
-    let mut group = c.benchmark_group("keys_doors_bfs_200x200");
-    group.sample_size(10).measurement_time(Duration::from_secs(8));
-    group.bench_function("10 keys, 10 doors", |b| b.iter(|| puzzle.shortest_route("bfs").unwrap().unwrap().len()));
-    group.finish();
+fn puzzle(picture: &str) -> KeysDoorsPuzzle {
+    KeysDoorsPuzzle::from_picture(picture).unwrap()
 }
 
-fn sat_beside_bfs(c: &mut Criterion) {
-    let mut puzzles: Vec<(String, KeysDoorsPuzzle)> = LESSON
-        .iter()
-        .map(|(name, picture)| (name.to_string(), KeysDoorsPuzzle::from_picture(picture).unwrap()))
-        .collect();
+fn steps(puzzle: &KeysDoorsPuzzle, engine: Engine) -> Option<usize> {
+    puzzle.shortest_route(engine).unwrap().map(|r| r.len())
+}
+
+fn engines_side_by_side(c: &mut Criterion) {
+    let mut puzzles: Vec<(String, KeysDoorsPuzzle)> =
+        LESSON.iter().map(|(name, picture)| (name.to_string(), puzzle(picture))).collect();
     for size in [10, 12, 14, 16, 18, 20] {
-        let picture = maze::generate(size, size, 3, 10, size as u64);
-        puzzles.push((format!("maze {size}x{size}"), KeysDoorsPuzzle::from_picture(&picture).unwrap()));
+        puzzles.push((format!("maze {size}x{size}"), puzzle(&maze::generate(size, size, 3, 10, size as u64))));
     }
     let mut group = c.benchmark_group("keys_doors_engines");
     group.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(1));
     for (name, puzzle) in &puzzles {
-        for engine in ["bfs", "sat"] {
-            group.bench_with_input(BenchmarkId::new(engine, name), puzzle, |b, p| {
-                b.iter(|| p.shortest_route(engine).unwrap().map(|r| r.len()))
-            });
+        for &engine in Engine::ALL {
+            group.bench_with_input(BenchmarkId::new(engine.name(), name), puzzle, |b, p| b.iter(|| steps(p, engine)));
         }
     }
     group.finish();
 }
 
-criterion_group!(benches, bfs_large_maze, sat_beside_bfs);
+fn vault(c: &mut Criterion) {
+    let one = puzzle(&maze::vault(4, 1));
+    let four = puzzle(&maze::vault(4, 4));
+    let mut group = c.benchmark_group("keys_doors_vault_81x81");
+    group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+    group.bench_function("keygraph, one walker", |b| b.iter(|| steps(&one, Engine::Keygraph)));
+    group.bench_function("bfs, one walker", |b| b.iter(|| steps(&one, Engine::Bfs)));
+    group.bench_function("keygraph, four walkers", |b| b.iter(|| steps(&four, Engine::Keygraph)));
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("sat-keys, four walkers", |b| b.iter(|| steps(&four, Engine::SatKeys)));
+    group.finish();
+}
+
+fn open_room(c: &mut Criterion) {
+    let room = puzzle(&maze::open_room(10, 12, 26, 2));
+    let mut group = c.benchmark_group("keys_doors_open_room_10x12_26_keys");
+    group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(5));
+    for engine in [Engine::Keygraph, Engine::SatKeys] {
+        group.bench_function(engine.name(), |b| b.iter(|| steps(&room, engine)));
+    }
+    group.finish();
+}
+
+fn large_maze(c: &mut Criterion) {
+    let puzzle = puzzle(&maze::generate(200, 200, 10, 10, 1));
+    let mut group = c.benchmark_group("keys_doors_200x200");
+    group.sample_size(10).measurement_time(Duration::from_secs(8));
+    for engine in [Engine::Keygraph, Engine::Bfs] {
+        group.bench_function(engine.name(), |b| b.iter(|| steps(&puzzle, engine)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engines_side_by_side, vault, open_room, large_maze);
 criterion_main!(benches);

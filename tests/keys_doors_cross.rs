@@ -1,12 +1,13 @@
-//! Both keys-and-doors engines against a brute force written here, on random
-//! small grids: the fewest steps, the number of shortest routes, and a
-//! replay of every route printed.
+//! Every keys-and-doors engine against a brute force written here, on random
+//! small grids with one walker and with several: the fewest steps, the
+//! number of shortest routes, and a replay of every route printed.
 //!
-//! The brute force counts walks, not states: after t steps it knows how many
-//! walks of exactly t moves end in each (cell, keys held), and the first t at
-//! which some walk holds every key gives the fewest steps and, summed, the
-//! number of shortest routes. It keeps keys as bits by letter ('a' = bit 0)
-//! rather than the engines' packed numbering.
+//! The brute force counts walks over the joint state, not legs: after t
+//! steps it knows how many move sequences of exactly t moves (a move is one
+//! walker's step) end in each (cells of the walkers, keys held), and the
+//! first t at which some sequence holds every key gives the fewest steps
+//! and, summed, the number of shortest routes. It keeps keys as bits by
+//! letter ('a' = bit 0) rather than the engines' packed numbering.
 //!
 //! The heavy variant runs 20,000 grids up to 7 × 7 with 5 keys:
 //! `cargo test --release --test keys_doors_cross -- --ignored`.
@@ -30,8 +31,15 @@ impl Rng {
 
 /// A random grid of at most `max_rows` × `max_cols` with at most `max_keys`
 /// keys of random (so often non-contiguous) letters, doors for some of them
-/// and sometimes a door whose key is absent, and walls.
-fn random_grid(rng: &mut Rng, max_rows: usize, max_cols: usize, max_keys: usize) -> Vec<Vec<char>> {
+/// and sometimes a door whose key is absent, walls, and `walkers` starts
+/// (fewer when the grid has no room for them).
+fn random_grid_with(
+    rng: &mut Rng,
+    max_rows: usize,
+    max_cols: usize,
+    max_keys: usize,
+    walkers: usize,
+) -> Vec<Vec<char>> {
     let rows = 1 + rng.below(max_rows);
     let cols = if rows == 1 { 2 + rng.below(max_cols - 1) } else { 1 + rng.below(max_cols) };
     let mut grid = vec![vec!['.'; cols]; rows];
@@ -46,6 +54,10 @@ fn random_grid(rng: &mut Rng, max_rows: usize, max_cols: usize, max_keys: usize)
     let mut take = |rng: &mut Rng| (!free.is_empty()).then(|| free.swap_remove(rng.below(free.len())));
     let (r, c) = take(rng).expect("at least two cells");
     grid[r][c] = '@';
+    for _ in 1..walkers {
+        let Some((r, c)) = take(rng) else { break };
+        grid[r][c] = '@';
+    }
     let mut letters: Vec<char> = Vec::new();
     for _ in 0..rng.below(max_keys + 1) {
         let letter = (b'a' + rng.below(6) as u8) as char;
@@ -76,65 +88,88 @@ fn bit(letter: char) -> u32 {
     1 << (letter.to_ascii_lowercase() as u32 - 'a' as u32)
 }
 
-/// The fewest steps and the number of shortest routes, by counting walks.
+/// The fewest steps and the number of shortest routes, by counting move
+/// sequences over the joint state of every walker.
 fn brute_force(grid: &[Vec<char>]) -> (Option<usize>, u128) {
     let (rows, cols) = (grid.len() as i64, grid[0].len() as i64);
     let wanted = grid.iter().flatten().filter(|c| c.is_ascii_lowercase()).fold(0, |m, &c| m | bit(c));
     if wanted == 0 {
         return (Some(0), 1);
     }
-    let start =
-        (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).find(|&(r, c)| grid[r as usize][c as usize] == '@');
-    let (r0, c0) = start.expect("a start");
-    let mut walks: HashMap<(i64, i64, u32), u128> = HashMap::from([((r0, c0, 0), 1)]);
-    // A shortest route never repeats a (cell, keys) state.
-    let states = (rows * cols) as usize * (1usize << wanted.count_ones());
+    let starts: Vec<(i64, i64)> = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .filter(|&(r, c)| grid[r as usize][c as usize] == '@')
+        .collect();
+    let mut walks: HashMap<(Vec<(i64, i64)>, u32), u128> = HashMap::from([((starts.clone(), 0), 1)]);
+    // A shortest route never repeats a joint state.
+    let cells = (rows * cols) as usize;
+    let states = cells.pow(starts.len() as u32) * (1usize << wanted.count_ones());
     // Walks that never finish can outgrow u128; only a finish needs exact counts.
     let mut overflowed = false;
     for steps in 1..=states {
-        let mut next: HashMap<(i64, i64, u32), u128> = HashMap::new();
-        for (&(r, c, held), &count) in &walks {
-            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-                let (nr, nc) = (r + dr, c + dc);
-                if nr < 0 || nc < 0 || nr >= rows || nc >= cols {
-                    continue;
+        let mut next: HashMap<(Vec<(i64, i64)>, u32), u128> = HashMap::new();
+        for ((at, held), &count) in &walks {
+            for walker in 0..at.len() {
+                let (r, c) = at[walker];
+                for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                    let (nr, nc) = (r + dr, c + dc);
+                    if nr < 0 || nc < 0 || nr >= rows || nc >= cols {
+                        continue;
+                    }
+                    let symbol = grid[nr as usize][nc as usize];
+                    if symbol == '#' || (symbol.is_ascii_uppercase() && held & bit(symbol) == 0) {
+                        continue;
+                    }
+                    let held = if symbol.is_ascii_lowercase() { held | bit(symbol) } else { *held };
+                    let mut moved = at.clone();
+                    moved[walker] = (nr, nc);
+                    let slot = next.entry((moved, held)).or_insert(0);
+                    *slot = slot.checked_add(count).unwrap_or_else(|| {
+                        overflowed = true;
+                        u128::MAX
+                    });
                 }
-                let symbol = grid[nr as usize][nc as usize];
-                if symbol == '#' || (symbol.is_ascii_uppercase() && held & bit(symbol) == 0) {
-                    continue;
-                }
-                let held = if symbol.is_ascii_lowercase() { held | bit(symbol) } else { held };
-                let slot = next.entry((nr, nc, held)).or_insert(0);
-                *slot = slot.checked_add(count).unwrap_or_else(|| {
-                    overflowed = true;
-                    u128::MAX
-                });
             }
         }
-        let finished: u128 = next.iter().filter(|((_, _, held), _)| *held == wanted).map(|(_, n)| n).sum();
+        let finished: u128 = next.iter().filter(|((_, held), _)| *held == wanted).map(|(_, n)| n).sum();
         if finished > 0 {
             assert!(!overflowed, "walk counts overflowed before the finish");
             return (Some(steps), finished);
+        }
+        if next.is_empty() {
+            return (None, 0);
         }
         walks = next;
     }
     (None, 0)
 }
 
+/// The moves of a solution's JSON as (walker, direction): `moves` with one
+/// walker, `sequence` with several.
+fn moves_of(solution: &serde_json::Value) -> Vec<(usize, serde_json::Value)> {
+    match solution["sequence"].as_array() {
+        Some(sequence) => {
+            sequence.iter().map(|m| (m["walker"].as_u64().unwrap() as usize, m["move"].clone())).collect()
+        }
+        None => solution["moves"].as_array().unwrap().iter().map(|m| (0, m.clone())).collect(),
+    }
+}
+
 /// Follows the moves of a solution's JSON and returns the steps taken,
 /// refusing any move the rules forbid and a route that goes on after the
 /// last key.
-fn replay(grid: &[Vec<char>], moves: &[serde_json::Value]) -> Result<usize, String> {
+fn replay(grid: &[Vec<char>], moves: &[(usize, serde_json::Value)]) -> Result<usize, String> {
     let wanted = grid.iter().flatten().filter(|c| c.is_ascii_lowercase()).fold(0, |m, &c| m | bit(c));
-    let (mut r, mut c) = (0..grid.len())
+    let mut at: Vec<(usize, usize)> = (0..grid.len())
         .flat_map(|r| (0..grid[0].len()).map(move |c| (r, c)))
-        .find(|&(r, c)| grid[r][c] == '@')
-        .ok_or("no start")?;
+        .filter(|&(r, c)| grid[r][c] == '@')
+        .collect();
     let mut held = 0;
-    for (i, m) in moves.iter().enumerate() {
+    for (i, (walker, m)) in moves.iter().enumerate() {
         if held == wanted {
             return Err(format!("move {i} after the last key"));
         }
+        let (r, c) = *at.get(*walker).ok_or(format!("move {i} by an unknown walker"))?;
         let (nr, nc) = match m.as_str() {
             Some("up") => (r.wrapping_sub(1), c),
             Some("down") => (r + 1, c),
@@ -149,7 +184,7 @@ fn replay(grid: &[Vec<char>], moves: &[serde_json::Value]) -> Result<usize, Stri
         if symbol.is_ascii_lowercase() {
             held |= bit(symbol);
         }
-        (r, c) = (nr, nc);
+        at[*walker] = (nr, nc);
     }
     if held != wanted {
         return Err("keys left behind".to_string());
@@ -157,16 +192,28 @@ fn replay(grid: &[Vec<char>], moves: &[serde_json::Value]) -> Result<usize, Stri
     Ok(moves.len())
 }
 
-fn cross_check(grids: usize, max_rows: usize, max_cols: usize, max_keys: usize, seed: u64) {
+const ENGINES: [&str; 4] = ["keygraph", "bfs", "sat-keys", "sat"];
+
+/// Runs every engine on `grids` random grids against the brute force and
+/// returns how many were solvable and how many had several shortest routes.
+fn cross_check(
+    grids: usize,
+    max_rows: usize,
+    max_cols: usize,
+    max_keys: usize,
+    walkers: usize,
+    seed: u64,
+) -> (usize, usize) {
     let mut rng = Rng(seed);
     let mut solved = 0;
     let mut several = 0;
     for _ in 0..grids {
-        let grid = random_grid(&mut rng, max_rows, max_cols, max_keys);
+        let grid = random_grid_with(&mut rng, max_rows, max_cols, max_keys, walkers);
         let text = picture(&grid);
         let puzzle = KeysDoorsPuzzle::from_picture(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let one_walker = puzzle.starts().len() == 1;
         let (steps, routes) = brute_force(&grid);
-        for engine in ["bfs", "sat"] {
+        for engine in ENGINES {
             let options = SolveOptions { engine: Some(engine.to_string()), skip_presolve: true, ..Default::default() };
             let report = puzzle.solve(&options).unwrap();
             match steps {
@@ -175,12 +222,17 @@ fn cross_check(grids: usize, max_rows: usize, max_cols: usize, max_keys: usize, 
                     assert_eq!(report.cost, Some(steps as u64), "{engine} on\n{text}");
                     let json = &report.solution.as_ref().unwrap().json;
                     assert_eq!(json["steps"], steps, "{engine} on\n{text}");
-                    let moves = json["moves"].as_array().unwrap();
-                    assert_eq!(replay(&grid, moves), Ok(steps), "{engine} on\n{text}");
+                    assert_eq!(replay(&grid, &moves_of(json)), Ok(steps), "{engine} on\n{text}");
                 }
                 None => assert_eq!(report.status, Status::NoSolution, "{engine} on\n{text}"),
             }
-            let count = puzzle.count(&CountOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
+            let count_options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
+            // Whole-leg engines refuse to count several walkers' interleavings.
+            if !one_walker && matches!(engine, "keygraph" | "sat-keys") {
+                assert!(puzzle.count(&count_options).is_err(), "{engine} should refuse on\n{text}");
+                continue;
+            }
+            let count = puzzle.count(&count_options).unwrap();
             assert!(count.complete && !count.saturated);
             assert_eq!(u128::from(count.count), routes, "{engine} count on\n{text}");
         }
@@ -188,34 +240,51 @@ fn cross_check(grids: usize, max_rows: usize, max_cols: usize, max_keys: usize, 
         several += usize::from(routes > 1);
     }
     println!("{grids} grids: {solved} solvable, {several} with several shortest routes");
-    // The random grids must exercise both verdicts and real counting.
+    (solved, several)
+}
+
+/// The random grids must exercise both verdicts and real counting.
+fn assert_varied((solved, several): (usize, usize), grids: usize) {
     assert!(solved > grids / 4 && solved < grids, "{solved} of {grids} solvable");
     assert!(several > grids / 10, "only {several} grids with several shortest routes");
 }
 
 #[test]
 fn engines_match_brute_force_on_1500_grids_up_to_4_by_5() {
-    cross_check(1500, 4, 5, 3, 0x5eed_4b1d);
+    assert_varied(cross_check(1500, 4, 5, 3, 1, 0x5eed_4b1d), 1500);
 }
 
 #[test]
 fn engines_match_brute_force_on_300_grids_up_to_5_by_6() {
-    cross_check(300, 5, 6, 4, 0xface);
+    assert_varied(cross_check(300, 5, 6, 4, 1, 0xface), 300);
 }
 
 #[test]
-#[ignore = "tens of seconds; run with --ignored"]
+fn engines_match_the_joint_brute_force_on_300_grids_with_two_walkers() {
+    assert_varied(cross_check(300, 4, 5, 3, 2, 0x2_3a1c), 300);
+}
+
+#[test]
+fn engines_match_the_joint_brute_force_on_150_grids_with_three_or_four_walkers() {
+    let (three, three_several) = cross_check(100, 4, 4, 3, 3, 0x3_3a1c);
+    let (four, four_several) = cross_check(50, 3, 5, 3, 4, 0x4_3a1c);
+    assert_varied((three + four, three_several + four_several), 150);
+}
+
+#[test]
+#[ignore = "minutes; run with --ignored"]
 fn engines_match_brute_force_on_20000_grids_up_to_7_by_7() {
-    cross_check(20_000, 7, 7, 5, 0xdead_beef);
+    assert_varied(cross_check(20_000, 7, 7, 5, 1, 0xdead_beef), 20_000);
+    assert_varied(cross_check(2_000, 5, 5, 4, 2, 0xbeef), 2_000);
 }
 
 /// The walk counter itself, against an explicit enumeration of every move
-/// sequence on tiny grids.
+/// sequence on tiny grids, with one walker and with two.
 #[test]
 fn brute_force_matches_explicit_enumeration_on_tiny_grids() {
     let mut rng = Rng(0x7e57);
-    for _ in 0..150 {
-        let grid = random_grid(&mut rng, 3, 3, 2);
+    for round in 0..200 {
+        let grid = random_grid_with(&mut rng, 3, 3, 2, 1 + round % 2);
         let (steps, routes) = brute_force(&grid);
         let mut found: Option<(usize, u128)> = None;
         for depth in 0..=10 {
@@ -238,25 +307,47 @@ fn brute_force_matches_explicit_enumeration_on_tiny_grids() {
 }
 
 /// Counts the move sequences of exactly `depth` moves that `replay` accepts.
-fn enumerate(grid: &[Vec<char>], depth: usize, moves: &mut Vec<serde_json::Value>, count: &mut u128) {
+fn enumerate(grid: &[Vec<char>], depth: usize, moves: &mut Vec<(usize, serde_json::Value)>, count: &mut u128) {
     if moves.len() == depth {
         *count += u128::from(replay(grid, moves).is_ok());
         return;
     }
-    for dir in ["up", "down", "left", "right"] {
-        moves.push(dir.into());
-        let prefix_ok = replay_prefix(grid, moves);
-        if prefix_ok {
-            enumerate(grid, depth, moves, count);
+    let walkers = grid.iter().flatten().filter(|&&c| c == '@').count();
+    for walker in 0..walkers {
+        for dir in ["up", "down", "left", "right"] {
+            moves.push((walker, dir.into()));
+            let prefix_ok = replay_prefix(grid, moves);
+            if prefix_ok {
+                enumerate(grid, depth, moves, count);
+            }
+            moves.pop();
         }
-        moves.pop();
     }
 }
 
 /// Whether a prefix breaks no rule so far (keys may still be missing).
-fn replay_prefix(grid: &[Vec<char>], moves: &[serde_json::Value]) -> bool {
+fn replay_prefix(grid: &[Vec<char>], moves: &[(usize, serde_json::Value)]) -> bool {
     match replay(grid, moves) {
         Ok(_) => true,
         Err(reason) => reason == "keys left behind",
+    }
+}
+
+/// Mazes with loops and many keys, where legs have several Pareto ways
+/// round doors and keys and shortest routes number in the millions:
+/// keygraph's steps and counts against bfs.
+#[test]
+fn keygraph_matches_bfs_on_loopy_mazes_with_14_keys() {
+    use somaria::puzzles::keys_doors::maze;
+    for seed in 1..=4 {
+        let puzzle = KeysDoorsPuzzle::from_picture(&maze::generate(31, 31, 14, 30, seed)).unwrap();
+        let mut answers = Vec::new();
+        for engine in ["keygraph", "bfs"] {
+            let solved = puzzle.solve(&SolveOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();
+            let counted = puzzle.count(&CountOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();
+            answers.push((solved.cost, counted.count, counted.saturated));
+        }
+        assert_eq!(answers[0], answers[1], "seed {seed}");
+        assert!(answers[0].1 > 1, "seed {seed}: a single shortest route does not test the counting");
     }
 }

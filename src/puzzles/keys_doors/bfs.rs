@@ -11,11 +11,16 @@
 //! set, so memory grows with the key sets actually reached, never with
 //! cells × 2^keys; all 26 letters are allowed.
 //!
+//! With several walkers the state is the walkers' cells and the keys held,
+//! searched layer by layer over a hash map of the states seen: exact, and
+//! as large as the joint state space it reaches.
+//!
 //! Route counts are `u64` and saturate instead of wrapping; the result says
 //! when that happened.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::Move;
 use super::board::{Board, KeySet};
 use crate::grid::Dir;
 
@@ -43,7 +48,7 @@ pub struct Outcome {
     /// measure of its work and memory.
     pub key_sets: usize,
     /// One shortest route, when asked for and one exists.
-    pub route: Option<Vec<Dir>>,
+    pub route: Option<Vec<Move>>,
 }
 
 /// Searches for the shortest routes; reconstructs one of them when
@@ -56,8 +61,14 @@ pub struct Outcome {
 /// assert_eq!(outcome.steps, Some(5));
 /// assert_eq!(outcome.routes, 1);
 /// assert_eq!(outcome.route.unwrap().len(), 5);
+/// // Two walkers, one key each: 1 + 1 steps, in either order.
+/// let two = KeysDoorsPuzzle::from_picture("a@#@b").unwrap();
+/// assert_eq!(bfs::search(&Board::new(&two), false).routes, 2);
 /// ```
 pub fn search(board: &Board, want_route: bool) -> Outcome {
+    if board.num_walkers() > 1 {
+        return search_joint(board, want_route);
+    }
     let all = board.all_keys();
     let start = Entry { cell: board.start(), dist: 0, routes: 1 };
     if all == 0 {
@@ -97,7 +108,10 @@ pub fn search(board: &Board, want_route: bool) -> Outcome {
     }
     // A saturation elsewhere in the search only matters if it reached the total.
     let saturated = saturated && routes == u64::MAX;
-    let route = want_route.then(|| reconstruct(board, &explored, finishing[0], &mut scratch));
+    let route = want_route.then(|| {
+        let dirs = reconstruct(board, &explored, finishing[0], &mut scratch);
+        dirs.into_iter().map(Move::of_first).collect()
+    });
     Outcome { steps: Some(u64::from(steps)), routes, saturated, key_sets, route }
 }
 
@@ -240,6 +254,105 @@ fn reconstruct(board: &Board, explored: &HashMap<KeySet, Vec<Entry>>, goal: &Ent
     moves
 }
 
+/// The walkers' cells and the keys held.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Joint {
+    cells: Vec<u32>,
+    keys: KeySet,
+}
+
+impl Joint {
+    /// The state after walker `walker` steps onto `next`, if it may.
+    fn step(&self, board: &Board, walker: usize, next: usize) -> Option<Joint> {
+        if !board.can_enter(next, self.keys) {
+            return None;
+        }
+        let mut cells = self.cells.clone();
+        cells[walker] = next as u32;
+        let keys = self.keys | board.key_at(next).map_or(0, |bit| 1 << bit);
+        Some(Joint { cells, keys })
+    }
+}
+
+/// Breadth-first search over the joint state of several walkers, one move
+/// of one walker per step, counting move sequences.
+fn search_joint(board: &Board, want_route: bool) -> Outcome {
+    let all = board.all_keys();
+    let start = Joint { cells: board.starts().iter().map(|&c| c as u32).collect(), keys: 0 };
+    if all == 0 {
+        let route = want_route.then(Vec::new);
+        return Outcome { steps: Some(0), routes: 1, saturated: false, key_sets: 1, route };
+    }
+    let mut seen: HashMap<Joint, u32> = HashMap::from([(start.clone(), 0)]);
+    let mut layer: Vec<(Joint, u64)> = vec![(start, 1)];
+    let mut saturated = false;
+    let mut dist = 0u32;
+    while !layer.is_empty() {
+        let mut next: HashMap<Joint, u64> = HashMap::new();
+        let mut finished = 0u64;
+        let mut last_move: Option<(Joint, Move)> = None;
+        for (state, routes) in &layer {
+            for walker in 0..state.cells.len() {
+                for (dir, cell) in board.neighbours(state.cells[walker] as usize) {
+                    let Some(after) = state.step(board, walker, cell) else { continue };
+                    if after.keys == all {
+                        finished = add(finished, *routes, &mut saturated);
+                        last_move.get_or_insert_with(|| (state.clone(), Move { walker, dir }));
+                    } else if !seen.contains_key(&after) {
+                        let slot = next.entry(after).or_insert(0);
+                        *slot = add(*slot, *routes, &mut saturated);
+                    }
+                }
+            }
+        }
+        if let Some((before, last)) = last_move {
+            let key_sets = seen.keys().map(|s| s.keys).collect::<HashSet<_>>().len() + 1;
+            let route = want_route.then(|| {
+                let mut moves = walk_back(board, &seen, before, dist);
+                moves.push(last);
+                moves
+            });
+            let saturated = saturated && finished == u64::MAX;
+            return Outcome { steps: Some(u64::from(dist + 1)), routes: finished, saturated, key_sets, route };
+        }
+        dist += 1;
+        for state in next.keys() {
+            seen.insert(state.clone(), dist);
+        }
+        layer = next.into_iter().collect();
+    }
+    let key_sets = seen.keys().map(|s| s.keys).collect::<HashSet<_>>().len();
+    Outcome { steps: None, routes: 0, saturated: false, key_sets, route: None }
+}
+
+/// The moves from the start to `state`, found at distance `dist`, walking
+/// back through states one step nearer.
+fn walk_back(board: &Board, seen: &HashMap<Joint, u32>, mut state: Joint, mut dist: u32) -> Vec<Move> {
+    let mut moves = Vec::with_capacity(dist as usize);
+    while dist > 0 {
+        let previous = (0..state.cells.len()).find_map(|walker| {
+            let here = state.cells[walker] as usize;
+            let picked = board.key_at(here).map_or(0, |bit| 1 << bit) & state.keys;
+            board.neighbours(here).find_map(|(dir, from)| {
+                [state.keys, state.keys & !picked].into_iter().find_map(|keys| {
+                    let mut cells = state.cells.clone();
+                    cells[walker] = from as u32;
+                    let before = Joint { cells, keys };
+                    let forward = before.step(board, walker, here).is_some_and(|after| after == state);
+                    (forward && seen.get(&before) == Some(&(dist - 1)))
+                        .then_some((before, Move { walker, dir: dir.opposite() }))
+                })
+            })
+        });
+        let (before, mv) = previous.expect("a state at distance d > 0 has a predecessor at d - 1");
+        moves.push(mv);
+        state = before;
+        dist -= 1;
+    }
+    moves.reverse();
+    moves
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,8 +363,22 @@ mod tests {
         let outcome = search(&Board::new(&puzzle), true);
         if let Some(route) = &outcome.route {
             check(&puzzle, route).unwrap();
+            assert_eq!(route.len() as u64, outcome.steps.unwrap());
         }
         outcome
+    }
+
+    #[test]
+    fn several_walkers_share_keys_and_count_every_interleaving() {
+        // Walker 1 must wait for walker 0's 'a' before passing door A.
+        let outcome = run("a.@#@Ab");
+        assert_eq!((outcome.steps, outcome.routes), (Some(4), 1));
+        // Independent walkers of 2 and 3 steps: C(5, 2) interleavings.
+        let outcome = run("a.@#@..b");
+        assert_eq!((outcome.steps, outcome.routes), (Some(5), 10));
+        // A walker that need not move does not.
+        assert_eq!(run("@ab#@").steps, Some(2));
+        assert_eq!(run("@.A#@#a").steps, None);
     }
 
     fn binomial(n: u128, k: u128) -> u128 {

@@ -37,7 +37,7 @@ pub struct Board {
     cols: usize,
     access: Vec<Access>,
     key_at: Vec<Option<u8>>,
-    start: usize,
+    starts: Vec<usize>,
     key_cells: Vec<usize>,
     key_letters: Vec<char>,
 }
@@ -62,8 +62,8 @@ impl Board {
                 _ => None,
             });
         }
-        let start = layout.index_of(puzzle.start());
-        Board { rows: layout.rows(), cols: layout.cols(), access, key_at, start, key_cells, key_letters }
+        let starts = puzzle.starts().iter().map(|&pos| layout.index_of(pos)).collect();
+        Board { rows: layout.rows(), cols: layout.cols(), access, key_at, starts, key_cells, key_letters }
     }
 
     /// Number of cells, walls included.
@@ -76,9 +76,24 @@ impl Board {
         self.cols
     }
 
-    /// The start cell's index.
+    /// The first walker's start cell.
     pub fn start(&self) -> usize {
-        self.start
+        self.starts[0]
+    }
+
+    /// Each walker's start cell, walkers in reading order of their `@`.
+    pub fn starts(&self) -> &[usize] {
+        &self.starts
+    }
+
+    /// Number of walkers.
+    pub fn num_walkers(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
     }
 
     /// The key letters present, sorted; key `i` has bit `1 << i`.
@@ -137,13 +152,14 @@ impl Board {
         })
     }
 
-    /// The cells reachable from the start when every door whose key is in the
-    /// grid is open: no route ever leaves them. Returned with each cell's
-    /// distance from the start in that open grid, `u32::MAX` elsewhere.
-    pub fn open_distances(&self) -> Vec<u32> {
+    /// The cells reachable from `from` when every door whose key is in the
+    /// grid is open: no walker starting there ever leaves them. Returned with
+    /// each cell's distance from `from` in that open grid, `u32::MAX`
+    /// elsewhere.
+    pub fn open_distances_from(&self, from: usize) -> Vec<u32> {
         let mut dist = vec![u32::MAX; self.num_cells()];
-        dist[self.start] = 0;
-        let mut queue = std::collections::VecDeque::from([self.start]);
+        dist[from] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
         while let Some(cell) = queue.pop_front() {
             for (_, next) in self.neighbours(cell) {
                 if dist[next] == u32::MAX && self.access[next] != Access::Blocked {
@@ -157,14 +173,17 @@ impl Board {
 
     /// The keys that can be collected at all: grow the set of keys held
     /// until a flood fill through the doors they open finds no new one.
-    /// Keys are never lost and every step can be walked back, so this is
-    /// exactly the set of keys some route collects.
+    /// Keys are never lost, every step can be walked back and the walkers
+    /// share their keys, so this is exactly the set of keys some route
+    /// collects.
     pub fn collectable_keys(&self) -> KeySet {
         let mut held: KeySet = 0;
         loop {
             let mut seen = vec![false; self.num_cells()];
-            seen[self.start] = true;
-            let mut stack = vec![self.start];
+            for &start in &self.starts {
+                seen[start] = true;
+            }
+            let mut stack = self.starts.clone();
             let mut found = held;
             while let Some(cell) = stack.pop() {
                 if let Some(bit) = self.key_at[cell] {

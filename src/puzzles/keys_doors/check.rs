@@ -4,22 +4,26 @@
 
 use std::collections::BTreeSet;
 
-use super::{Cell, KeysDoorsPuzzle};
+use super::{Cell, KeysDoorsPuzzle, Move};
 use crate::grid::Dir;
 
-/// Replays `moves` from the start and checks that each one enters the grid
-/// on a cell that is not a wall, enters a door only holding its key, and
-/// that the last key is picked up by the last move (a route with no keys to
-/// collect has no moves). The error names the first move that breaks a rule.
+/// Replays `moves` from the starts (walker `i` on the `i`-th `@` in reading
+/// order) and checks that each one names a walker of the grid, enters the
+/// grid on a cell that is not a wall, enters a door only when some walker
+/// has picked up its key, and that the last key is picked up by the last
+/// move (a route with no keys to collect has no moves). The error names the
+/// first move that breaks a rule.
 ///
 /// ```
 /// use somaria::grid::Dir;
-/// use somaria::puzzles::keys_doors::{check, KeysDoorsPuzzle};
+/// use somaria::puzzles::keys_doors::{check, KeysDoorsPuzzle, Move};
 /// let puzzle = KeysDoorsPuzzle::from_picture("@.Aa").unwrap();
-/// assert!(check(&puzzle, &[Dir::Right, Dir::Right, Dir::Right]).unwrap_err().contains("door 'A'"));
-/// assert!(check(&puzzle, &[Dir::Left]).unwrap_err().contains("outside the grid"));
+/// let right = Move::of_first(Dir::Right);
+/// assert!(check(&puzzle, &[right, right, right]).unwrap_err().contains("door 'A'"));
+/// assert!(check(&puzzle, &[Move::of_first(Dir::Left)]).unwrap_err().contains("outside the grid"));
+/// assert!(check(&puzzle, &[Move { walker: 1, dir: Dir::Right }]).unwrap_err().contains("walker 1"));
 /// ```
-pub fn check(puzzle: &KeysDoorsPuzzle, moves: &[Dir]) -> Result<(), String> {
+pub fn check(puzzle: &KeysDoorsPuzzle, moves: &[Move]) -> Result<(), String> {
     let layout = puzzle.layout();
     let wanted: BTreeSet<char> = layout
         .cells()
@@ -28,27 +32,36 @@ pub fn check(puzzle: &KeysDoorsPuzzle, moves: &[Dir]) -> Result<(), String> {
             _ => None,
         })
         .collect();
-    let Some((start, _)) = layout.cells().find(|(_, cell)| **cell == Cell::Start) else {
+    let mut walkers: Vec<(i64, i64)> = layout
+        .cells()
+        .filter(|(_, cell)| **cell == Cell::Start)
+        .map(|((row, col), _)| (row as i64, col as i64))
+        .collect();
+    if walkers.is_empty() {
         return Err("the grid has no start".to_string());
-    };
-    let (mut row, mut col) = (start.0 as i64, start.1 as i64);
+    }
     let mut held: BTreeSet<char> = BTreeSet::new();
     if wanted.is_empty() && !moves.is_empty() {
         return Err(format!("there are no keys to collect, but the route has {} moves", moves.len()));
     }
-    for (index, dir) in moves.iter().enumerate() {
+    for (index, mv) in moves.iter().enumerate() {
         let step = index + 1;
+        let dir = mv.dir;
         if held == wanted {
             return Err(format!("every key is held after move {index}, but the route goes on to move {step}"));
         }
+        let Some((row, col)) = walkers.get_mut(mv.walker) else {
+            return Err(format!("move {step} is made by walker {}, but the grid has {}", mv.walker, walkers.len()));
+        };
         let (d_row, d_col) = match dir {
             Dir::Up => (-1, 0),
             Dir::Down => (1, 0),
             Dir::Left => (0, -1),
             Dir::Right => (0, 1),
         };
-        row += d_row;
-        col += d_col;
+        *row += d_row;
+        *col += d_col;
+        let (row, col) = (*row, *col);
         if row < 0 || col < 0 || row >= layout.rows() as i64 || col >= layout.cols() as i64 {
             return Err(format!("move {step} ({dir}) leaves the grid: ({row}, {col}) is outside the grid"));
         }
@@ -77,6 +90,26 @@ mod tests {
 
     fn puzzle(picture: &str) -> KeysDoorsPuzzle {
         KeysDoorsPuzzle::from_picture(picture).unwrap()
+    }
+
+    fn check(puzzle: &KeysDoorsPuzzle, dirs: &[Dir]) -> Result<(), String> {
+        let moves: Vec<Move> = dirs.iter().map(|&dir| Move::of_first(dir)).collect();
+        super::check(puzzle, &moves)
+    }
+
+    fn walk(walker: usize, dir: Dir) -> Move {
+        Move { walker, dir }
+    }
+
+    #[test]
+    fn walkers_share_keys_and_each_moves_from_its_own_start() {
+        // Walker 0 takes 'a' on the left; walker 1 then passes A for 'b'.
+        let p = puzzle("a.@#@Ab");
+        assert_eq!(super::check(&p, &[walk(0, Left), walk(0, Left), walk(1, Right), walk(1, Right)]), Ok(()));
+        let early = super::check(&p, &[walk(1, Right), walk(0, Left), walk(0, Left), walk(1, Right)]);
+        assert!(early.unwrap_err().contains("move 1 (right) enters door 'A'"));
+        assert!(super::check(&p, &[walk(2, Left)]).unwrap_err().contains("walker 2, but the grid has 2"));
+        assert!(super::check(&p, &[walk(0, Right)]).unwrap_err().contains("wall"));
     }
 
     #[test]

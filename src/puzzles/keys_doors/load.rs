@@ -30,9 +30,9 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 /// use somaria::puzzles::keys_doors::load_puzzle;
 /// let source = Source::from_text("m.toml", "kind = \"keys-doors\"\ngrid = \"\"\"\n@.a\n\"\"\"\n");
 /// assert_eq!(load_puzzle(&source).unwrap().keys().len(), 1);
-/// let two = Source::from_text("m.toml", "kind = \"keys-doors\"\ngrid = \"\"\"\n@.@\n\"\"\"\n");
-/// let err = load_puzzle(&two).unwrap_err().to_string();
-/// assert!(err.starts_with("m.toml:3:3: a second start '@' at grid cell (0, 2)"), "{err}");
+/// let five = Source::from_text("m.toml", "kind = \"keys-doors\"\ngrid = \"\"\"\n@@@.@@\n\"\"\"\n");
+/// let err = load_puzzle(&five).unwrap_err().to_string();
+/// assert!(err.starts_with("m.toml:3:6: a fifth start '@' at grid cell (0, 5)"), "{err}");
 /// ```
 pub fn load_puzzle(source: &Source) -> Result<KeysDoorsPuzzle, LoadError> {
     let file: KeysDoorsFile = source.parse()?;
@@ -42,7 +42,7 @@ pub fn load_puzzle(source: &Source) -> Result<KeysDoorsPuzzle, LoadError> {
         Err(error) => {
             let offset = match &error {
                 LayoutError::NoStart => file.grid.span().start,
-                LayoutError::SecondStart { second, .. } => parsed.offset_of(*second),
+                LayoutError::TooManyStarts { fifth } => parsed.offset_of(*fifth),
                 LayoutError::SecondKey { second, .. } => parsed.offset_of(*second),
             };
             let (found, expected) = error.found_and_expected();

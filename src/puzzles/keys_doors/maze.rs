@@ -15,11 +15,11 @@ use crate::rng::SplitMix64;
 /// the inner walls between corridors are knocked out to make loops.
 ///
 /// ```
-/// use somaria::puzzles::keys_doors::{maze, KeysDoorsPuzzle};
+/// use somaria::puzzles::keys_doors::{maze, Engine, KeysDoorsPuzzle};
 /// let picture = maze::generate(9, 11, 3, 10, 7);
 /// let puzzle = KeysDoorsPuzzle::from_picture(&picture).unwrap();
 /// assert_eq!(puzzle.keys().len(), 3);
-/// assert!(puzzle.shortest_route("bfs").unwrap().is_some());
+/// assert!(puzzle.shortest_route(Engine::Bfs).unwrap().is_some());
 /// ```
 pub fn generate(rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64) -> String {
     assert!(rows >= 3 && cols >= 3 && keys <= 26, "a maze needs 3 x 3 cells and at most 26 keys");
@@ -111,4 +111,166 @@ pub fn generate(rows: usize, cols: usize, keys: usize, loops_percent: usize, see
 pub fn model(title: &str, rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64) -> String {
     let grid = generate(rows, cols, keys, loops_percent, seed);
     format!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+}
+
+/// The side of a vault.
+pub const VAULT_SIDE: usize = 81;
+
+/// A vault: an 81 × 81 perfect maze in four quarters that meet only in the
+/// 3 × 3 centre, with 26 keys and 26 doors, the form of the
+/// best-known keys-and-doors puzzle. With `walkers == 1` the centre is open
+/// with `@` in the middle; with `walkers == 4` the centre's cross is walled
+/// and a walker starts in each quarter's corner next to it. The same seed
+/// gives the same maze, keys and doors in both forms.
+///
+/// Each quarter is carved by depth-first search from its corner by the
+/// centre, so it is a tree hanging from the centre. Keys go on random rooms
+/// in a random order of collection, and each key's door goes on the tree
+/// path from the centre to the next key in that order, off the paths to the
+/// keys before it (the last key's door on a corridor off all of them).
+/// Collecting the keys in that order works in both forms: a walker confined
+/// to a quarter walks the same tree paths as one coming from the centre.
+///
+/// ```
+/// use somaria::puzzles::keys_doors::{maze, Engine, KeysDoorsPuzzle};
+/// let one = KeysDoorsPuzzle::from_picture(&maze::vault(7, 1)).unwrap();
+/// let four = KeysDoorsPuzzle::from_picture(&maze::vault(7, 4)).unwrap();
+/// assert_eq!((one.keys().len(), one.starts().len(), four.starts().len()), (26, 1, 4));
+/// assert!(four.shortest_route(Engine::Keygraph).unwrap().is_some());
+/// ```
+pub fn vault(seed: u64, walkers: usize) -> String {
+    assert!(walkers == 1 || walkers == 4, "a vault has one walker or four");
+    let side = VAULT_SIDE;
+    let centre = side / 2;
+    let mut rng = SplitMix64::new(seed);
+    let mut grid = vec![vec!['#'; side]; side];
+    let mut parent: Vec<Vec<Option<(usize, usize)>>> = vec![vec![None; side]; side];
+    let corners =
+        [(centre - 1, centre - 1), (centre - 1, centre + 1), (centre + 1, centre - 1), (centre + 1, centre + 1)];
+    // The quarters' room ranges: odd rows and columns on one side of the centre.
+    let quarter_of = |(r, c): (usize, usize)| (r > centre, c > centre);
+    for &corner in &corners {
+        grid[corner.0][corner.1] = '.';
+        parent[corner.0][corner.1] = Some((centre, centre));
+        let mut stack = vec![corner];
+        while let Some(&(r, c)) = stack.last() {
+            let mut options = Vec::new();
+            for (dr, dc) in [(-2i64, 0i64), (2, 0), (0, -2), (0, 2)] {
+                let (nr, nc) = (r as i64 + dr, c as i64 + dc);
+                if nr < 1 || nc < 1 || nr > side as i64 - 2 || nc > side as i64 - 2 {
+                    continue;
+                }
+                let next = (nr as usize, nc as usize);
+                if quarter_of(next) == quarter_of(corner) && grid[next.0][next.1] == '#' {
+                    options.push(next);
+                }
+            }
+            if options.is_empty() {
+                stack.pop();
+                continue;
+            }
+            let next = options[rng.below(options.len())];
+            let corridor = ((r + next.0) / 2, (c + next.1) / 2);
+            grid[corridor.0][corridor.1] = '.';
+            grid[next.0][next.1] = '.';
+            parent[corridor.0][corridor.1] = Some((r, c));
+            parent[next.0][next.1] = Some(corridor);
+            stack.push(next);
+        }
+    }
+    let path_to = |cell: (usize, usize)| {
+        let mut path = vec![cell];
+        while let Some(up) = parent[path.last().unwrap().0][path.last().unwrap().1] {
+            if up == (centre, centre) {
+                break;
+            }
+            path.push(up);
+        }
+        path
+    };
+    let rooms: Vec<(usize, usize)> = (1..side - 1)
+        .step_by(2)
+        .flat_map(|r| (1..side - 1).step_by(2).map(move |c| (r, c)))
+        .filter(|room| !corners.contains(room))
+        .collect();
+    let mut key_cells: Vec<(usize, usize)> = Vec::new();
+    while key_cells.len() < 26 {
+        let cell = rooms[rng.below(rooms.len())];
+        if !key_cells.contains(&cell) {
+            key_cells.push(cell);
+        }
+    }
+    let mut letters: Vec<char> = ('a'..='z').collect();
+    for i in (1..letters.len()).rev() {
+        letters.swap(i, rng.below(i + 1));
+    }
+    let paths: Vec<Vec<(usize, usize)>> = key_cells.iter().map(|&k| path_to(k)).collect();
+    for (i, &(r, c)) in key_cells.iter().enumerate() {
+        grid[r][c] = letters[i];
+    }
+    let on_earlier_path = |cell: &(usize, usize), upto: usize| paths[..=upto].iter().any(|p| p.contains(cell));
+    for (i, letter) in letters.iter().enumerate() {
+        // On the path to a later key, where it leaves the earlier paths, or
+        // for the last key (or when no later path leaves them) on any room
+        // off the earlier paths.
+        let usable =
+            |cell: &(usize, usize)| !on_earlier_path(cell, i) && grid[cell.0][cell.1] == '.' && !corners.contains(cell);
+        let later: Vec<Vec<(usize, usize)>> = paths[i + 1..]
+            .iter()
+            .map(|p| p.iter().copied().filter(usable).collect::<Vec<_>>())
+            .filter(|choices| !choices.is_empty())
+            .collect();
+        let choices = match later.len() {
+            0 => rooms.iter().copied().filter(usable).collect(),
+            n => later[rng.below(n)].clone(),
+        };
+        if !choices.is_empty() {
+            let (r, c) = choices[rng.below(choices.len())];
+            grid[r][c] = letter.to_ascii_uppercase();
+        }
+    }
+    for (r, row) in grid.iter_mut().enumerate().take(centre + 2).skip(centre - 1) {
+        for (c, cell) in row.iter_mut().enumerate().take(centre + 2).skip(centre - 1) {
+            *cell = match (walkers, corners.contains(&(r, c))) {
+                (4, true) => '@',
+                (4, false) => '#',
+                _ => '.',
+            };
+        }
+    }
+    if walkers == 1 {
+        grid[centre][centre] = '@';
+    }
+    grid.iter().map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
+}
+
+/// A whole model file around [`vault`].
+pub fn vault_model(title: &str, seed: u64, walkers: usize) -> String {
+    let grid = vault(seed, walkers);
+    format!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+}
+
+/// An open room of `rows` × `cols` floor cells (no walls, no doors) with
+/// `@` in the top left corner and `keys` keys (at most 26) on random cells:
+/// the kind of grid where the key sets a search must track explode.
+///
+/// ```
+/// use somaria::puzzles::keys_doors::{maze, KeysDoorsPuzzle};
+/// let room = KeysDoorsPuzzle::from_picture(&maze::open_room(10, 12, 26, 1)).unwrap();
+/// assert_eq!(room.keys().len(), 26);
+/// ```
+pub fn open_room(rows: usize, cols: usize, keys: usize, seed: u64) -> String {
+    assert!(keys <= 26 && keys < rows * cols, "an open room needs a free cell per key and at most 26 keys");
+    let mut rng = SplitMix64::new(seed);
+    let mut grid = vec![vec!['.'; cols]; rows];
+    grid[0][0] = '@';
+    let mut placed = 0;
+    while placed < keys {
+        let (r, c) = (rng.below(rows), rng.below(cols));
+        if grid[r][c] == '.' {
+            grid[r][c] = (b'a' + placed as u8) as char;
+            placed += 1;
+        }
+    }
+    grid.iter().map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
 }

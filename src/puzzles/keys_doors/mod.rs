@@ -6,27 +6,40 @@
 //! door whose key is not in the grid never opens. The route ends on the step
 //! that picks up the last key; a grid without keys is solved in 0 steps.
 //!
-//! Two engines give the same answers by different means:
+//! A grid may hold one to four `@`, one walker each, numbered in reading
+//! order. One walker moves at a time, the steps of all walkers are summed,
+//! every key picked up opens its doors for all of them, and walkers do not
+//! block each other.
 //!
-//! - [`bfs`], the default, searches (cell, keys held) breadth-first and
-//!   counts shortest routes exactly;
-//! - [`sat`] grows a planning CNF one step at a time on one solver until a
-//!   route fits, and counts by enumerating the models at that horizon.
+//! Four engines give the same answers by different means:
+//!
+//! - [`keygraph`], the default: one search of the grid from each walker's
+//!   start and each key gives the legs between them (with the doors and keys
+//!   each passes), then A* over (walker positions, keys held);
+//! - [`bfs`], the reference: breadth-first search over (cells of the
+//!   walkers, keys held), counting shortest move sequences exactly;
+//! - [`sat_keys`]: a CNF over the order in which keys are collected, with
+//!   leg lengths from the grid and the total minimised under a
+//!   pseudo-Boolean bound;
+//! - [`sat`]: a CNF over cells and steps, grown one step (horizon) at a time.
 //!
 //! [`check`] replays every route on the model's own cells, sharing no code
-//! with either engine.
+//! with any engine.
 
 pub mod bfs;
 mod board;
 mod check;
+pub mod keygraph;
+mod legs;
 mod load;
 pub mod maze;
 pub mod sat;
+pub mod sat_keys;
 
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-use serde_json::json;
+use serde::Serialize;
 
 pub use board::{Access, Board, KeySet};
 pub use check::check;
@@ -36,21 +49,39 @@ use super::{
     CountOptions, CountReport, DecidedBy, Error, ExplainReport, Formula, NamedConstraint, Puzzle, Solution,
     SolveOptions, SolveReport, Stats, Status,
 };
+use crate::cnf::Cnf;
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Source};
 
 /// The `kind` of keys-and-doors models.
 pub const KIND: &str = "keys-doors";
 
+/// The most walkers a grid may have.
+pub const MAX_WALKERS: usize = 4;
+
 engines! {
-    /// The engines.
+    /// The keys-and-doors engines, the default (fastest measured) first.
+    ///
+    /// ```
+    /// use somaria::puzzles::keys_doors::Engine;
+    /// assert_eq!("sat-keys".parse::<Engine>().unwrap(), Engine::SatKeys);
+    /// assert_eq!(Engine::ALL[0].to_string(), "keygraph");
+    /// assert!("dfs".parse::<Engine>().unwrap_err().to_string().contains("keygraph, bfs, sat-keys, sat"));
+    /// ```
     pub enum Engine {
-        /// Exact breadth-first search over (cell, keys held).
+        /// Legs between keys from the grid, then A* over (positions, keys held).
+        Keygraph = "keygraph",
+        /// Breadth-first search over (cells, keys held): the exact reference.
         Bfs = "bfs",
-        /// SAT planning, one horizon at a time.
+        /// SAT over the order of collection, total length under a PB bound.
+        SatKeys = "sat-keys",
+        /// SAT over cells and steps, one horizon at a time.
         Sat = "sat",
     }
 }
+
+/// The engines' names, the default first.
+pub const ENGINES: &[&str] = Engine::NAMES;
 
 /// The symbols of the grid, for messages.
 pub const SYMBOLS: &str = "'@' start, '.' floor, '#' wall, 'a'-'z' key or 'A'-'Z' door";
@@ -58,7 +89,7 @@ pub const SYMBOLS: &str = "'@' start, '.' floor, '#' wall, 'a'-'z' key or 'A'-'Z
 /// A cell of the grid.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
-    /// Where the walker starts; floor otherwise.
+    /// Where a walker starts; floor otherwise.
     Start,
     /// Open floor.
     Floor,
@@ -104,15 +135,13 @@ impl Cell {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayoutError {
     /// There is no `@`.
-    #[error("no start '@' in the grid; expected exactly one '@'")]
+    #[error("no start '@' in the grid; expected one to four '@', one per walker")]
     NoStart,
-    /// A second `@`.
-    #[error("a second start '@' at grid cell {second:?}, after the one at {first:?}; expected exactly one '@'")]
-    SecondStart {
-        /// The first start.
-        first: Pos,
-        /// The second start.
-        second: Pos,
+    /// A fifth `@`.
+    #[error("a fifth start '@' at grid cell {fifth:?}; expected one to four '@', one per walker")]
+    TooManyStarts {
+        /// The fifth start.
+        fifth: Pos,
     },
     /// A second key of the same letter.
     #[error(
@@ -137,33 +166,98 @@ impl LayoutError {
     }
 }
 
+/// One move of one walker.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Move {
+    /// The walker, numbered from 0 in reading order of the `@`.
+    pub walker: usize,
+    /// Where it steps.
+    #[serde(rename = "move")]
+    pub dir: Dir,
+}
+
+impl Move {
+    /// A move of walker 0, the only one in a one-walker grid.
+    pub fn of_first(dir: Dir) -> Move {
+        Move { walker: 0, dir }
+    }
+}
+
+/// A checked route in the puzzle's terms, the `solution` of the JSON
+/// output; the text report is drawn from it too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RouteSolution {
+    /// Moves of all walkers together.
+    pub steps: usize,
+    /// With one walker: its moves (the form used before several walkers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<Dir>>,
+    /// With one walker: the cells it visits from the start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<[usize; 2]>>,
+    /// Each walker's start, moves and cells, in walker order.
+    pub walkers: Vec<WalkerRoute>,
+    /// With several walkers: every move in the order made, which the
+    /// per-walker lists alone do not tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<Vec<Move>>,
+    /// The keys in the order picked up.
+    pub key_order: Vec<String>,
+    /// Each pickup: the key, the walker, the step (counted over all walkers,
+    /// from 1) and the cell.
+    pub pickups: Vec<Pickup>,
+}
+
+/// One walker's part of a route.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WalkerRoute {
+    /// Its `@`.
+    pub start: [usize; 2],
+    /// Its moves, in order.
+    pub moves: Vec<Dir>,
+    /// The cells it visits, from its start.
+    pub path: Vec<[usize; 2]>,
+}
+
+/// A key picked up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pickup {
+    /// The key's letter.
+    pub key: String,
+    /// The walker that picked it up.
+    pub walker: usize,
+    /// The step, counted over all walkers from 1.
+    pub step: usize,
+    /// The key's cell.
+    pub at: [usize; 2],
+}
+
 /// A keys-and-doors puzzle.
 ///
 /// ```
 /// use somaria::puzzles::keys_doors::KeysDoorsPuzzle;
 /// let puzzle = KeysDoorsPuzzle::from_picture("@..a").unwrap();
-/// assert_eq!(puzzle.start(), (0, 0));
+/// assert_eq!(puzzle.starts(), &[(0, 0)]);
 /// assert_eq!(puzzle.keys(), &[('a', (0, 3))]);
 /// ```
 #[derive(Clone, Debug)]
 pub struct KeysDoorsPuzzle {
     title: Option<String>,
     layout: Grid<Cell>,
-    start: Pos,
+    starts: Vec<Pos>,
     keys: Vec<(char, Pos)>,
 }
 
 impl KeysDoorsPuzzle {
-    /// A puzzle from its cells: exactly one start, each key letter at most once.
+    /// A puzzle from its cells: one to four starts, each key letter at most
+    /// once.
     pub fn from_grid(layout: Grid<Cell>) -> Result<KeysDoorsPuzzle, LayoutError> {
-        let mut start = None;
+        let mut starts = Vec::new();
         let mut keys: Vec<(char, Pos)> = Vec::new();
         for (pos, cell) in layout.cells() {
             match *cell {
-                Cell::Start => match start {
-                    None => start = Some(pos),
-                    Some(first) => return Err(LayoutError::SecondStart { first, second: pos }),
-                },
+                Cell::Start if starts.len() == MAX_WALKERS => return Err(LayoutError::TooManyStarts { fifth: pos }),
+                Cell::Start => starts.push(pos),
                 Cell::Key(letter) => match keys.iter().find(|(l, _)| *l == letter) {
                     None => keys.push((letter, pos)),
                     Some(&(_, first)) => return Err(LayoutError::SecondKey { letter, first, second: pos }),
@@ -171,9 +265,11 @@ impl KeysDoorsPuzzle {
                 _ => {}
             }
         }
-        let start = start.ok_or(LayoutError::NoStart)?;
+        if starts.is_empty() {
+            return Err(LayoutError::NoStart);
+        }
         keys.sort();
-        Ok(KeysDoorsPuzzle { title: None, layout, start, keys })
+        Ok(KeysDoorsPuzzle { title: None, layout, starts, keys })
     }
 
     /// A puzzle from the grid alone, rows separated by newlines, read as the
@@ -199,9 +295,9 @@ impl KeysDoorsPuzzle {
         &self.layout
     }
 
-    /// The start cell.
-    pub fn start(&self) -> Pos {
-        self.start
+    /// The walkers' start cells, in reading order.
+    pub fn starts(&self) -> &[Pos] {
+        &self.starts
     }
 
     /// The keys and their cells, by letter.
@@ -209,38 +305,58 @@ impl KeysDoorsPuzzle {
         &self.keys
     }
 
-    /// The fewest steps and one shortest route with the chosen engine
-    /// (`"bfs"` or `"sat"`), checked; `None` when no route collects every key.
+    /// The fewest steps and one shortest route with the chosen engine,
+    /// checked; `None` when no route collects every key.
     ///
     /// ```
-    /// use somaria::puzzles::keys_doors::KeysDoorsPuzzle;
+    /// use somaria::puzzles::keys_doors::{Engine, KeysDoorsPuzzle};
     /// let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
-    /// assert_eq!(puzzle.shortest_route("sat").unwrap().unwrap().len(), 8);
-    /// assert_eq!(KeysDoorsPuzzle::from_picture("@.A.a").unwrap().shortest_route("bfs").unwrap(), None);
+    /// for &engine in Engine::ALL {
+    ///     assert_eq!(puzzle.shortest_route(engine).unwrap().unwrap().len(), 8);
+    /// }
+    /// let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
+    /// assert_eq!(locked.shortest_route(Engine::Bfs).unwrap(), None);
+    /// // Two walkers share their keys: 'a' opens A for the second.
+    /// let two = KeysDoorsPuzzle::from_picture("@.a#b.A@").unwrap();
+    /// assert_eq!(two.shortest_route(Engine::Keygraph).unwrap().unwrap().len(), 2 + 3);
     /// ```
-    pub fn shortest_route(&self, engine: &str) -> Result<Option<Vec<Dir>>, Error> {
-        engine.parse::<Engine>()?;
+    pub fn shortest_route(&self, engine: Engine) -> Result<Option<Vec<Move>>, Error> {
         let options = SolveOptions { engine: Some(engine.to_string()), ..SolveOptions::default() };
-        Ok(self.run(&options)?.route)
+        Ok(self.run(engine, &options)?.route)
     }
 
     /// Runs an engine: the checked route, the stats and, for SAT, the CNF.
-    fn run(&self, options: &SolveOptions) -> Result<EngineRun, Error> {
-        let engine = Engine::choose(options.engine.as_deref())?;
+    fn run(&self, engine: Engine, options: &SolveOptions) -> Result<EngineRun, Error> {
         let started = Instant::now();
         let board = Board::new(self);
+        let search_stats = |encode_ms: f64, searched: Instant| Stats {
+            engine: engine.to_string(),
+            encode_ms,
+            solve_ms: Stats::ms(searched.elapsed()),
+            ..Stats::default()
+        };
         let (route, stats, cnf, decided_by) = match engine {
             Engine::Bfs => {
                 let encode_ms = Stats::ms(started.elapsed());
                 let searched = Instant::now();
                 let outcome = bfs::search(&board, true);
-                let stats = Stats {
-                    engine: engine.to_string(),
-                    encode_ms,
-                    solve_ms: Stats::ms(searched.elapsed()),
-                    ..Stats::default()
-                };
-                (outcome.route, stats, None, DecidedBy::Search)
+                (outcome.route, search_stats(encode_ms, searched), None, DecidedBy::Search)
+            }
+            Engine::Keygraph => {
+                let graph = keygraph::KeyGraph::new(&board)?;
+                let encode_ms = Stats::ms(started.elapsed());
+                let searched = Instant::now();
+                let route = graph.shortest_route()?;
+                (route, search_stats(encode_ms, searched), None, DecidedBy::Search)
+            }
+            Engine::SatKeys => {
+                let mut model = sat_keys::OrderModel::new(&board, options)?;
+                let route = model.shortest()?;
+                let cnf = options.settle_formula(route.is_none(), || model.reported_cnf())?;
+                let (variables, clauses) = model.reported_size();
+                let stats = Stats::of_sat_size(engine.name(), (variables, clauses), model.solver_stats(), 0.0);
+                let stats = with_encode_time(stats, started);
+                (route, stats, cnf, DecidedBy::Sat)
             }
             Engine::Sat => {
                 let mut planner = sat::Planner::new(&board, Some(options.progress.clone()));
@@ -251,8 +367,8 @@ impl KeysDoorsPuzzle {
                 // The planner answered one horizon at a time under
                 // assumptions; the reported formula has the goal clause.
                 let cnf = options.settle_formula(route.is_none(), || planner.cnf_with_goal())?;
-                let stats = sat_stats(engine.name(), &planner, started);
-                (route, stats, cnf, DecidedBy::Sat)
+                let stats = Stats::of_sat_size(engine.name(), planner.reported_size(), planner.solver_stats(), 0.0);
+                (route, with_encode_time(stats, started), cnf, DecidedBy::Sat)
             }
         };
         if let Some(moves) = &route {
@@ -261,41 +377,59 @@ impl KeysDoorsPuzzle {
         Ok(EngineRun { route, stats, cnf, decided_by })
     }
 
-    /// The cells a route visits, from the start, and each key with the step
-    /// that picks it up.
-    fn trace(&self, moves: &[Dir]) -> (Vec<Pos>, Vec<(char, usize)>) {
-        let mut cells = vec![self.start];
-        let mut pickups: Vec<(char, usize)> = Vec::new();
-        for (index, &dir) in moves.iter().enumerate() {
-            let here = *cells.last().expect("starts with the start");
-            let next = self.layout.step(here, dir).expect("a checked route stays in the grid");
+    /// A checked route in the puzzle's terms.
+    ///
+    /// ```
+    /// use somaria::grid::Dir;
+    /// use somaria::puzzles::keys_doors::{KeysDoorsPuzzle, Move};
+    /// let puzzle = KeysDoorsPuzzle::from_picture("@.a").unwrap();
+    /// let solution = puzzle.solution(&[Move::of_first(Dir::Right), Move::of_first(Dir::Right)]);
+    /// assert_eq!(solution.steps, 2);
+    /// assert_eq!(solution.moves, Some(vec![Dir::Right, Dir::Right]));
+    /// assert_eq!(solution.pickups[0].at, [0, 2]);
+    /// ```
+    pub fn solution(&self, moves: &[Move]) -> RouteSolution {
+        let place = |(r, c): Pos| [r, c];
+        let mut walkers: Vec<WalkerRoute> = self
+            .starts
+            .iter()
+            .map(|&start| WalkerRoute { start: place(start), moves: Vec::new(), path: vec![place(start)] })
+            .collect();
+        let mut at: Vec<Pos> = self.starts.clone();
+        let mut pickups: Vec<Pickup> = Vec::new();
+        for (index, mv) in moves.iter().enumerate() {
+            let next = self.layout.step(at[mv.walker], mv.dir).expect("a checked route stays in the grid");
+            at[mv.walker] = next;
+            walkers[mv.walker].moves.push(mv.dir);
+            walkers[mv.walker].path.push(place(next));
             if let Cell::Key(letter) = self.layout[next]
-                && pickups.iter().all(|(l, _)| *l != letter)
+                && pickups.iter().all(|p| !p.key.starts_with(letter))
             {
-                pickups.push((letter, index + 1));
+                pickups.push(Pickup { key: letter.to_string(), walker: mv.walker, step: index + 1, at: place(next) });
             }
-            cells.push(next);
         }
-        (cells, pickups)
+        let one = walkers.len() == 1;
+        RouteSolution {
+            steps: moves.len(),
+            moves: one.then(|| walkers[0].moves.clone()),
+            path: one.then(|| walkers[0].path.clone()),
+            sequence: (!one).then(|| moves.to_vec()),
+            key_order: pickups.iter().map(|p| p.key.clone()).collect(),
+            pickups,
+            walkers,
+        }
     }
 
-    /// The route as JSON: `steps`, `moves`, `path` (cells from the start)
-    /// and `key_order`.
-    pub fn solution_json(&self, moves: &[Dir]) -> serde_json::Value {
-        let (cells, pickups) = self.trace(moves);
-        let path: Vec<[usize; 2]> = cells.iter().map(|&(r, c)| [r, c]).collect();
-        let key_order: Vec<String> = pickups.iter().map(|(l, _)| l.to_string()).collect();
-        json!({ "steps": moves.len(), "moves": moves, "path": path, "key_order": key_order })
-    }
-
-    /// The route for a person: the grid with the way out of each floor cell
-    /// drawn as an arrow (`+` where the route leaves a cell more than once),
-    /// then the route leg by leg, one leg per key.
-    pub fn solution_text(&self, moves: &[Dir]) -> String {
-        let (cells, pickups) = self.trace(moves);
-        let mut exits: Vec<Vec<Dir>> = vec![Vec::new(); self.layout.rows() * self.layout.cols()];
-        for (from, dir) in cells.iter().zip(moves) {
-            exits[self.layout.index_of(*from)].push(*dir);
+    /// The route for a person, drawn from the solution: the grid with the
+    /// way out of each floor cell drawn as an arrow (`+` where routes leave
+    /// a cell more than once), then the route from pickup to pickup.
+    pub fn solution_text(&self, solution: &RouteSolution) -> String {
+        let cols = self.layout.cols();
+        let mut exits: Vec<Vec<Dir>> = vec![Vec::new(); self.layout.rows() * cols];
+        for walker in &solution.walkers {
+            for (from, dir) in walker.path.iter().zip(&walker.moves) {
+                exits[from[0] * cols + from[1]].push(*dir);
+            }
         }
         let mut out = self.layout.draw(|pos, &cell| match (cell, &exits[self.layout.index_of(pos)][..]) {
             (Cell::Floor, [dir]) => dir.arrow(),
@@ -303,21 +437,38 @@ impl KeysDoorsPuzzle {
             _ => cell.symbol(),
         });
         out.push_str("(arrows show where the route leaves a floor cell; + marks a cell it leaves more than once)\n\n");
-        match pickups.len() {
+        let several = solution.walkers.len() > 1;
+        if several {
+            let starts: Vec<String> = solution
+                .walkers
+                .iter()
+                .enumerate()
+                .map(|(i, w)| format!("{} from ({}, {})", i + 1, w.start[0], w.start[1]))
+                .collect();
+            out.push_str(&format!("walkers {}\n", starts.join(", ")));
+        }
+        let by = if several { format!(" by {} walkers", solution.walkers.len()) } else { String::new() };
+        match solution.pickups.len() {
             0 => out.push_str("no keys to collect: the route is empty, 0 steps\n"),
             _ => {
-                let order: Vec<String> = pickups.iter().map(|(l, _)| format!("'{l}'")).collect();
-                out.push_str(&format!("{} steps; keys in the order {}\n", moves.len(), order.join(", ")));
+                let order: Vec<String> = solution.key_order.iter().map(|l| format!("'{l}'")).collect();
+                out.push_str(&format!("{} steps{by}; keys in the order {}\n", solution.steps, order.join(", ")));
             }
         }
+        let sequence: Vec<Move> = match &solution.sequence {
+            Some(sequence) => sequence.clone(),
+            None => solution.walkers[0].moves.iter().map(|&dir| Move::of_first(dir)).collect(),
+        };
         let mut leg_start = 0;
-        for &(letter, step) in &pickups {
-            let (row, col) = cells[step];
+        for pickup in &solution.pickups {
+            let step = pickup.step;
             let steps =
                 if step == leg_start + 1 { format!("step {step}") } else { format!("steps {}-{step}", leg_start + 1) };
+            let moves = walker_runs(&sequence[leg_start..step], several);
+            let who = if several { format!("walker {} ", pickup.walker + 1) } else { String::new() };
             out.push_str(&format!(
-                "  {steps}: {}; picks up '{letter}' at ({row}, {col})\n",
-                runs(&moves[leg_start..step])
+                "  {steps}: {moves}; {who}picks up '{}' at ({}, {})\n",
+                pickup.key, pickup.at[0], pickup.at[1]
             ));
             leg_start = step;
         }
@@ -361,12 +512,36 @@ impl KeysDoorsPuzzle {
     }
 }
 
+/// The stats with the time outside the solver counted as encoding.
+fn with_encode_time(stats: Stats, started: Instant) -> Stats {
+    let total = Stats::ms(started.elapsed());
+    Stats { encode_ms: (total - stats.solve_ms).max(0.0), ..stats }
+}
+
 /// "key 'a'" or "keys 'a', 'b'".
 fn listing(noun: &str, items: &[String]) -> String {
     match items.len() {
         1 => format!("{noun} {}", items[0]),
         _ => format!("{noun}s {}", items.join(", ")),
     }
+}
+
+/// Moves with repeats folded, such as "right ×3, up"; with several walkers,
+/// each run of one walker's moves is named, such as "walker 2: up ×2".
+fn walker_runs(moves: &[Move], several: bool) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut index = 0;
+    while index < moves.len() {
+        let walker = moves[index].walker;
+        let length = moves[index..].iter().take_while(|m| m.walker == walker).count();
+        let dirs: Vec<Dir> = moves[index..index + length].iter().map(|m| m.dir).collect();
+        parts.push(match several {
+            true => format!("walker {}: {}", walker + 1, runs(&dirs)),
+            false => runs(&dirs),
+        });
+        index += length;
+    }
+    parts.join("; ")
 }
 
 /// Moves with repeats folded, such as "right ×3, up".
@@ -387,27 +562,11 @@ fn runs(moves: &[Dir]) -> String {
 /// What one engine run produced.
 struct EngineRun {
     /// The checked route, or `None` when there is none.
-    route: Option<Vec<Dir>>,
+    route: Option<Vec<Move>>,
     stats: Stats,
-    /// The reported CNF, for the SAT engine when it was asked for.
-    cnf: Option<crate::cnf::Cnf>,
+    /// The reported CNF, for the SAT engines when it was asked for.
+    cnf: Option<Cnf>,
     decided_by: DecidedBy,
-}
-
-fn sat_stats(engine: &str, planner: &sat::Planner, started: Instant) -> Stats {
-    let solver = planner.solver_stats();
-    let total = Stats::ms(started.elapsed());
-    let solve_ms = Stats::ms(solver.solve_time);
-    Stats {
-        engine: engine.to_string(),
-        variables: planner.cnf().num_vars(),
-        // The reported formula is the plan with its goal clause, which each
-        // call assumed one step at a time instead.
-        clauses: planner.cnf().num_clauses() + 1,
-        sat_calls: solver.sat_calls,
-        encode_ms: (total - solve_ms).max(0.0),
-        solve_ms,
-    }
 }
 
 impl Puzzle for KeysDoorsPuzzle {
@@ -420,20 +579,21 @@ impl Puzzle for KeysDoorsPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        Engine::NAMES
+        ENGINES
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
-        let EngineRun { route, stats, cnf, decided_by } = self.run(options)?;
+        let engine = Engine::choose(options.engine.as_deref())?;
+        let EngineRun { route, stats, cnf, decided_by } = self.run(engine, options)?;
         Ok(match route {
             Some(moves) => {
-                let solution = Solution { json: self.solution_json(&moves), text: self.solution_text(&moves) };
-                let cost = Some(moves.len() as u64);
+                let typed = self.solution(&moves);
+                let text = self.solution_text(&typed);
                 SolveReport {
                     status: Status::Solved,
-                    solution: Some(solution),
+                    solution: Some(Solution::of(&typed, text)),
                     explanation: None,
-                    cost,
+                    cost: Some(moves.len() as u64),
                     decided_by,
                     stats,
                     cnf,
@@ -454,42 +614,70 @@ impl Puzzle for KeysDoorsPuzzle {
         })
     }
 
+    /// Counts distinct shortest move sequences. With several walkers the
+    /// default is `bfs`, which counts every interleaving of the walkers'
+    /// moves; `keygraph` and `sat-keys` treat each leg as a whole and refuse.
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        let engine = Engine::choose(options.engine.as_deref())?;
-        let started = Instant::now();
         let board = Board::new(self);
-        if engine == Engine::Bfs {
-            let outcome = bfs::search(&board, false);
-            let stats =
-                Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
-            let (count, complete) = match options.limit {
-                Some(limit) if limit < outcome.routes => (limit, false),
-                _ => (outcome.routes, true),
-            };
-            options.progress.set_solutions(count);
-            return Ok(CountReport { count, saturated: outcome.saturated && complete, complete, stats });
+        let engine = match options.engine.as_deref() {
+            None if board.num_walkers() > 1 => Engine::Bfs,
+            requested => Engine::choose(requested)?,
+        };
+        let started = Instant::now();
+        let limited = |routes: u64, saturated: bool| match options.limit {
+            Some(limit) if limit < routes => (limit, false, false),
+            _ => (routes, saturated, true),
+        };
+        let search_stats =
+            || Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+        match engine {
+            Engine::Bfs => {
+                let outcome = bfs::search(&board, false);
+                let (count, saturated, complete) = limited(outcome.routes, outcome.saturated);
+                options.progress.set_solutions(count);
+                Ok(CountReport { count, saturated, complete, stats: search_stats() })
+            }
+            Engine::Keygraph => {
+                let outcome = keygraph::KeyGraph::for_counting(&board)?.count()?;
+                let (count, saturated, complete) = limited(outcome.routes, outcome.saturated);
+                options.progress.set_solutions(count);
+                Ok(CountReport { count, saturated, complete, stats: search_stats() })
+            }
+            Engine::SatKeys => {
+                let mut model = sat_keys::OrderModel::new(
+                    &board,
+                    &SolveOptions { progress: options.progress.clone(), ..SolveOptions::default() },
+                )?;
+                let outcome = model.count()?;
+                let (count, saturated, complete) = limited(outcome.routes, outcome.saturated);
+                options.progress.set_solutions(count);
+                let stats = Stats::of_sat_size(engine.name(), model.reported_size(), model.solver_stats(), 0.0);
+                Ok(CountReport { count, saturated, complete, stats: with_encode_time(stats, started) })
+            }
+            Engine::Sat => {
+                let mut planner = sat::Planner::new(&board, Some(options.progress.clone()));
+                let mut count = 0u64;
+                let mut complete = true;
+                if let Some(steps) = planner.shortest()? {
+                    complete = planner
+                        .routes(options.limit, |moves| {
+                            if moves.len() as u64 != steps {
+                                return Err(format!("a route of {} moves at horizon {steps}", moves.len()));
+                            }
+                            check(self, &moves)?;
+                            count += 1;
+                            options.progress.record_solution();
+                            Ok(())
+                        })
+                        .map_err(|e| match e {
+                            sat::RouteError::Solver(e) => Error::Solver(e),
+                            sat::RouteError::Decode(message) => Error::CheckFailed(message),
+                        })?;
+                }
+                let stats = Stats::of_sat_size(engine.name(), planner.reported_size(), planner.solver_stats(), 0.0);
+                Ok(CountReport { count, saturated: false, complete, stats: with_encode_time(stats, started) })
+            }
         }
-        let mut planner = sat::Planner::new(&board, Some(options.progress.clone()));
-        let mut count = 0u64;
-        let mut complete = true;
-        if let Some(steps) = planner.shortest()? {
-            complete = planner
-                .routes(options.limit, |moves| {
-                    if moves.len() as u64 != steps {
-                        return Err(format!("a route of {} moves at horizon {steps}", moves.len()));
-                    }
-                    check(self, &moves)?;
-                    count += 1;
-                    options.progress.record_solution();
-                    Ok(())
-                })
-                .map_err(|e| match e {
-                    sat::RouteError::Solver(e) => Error::Solver(e),
-                    sat::RouteError::Decode(message) => Error::CheckFailed(message),
-                })?;
-        }
-        let stats = sat_stats(engine.name(), &planner, started);
-        Ok(CountReport { count, saturated: false, complete, stats })
     }
 
     /// Keys only ever open doors and every move can be walked back, so the
@@ -525,32 +713,104 @@ impl Puzzle for KeysDoorsPuzzle {
         Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, rule: None, stats })
     }
 
-    /// The SAT plan at the horizon bound with the goal "the route ends
-    /// within the bound": it has a model exactly when a route exists. The
-    /// engine itself grows the horizon from 0 and stops at the first that
-    /// fits, so this is the largest formula it could reach.
+    /// The formula a SAT engine hands the solver, built without solving; each
+    /// has a model exactly when a route exists. For `sat-keys`, the order
+    /// model with the total bounded by a greedy route's length (which exists
+    /// exactly when some route does); for `sat`, the plan at the horizon
+    /// bound keys × (open cells − 1) with the goal "every key is held within
+    /// the bound" (the engine itself grows the horizon from the farthest
+    /// key's distance and stops at the first that fits).
+    ///
+    /// ```
+    /// use somaria::puzzles::{keys_doors::KeysDoorsPuzzle, Puzzle};
+    /// let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
+    /// assert!(puzzle.formula(Some("sat-keys")).unwrap().equisatisfiable);
+    /// assert!(puzzle.formula(Some("sat")).unwrap().cnf.num_clauses() > 0);
+    /// assert!(puzzle.formula(Some("keygraph")).is_err());
+    /// ```
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
         let engine = Engine::choose(engine)?;
-        if engine == Engine::Bfs {
-            let expected = Engine::ALL.iter().filter(|e| **e != Engine::Bfs).map(|e| e.name()).collect::<Vec<_>>();
-            return Err(Error::NoFormula {
-                engine: engine.name(),
-                why: "it searches (cell, keys held) breadth-first",
-                expected: expected.join(", "),
-            });
-        }
+        let sat_engines = || [Engine::SatKeys, Engine::Sat].map(|e| e.name()).join(", ");
         let board = Board::new(self);
-        let bound = sat::horizon_bound(&board);
-        let cnf = sat::Planner::formula_at(&board, bound)?;
-        Ok(Formula {
-            cnf,
-            engine: engine.name(),
-            equisatisfiable: true,
-            notes: vec![format!(
-                "the plan at horizon {bound} (keys x (open cells - 1), the longest a shortest route can be) with \
-                 the goal 'every key is held within {bound} steps'; the sat engine grows the horizon from 0 and \
-                 stops at the first that fits"
-            )],
-        })
+        match engine {
+            Engine::Keygraph => Err(Error::NoFormula {
+                engine: engine.name(),
+                why: "it searches (walker positions, keys held) with A* over legs between keys",
+                expected: sat_engines(),
+            }),
+            Engine::Bfs => Err(Error::NoFormula {
+                engine: engine.name(),
+                why: "it searches (cells, keys held) breadth-first",
+                expected: sat_engines(),
+            }),
+            Engine::SatKeys => {
+                let model = sat_keys::OrderModel::new(&board, &SolveOptions::default())?;
+                let note = match model.greedy_steps() {
+                    Some(steps) => format!(
+                        "the order of collection with the total bounded by {steps} steps, a greedy route's length; \
+                         sat-keys tightens that bound under assumptions until it is unsatisfiable"
+                    ),
+                    None => "no route exists, so the order model is stated without a bound".to_string(),
+                };
+                Ok(Formula {
+                    cnf: model.reported_cnf(),
+                    engine: engine.name(),
+                    equisatisfiable: true,
+                    notes: vec![note],
+                })
+            }
+            Engine::Sat => {
+                let bound = sat::horizon_bound(&board);
+                let cnf = sat::Planner::formula_at(&board, bound)?;
+                Ok(Formula {
+                    cnf,
+                    engine: engine.name(),
+                    equisatisfiable: true,
+                    notes: vec![format!(
+                        "the plan at horizon {bound} (keys x (open cells - 1), the longest a shortest route can be) \
+                         with the goal 'every key is held within {bound} steps'; the sat engine grows the horizon \
+                         from the farthest key's distance and stops at the first that fits"
+                    )],
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_names_are_the_enum_in_order() {
+        let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+        assert_eq!(names, ENGINES);
+        for &engine in Engine::ALL {
+            assert_eq!(engine.to_string().parse::<Engine>().unwrap(), engine);
+        }
+        assert!(matches!("horizon".parse::<Engine>(), Err(Error::UnknownEngine { .. })));
+    }
+
+    #[test]
+    fn the_sat_keys_formula_is_satisfiable_exactly_down_to_the_optimum() {
+        use crate::solver::{Answer, new_solver};
+        let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
+        let board = Board::new(&puzzle);
+        let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        assert_eq!(model.shortest().unwrap().unwrap().len(), 8);
+        let cnf = model.reported_cnf();
+        assert_eq!(model.reported_size(), (cnf.num_vars(), cnf.num_clauses()));
+        assert_eq!(new_solver(&cnf, None).solve().unwrap(), Answer::Sat);
+        let starting = Puzzle::formula(&puzzle, Some("sat-keys")).unwrap().cnf;
+        assert_eq!(new_solver(&starting, None).solve().unwrap(), Answer::Sat);
+        let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
+        let refuted = Puzzle::formula(&locked, Some("sat-keys")).unwrap().cnf;
+        assert_eq!(new_solver(&refuted, None).solve().unwrap(), Answer::Unsat);
+        // No route: the reported formula is unsatisfiable.
+        let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
+        let board = Board::new(&locked);
+        let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        assert_eq!(model.shortest().unwrap(), None);
+        assert_eq!(new_solver(&model.reported_cnf(), None).solve().unwrap(), Answer::Unsat);
     }
 }

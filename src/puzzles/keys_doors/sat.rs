@@ -3,30 +3,34 @@
 //!
 //! Variables, for each step t from 0 to the horizon:
 //!
-//! - `at(t, c)`: the walker stands on cell c after t steps. Only cells that
-//!   the open grid (every door with a key in the grid open) reaches in t steps
-//!   or fewer, with the parity of t, get a variable: the grid is bipartite
-//!   and every step changes colour.
+//! - `at(t, w, c)`: walker w stands on cell c after t steps. Only cells that
+//!   the open grid (every door with a key in the grid open) reaches from w's
+//!   start in t steps or fewer get a variable; with one walker, only those
+//!   with the parity of t as well: the grid is bipartite and every step
+//!   changes colour.
+//! - `moves(t, w)`, with several walkers: walker w makes step t.
 //! - `held(t, k)`: key k is held after t steps.
 //! - `goal(t)`: every key is held after step t, and some key was missing
 //!   after step t − 1, so the route ends on the pickup of the last key.
 //!
-//! Rules, for each step t → t + 1: exactly one cell per step (the
-//! at-least-one half follows from the moves); a walker on c moves to one of
-//! c's open neighbours, and a walker on c came from one of them; stepping
-//! onto a door needs its key held at t; `held(t + 1, k)` ⇔ `held(t, k)` or
-//! `at(t + 1, cell of k)`.
+//! Rules, for each step t → t + 1: each walker on exactly one cell; with
+//! several walkers exactly one of them moves and the others stay put; a
+//! moving walker on c moves to one of c's open neighbours, and one on c came
+//! from one of them; standing on a door needs its key held at t (keys are
+//! never lost, so this covers walkers that entered it earlier);
+//! `held(t + 1, k)` ⇔ `held(t, k)` or some walker on the cell of k.
 //!
 //! Each horizon T is one SAT call assuming `goal(T)`; the clauses of earlier
 //! horizons stay and only step T is added, so the first satisfiable horizon
-//! is the fewest steps. "No solution" is proven by reaching
+//! is the fewest steps. Calls start at the farthest key's distance from its
+//! nearest walker in the open grid, below which no route fits. "No solution" is proven by reaching
 //! [`horizon_bound`] with every call unsatisfiable.
 
 use std::sync::Arc;
 
+use super::Move;
 use super::board::{Access, Board};
 use crate::cnf::{Cnf, Lit, Var, card};
-use crate::grid::Dir;
 use crate::puzzles::Error;
 use crate::solver::{Answer, Progress, ProjectedModels, Solve, SolveStats, SolverError, new_solver};
 
@@ -37,11 +41,13 @@ pub const MAX_VARIABLES: usize = 40_000_000;
 /// The longest horizon that can hold a shortest route: keys × (cells of the
 /// open grid − 1).
 ///
-/// A shortest route splits at its pickups into one leg per key. Within a leg
-/// the keys held do not change, so the leg is a shortest path between its
-/// ends among the cells those keys open (a shorter path would give a shorter
-/// route); a shortest path visits no cell twice, and every cell it visits is
-/// in the open grid, so a leg has at most (open cells − 1) steps.
+/// A shortest route splits at its pickups into one leg per key (with several
+/// walkers, after moving each walker's moves to just before its next pickup,
+/// which keeps the route legal). Within a leg the keys held do not change,
+/// so the leg is a shortest path between its ends among the cells those keys
+/// open (a shorter path would give a shorter route); a shortest path visits
+/// no cell twice, and every cell it visits is in the open grid, so a leg has
+/// at most (open cells − 1) steps.
 ///
 /// ```
 /// use somaria::puzzles::keys_doors::{sat, Board, KeysDoorsPuzzle};
@@ -49,8 +55,27 @@ pub const MAX_VARIABLES: usize = 40_000_000;
 /// assert_eq!(sat::horizon_bound(&Board::new(&puzzle)), 4);
 /// ```
 pub fn horizon_bound(board: &Board) -> u64 {
-    let open_cells = board.open_distances().iter().filter(|&&d| d != u32::MAX).count() as u64;
+    let distances: Vec<Vec<u32>> = board.starts().iter().map(|&s| board.open_distances_from(s)).collect();
+    let open_cells = (0..board.num_cells()).filter(|&c| distances.iter().any(|d| d[c] != u32::MAX)).count() as u64;
     board.num_keys() as u64 * (open_cells - 1)
+}
+
+/// The fewest steps any route could take: the farthest key from its nearest
+/// walker with every door open (0 when a key is out of every walker's reach,
+/// which the bound then refutes).
+///
+/// ```
+/// use somaria::puzzles::keys_doors::{sat, Board, KeysDoorsPuzzle};
+/// let puzzle = KeysDoorsPuzzle::from_picture("@.A.a\nb....").unwrap();
+/// assert_eq!(sat::first_useful_horizon(&Board::new(&puzzle)), 4);
+/// ```
+pub fn first_useful_horizon(board: &Board) -> u64 {
+    let distances: Vec<Vec<u32>> = board.starts().iter().map(|&s| board.open_distances_from(s)).collect();
+    (0..board.num_keys())
+        .map(|k| distances.iter().map(|d| d[board.key_cell(k)]).min().unwrap_or(u32::MAX))
+        .filter(|&d| d != u32::MAX)
+        .max()
+        .map_or(0, u64::from)
 }
 
 /// The growing formula and the solver that holds it.
@@ -65,14 +90,18 @@ pub fn horizon_bound(board: &Board) -> u64 {
 /// ```
 pub struct Planner<'b> {
     board: &'b Board,
-    /// The open grid's cells; a cell's slot is its index here.
+    /// The cells some walker can reach in the open grid; a cell's slot is
+    /// its index here.
     cells: Vec<usize>,
-    /// Steps from the start to each slot in the open grid.
-    first_step: Vec<u32>,
+    /// `first_step[w][slot]`: steps from walker w's start to the slot in the
+    /// open grid, `u32::MAX` out of its reach.
+    first_step: Vec<Vec<u32>>,
     /// Each board cell's slot, if it is in the open grid.
     slot_of: Vec<Option<usize>>,
-    /// `at[t][slot]`, `None` where the cell cannot be reached at step t.
-    at: Vec<Vec<Option<Var>>>,
+    /// `at[t][w][slot]`, `None` where walker w cannot be at step t.
+    at: Vec<Vec<Vec<Option<Var>>>>,
+    /// `moves[t][w]` for t ≥ 1, with several walkers.
+    moves: Vec<Vec<Var>>,
     held: Vec<Vec<Var>>,
     goal: Vec<Var>,
     cnf: Cnf,
@@ -86,9 +115,10 @@ impl<'b> Planner<'b> {
     /// The formula for horizon 0, loaded into a fresh solver that counts its
     /// calls in `progress`.
     pub fn new(board: &'b Board, progress: Option<Arc<Progress>>) -> Planner<'b> {
-        let distances = board.open_distances();
-        let cells: Vec<usize> = (0..board.num_cells()).filter(|&c| distances[c] != u32::MAX).collect();
-        let first_step = cells.iter().map(|&c| distances[c]).collect();
+        let distances: Vec<Vec<u32>> = board.starts().iter().map(|&s| board.open_distances_from(s)).collect();
+        let cells: Vec<usize> =
+            (0..board.num_cells()).filter(|&c| distances.iter().any(|d| d[c] != u32::MAX)).collect();
+        let first_step = distances.iter().map(|d| cells.iter().map(|&c| d[c]).collect()).collect();
         let mut slot_of = vec![None; board.num_cells()];
         for (slot, &cell) in cells.iter().enumerate() {
             slot_of[cell] = Some(slot);
@@ -99,6 +129,7 @@ impl<'b> Planner<'b> {
             first_step,
             slot_of,
             at: Vec::new(),
+            moves: Vec::new(),
             held: Vec::new(),
             goal: Vec::new(),
             cnf: Cnf::new(),
@@ -117,7 +148,7 @@ impl<'b> Planner<'b> {
         self.goal.len() as u64 - 1
     }
 
-    /// The formula so far.
+    /// The formula so far, without the goal (which each call assumes).
     pub fn cnf(&self) -> &Cnf {
         &self.cnf
     }
@@ -125,6 +156,12 @@ impl<'b> Planner<'b> {
     /// The solver's counters.
     pub fn solver_stats(&self) -> SolveStats {
         self.solver.stats()
+    }
+
+    /// The size of [`Planner::cnf_with_goal`], the formula reports and
+    /// `--dimacs` show: `(variables, clauses)`.
+    pub fn reported_size(&self) -> (usize, usize) {
+        (self.cnf.num_vars(), self.cnf.num_clauses() + 1)
     }
 
     /// The formula so far with one more clause, "the route ends at some
@@ -136,6 +173,13 @@ impl<'b> Planner<'b> {
         let goals: Vec<Lit> = self.goal.iter().map(|g| g.pos()).collect();
         cnf.add_clause(&goals);
         cnf
+    }
+
+    /// Encodes steps up to `horizon`, without solving.
+    pub fn extend_to(&mut self, horizon: u64) {
+        while self.horizon() < horizon {
+            self.extend();
+        }
     }
 
     /// The formula of [`Planner::cnf_with_goal`] at `horizon`, built without
@@ -159,6 +203,7 @@ impl<'b> Planner<'b> {
     /// bound is passed. Returns the fewest steps, or `None` when there is no
     /// route at all.
     pub fn shortest(&mut self) -> Result<Option<u64>, Error> {
+        self.extend_to(first_useful_horizon(self.board).min(self.bound));
         loop {
             let horizon = self.horizon();
             if self.solver.solve_under(&[self.goal[horizon as usize].pos()])? == Answer::Sat {
@@ -170,7 +215,7 @@ impl<'b> Planner<'b> {
             if self.cnf.num_vars() > MAX_VARIABLES {
                 return Err(Error::TooLarge(format!(
                     "the SAT plan reached {} variables at horizon {horizon} without a route; the limit is \
-                     {MAX_VARIABLES} (the bfs engine has no such limit)",
+                     {MAX_VARIABLES} (the keygraph and bfs engines have no such limit)",
                     self.cnf.num_vars()
                 )));
             }
@@ -180,15 +225,15 @@ impl<'b> Planner<'b> {
 
     /// The route in the last model, after [`Planner::shortest`] found one.
     /// A model that does not trace a walk is refused with the reason.
-    pub fn route(&self) -> Result<Vec<Dir>, String> {
+    pub fn route(&self) -> Result<Vec<Move>, String> {
         let values: Vec<bool> = self.projection().iter().map(|v| self.solver.value(v.pos())).collect();
-        self.decode(&values)
+        self.decoder().decode(&values)
     }
 
     /// The position variables of steps 1 to the horizon, which fix a route;
-    /// the keys held follow from them.
+    /// the keys held and the walker that moves follow from them.
     pub fn projection(&self) -> Vec<Var> {
-        self.at[1..].iter().flatten().flatten().copied().collect()
+        self.at[1..].iter().flatten().flatten().flatten().copied().collect()
     }
 
     /// Every route at the current horizon that ends on the last pickup,
@@ -197,7 +242,7 @@ impl<'b> Planner<'b> {
     pub fn routes(
         &mut self,
         limit: Option<u64>,
-        mut each: impl FnMut(Vec<Dir>) -> Result<(), String>,
+        mut each: impl FnMut(Vec<Move>) -> Result<(), String>,
     ) -> Result<bool, RouteError> {
         let projection = self.projection();
         let goal = self.goal[self.horizon() as usize].pos();
@@ -216,25 +261,34 @@ impl<'b> Planner<'b> {
         }
     }
 
-    fn decode(&self, values: &[bool]) -> Result<Vec<Dir>, String> {
-        Decoder { board: self.board, cells: &self.cells, at: &self.at }.decode(values)
+    fn decoder(&self) -> Decoder<'_> {
+        Decoder { board: self.board, cells: &self.cells, at: &self.at }
     }
 
-    /// Step 0: on the start, holding nothing.
+    fn walkers(&self) -> usize {
+        self.board.num_walkers()
+    }
+
+    /// Step 0: each walker on its '@', holding nothing.
     fn encode_start(&mut self) {
-        let start_slot = self.slot_of[self.board.start()].expect("the start is in the open grid");
-        let mut at = vec![None; self.cells.len()];
-        let start = self.cnf.new_var();
-        self.cnf.name_var(start, format!("at {:?} after step 0", self.place(start_slot)));
-        at[start_slot] = Some(start);
-        self.cnf.open_group("step 0: the walker starts on '@'", Some(self.place(start_slot)));
-        self.cnf.add_clause(&[start.pos()]);
+        let mut at = Vec::new();
+        for walker in 0..self.walkers() {
+            let start_slot = self.slot_of[self.board.starts()[walker]].expect("a start is in the open grid");
+            let mut cells = vec![None; self.cells.len()];
+            let start = self.cnf.new_var();
+            self.cnf.name_var(start, format!("walker {walker} at {:?} after step 0", self.place(start_slot)));
+            cells[start_slot] = Some(start);
+            self.cnf.open_group(format!("step 0: walker {walker} starts on its '@'"), Some(self.place(start_slot)));
+            self.cnf.add_clause(&[start.pos()]);
+            at.push(cells);
+        }
         let held = self.new_held(0);
         self.cnf.open_group("step 0: no key is held", None);
         for var in &held {
             self.cnf.add_clause(&[var.neg()]);
         }
         self.at.push(at);
+        self.moves.push(Vec::new());
         self.held.push(held);
         let goal = self.cnf.new_var();
         self.cnf.name_var(goal, "the route ends after step 0");
@@ -243,6 +297,16 @@ impl<'b> Planner<'b> {
             self.cnf.add_clause(&[goal.neg(), var.pos()]);
         }
         self.goal.push(goal);
+    }
+
+    /// Whether walker `walker` may stand on `slot` after `step` steps.
+    fn may_be_at(&self, walker: usize, slot: usize, step: usize) -> bool {
+        let first = self.first_step[walker][slot];
+        if first == u32::MAX || first as usize > step {
+            return false;
+        }
+        // One walker changes colour with every step; several need not.
+        self.walkers() > 1 || (step - first as usize).is_multiple_of(2)
     }
 
     /// Adds step t + 1 to a formula that ends at step t.
@@ -254,39 +318,78 @@ impl<'b> Planner<'b> {
         }
         let t = self.at.len() - 1;
         let next = t + 1;
-        let mut at = vec![None; self.cells.len()];
-        for (slot, entry) in at.iter_mut().enumerate() {
-            let first = self.first_step[slot] as usize;
-            if first <= next && (next - first).is_multiple_of(2) {
+        let several = self.walkers() > 1;
+        let mut moves = Vec::new();
+        if several {
+            for walker in 0..self.walkers() {
                 let var = self.cnf.new_var();
-                self.cnf.name_var(var, format!("at {:?} after step {next}", self.place(slot)));
-                *entry = Some(var);
+                self.cnf.name_var(var, format!("walker {walker} makes step {next}"));
+                moves.push(var);
             }
+            self.cnf.open_group(format!("step {next}: exactly one walker moves"), None);
+            let lits: Vec<Lit> = moves.iter().map(|v| v.pos()).collect();
+            card::exactly_one(&mut self.cnf, &lits);
         }
-        let here: Vec<Lit> = at.iter().flatten().map(|v| v.pos()).collect();
-        self.cnf.open_group(format!("step {next}: the walker is on exactly one cell"), None);
-        card::exactly_one(&mut self.cnf, &here);
-
-        self.cnf.open_group(format!("step {next}: each step goes to a neighbouring open cell"), None);
-        for slot in 0..self.cells.len() {
-            if let Some(before) = self.at[t][slot] {
-                let mut clause = vec![before.neg()];
-                clause.extend(
-                    self.open_neighbours(slot).map(|n| at[n].expect("a neighbour is reachable one step later").pos()),
-                );
-                self.cnf.add_clause(&clause);
+        let mut at = Vec::new();
+        for walker in 0..self.walkers() {
+            let mut cells = vec![None; self.cells.len()];
+            for (slot, entry) in cells.iter_mut().enumerate() {
+                if self.may_be_at(walker, slot, next) {
+                    let var = self.cnf.new_var();
+                    let name = match several {
+                        true => format!("walker {walker} at {:?} after step {next}", self.place(slot)),
+                        false => format!("at {:?} after step {next}", self.place(slot)),
+                    };
+                    self.cnf.name_var(var, name);
+                    *entry = Some(var);
+                }
             }
-            if let Some(after) = at[slot] {
-                let mut clause = vec![after.neg()];
-                clause.extend(self.open_neighbours(slot).filter_map(|n| self.at[t][n]).map(|v| v.pos()));
-                self.cnf.add_clause(&clause);
+            let here: Vec<Lit> = cells.iter().flatten().map(|v| v.pos()).collect();
+            self.cnf.open_group(format!("step {next}: walker {walker} is on exactly one cell"), None);
+            card::exactly_one(&mut self.cnf, &here);
+            at.push(cells);
+        }
+
+        for (walker, now) in at.iter().enumerate() {
+            // With one walker it always moves; with several, only when chosen.
+            let moving: Vec<Lit> = moves.get(walker).map(|m| vec![m.neg()]).unwrap_or_default();
+            self.cnf.open_group(format!("step {next}: a moving walker goes to a neighbouring open cell"), None);
+            for (slot, &after) in now.iter().enumerate() {
+                if let Some(before) = self.at[t][walker][slot] {
+                    let mut clause = moving.clone();
+                    clause.push(before.neg());
+                    clause.extend(self.open_neighbours(slot).filter_map(|n| now[n]).map(|v| v.pos()));
+                    self.cnf.add_clause(&clause);
+                }
+                if let Some(after) = after {
+                    let mut clause = moving.clone();
+                    clause.push(after.neg());
+                    clause.extend(self.open_neighbours(slot).filter_map(|n| self.at[t][walker][n]).map(|v| v.pos()));
+                    self.cnf.add_clause(&clause);
+                }
+            }
+            if let Some(&walks) = moves.get(walker) {
+                self.cnf.open_group(format!("step {next}: walker {walker} stays put unless it moves"), None);
+                for (slot, &after) in now.iter().enumerate() {
+                    match (self.at[t][walker][slot], after) {
+                        (Some(before), Some(after)) => {
+                            self.cnf.add_clause(&[walks.pos(), before.neg(), after.pos()]);
+                            self.cnf.add_clause(&[walks.pos(), after.neg(), before.pos()]);
+                        }
+                        (Some(before), None) => self.cnf.add_clause(&[walks.pos(), before.neg()]),
+                        (None, Some(after)) => self.cnf.add_clause(&[walks.pos(), after.neg()]),
+                        (None, None) => {}
+                    }
+                }
             }
         }
 
         self.cnf.open_group(format!("step {next}: a door is entered only with its key"), None);
-        for (&cell, &after) in self.cells.iter().zip(&at) {
-            if let (Access::Door(key), Some(after)) = (self.board.access(cell), after) {
-                self.cnf.add_clause(&[after.neg(), self.held[t][key as usize].pos()]);
+        for now in &at {
+            for (&cell, &after) in self.cells.iter().zip(now) {
+                if let (Access::Door(key), Some(after)) = (self.board.access(cell), after) {
+                    self.cnf.add_clause(&[after.neg(), self.held[t][key as usize].pos()]);
+                }
             }
         }
 
@@ -294,15 +397,17 @@ impl<'b> Planner<'b> {
         self.cnf.open_group(format!("step {next}: a key is held once its cell has been entered"), None);
         for (key, &is) in held.iter().enumerate() {
             let was = self.held[t][key];
-            let pickup = self.slot_of[self.board.key_cell(key)].and_then(|slot| at[slot]);
+            let pickups: Vec<Var> = match self.slot_of[self.board.key_cell(key)] {
+                Some(slot) => at.iter().filter_map(|cells| cells[slot]).collect(),
+                None => Vec::new(),
+            };
             self.cnf.add_clause(&[was.neg(), is.pos()]);
-            match pickup {
-                Some(on_key) => {
-                    self.cnf.add_clause(&[on_key.neg(), is.pos()]);
-                    self.cnf.add_clause(&[is.neg(), was.pos(), on_key.pos()]);
-                }
-                None => self.cnf.add_clause(&[is.neg(), was.pos()]),
+            for on_key in &pickups {
+                self.cnf.add_clause(&[on_key.neg(), is.pos()]);
             }
+            let mut clause = vec![is.neg(), was.pos()];
+            clause.extend(pickups.iter().map(|v| v.pos()));
+            self.cnf.add_clause(&clause);
         }
 
         let goal = self.cnf.new_var();
@@ -316,6 +421,7 @@ impl<'b> Planner<'b> {
         self.cnf.add_clause(&missing_before);
 
         self.at.push(at);
+        self.moves.push(moves);
         self.held.push(held);
         self.goal.push(goal);
         self.feed();
@@ -370,30 +476,39 @@ pub enum RouteError {
 struct Decoder<'p> {
     board: &'p Board,
     cells: &'p [usize],
-    at: &'p [Vec<Option<Var>>],
+    at: &'p [Vec<Vec<Option<Var>>>],
 }
 
 impl Decoder<'_> {
-    fn decode(&self, values: &[bool]) -> Result<Vec<Dir>, String> {
+    fn decode(&self, values: &[bool]) -> Result<Vec<Move>, String> {
         let mut values = values.iter().copied();
-        let mut cell = self.board.start();
+        let mut where_now: Vec<usize> = self.board.starts().to_vec();
         let mut moves = Vec::with_capacity(self.at.len() - 1);
-        for (step, vars) in self.at.iter().enumerate().skip(1) {
-            let mut on = Vec::new();
-            for (slot, var) in vars.iter().enumerate() {
-                if var.is_some() && values.next().unwrap_or(false) {
-                    on.push(slot);
+        for (step, walkers) in self.at.iter().enumerate().skip(1) {
+            let mut moved = Vec::new();
+            for (walker, vars) in walkers.iter().enumerate() {
+                let mut on = Vec::new();
+                for (slot, var) in vars.iter().enumerate() {
+                    if var.is_some() && values.next().unwrap_or(false) {
+                        on.push(slot);
+                    }
+                }
+                let [slot] = on[..] else {
+                    return Err(format!("the model puts walker {walker} on {} cells after step {step}", on.len()));
+                };
+                let next = self.cells[slot];
+                if next != where_now[walker] {
+                    let Some((dir, _)) = self.board.neighbours(where_now[walker]).find(|&(_, n)| n == next) else {
+                        return Err(format!("the model jumps between cells that do not touch at step {step}"));
+                    };
+                    moved.push(Move { walker, dir });
+                    where_now[walker] = next;
                 }
             }
-            let [slot] = on[..] else {
-                return Err(format!("the model puts the walker on {} cells after step {step}", on.len()));
+            let [single] = moved[..] else {
+                return Err(format!("the model moves {} walkers at step {step}", moved.len()));
             };
-            let next = self.cells[slot];
-            let Some((dir, _)) = self.board.neighbours(cell).find(|&(_, n)| n == next) else {
-                return Err(format!("the model jumps between cells that do not touch at step {step}"));
-            };
-            moves.push(dir);
-            cell = next;
+            moves.push(single);
         }
         Ok(moves)
     }
@@ -437,6 +552,28 @@ mod tests {
         // last key, or holding every key earlier, must not add models.
         assert_eq!(planner_steps("a.@.b"), (Some(6), 2));
         assert_eq!(planner_steps("@ab"), (Some(2), 1));
+    }
+
+    #[test]
+    fn several_walkers_move_one_at_a_time_and_share_keys() {
+        assert_eq!(planner_steps("a.@#@Ab"), (Some(4), 1));
+        assert_eq!(planner_steps("a.@#@..b"), (Some(5), 10));
+        assert_eq!(planner_steps("@ab#@"), (Some(2), 1));
+        assert_eq!(planner_steps("@.A#@#a"), (None, 0));
+    }
+
+    #[test]
+    fn the_reported_size_is_the_size_of_the_reported_formula() {
+        let puzzle = KeysDoorsPuzzle::from_picture("#a##\n@.Ab").unwrap();
+        let board = Board::new(&puzzle);
+        let mut planner = Planner::new(&board, None);
+        planner.shortest().unwrap();
+        let cnf = planner.cnf_with_goal();
+        assert_eq!(planner.reported_size(), (cnf.num_vars(), cnf.num_clauses()));
+        let mut dimacs = Vec::new();
+        cnf.write_dimacs(&mut dimacs).unwrap();
+        let header = String::from_utf8(dimacs).unwrap().lines().find(|l| l.starts_with("p cnf")).unwrap().to_string();
+        assert_eq!(header, format!("p cnf {} {}", planner.reported_size().0, planner.reported_size().1));
     }
 
     #[test]
