@@ -7,6 +7,7 @@ mod enumerate;
 mod facts;
 mod lazy;
 mod mus;
+mod recorded;
 mod varisat_backend;
 
 use std::sync::Arc;
@@ -17,6 +18,7 @@ pub use enumerate::ProjectedModels;
 pub use facts::{Possible, possible_literals};
 pub use lazy::{Lazy, Repair, Repairer};
 pub use mus::{Mus, minimal_unsat_subset, shrink_by_deletion};
+pub use recorded::Recorded;
 pub use varisat_backend::VarisatSolver;
 
 use crate::cnf::{ClauseSink, Cnf, Lit};

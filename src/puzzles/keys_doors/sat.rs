@@ -30,9 +30,10 @@ use std::sync::Arc;
 
 use super::Move;
 use super::board::{Access, Board};
+use crate::cnf::ClauseSink;
 use crate::cnf::{Cnf, Lit, Var, card};
 use crate::puzzles::Error;
-use crate::solver::{Answer, Progress, ProjectedModels, Solve, SolveStats, SolverError, new_solver};
+use crate::solver::{Answer, Progress, ProjectedModels, Recorded, Solve, SolveStats, SolverError, new_solver};
 
 /// The most variables the plan may grow to before the engine gives up with
 /// an error rather than exhaust memory.
@@ -104,10 +105,8 @@ pub struct Planner<'b> {
     moves: Vec<Vec<Var>>,
     held: Vec<Vec<Var>>,
     goal: Vec<Var>,
-    cnf: Cnf,
-    solver: Box<dyn Solve>,
-    clauses_fed: usize,
-    solver_vars: usize,
+    /// The formula and the solver it is fed to, in step.
+    formula: Recorded,
     bound: u64,
 }
 
@@ -115,6 +114,11 @@ impl<'b> Planner<'b> {
     /// The formula for horizon 0, loaded into a fresh solver that counts its
     /// calls in `progress`.
     pub fn new(board: &'b Board, progress: Option<Arc<Progress>>) -> Planner<'b> {
+        Planner::with_formula(board, Recorded::new(Some(new_solver(&Cnf::new(), progress))))
+    }
+
+    /// A planner over `formula`, which may only record (for export).
+    fn with_formula(board: &'b Board, formula: Recorded) -> Planner<'b> {
         let distances: Vec<Vec<u32>> = board.starts().iter().map(|&s| board.open_distances_from(s)).collect();
         let cells: Vec<usize> =
             (0..board.num_cells()).filter(|&c| distances.iter().any(|d| d[c] != u32::MAX)).collect();
@@ -132,14 +136,10 @@ impl<'b> Planner<'b> {
             moves: Vec::new(),
             held: Vec::new(),
             goal: Vec::new(),
-            cnf: Cnf::new(),
-            solver: new_solver(&Cnf::new(), progress),
-            clauses_fed: 0,
-            solver_vars: 0,
+            formula,
             bound: horizon_bound(board),
         };
         planner.encode_start();
-        planner.feed();
         planner
     }
 
@@ -150,25 +150,25 @@ impl<'b> Planner<'b> {
 
     /// The formula so far, without the goal (which each call assumes).
     pub fn cnf(&self) -> &Cnf {
-        &self.cnf
+        self.formula.cnf()
     }
 
     /// The solver's counters.
     pub fn solver_stats(&self) -> SolveStats {
-        self.solver.stats()
+        self.formula.stats()
     }
 
     /// The size of [`Planner::cnf_with_goal`], the formula reports and
     /// `--dimacs` show: `(variables, clauses)`.
     pub fn reported_size(&self) -> (usize, usize) {
-        (self.cnf.num_vars(), self.cnf.num_clauses() + 1)
+        (self.formula.cnf().num_vars(), self.formula.cnf().num_clauses() + 1)
     }
 
     /// The formula so far with one more clause, "the route ends at some
     /// step up to the horizon", in place of the assumption each call made.
     /// Satisfiable exactly when a route of at most that many steps exists.
     pub fn cnf_with_goal(&self) -> Cnf {
-        let mut cnf = self.cnf.clone();
+        let mut cnf = self.formula.cnf().clone();
         cnf.open_group(format!("the route ends within {} steps (assumed one step at a time)", self.horizon()), None);
         let goals: Vec<Lit> = self.goal.iter().map(|g| g.pos()).collect();
         cnf.add_clause(&goals);
@@ -185,12 +185,12 @@ impl<'b> Planner<'b> {
     /// The formula of [`Planner::cnf_with_goal`] at `horizon`, built without
     /// solving; refused past [`MAX_VARIABLES`].
     pub fn formula_at(board: &Board, horizon: u64) -> Result<Cnf, Error> {
-        let mut planner = Planner::new(board, None);
+        let mut planner = Planner::with_formula(board, Recorded::new(None));
         while planner.horizon() < horizon {
-            if planner.cnf.num_vars() > MAX_VARIABLES {
+            if planner.formula.cnf().num_vars() > MAX_VARIABLES {
                 return Err(Error::TooLarge(format!(
                     "the SAT plan reached {} variables at horizon {} of {horizon}; the limit is {MAX_VARIABLES}",
-                    planner.cnf.num_vars(),
+                    planner.formula.cnf().num_vars(),
                     planner.horizon()
                 )));
             }
@@ -206,17 +206,17 @@ impl<'b> Planner<'b> {
         self.extend_to(first_useful_horizon(self.board).min(self.bound));
         loop {
             let horizon = self.horizon();
-            if self.solver.solve_under(&[self.goal[horizon as usize].pos()])? == Answer::Sat {
+            if self.formula.solve_under(&[self.goal[horizon as usize].pos()])? == Answer::Sat {
                 return Ok(Some(horizon));
             }
             if horizon >= self.bound {
                 return Ok(None);
             }
-            if self.cnf.num_vars() > MAX_VARIABLES {
+            if self.formula.cnf().num_vars() > MAX_VARIABLES {
                 return Err(Error::TooLarge(format!(
                     "the SAT plan reached {} variables at horizon {horizon} without a route; the limit is \
                      {MAX_VARIABLES} (the keygraph and bfs engines have no such limit)",
-                    self.cnf.num_vars()
+                    self.formula.cnf().num_vars()
                 )));
             }
             self.extend();
@@ -226,7 +226,7 @@ impl<'b> Planner<'b> {
     /// The route in the last model, after [`Planner::shortest`] found one.
     /// A model that does not trace a walk is refused with the reason.
     pub fn route(&self) -> Result<Vec<Move>, String> {
-        let values: Vec<bool> = self.projection().iter().map(|v| self.solver.value(v.pos())).collect();
+        let values: Vec<bool> = self.projection().iter().map(|v| self.formula.value(v.pos())).collect();
         self.decoder().decode(&values)
     }
 
@@ -247,8 +247,8 @@ impl<'b> Planner<'b> {
         let projection = self.projection();
         let goal = self.goal[self.horizon() as usize].pos();
         let decoder = Decoder { board: self.board, cells: &self.cells, at: &self.at };
-        self.solver_vars += 1;
-        let mut models = ProjectedModels::new(&mut self.solver, projection, &[goal]);
+        let solver = self.formula.solver_mut().ok_or_else(|| RouteError::Solver(no_solver()))?;
+        let mut models = ProjectedModels::new(solver, projection, &[goal]);
         let mut found = 0u64;
         loop {
             if limit.is_some_and(|limit| found >= limit) {
@@ -275,26 +275,27 @@ impl<'b> Planner<'b> {
         for walker in 0..self.walkers() {
             let start_slot = self.slot_of[self.board.starts()[walker]].expect("a start is in the open grid");
             let mut cells = vec![None; self.cells.len()];
-            let start = self.cnf.new_var();
-            self.cnf.name_var(start, format!("walker {walker} at {:?} after step 0", self.place(start_slot)));
+            let start = self.formula.new_var();
+            let place = self.place(start_slot);
+            self.formula.cnf_mut().name_var(start, format!("walker {walker} at {place:?} after step 0"));
             cells[start_slot] = Some(start);
-            self.cnf.open_group(format!("step 0: walker {walker} starts on its '@'"), Some(self.place(start_slot)));
-            self.cnf.add_clause(&[start.pos()]);
+            self.formula.cnf_mut().open_group(format!("step 0: walker {walker} starts on its '@'"), Some(place));
+            self.formula.add_clause(&[start.pos()]);
             at.push(cells);
         }
         let held = self.new_held(0);
-        self.cnf.open_group("step 0: no key is held", None);
+        self.formula.cnf_mut().open_group("step 0: no key is held", None);
         for var in &held {
-            self.cnf.add_clause(&[var.neg()]);
+            self.formula.add_clause(&[var.neg()]);
         }
         self.at.push(at);
         self.moves.push(Vec::new());
         self.held.push(held);
-        let goal = self.cnf.new_var();
-        self.cnf.name_var(goal, "the route ends after step 0");
-        self.cnf.open_group("goal at step 0: every key is held", None);
+        let goal = self.formula.new_var();
+        self.formula.cnf_mut().name_var(goal, "the route ends after step 0");
+        self.formula.cnf_mut().open_group("goal at step 0: every key is held", None);
         for var in &self.held[0] {
-            self.cnf.add_clause(&[goal.neg(), var.pos()]);
+            self.formula.add_clause(&[goal.neg(), var.pos()]);
         }
         self.goal.push(goal);
     }
@@ -311,120 +312,120 @@ impl<'b> Planner<'b> {
 
     /// Adds step t + 1 to a formula that ends at step t.
     fn extend(&mut self) {
-        // An enumeration took a solver variable for its selector; skip it so
-        // the formula and the solver keep numbering variables alike.
-        while self.cnf.num_vars() < self.solver_vars {
-            self.cnf.new_var();
-        }
         let t = self.at.len() - 1;
         let next = t + 1;
         let several = self.walkers() > 1;
         let mut moves = Vec::new();
         if several {
             for walker in 0..self.walkers() {
-                let var = self.cnf.new_var();
-                self.cnf.name_var(var, format!("walker {walker} makes step {next}"));
+                let var = self.formula.new_var();
+                self.formula.cnf_mut().name_var(var, format!("walker {walker} makes step {next}"));
                 moves.push(var);
             }
-            self.cnf.open_group(format!("step {next}: exactly one walker moves"), None);
+            self.formula.cnf_mut().open_group(format!("step {next}: exactly one walker moves"), None);
             let lits: Vec<Lit> = moves.iter().map(|v| v.pos()).collect();
-            card::exactly_one(&mut self.cnf, &lits);
+            card::exactly_one(&mut self.formula, &lits);
         }
         let mut at = Vec::new();
         for walker in 0..self.walkers() {
             let mut cells = vec![None; self.cells.len()];
             for (slot, entry) in cells.iter_mut().enumerate() {
                 if self.may_be_at(walker, slot, next) {
-                    let var = self.cnf.new_var();
+                    let var = self.formula.new_var();
                     let name = match several {
                         true => format!("walker {walker} at {:?} after step {next}", self.place(slot)),
                         false => format!("at {:?} after step {next}", self.place(slot)),
                     };
-                    self.cnf.name_var(var, name);
+                    self.formula.cnf_mut().name_var(var, name);
                     *entry = Some(var);
                 }
             }
             let here: Vec<Lit> = cells.iter().flatten().map(|v| v.pos()).collect();
-            self.cnf.open_group(format!("step {next}: walker {walker} is on exactly one cell"), None);
-            card::exactly_one(&mut self.cnf, &here);
+            self.formula.cnf_mut().open_group(format!("step {next}: walker {walker} is on exactly one cell"), None);
+            card::exactly_one(&mut self.formula, &here);
             at.push(cells);
         }
 
         for (walker, now) in at.iter().enumerate() {
             // With one walker it always moves; with several, only when chosen.
             let moving: Vec<Lit> = moves.get(walker).map(|m| vec![m.neg()]).unwrap_or_default();
-            self.cnf.open_group(format!("step {next}: a moving walker goes to a neighbouring open cell"), None);
+            self.formula
+                .cnf_mut()
+                .open_group(format!("step {next}: a moving walker goes to a neighbouring open cell"), None);
             for (slot, &after) in now.iter().enumerate() {
                 if let Some(before) = self.at[t][walker][slot] {
                     let mut clause = moving.clone();
                     clause.push(before.neg());
                     clause.extend(self.open_neighbours(slot).filter_map(|n| now[n]).map(|v| v.pos()));
-                    self.cnf.add_clause(&clause);
+                    self.formula.add_clause(&clause);
                 }
                 if let Some(after) = after {
                     let mut clause = moving.clone();
                     clause.push(after.neg());
                     clause.extend(self.open_neighbours(slot).filter_map(|n| self.at[t][walker][n]).map(|v| v.pos()));
-                    self.cnf.add_clause(&clause);
+                    self.formula.add_clause(&clause);
                 }
             }
             if let Some(&walks) = moves.get(walker) {
-                self.cnf.open_group(format!("step {next}: walker {walker} stays put unless it moves"), None);
+                self.formula
+                    .cnf_mut()
+                    .open_group(format!("step {next}: walker {walker} stays put unless it moves"), None);
                 for (slot, &after) in now.iter().enumerate() {
                     match (self.at[t][walker][slot], after) {
                         (Some(before), Some(after)) => {
-                            self.cnf.add_clause(&[walks.pos(), before.neg(), after.pos()]);
-                            self.cnf.add_clause(&[walks.pos(), after.neg(), before.pos()]);
+                            self.formula.add_clause(&[walks.pos(), before.neg(), after.pos()]);
+                            self.formula.add_clause(&[walks.pos(), after.neg(), before.pos()]);
                         }
-                        (Some(before), None) => self.cnf.add_clause(&[walks.pos(), before.neg()]),
-                        (None, Some(after)) => self.cnf.add_clause(&[walks.pos(), after.neg()]),
+                        (Some(before), None) => self.formula.add_clause(&[walks.pos(), before.neg()]),
+                        (None, Some(after)) => self.formula.add_clause(&[walks.pos(), after.neg()]),
                         (None, None) => {}
                     }
                 }
             }
         }
 
-        self.cnf.open_group(format!("step {next}: a door is entered only with its key"), None);
+        self.formula.cnf_mut().open_group(format!("step {next}: a door is entered only with its key"), None);
         for now in &at {
             for (&cell, &after) in self.cells.iter().zip(now) {
                 if let (Access::Door(key), Some(after)) = (self.board.access(cell), after) {
-                    self.cnf.add_clause(&[after.neg(), self.held[t][key as usize].pos()]);
+                    self.formula.add_clause(&[after.neg(), self.held[t][key as usize].pos()]);
                 }
             }
         }
 
         let held = self.new_held(next);
-        self.cnf.open_group(format!("step {next}: a key is held once its cell has been entered"), None);
+        self.formula.cnf_mut().open_group(format!("step {next}: a key is held once its cell has been entered"), None);
         for (key, &is) in held.iter().enumerate() {
             let was = self.held[t][key];
             let pickups: Vec<Var> = match self.slot_of[self.board.key_cell(key)] {
                 Some(slot) => at.iter().filter_map(|cells| cells[slot]).collect(),
                 None => Vec::new(),
             };
-            self.cnf.add_clause(&[was.neg(), is.pos()]);
+            self.formula.add_clause(&[was.neg(), is.pos()]);
             for on_key in &pickups {
-                self.cnf.add_clause(&[on_key.neg(), is.pos()]);
+                self.formula.add_clause(&[on_key.neg(), is.pos()]);
             }
             let mut clause = vec![is.neg(), was.pos()];
             clause.extend(pickups.iter().map(|v| v.pos()));
-            self.cnf.add_clause(&clause);
+            self.formula.add_clause(&clause);
         }
 
-        let goal = self.cnf.new_var();
-        self.cnf.name_var(goal, format!("the route ends after step {next}"));
-        self.cnf.open_group(format!("goal at step {next}: every key is held, and was not one step earlier"), None);
+        let goal = self.formula.new_var();
+        self.formula.cnf_mut().name_var(goal, format!("the route ends after step {next}"));
+        self.formula
+            .cnf_mut()
+            .open_group(format!("goal at step {next}: every key is held, and was not one step earlier"), None);
         for var in &held {
-            self.cnf.add_clause(&[goal.neg(), var.pos()]);
+            self.formula.add_clause(&[goal.neg(), var.pos()]);
         }
         let mut missing_before = vec![goal.neg()];
         missing_before.extend(self.held[t].iter().map(|v| v.neg()));
-        self.cnf.add_clause(&missing_before);
+        self.formula.add_clause(&missing_before);
 
         self.at.push(at);
         self.moves.push(moves);
         self.held.push(held);
         self.goal.push(goal);
-        self.feed();
     }
 
     fn new_held(&mut self, step: usize) -> Vec<Var> {
@@ -432,8 +433,8 @@ impl<'b> Planner<'b> {
         letters
             .into_iter()
             .map(|letter| {
-                let var = self.cnf.new_var();
-                self.cnf.name_var(var, format!("holds key '{letter}' after step {step}"));
+                let var = self.formula.new_var();
+                self.formula.cnf_mut().name_var(var, format!("holds key '{letter}' after step {step}"));
                 var
             })
             .collect()
@@ -447,18 +448,10 @@ impl<'b> Planner<'b> {
         let cell = self.cells[slot];
         (cell / self.board.cols(), cell % self.board.cols())
     }
+}
 
-    /// Hands the solver the variables and clauses added since the last call.
-    fn feed(&mut self) {
-        while self.solver_vars < self.cnf.num_vars() {
-            self.solver.new_var();
-            self.solver_vars += 1;
-        }
-        for clause in self.cnf.clauses().skip(self.clauses_fed) {
-            self.solver.add_clause(clause);
-        }
-        self.clauses_fed = self.cnf.num_clauses();
-    }
+fn no_solver() -> SolverError {
+    SolverError::Backend("the plan was built for export, without a solver".to_string())
 }
 
 /// Why route enumeration stopped short.

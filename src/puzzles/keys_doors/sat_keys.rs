@@ -60,9 +60,9 @@ use super::Move;
 use super::board::{Board, KeySet};
 use super::legs::{Leg, Legs, Reading};
 use crate::cnf::card::{self, Bounds, Totalizer};
-use crate::cnf::{Cnf, Lit, Var};
+use crate::cnf::{ClauseSink, Cnf, Lit, Var};
 use crate::puzzles::{Error, SolveOptions};
-use crate::solver::{Answer, ProjectedModels, Solve, SolveStats};
+use crate::solver::{Answer, ProjectedModels, Recorded, Solve, SolveStats, SolverError};
 
 /// The largest unary objective (inputs × cut-off) chosen without being asked.
 const UNARY_LIMIT: u64 = 4_000_000;
@@ -123,10 +123,8 @@ enum Bound {
 pub struct OrderModel<'b> {
     board: &'b Board,
     legs: Legs,
-    cnf: Cnf,
-    solver: Box<dyn Solve>,
-    vars_fed: usize,
-    clauses_fed: usize,
+    /// The formula and the solver it is fed to, in step.
+    formula: Recorded,
     truth: Lit,
     ways: Vec<Way>,
     /// `pred[from][key]`.
@@ -300,14 +298,10 @@ impl<'b> OrderModel<'b> {
             }
         };
         let solver = options.new_solver(&cnf);
-        let (vars_fed, clauses_fed) = (cnf.num_vars(), cnf.num_clauses());
         Ok(OrderModel {
             board,
             legs,
-            cnf,
-            solver,
-            vars_fed,
-            clauses_fed,
+            formula: Recorded::from_parts(cnf, solver),
             truth,
             ways,
             pred,
@@ -324,7 +318,7 @@ impl<'b> OrderModel<'b> {
     pub fn shortest(&mut self) -> Result<Option<Vec<Move>>, Error> {
         let Some(greedy) = self.greedy else {
             // No route: the model itself must say so.
-            if self.solver.solve()? == Answer::Sat {
+            if self.formula.solve()? == Answer::Sat {
                 return Err(Error::Internal("the order model has a model but no greedy route exists".into()));
             }
             self.proven = true;
@@ -333,7 +327,7 @@ impl<'b> OrderModel<'b> {
         let mut limit = greedy;
         loop {
             let assumptions: Vec<Lit> = self.bound_literal(limit).into_iter().collect();
-            if self.solver.solve_under(&assumptions)? == Answer::Unsat {
+            if self.formula.solve_under(&assumptions)? == Answer::Unsat {
                 break;
             }
             let route = self.decode()?;
@@ -383,7 +377,9 @@ impl<'b> OrderModel<'b> {
         let projection: Vec<Var> = slots.iter().map(|s| s.2).collect();
         let keys = self.board.num_keys();
         let (mut routes, mut saturated, mut orders) = (0u64, direct.saturated(), 0u64);
-        let models = ProjectedModels::new(self.solver.as_mut(), projection, &assumptions).block_on_true_literals();
+        let models =
+            ProjectedModels::new(self.formula.solver_mut().ok_or_else(no_solver)?.as_mut(), projection, &assumptions)
+                .block_on_true_literals();
         for model in models {
             let model = model?;
             orders += 1;
@@ -429,7 +425,7 @@ impl<'b> OrderModel<'b> {
 
     /// The solver's counters.
     pub fn solver_stats(&self) -> SolveStats {
-        self.solver.stats()
+        self.formula.stats()
     }
 
     /// The formula reports and `--dimacs` show: the model with the total
@@ -437,7 +433,7 @@ impl<'b> OrderModel<'b> {
     /// the optimal orders), and without a bound when there is no route (so
     /// it is unsatisfiable); before solving, bounded by the greedy route.
     pub fn reported_cnf(&self) -> Cnf {
-        let mut cnf = self.cnf.clone();
+        let mut cnf = self.formula.cnf().clone();
         if let Some(lit) = self.reported_bound() {
             cnf.open_group(format!("the total is at most {} steps", self.reported_steps().unwrap_or(0)), None);
             cnf.add_clause(&[lit]);
@@ -448,12 +444,12 @@ impl<'b> OrderModel<'b> {
     /// The size of [`OrderModel::reported_cnf`]: `(variables, clauses)`.
     pub fn reported_size(&self) -> (usize, usize) {
         let bound = usize::from(self.reported_bound().is_some());
-        (self.cnf.num_vars(), self.cnf.num_clauses() + bound)
+        (self.formula.cnf().num_vars(), self.formula.cnf().num_clauses() + bound)
     }
 
     /// The variables and clauses of the model without any bound clause.
     pub fn model_size(&self) -> (usize, usize) {
-        (self.cnf.num_vars(), self.cnf.num_clauses())
+        (self.formula.cnf().num_vars(), self.formula.cnf().num_clauses())
     }
 
     fn reported_steps(&self) -> Option<u64> {
@@ -488,31 +484,18 @@ impl<'b> OrderModel<'b> {
                 if let Some(&(_, lit)) = selectors.iter().find(|(s, _)| *s == steps) {
                     return Some(lit);
                 }
-                let selector = self.cnf.new_var();
-                self.cnf.name_var(selector, format!("the total is at most {steps} steps"));
-                self.cnf.open_group(format!("the total is at most {steps} steps, when assumed"), None);
+                let selector = self.formula.new_var();
+                self.formula.cnf_mut().name_var(selector, format!("the total is at most {steps} steps"));
+                self.formula.cnf_mut().open_group(format!("the total is at most {steps} steps, when assumed"), None);
                 match excess {
-                    Some(excess) => at_most(&mut self.cnf, selector.pos(), sum, excess),
-                    None => self.cnf.add_clause(&[selector.neg()]),
+                    Some(excess) => at_most(&mut self.formula, selector.pos(), sum, excess),
+                    None => self.formula.add_clause(&[selector.neg()]),
                 }
                 selectors.push((steps, selector.pos()));
                 Some(selector.pos())
             }
         };
-        self.feed();
         lit
-    }
-
-    /// Hands the solver what the formula gained since the last call.
-    fn feed(&mut self) {
-        while self.vars_fed < self.cnf.num_vars() {
-            self.solver.new_var();
-            self.vars_fed += 1;
-        }
-        for clause in self.cnf.clauses().skip(self.clauses_fed) {
-            self.solver.add_clause(clause);
-        }
-        self.clauses_fed = self.cnf.num_clauses();
     }
 
     /// The route of the last model: each key's leg, walked in the order of
@@ -521,11 +504,11 @@ impl<'b> OrderModel<'b> {
     fn decode(&self) -> Result<Vec<Move>, Error> {
         let board = self.board;
         let keys = board.num_keys();
-        let rank_of = |key: usize| (1..=keys).filter(|&i| self.solver.value(self.rank[key][i])).max().unwrap_or(1);
+        let rank_of = |key: usize| (1..=keys).filter(|&i| self.formula.value(self.rank[key][i])).max().unwrap_or(1);
         let mut order: Vec<usize> = (0..keys).collect();
         order.sort_by_key(|&k| rank_of(k));
         let mut from_of = vec![usize::MAX; keys];
-        for way in self.ways.iter().filter(|w| self.solver.value(w.var.pos())) {
+        for way in self.ways.iter().filter(|w| self.formula.value(w.var.pos())) {
             from_of[way.key] = way.from;
         }
         let walker_of = |mut key: usize| {
@@ -772,7 +755,7 @@ fn binary_bound(cnf: &mut Cnf, ways: &[Way], keys: usize, truth: Lit, excess: im
 }
 
 /// A full adder (or a half adder without `c`): the sum and carry digits.
-fn add_bits(cnf: &mut Cnf, a: Lit, b: Lit, c: Option<Lit>) -> (Lit, Lit) {
+fn add_bits(cnf: &mut impl ClauseSink, a: Lit, b: Lit, c: Option<Lit>) -> (Lit, Lit) {
     let s = cnf.new_var().pos();
     let carry = cnf.new_var().pos();
     match c {
@@ -805,7 +788,7 @@ fn add_bits(cnf: &mut Cnf, a: Lit, b: Lit, c: Option<Lit>) -> (Lit, Lit) {
 /// When `selector` holds, the binary number `sum` (least significant digit
 /// first) is at most `limit`: for each 0 digit of the limit, that digit of
 /// the sum is 0 or some higher 1 digit of the limit is 0 in the sum.
-fn at_most(cnf: &mut Cnf, selector: Lit, sum: &[Lit], limit: u64) {
+fn at_most(cnf: &mut impl ClauseSink, selector: Lit, sum: &[Lit], limit: u64) {
     for i in 0..sum.len() {
         if limit >> i & 1 == 1 {
             continue;
@@ -922,4 +905,8 @@ mod tests {
         let refused = OrderModel::new(&board, &SolveOptions::default()).unwrap().count();
         assert!(matches!(refused, Err(Error::Unsupported { .. })));
     }
+}
+
+fn no_solver() -> SolverError {
+    SolverError::Backend("the order model has no solver".to_string())
 }
