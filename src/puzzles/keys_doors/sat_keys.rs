@@ -474,7 +474,7 @@ impl<'b> OrderModel<'b> {
     /// The assumption that bounds the total by `steps`, built when new.
     fn bound_literal(&mut self, steps: u64) -> Option<Lit> {
         let excess = steps.checked_sub(self.floor);
-        let lit = match &mut self.bound {
+        match &mut self.bound {
             Bound::None => None,
             Bound::Unary(total) => match excess {
                 Some(excess) => total.at_least(excess as usize + 1).map(|l| !l),
@@ -494,8 +494,7 @@ impl<'b> OrderModel<'b> {
                 selectors.push((steps, selector.pos()));
                 Some(selector.pos())
             }
-        };
-        lit
+        }
     }
 
     /// The route of the last model: each key's leg, walked in the order of
@@ -799,6 +798,10 @@ fn at_most(cnf: &mut impl ClauseSink, selector: Lit, sum: &[Lit], limit: u64) {
     }
 }
 
+fn no_solver() -> SolverError {
+    SolverError::Backend("the order model has no solver".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -905,8 +908,4 @@ mod tests {
         let refused = OrderModel::new(&board, &SolveOptions::default()).unwrap().count();
         assert!(matches!(refused, Err(Error::Unsupported { .. })));
     }
-}
-
-fn no_solver() -> SolverError {
-    SolverError::Backend("the order model has no solver".to_string())
 }
