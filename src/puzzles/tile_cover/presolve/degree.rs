@@ -330,7 +330,8 @@ fn part_matching(room: &Room, known: &Deductions, part: &Part) -> Result<(), Ref
             text = format!("{}. {text}", cap(&reasons));
         }
     }
-    Err(Refutation::new(Rule::DegreeMatching, format!("{text}."), short.cells))
+    // Degrees count on every tile being covered: no local core.
+    Err(Refutation::new(Rule::DegreeMatching, format!("{text}."), Vec::new()))
 }
 
 fn label(room: &Room, node: usize) -> String {
@@ -339,7 +340,7 @@ fn label(room: &Room, node: usize) -> String {
 
 /// Over the whole room, for each colour the last tile may have, with the
 /// tiles that may be left.
-fn whole_room(room: &Room, known: &Deductions) -> Result<(), Refutation> {
+pub(super) fn whole_room(room: &Room, known: &Deductions) -> Result<(), Refutation> {
     let k = room.leave_uncovered() as i64;
     let nodes: Vec<usize> = (START..room.num_nodes()).filter(|v| !known.always_left.contains(v)).collect();
     let budget = k - known.always_left.len() as i64;
@@ -375,8 +376,9 @@ fn whole_room(room: &Room, known: &Deductions) -> Result<(), Refutation> {
             Some(short) => failures.push((end_same, most, short)),
         }
     }
-    let Some((_, _, first)) = failures.first() else { return Ok(()) };
-    let mut cells = first.cells.clone();
+    if failures.is_empty() {
+        return Ok(());
+    }
     let mut texts = Vec::new();
     for (end_same, most, short) in &failures {
         let mut text = describe(room, short, "");
@@ -393,16 +395,13 @@ fn whole_room(room: &Room, known: &Deductions) -> Result<(), Refutation> {
             text = format!("If the route ends on a tile of {colour}: {}", lower(&text));
         }
         texts.push(text);
-        cells.extend(&short.cells);
     }
-    cells.sort_unstable();
-    cells.dedup();
     let mut text = texts.join(". ");
     let reasons = known.end_reasons();
     if !reasons.is_empty() && failures.iter().any(|(_, _, s)| s.end_in_cells || s.end_in_neighbours) {
         text = format!("{}. {text}", cap(&reasons));
     }
-    Err(Refutation::new(Rule::DegreeMatching, format!("{text}."), cells.into_iter().filter(|&c| c != START).collect()))
+    Err(Refutation::new(Rule::DegreeMatching, format!("{text}."), Vec::new()))
 }
 
 fn lower(text: &str) -> String {

@@ -297,6 +297,56 @@ mod tests {
         assert!(refute(&room(&["S#"], 0)).unwrap().contains("no tile"));
     }
 
+    /// The degree matching (after the colour count, which balances its
+    /// flow) covers the entry matching when nothing may be left: a
+    /// b-matching orients into one way in per tile.
+    /// With tiles to leave, the entry matching stays in the chain.
+    #[test]
+    fn the_degree_matching_covers_the_entry_matching() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let mut both = [0usize; 3];
+        let mut entry_only = [0usize; 3];
+        let mut degree_only = [0usize; 3];
+        for _ in 0..4000 {
+            let (h, w) = (2 + rng.below(5), 2 + rng.below(5));
+            let mut rows: Vec<String> =
+                (0..h).map(|_| (0..w).map(|_| if rng.below(100) < 20 { '#' } else { '.' }).collect()).collect();
+            let s = rng.below(h * w);
+            rows[s / w].replace_range(s % w..s % w + 1, "S");
+            if rng.below(4) == 0 {
+                let e = rng.below(h * w);
+                if e != s {
+                    rows[e / w].replace_range(e % w..e % w + 1, "E");
+                }
+            }
+            let k = rng.below(3);
+            let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+            let r = room(&rows, k);
+            if r.num_tiles() < k {
+                continue;
+            }
+            let by_entry = entry::entry_matching(&r).is_err();
+            // The colour count runs first and keeps the flow balanced.
+            let by_colour = colour::colour_count(&r).is_err();
+            let by_flow = degree::whole_room(&r, &Deductions::new(&r)).is_err();
+            let by_degree = by_colour || by_flow;
+            match (by_entry, by_degree) {
+                (true, true) => both[k] += 1,
+                (true, false) => {
+                    entry_only[k] += 1;
+                    assert!(k > 0, "only the entry matching refutes\n{}", rows.join("\n"));
+                }
+                (false, true) => degree_only[k] += usize::from(by_flow && !by_colour),
+                (false, false) => {}
+            }
+        }
+        assert!(both[0] > 50, "{both:?}");
+        assert!(degree_only.iter().all(|&n| n > 20), "{degree_only:?}");
+        eprintln!(
+            "refuted by both {both:?}, by the entry matching alone {entry_only:?}, by the degrees alone {degree_only:?}"
+        );
+    }
+
     #[test]
     fn an_open_room_passes_every_rule() {
         assert_eq!(rule_of(&["S...", "....", "...."], 0), None);
