@@ -81,7 +81,8 @@ fn child(list: &[String]) {
     let puzzle = load_puzzle(&Source::read(model.as_ref()).expect("model")).expect("room");
     let options =
         SolveOptions { engine: Some(encoding.clone()), skip_presolve: presolve == "0", ..SolveOptions::default() };
-    let encode = EncodeOptions { splice_cycles: splice == "1", colour_count: colour == "1" };
+    let encode =
+        EncodeOptions { splice_cycles: splice == "1", colour_count: colour == "1", ..EncodeOptions::default() };
     let report = puzzle.solve_with(&options, encode).expect("solve");
     println!("{:?} {}", report.status, report.stats.sat_calls);
 }

@@ -157,6 +157,11 @@ fn check_deductions(room: &Room, deductions: &presolve::Deductions, route: &[Cel
         taken.insert(arc);
         here = next;
     }
+    for &tile in deductions.must_cover() {
+        if !route.contains(&room.position(tile)) {
+            return Err(format!("the route leaves {}, which it must cover", room.label(tile)));
+        }
+    }
     for &arc in deductions.forced_arcs() {
         if !taken.contains(&arc) {
             return Err(format!("the route misses the forced arc {:?}", room.arcs()[arc]));

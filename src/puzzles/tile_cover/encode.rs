@@ -9,6 +9,7 @@
 //! visited at each step.
 
 use super::graph::{Room, START};
+use super::presolve::Deductions;
 use crate::cnf::card::{self, Bounds, Totalizer};
 use crate::cnf::{Cnf, Lit, Var};
 
@@ -41,11 +42,13 @@ pub struct EncodeOptions {
     /// When solving (not counting), splice detached cycles into the walk
     /// before falling back on cuts and another SAT call.
     pub splice_cycles: bool,
+    /// Add the presolve's deductions as clauses, when the presolve runs.
+    pub deductions: bool,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions { colour_count: true, splice_cycles: true }
+        EncodeOptions { colour_count: true, splice_cycles: true, deductions: true }
     }
 }
 
@@ -92,6 +95,17 @@ pub struct Encoding {
 impl Encoding {
     /// Encodes the room.
     pub fn new(room: &Room, scheme: Scheme, options: EncodeOptions) -> Encoding {
+        Encoding::with_deductions(room, scheme, options, None)
+    }
+
+    /// Encodes the room with the presolve's deductions for it as extra
+    /// clauses (arc encodings only; see [`super::structure`]).
+    pub fn with_deductions(
+        room: &Room,
+        scheme: Scheme,
+        options: EncodeOptions,
+        deductions: Option<&Deductions>,
+    ) -> Encoding {
         let mut cnf = Cnf::new();
         let truth = cnf.new_var().pos();
         cnf.open_group("constant true", None);
@@ -112,6 +126,9 @@ impl Encoding {
             }
             Scheme::Steps => Layout::Steps(time_steps(&mut cnf, room, &covered)),
         };
+        if let (Some(deductions), Layout::Arcs(arcs, ends)) = (deductions, &layout) {
+            super::structure::add_deductions(&mut cnf, room, deductions, arcs, ends, &covered);
+        }
         Encoding { scheme, cnf, covered, layout }
     }
 

@@ -25,6 +25,7 @@ mod load;
 pub mod presolve;
 pub mod rooms;
 mod session;
+mod structure;
 
 use std::time::Instant;
 
@@ -82,9 +83,15 @@ impl Cell {
 /// The most variables an encoding may need before it is refused up front.
 pub const MAX_VARIABLES: u64 = 40_000_000;
 
-/// Builds an encoding, refusing one whose size would exceed [`MAX_VARIABLES`]
-/// rather than exhaust memory on the way.
-fn encode(room: &Room, engine: &str, options: EncodeOptions) -> Result<Encoding, Error> {
+/// Builds an encoding, with the presolve's deductions as clauses when given
+/// (see [`structure`]), refusing one whose size would exceed
+/// [`MAX_VARIABLES`] rather than exhaust memory on the way.
+fn encode(
+    room: &Room,
+    engine: &str,
+    options: EncodeOptions,
+    deductions: Option<&presolve::Deductions>,
+) -> Result<Encoding, Error> {
     let scheme = scheme(engine).expect("engine names map to schemes");
     let tiles = room.num_tiles() as u64;
     let arcs = room.arcs().len() as u64;
@@ -100,7 +107,8 @@ fn encode(room: &Room, engine: &str, options: EncodeOptions) -> Result<Encoding,
             arcs + 3 * tiles
         )));
     }
-    Ok(Encoding::new(room, scheme, options))
+    let deductions = deductions.filter(|_| options.deductions);
+    Ok(Encoding::with_deductions(room, scheme, options, deductions))
 }
 
 /// The scheme behind an engine name from [`ENGINES`].
@@ -167,22 +175,21 @@ impl TileCoverPuzzle {
     pub fn solve_with(&self, options: &SolveOptions, encode_options: EncodeOptions) -> Result<SolveReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
-        if !options.skip_presolve
-            && let Some(why) = presolve::refute(&self.room)
-        {
+        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
             let stats =
                 Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
             return Ok(SolveReport {
                 status: Status::NoSolution,
                 solution: None,
-                explanation: Some(why),
+                explanation: Some(refutation.text),
                 cost: None,
                 decided_by: DecidedBy::Presolve,
                 stats,
                 cnf: None,
             });
         }
-        let encoding = encode(&self.room, engine, encode_options)?;
+        let encoding = encode(&self.room, engine, encode_options, analysis.as_ref().map(|a| &a.deductions))?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let walk = if encode_options.splice_cycles { session.walk_or_splice(&[])? } else { session.walk(&[])? };
@@ -205,7 +212,7 @@ impl TileCoverPuzzle {
     /// [`Puzzle::facts`] against it.
     pub fn leavable_by_assumptions(&self, engine: Option<&str>) -> Result<(Vec<Pos>, u64), Error> {
         let engine = super::choose_engine(ENGINES, engine)?;
-        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), None)?;
         let mut session = Session::new(&self.room, &encoding, VarisatSolver::from_cnf(encoding.cnf()));
         let mut leavable = Vec::new();
         for tile in self.room.tiles() {
@@ -329,12 +336,13 @@ impl Puzzle for TileCoverPuzzle {
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
-        if !options.skip_presolve && presolve::refute(&self.room).is_some() {
+        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if analysis.as_ref().is_some_and(|a| a.refutation.is_some()) {
             let stats =
                 Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
             return Ok(CountReport { count: 0, saturated: false, complete: true, stats });
         }
-        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), analysis.as_ref().map(|a| &a.deductions))?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         // Blocking clauses are guarded by a selector, retired at the end; the
@@ -370,12 +378,11 @@ impl Puzzle for TileCoverPuzzle {
         let started = Instant::now();
         let base_stats =
             || Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
-        if !options.skip_presolve
-            && let Some(why) = presolve::refute(&self.room)
-        {
-            return Ok(self.no_facts(base_stats(), Some(why)));
+        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
+            return Ok(self.no_facts(base_stats(), Some(refutation.text)));
         }
-        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), analysis.as_ref().map(|a| &a.deductions))?;
         let mut session = Session::new(&self.room, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let finish = |session: &Session| Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
@@ -442,17 +449,22 @@ impl Puzzle for TileCoverPuzzle {
     /// names a minimal set of tiles that no single walk from the start can
     /// all cover: the room is encoded with every tile allowed to be left,
     /// "this tile is covered" is assumed for each, and the failed core is
-    /// shrunk by deletion.
+    /// shrunk by deletion. When the certificate names such tiles (a dead
+    /// end, a cut tile and the parts beyond it), the shrinking starts from
+    /// them, so the constraints listed are the certificate's own.
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
-        let certificate = if options.skip_presolve { None } else { presolve::refute(&self.room) };
+        let refutation = if options.skip_presolve { None } else { presolve::analyse(&self.room).refutation };
         let relaxed = Room::new(&self.grid, self.room.num_tiles());
-        let encoding = encode(&relaxed, engine, EncodeOptions::default())?;
+        let encoding = encode(&relaxed, engine, EncodeOptions::default(), None)?;
         let mut session = Session::new(&relaxed, &encoding, options.new_solver(encoding.cnf()));
         let encode_ms = Stats::ms(started.elapsed());
         let demands: Vec<Lit> = relaxed.tiles().map(|t| encoding.covered(t)).collect();
-        let shrunk = shrink_by_deletion(&demands, |assumptions| -> Result<Option<Vec<Lit>>, Error> {
+        // The relaxed room numbers its nodes as the room does.
+        let core: Vec<Lit> = refutation.iter().flat_map(|r| &r.cells).map(|&t| encoding.covered(t)).collect();
+        let certificate = refutation.map(|r| r.text);
+        let mut shrink = |assumptions: &[Lit]| -> Result<Option<Vec<Lit>>, Error> {
             Ok(match session.walk(assumptions)? {
                 Some(walk) => {
                     let route = self.confirm_in(&relaxed, &walk)?;
@@ -468,7 +480,14 @@ impl Puzzle for TileCoverPuzzle {
                 }
                 None => Some(session.failed_core()),
             })
-        })?;
+        };
+        let mut shrunk = None;
+        if !core.is_empty() {
+            shrunk = shrink_by_deletion(&core, &mut shrink)?;
+        }
+        if shrunk.is_none() {
+            shrunk = shrink_by_deletion(&demands, &mut shrink)?;
+        }
         let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
         let Some(kept) = shrunk else {
             return Ok(ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate, stats });

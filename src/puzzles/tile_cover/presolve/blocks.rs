@@ -126,8 +126,9 @@ pub(super) fn cut_tiles(room: &Room, known: &mut Deductions) -> Result<(), Refut
             }
         }
         if !may_stay && v != START {
-            // The route goes on past v, so v is not the end and its next
-            // tile is beyond it.
+            // The route goes on past v, so v is covered, is not the end, and
+            // its next tile is beyond it.
+            known.must_cover.push(v);
             for &arc in room.out_arcs(v) {
                 if !parts.iter().any(|&w| tree.inside(w, room.arcs()[arc].1)) {
                     known.forbid_arc(arc);

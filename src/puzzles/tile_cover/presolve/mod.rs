@@ -123,6 +123,7 @@ pub struct Deductions {
     forbidden_arcs: Vec<bool>,
     forced_steps: Vec<(usize, usize)>,
     forced_arcs: Vec<usize>,
+    must_cover: Vec<usize>,
     dead_ends: Vec<usize>,
     always_left: Vec<usize>,
     parts: Vec<Part>,
@@ -141,6 +142,7 @@ impl Deductions {
             forbidden_arcs: vec![false; room.arcs().len()],
             forced_steps: Vec::new(),
             forced_arcs: Vec::new(),
+            must_cover: Vec::new(),
             dead_ends: Vec::new(),
             always_left: Vec::new(),
             parts: Vec::new(),
@@ -166,6 +168,11 @@ impl Deductions {
     /// Arcs every route takes, in this direction.
     pub fn forced_arcs(&self) -> &[usize] {
         &self.forced_arcs
+    }
+
+    /// Tiles every route covers, even when tiles may be left.
+    pub fn must_cover(&self) -> &[usize] {
+        &self.must_cover
     }
 
     /// The parts every route covers one after another, when known.
