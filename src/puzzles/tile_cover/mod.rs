@@ -19,7 +19,9 @@
 //! player follows, and [`check`] judges every answer by walking it.
 
 mod check;
+pub mod construct;
 pub mod encode;
+mod flow;
 mod graph;
 mod load;
 pub mod presolve;
@@ -175,7 +177,20 @@ impl TileCoverPuzzle {
     pub fn solve_with(&self, options: &SolveOptions, encode_options: EncodeOptions) -> Result<SolveReport, Error> {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
+        // A whole rectangle from a corner needs no analysis at all.
+        if !options.skip_presolve
+            && let Some(walk) = construct::serpentine(&self.room)
+        {
+            return self.constructed(&walk, "serpentine", started);
+        }
         let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if let Some(analysis) = &analysis
+            && analysis.refutation.is_none()
+            && self.room.num_nodes() <= construct::SPLICE_LIMIT
+            && let Some(walk) = construct::splice(&self.room, Some(&analysis.deductions))
+        {
+            return self.constructed(&walk, "splice", started);
+        }
         if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
             let stats =
                 Stats { engine: engine.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
@@ -203,6 +218,21 @@ impl TileCoverPuzzle {
         };
         let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
         Ok(SolveReport { status, solution, explanation: None, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
+    }
+
+    /// The report for a route built without SAT, once it passes the check.
+    fn constructed(&self, walk: &[usize], method: &str, started: Instant) -> Result<SolveReport, Error> {
+        let route = self.confirm(walk)?;
+        let stats = Stats { engine: method.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+        Ok(SolveReport {
+            status: Status::Solved,
+            solution: Some(Solution { json: self.route_json(&route), text: self.route_text(&route) }),
+            explanation: None,
+            cost: None,
+            decided_by: DecidedBy::Construction,
+            stats,
+            cnf: None,
+        })
     }
 
     /// For each tile, whether some route leaves it uncovered, found the
