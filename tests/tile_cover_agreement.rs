@@ -133,3 +133,43 @@ fn moves_of(grid: &Grid<Cell>, room: &somaria::puzzles::tile_cover::Room, walk: 
         })
         .collect()
 }
+
+/// Rooms from 5 × 5 to 10 × 10, too large for the depth-first search:
+/// `solve` with the presolve, its deductions and the constructions must
+/// agree with the lazy encoding alone, and every presolve refutation must be
+/// confirmed by it.
+#[test]
+fn the_presolve_and_constructions_agree_with_sat_alone_on_larger_rooms() {
+    let mut rng = SplitMix64::new(99);
+    let mut refuted = 0;
+    for case in 0..1500 {
+        let (h, w) = (5 + rng.below(6), 5 + rng.below(6));
+        let density = [2, 5, 8, 12][rng.below(4)];
+        let mut rows: Vec<Vec<char>> =
+            (0..h).map(|_| (0..w).map(|_| if rng.below(100) < density { '#' } else { '.' }).collect()).collect();
+        let s = rng.below(h * w);
+        rows[s / w][s % w] = 'S';
+        if rng.below(4) == 0 {
+            let e = rng.below(h * w);
+            if e != s {
+                rows[e / w][e % w] = 'E';
+            }
+        }
+        let tiles = rows.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
+        let k = rng.below(3).min(tiles);
+        let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+        let model =
+            format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", text.join("\n"));
+        let puzzle = load_puzzle(&Source::from_text("room.toml", model)).unwrap();
+        let analysis = presolve::analyse(puzzle.room());
+        let bare = puzzle.solve(&SolveOptions { skip_presolve: true, ..Default::default() }).unwrap();
+        let full = puzzle.solve(&SolveOptions::default()).unwrap();
+        let context = || format!("case {case}, k = {k}\n{}", text.join("\n"));
+        assert_eq!(bare.status, full.status, "{}\n{:?}", context(), full.explanation);
+        if let Some(refutation) = analysis.refutation {
+            refuted += 1;
+            assert_eq!(bare.status, Status::NoSolution, "{}\nrefuted by {:?}", context(), refutation.rule);
+        }
+    }
+    assert!((300..=1200).contains(&refuted), "{refuted} refuted");
+}

@@ -139,6 +139,10 @@ fn leave_plans(room: &Room, may_end: &dyn Fn(usize) -> bool) -> Vec<Vec<usize>> 
         if base.len() > k {
             continue;
         }
+        let mut in_base = vec![false; room.num_nodes()];
+        for &t in &base {
+            in_base[t] = true;
+        }
         // Even the colours: visited cells of the start's colour minus the
         // others must be 0 or 1, fixed by the end tile's colour if any.
         let mut same = 1 + room.tiles().filter(|&t| room.same_colour_as_start(t)).count() as i64;
@@ -166,7 +170,7 @@ fn leave_plans(room: &Room, may_end: &dyn Fn(usize) -> bool) -> Vec<Vec<usize>> 
                 .tiles()
                 .filter(|&t| {
                     room.same_colour_as_start(t) == colour
-                        && !base.contains(&t)
+                        && !in_base[t]
                         && Some(t) != room.end()
                         && Some(t) != keep_end
                         && !room.neighbours(t).contains(&START)

@@ -44,11 +44,14 @@ pub struct EncodeOptions {
     pub splice_cycles: bool,
     /// Add the presolve's deductions as clauses, when the presolve runs.
     pub deductions: bool,
+    /// When solving with the presolve on, try a constructive route before
+    /// SAT (see [`super::construct`]); off, the encoding finds the route.
+    pub construct: bool,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions { colour_count: true, splice_cycles: true, deductions: true }
+        EncodeOptions { colour_count: true, splice_cycles: true, deductions: true, construct: true }
     }
 }
 

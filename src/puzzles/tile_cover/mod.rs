@@ -178,13 +178,12 @@ impl TileCoverPuzzle {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         // A whole rectangle from a corner needs no analysis at all.
-        if !options.skip_presolve
-            && let Some(walk) = construct::serpentine(&self.room)
-        {
+        let construct = !options.skip_presolve && encode_options.construct;
+        if construct && let Some(walk) = construct::serpentine(&self.room) {
             return self.constructed(&walk, "serpentine", started);
         }
         let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
-        if let Some(analysis) = &analysis
+        if let Some(analysis) = analysis.as_ref().filter(|_| construct)
             && analysis.refutation.is_none()
             && self.room.num_nodes() <= construct::SPLICE_LIMIT
             && let Some(walk) = construct::splice(&self.room, Some(&analysis.deductions))

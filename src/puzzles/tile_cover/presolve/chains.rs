@@ -220,12 +220,13 @@ impl<'a> Steps<'a> {
             if (used as usize) + open < needs as usize {
                 return Err(Conflict::Under(v));
             }
-            if open == 0 {
+            let full = used == needs;
+            if open == 0 || !(full || used as usize + open == needs as usize) {
                 continue;
             }
             let open_edges: Vec<usize> =
                 self.incident[v].iter().copied().filter(|&e| self.state[e] == State::Open).collect();
-            if used == needs {
+            if full {
                 for e in open_edges {
                     self.cut(e, Why::Full(v));
                 }
@@ -536,11 +537,10 @@ impl<'a> Steps<'a> {
                 }
             }
         }
+        let mut cut_end = vec![false; room.num_nodes()];
         for (e, &(u, w)) in self.edges.iter().enumerate() {
             if w == self.end {
-                if self.state[e] == State::Cut {
-                    known.restrict_ends(|n| n != u);
-                }
+                cut_end[u] = self.state[e] == State::Cut;
                 continue;
             }
             match self.state[e] {
@@ -555,6 +555,7 @@ impl<'a> Steps<'a> {
                 _ => {}
             }
         }
+        known.restrict_ends(|n| !cut_end[n]);
     }
 }
 

@@ -93,7 +93,7 @@ fn end_colour_feasible(room: &Room, known: &Deductions, end_same: bool) -> bool 
     let count = |nodes: &[usize], same: bool| nodes.iter().filter(|&&n| room.same_colour_as_start(n) == same).count();
     let a = room.tiles().filter(|&t| room.same_colour_as_start(t)).count() as i64;
     let b = room.num_tiles() as i64 - a;
-    let end_is_dead = candidates.iter().any(|c| known.dead_ends.contains(c));
+    let end_is_dead = candidates.iter().any(|&c| room.neighbours(c).len() == 1 && !known.is_left(c));
     let left = |same: bool| -> i64 {
         let forced = count(&known.always_left, same) + count(&known.dead_ends, same);
         forced as i64 - i64::from(end_is_dead && same == end_same)

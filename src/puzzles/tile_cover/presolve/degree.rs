@@ -89,6 +89,10 @@ impl Stretch<'_> {
         let in_x = |i: usize| reached[i] && (if i == end { end_left } else { left(self.nodes[i]) });
         let cells: Vec<usize> = (0..n).filter(|&i| in_x(i)).map(|i| self.nodes[i]).collect();
         let end_in_cells = !self.ends.is_empty() && in_x(end);
+        let mut may_end = vec![false; n];
+        for &e in &self.ends {
+            may_end[index[e]] = true;
+        }
         let mut touches = vec![0u8; n + 1];
         for (i, &v) in self.nodes.iter().enumerate() {
             if in_x(i) {
@@ -97,7 +101,7 @@ impl Stretch<'_> {
                         touches[index[w]] += 1;
                     }
                 }
-                if self.ends.contains(&v) && !end_left {
+                if may_end[i] && !end_left {
                     touches[end] += 1;
                 }
             }
@@ -216,7 +220,7 @@ fn label(room: &Room, node: usize) -> String {
 /// tiles that may be left.
 pub(super) fn whole_room(room: &Room, known: &Deductions) -> Result<(), Refutation> {
     let k = room.leave_uncovered() as i64;
-    let nodes: Vec<usize> = (START..room.num_nodes()).filter(|v| !known.always_left.contains(v)).collect();
+    let nodes: Vec<usize> = (START..room.num_nodes()).filter(|&v| !known.is_left(v)).collect();
     let budget = k - known.always_left.len() as i64;
     let a = nodes.iter().filter(|&&v| v != START && room.same_colour_as_start(v)).count() as i64;
     let b = nodes.len() as i64 - 1 - a;

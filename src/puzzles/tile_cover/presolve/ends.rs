@@ -10,8 +10,7 @@ use crate::puzzles::tile_cover::graph::{Room, START};
 pub(super) fn dead_ends(room: &Room, known: &mut Deductions) -> Result<(), Refutation> {
     let k = room.leave_uncovered();
     let others = room.num_tiles() - 1;
-    let dead: Vec<usize> =
-        room.tiles().filter(|&t| room.neighbours(t).len() == 1 && !known.always_left.contains(&t)).collect();
+    let dead: Vec<usize> = room.tiles().filter(|&t| room.neighbours(t).len() == 1 && !known.is_left(t)).collect();
     // A tile whose only neighbour is the start ends the route at its first
     // step, leaving every other tile.
     let only_from_start = |t: usize| room.neighbours(t) == [START];
@@ -66,7 +65,7 @@ pub(super) fn dead_ends(room: &Room, known: &mut Deductions) -> Result<(), Refut
     let mut cells = dead;
     if let [d] = cells[..]
         && only_from_start(d)
-        && let Some(other) = room.tiles().find(|&t| t != d && !known.always_left.contains(&t))
+        && let Some(other) = room.tiles().find(|&t| t != d && !known.is_left(t))
     {
         cells.push(other);
     }

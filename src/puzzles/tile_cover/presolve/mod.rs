@@ -126,6 +126,7 @@ pub struct Deductions {
     must_cover: Vec<usize>,
     dead_ends: Vec<usize>,
     always_left: Vec<usize>,
+    left_mask: Vec<bool>,
     parts: Vec<Part>,
 }
 
@@ -145,6 +146,7 @@ impl Deductions {
             must_cover: Vec::new(),
             dead_ends: Vec::new(),
             always_left: Vec::new(),
+            left_mask: Vec::new(),
             parts: Vec::new(),
         }
     }
@@ -183,6 +185,11 @@ impl Deductions {
     /// How many tiles may end the route.
     pub fn num_possible_ends(&self) -> usize {
         self.may_end.iter().filter(|&&m| m).count()
+    }
+
+    /// Whether every route leaves this node (it is unreachable).
+    fn is_left(&self, node: usize) -> bool {
+        self.left_mask.get(node).copied().unwrap_or(false)
     }
 
     /// Keeps only the ends `keep` allows; returns whether any is left.

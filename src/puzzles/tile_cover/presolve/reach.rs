@@ -23,6 +23,7 @@ pub(super) fn unreachable_tiles(room: &Room, known: &mut Deductions) -> Result<(
         return Err(Refutation::new(Rule::Unreachable, text, cut_off));
     }
     known.restrict_ends(|node| distances[node].is_some());
+    known.left_mask = distances.iter().map(Option::is_none).collect();
     known.always_left.extend(cut_off);
     Ok(())
 }
