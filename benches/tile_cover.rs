@@ -31,7 +31,7 @@ use somaria::puzzles::SolveOptions;
 use somaria::puzzles::tile_cover::encode::EncodeOptions;
 use somaria::puzzles::tile_cover::load_puzzle;
 use somaria::puzzles::tile_cover::presolve;
-use somaria::puzzles::tile_cover::rooms::{open_room, prefix_room, scattered_room};
+use somaria::puzzles::tile_cover::rooms::{open_room, prefix_room, scattered_room, scattered_room_without_dead_ends};
 
 struct Args {
     timeout: Duration,
@@ -232,51 +232,75 @@ fn decided(verdict: &Option<(String, String)>, rule: Option<presolve::Rule>) -> 
     }
 }
 
-fn write_model(dir: &std::path::Path, name: &str, grid: &str) -> std::path::PathBuf {
+fn write_model(dir: &std::path::Path, name: &str, grid: &str, leave: usize) -> std::path::PathBuf {
     let model = dir.join(format!("{name}.toml"));
-    std::fs::write(&model, format!("kind = \"tile-cover\"\ngrid = \"\"\"\n{grid}\"\"\"\n")).expect("write");
+    let text = format!("kind = \"tile-cover\"\nleave_uncovered = {leave}\ngrid = \"\"\"\n{grid}\"\"\"\n");
+    std::fs::write(&model, text).expect("write");
     model
 }
 
-/// The generator's rooms, whole process; a summary line per size and one
-/// for the table.
+/// The generator's rooms, whole process, in four families: as generated,
+/// without dead ends, and each with tiles to leave; a summary line per
+/// family.
 fn scattered_table(args: &Args, dir: &std::path::Path) {
     let sizes =
         if args.sizes == vec![8, 12, 16, 20, 24, 30] { vec![8, 12, 16, 20, 24, 30, 40] } else { args.sizes.clone() };
     let seeds = if args.seeds == vec![1, 2] { vec![1, 2, 3] } else { args.seeds.clone() };
-    println!("\nScattered walls (rooms::scattered_room; whole `somaria solve` process, limit {:?}):", args.timeout);
-    println!("{:>3} {:>6} {:>4} {:>6} {:>8}  {:<12} decided by", "n", "walls%", "seed", "tiles", "seconds", "answer");
-    let (mut times, mut by_presolve, mut by_construction, mut by_sat, mut over) = (Vec::new(), 0, 0, 0, 0);
-    for &size in &sizes {
-        for percent in [2.0, 5.0, 8.0, 12.0] {
-            for &seed in &seeds {
-                let grid = scattered_room(size, percent, seed);
-                let model = write_model(dir, &format!("scattered-{size}-{percent}-{seed}"), &grid);
-                let puzzle = load_puzzle(&Source::read(&model).expect("model")).expect("room");
-                let rule = presolve::analyse(puzzle.room()).refutation.map(|r| r.rule);
-                let (seconds, _, verdict) = cli(&model, args.timeout);
-                let answer = verdict.as_ref().map_or("timeout".to_string(), |(s, _)| s.clone());
-                let how = decided(&verdict, rule);
-                by_presolve += usize::from(how.starts_with("presolve"));
-                by_construction += usize::from(how.starts_with("construction"));
-                by_sat += usize::from(how.starts_with("SAT"));
-                over += usize::from(seconds > 1.0 || answer == "timeout" || answer == "unknown");
-                times.push(seconds);
-                println!(
-                    "{size:>3} {percent:>6} {seed:>4} {:>6} {seconds:>8.3}  {answer:<12} {how}",
-                    puzzle.room().num_tiles()
-                );
+    let families: [(&str, bool, usize); 4] = [
+        ("scattered walls (the issue's table)", false, 0),
+        ("scattered walls, no dead ends", true, 0),
+        ("scattered walls, leave_uncovered = 1", false, 1),
+        ("scattered walls, no dead ends, leave_uncovered = 2", true, 2),
+    ];
+    let mut summaries = Vec::new();
+    for (family, prune, leave) in families {
+        println!("\n{family} (whole `somaria solve` process, limit {:?}):", args.timeout);
+        println!(
+            "{:>3} {:>6} {:>4} {:>6} {:>8}  {:<12} decided by",
+            "n", "walls%", "seed", "tiles", "seconds", "answer"
+        );
+        let (mut times, mut by_presolve, mut by_construction, mut by_sat, mut over) = (Vec::new(), 0, 0, 0, 0);
+        for &size in &sizes {
+            for percent in [2.0, 5.0, 8.0, 12.0] {
+                for &seed in &seeds {
+                    let grid = if prune {
+                        scattered_room_without_dead_ends(size, percent, seed)
+                    } else {
+                        scattered_room(size, percent, seed)
+                    };
+                    let tiles = grid.chars().filter(|&c| c == '.').count();
+                    let leave = leave.min(tiles);
+                    let model =
+                        write_model(dir, &format!("scattered-{prune}-{leave}-{size}-{percent}-{seed}"), &grid, leave);
+                    let puzzle = load_puzzle(&Source::read(&model).expect("model")).expect("room");
+                    let rule = presolve::analyse(puzzle.room()).refutation.map(|r| r.rule);
+                    let (seconds, _, verdict) = cli(&model, args.timeout);
+                    let answer = verdict.as_ref().map_or("timeout".to_string(), |(s, _)| s.clone());
+                    let how = decided(&verdict, rule);
+                    by_presolve += usize::from(how.starts_with("presolve"));
+                    by_construction += usize::from(how.starts_with("construction"));
+                    by_sat += usize::from(how.starts_with("SAT"));
+                    over += usize::from(seconds > 1.0 || answer == "timeout" || answer == "unknown");
+                    times.push(seconds);
+                    println!("{size:>3} {percent:>6} {seed:>4} {tiles:>6} {seconds:>8.3}  {answer:<12} {how}");
+                }
             }
         }
+        times.sort_by(f64::total_cmp);
+        let summary = format!(
+            "{family}: {} rooms, median {:.3} s, slowest {:.3} s, {over} over 1 s or unanswered; decided by the \
+             presolve alone {by_presolve}, by a construction {by_construction}, by SAT {by_sat}",
+            times.len(),
+            times[times.len() / 2],
+            times.last().copied().unwrap_or(0.0)
+        );
+        println!("{summary}");
+        summaries.push(summary);
     }
-    times.sort_by(f64::total_cmp);
-    println!(
-        "{} rooms: median {:.3} s, slowest {:.3} s, {over} over 1 s or unanswered; decided by the presolve alone \
-         {by_presolve}, by a construction {by_construction}, by SAT {by_sat}",
-        times.len(),
-        times[times.len() / 2],
-        times.last().copied().unwrap_or(0.0)
-    );
+    println!();
+    for summary in summaries {
+        println!("{summary}");
+    }
 }
 
 /// Open rooms at scale, whole process with peak memory.
@@ -307,7 +331,7 @@ fn open_table(args: &Args, dir: &std::path::Path) {
         cases.push((format!("{n}x{n}, 4 walls, start off centre, E"), text));
     }
     for (i, (name, grid)) in cases.iter().enumerate() {
-        let model = write_model(dir, &format!("open-{i}"), grid);
+        let model = write_model(dir, &format!("open-{i}"), grid, 0);
         let tiles = grid.chars().filter(|&c| c == '.' || c == 'E').count();
         let (seconds, peak, verdict) = cli(&model, args.timeout);
         let (answer, engine) = verdict.unwrap_or(("timeout".to_string(), "-".to_string()));

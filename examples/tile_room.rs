@@ -4,16 +4,21 @@
 //! and new models.
 //!
 //! ```text
-//! cargo run --release --example tile_room -- SIZE [WALL_PERCENT] [SEED] [LEAVE_UNCOVERED] > room.toml
+//! cargo run --release --example tile_room -- SIZE [WALL_PERCENT] [SEED] [LEAVE_UNCOVERED] [--no-dead-ends] > room.toml
 //! cargo run --release --example tile_room -- 16 5 2 > room.toml
+//!
+//! `--no-dead-ends` also walls every tile left with one open side
+//! (`rooms::scattered_room_without_dead_ends`).
 //! ```
 
-use somaria::puzzles::tile_cover::rooms::scattered_room;
+use somaria::puzzles::tile_cover::rooms::{scattered_room, scattered_room_without_dead_ends};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let prune = args.iter().any(|a| a == "--no-dead-ends");
+    args.retain(|a| a != "--no-dead-ends");
     let usage = || -> ! {
-        eprintln!("usage: tile_room SIZE [WALL_PERCENT] [SEED] [LEAVE_UNCOVERED]");
+        eprintln!("usage: tile_room SIZE [WALL_PERCENT] [SEED] [LEAVE_UNCOVERED] [--no-dead-ends]");
         std::process::exit(2);
     };
     let size: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or_else(|| usage());
@@ -25,9 +30,12 @@ fn main() {
         std::process::exit(2);
     }
     println!("kind = \"tile-cover\"");
-    println!("title = \"{size}x{size} room, {percent}% walls, seed {seed}\"");
+    let style = if prune { ", no dead ends" } else { "" };
+    println!("title = \"{size}x{size} room, {percent}% walls, seed {seed}{style}\"");
     if leave > 0 {
         println!("leave_uncovered = {leave}");
     }
-    print!("grid = \"\"\"\n{}\"\"\"\n", scattered_room(size, percent, seed));
+    let grid =
+        if prune { scattered_room_without_dead_ends(size, percent, seed) } else { scattered_room(size, percent, seed) };
+    print!("grid = \"\"\"\n{grid}\"\"\"\n");
 }

@@ -226,6 +226,7 @@ fn presolve_verdicts_certificates_and_deductions_match_depth_first_search() {
     }
     assert!(count(Rule::ForcedSteps, 0) > 5, "{fired:?}");
     assert!(count(Rule::DegreeMatching, 1) + count(Rule::DegreeMatching, 2) > 0, "{fired:?}");
+    assert!(count(Rule::LeaveCases, 1) > 0 && count(Rule::LeaveCases, 2) > 0, "{fired:?}");
     // With nothing to leave, the rules decide these small rooms.
     assert_eq!(refuted[0], unsolvable[0], "{fired:?}");
     assert!(refuted[1] * 10 >= unsolvable[1] * 8, "{refuted:?} of {unsolvable:?}");

@@ -129,6 +129,11 @@ impl Encoding {
             }
             Scheme::Steps => Layout::Steps(time_steps(&mut cnf, room, &covered)),
         };
+        // Measured to help the lazy encodings on rooms with tiles to leave,
+        // and to slow the rank encoding's assumption solves, so lazy only.
+        if let (true, Scheme::Lazy(_), Layout::Arcs(_, ends)) = (options.colour_count, scheme, &layout) {
+            super::structure::end_colour_link(&mut cnf, room, &covered, ends, truth);
+        }
         if let (Some(deductions), Layout::Arcs(arcs, ends)) = (deductions, &layout) {
             super::structure::add_deductions(&mut cnf, room, deductions, arcs, ends, &covered);
         }

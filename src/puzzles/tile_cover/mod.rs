@@ -178,7 +178,9 @@ impl TileCoverPuzzle {
         let engine = super::choose_engine(ENGINES, options.engine.as_deref())?;
         let started = Instant::now();
         // A whole rectangle from a corner needs no analysis at all.
-        let construct = !options.skip_presolve && encode_options.construct;
+        // A construction solves nothing, so when the solved formula is asked
+        // for (`--dimacs`), SAT finds the route.
+        let construct = !options.skip_presolve && encode_options.construct && !options.keep_cnf;
         if construct && let Some(walk) = construct::serpentine(&self.room) {
             return self.constructed(&walk, "serpentine", started);
         }

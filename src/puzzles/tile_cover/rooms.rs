@@ -112,6 +112,24 @@ pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> Stri
 /// assert_eq!(room, scattered_room(12, 5.0, 3));
 /// ```
 pub fn scattered_room(size: usize, wall_percent: f64, seed: u64) -> String {
+    generate_scattered(size, wall_percent, seed, false)
+}
+
+/// [`scattered_room`], but every tile left with one open side is walled
+/// too (which may leave others with one, walled in turn) before the colours
+/// are balanced: rooms whose impossibility, when they have no route, lies
+/// deeper than a dead end.
+///
+/// ```
+/// use somaria::puzzles::tile_cover::rooms::scattered_room_without_dead_ends;
+/// let room = scattered_room_without_dead_ends(16, 8.0, 2);
+/// assert_eq!(room.matches('S').count(), 1);
+/// ```
+pub fn scattered_room_without_dead_ends(size: usize, wall_percent: f64, seed: u64) -> String {
+    generate_scattered(size, wall_percent, seed, true)
+}
+
+fn generate_scattered(size: usize, wall_percent: f64, seed: u64, prune_dead_ends: bool) -> String {
     let mut rng = SplitMix64::new(seed);
     let cells = size * size;
     if cells == 0 {
@@ -167,6 +185,17 @@ pub fn scattered_room(size: usize, wall_percent: f64, seed: u64) -> String {
         }
     };
     cut_to_region(&mut wall);
+    if prune_dead_ends {
+        let mut stack: Vec<usize> = (0..cells).collect();
+        while let Some(i) = stack.pop() {
+            let open = neighbours(i).into_iter().filter(|&n| !wall[n]).count();
+            if !wall[i] && i != start && open <= 1 {
+                wall[i] = true;
+                stack.extend(neighbours(i));
+            }
+        }
+        cut_to_region(&mut wall);
+    }
     loop {
         let same = (0..cells).filter(|&i| !wall[i] && colour(i)).count() as i64;
         let other = (0..cells).filter(|&i| !wall[i] && !colour(i)).count() as i64;

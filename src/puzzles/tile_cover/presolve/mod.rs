@@ -17,6 +17,7 @@
 //! | [`Rule::ForcedSteps`] two open sides force both steps; forced chains must not close or overload a tile | `chains` | nothing may be left |
 //! | [`Rule::DegreeMatching`] Hall's condition for two route neighbours per tile | `degree` | always (per part when nothing may be left) |
 //! | [`Rule::EntryMatching`] Hall's condition for one way in per tile | `entry` | always |
+//! | [`Rule::LeaveCases`] case by case on the end, back to covering everything | `leave` | tiles to leave, when the colours allow no more than the tiles forced out |
 //!
 //! Besides a verdict, the rules leave [`Deductions`] that hold for every
 //! route: where it can end, steps it must take, steps it never takes. The
@@ -29,6 +30,7 @@ mod colour;
 mod degree;
 mod ends;
 mod entry;
+mod leave;
 mod reach;
 
 use super::graph::{Room, START};
@@ -61,6 +63,9 @@ pub enum Rule {
     DegreeMatching,
     /// Hall's condition on "each covered tile is entered from a different cell".
     EntryMatching,
+    /// With tiles to leave: one case per way the route can end, each a room
+    /// with nothing to leave, all refuted.
+    LeaveCases,
 }
 
 impl Rule {
@@ -77,6 +82,7 @@ impl Rule {
             Rule::ForcedSteps => "forced-steps",
             Rule::DegreeMatching => "degree-matching",
             Rule::EntryMatching => "entry-matching",
+            Rule::LeaveCases => "leave-cases",
         }
     }
 }
@@ -251,6 +257,7 @@ fn run_rules(room: &Room, known: &mut Deductions) -> Result<(), Refutation> {
     chains::forced_steps(room, known)?;
     degree::degree_matching(room, known)?;
     entry::entry_matching(room)?;
+    leave::leave_cases(room, known)?;
     Ok(())
 }
 
