@@ -17,7 +17,7 @@
 //!   end the route and, when the colours demand it, a few tiles of the
 //!   larger colour, and covers the rest.
 
-use super::flow::{Flow, NONE};
+use super::flow::{Flow, MAX_PHASES, NONE};
 use super::graph::{Room, START};
 use super::presolve::Deductions;
 use crate::grid::Pos;
@@ -286,7 +286,7 @@ fn route(sub: &Sub, may_end: &dyn Fn(usize) -> bool) -> Option<Vec<usize>> {
         }
     }
     let wanted = 2 * same as u32 - 1 + u32::from(!end_same);
-    if flow.max_flow(source, sink) < wanted {
+    if flow.max_flow(source, sink, wanted, MAX_PHASES)? < wanted {
         return None;
     }
     let mut links = Links::new(n + 1);

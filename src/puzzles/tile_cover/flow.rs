@@ -2,6 +2,9 @@
 //! recursion, for rooms of any size): the degree matching of the presolve
 //! and the constructive route both solve one.
 
+/// How many phases the callers allow a flow; see [`Flow::max_flow`].
+pub(super) const MAX_PHASES: usize = 32;
+
 use std::collections::VecDeque;
 
 /// A flow network with small integer capacities (Dinic's algorithm).
@@ -101,9 +104,18 @@ impl Flow {
         }
     }
 
-    pub(super) fn max_flow(&mut self, source: usize, sink: usize) -> u32 {
+    /// The maximum flow, or as much as reaches `wanted`; `None` when
+    /// `max_phases` phases of Dinic's algorithm did not settle it. Each phase
+    /// costs a pass over the network; rooms with a route need few (at most
+    /// 21 on the bench's rooms), while a flow that falls short can need
+    /// hundreds on a large room before it proves so, and then the callers
+    /// would rather give up.
+    pub(super) fn max_flow(&mut self, source: usize, sink: usize, wanted: u32, max_phases: usize) -> Option<u32> {
         let mut total = 0;
-        while self.levels(source, sink) {
+        for _ in 0..max_phases {
+            if total >= wanted || !self.levels(source, sink) {
+                return Some(total);
+            }
             self.cursor = self.head.clone();
             loop {
                 let pushed = self.augment(source, sink);
@@ -113,7 +125,7 @@ impl Flow {
                 total += pushed;
             }
         }
-        total
+        (total >= wanted || !self.levels(source, sink)).then_some(total)
     }
 
     /// The nodes the source still reaches.

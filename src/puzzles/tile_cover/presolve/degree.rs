@@ -16,8 +16,8 @@
 //! when nothing may be left: a b-matching orients into one way in per tile.
 
 use super::colour::cap;
-use super::{Deductions, MATCHING_LIMIT, Part, Refutation, Rule, list, plural};
-use crate::puzzles::tile_cover::flow::{Flow, NONE};
+use super::{Deductions, MATCHING_LIMIT, Part, Refutation, Rule, list_up_to, plural};
+use crate::puzzles::tile_cover::flow::{Flow, MAX_PHASES, NONE};
 use crate::puzzles::tile_cover::graph::{Room, START};
 
 /// One flow problem: the cells of a stretch with how many route neighbours
@@ -43,7 +43,8 @@ struct Shortfall {
 }
 
 impl Stretch<'_> {
-    /// Runs the flow; `None` when it reaches `wanted`.
+    /// Runs the flow; `None` when it reaches `wanted`, or when it takes too
+    /// long to tell.
     fn shortfall(&self, wanted: u32) -> Option<Shortfall> {
         let room = self.room;
         let n = self.nodes.len();
@@ -81,7 +82,8 @@ impl Stretch<'_> {
                 flow.add(end, sink, 1);
             }
         }
-        let got = flow.max_flow(source, sink);
+        // A flow that does not settle in time proves nothing.
+        let got = flow.max_flow(source, sink, wanted, MAX_PHASES)?;
         if got >= wanted {
             return None;
         }
@@ -124,11 +126,13 @@ impl Stretch<'_> {
 }
 
 fn describe(room: &Room, short: &Shortfall, stretch_note: &str) -> String {
-    let mut cells = list(room, &short.cells);
+    // Every cell, up to a size a player can still check.
+    let list = |nodes: &[usize]| list_up_to(room, nodes, 60);
+    let mut cells = list(&short.cells);
     if short.end_in_cells {
         cells = format!("{cells} and the route's end (one step from a tile it can end on)");
     }
-    let mut around = list(room, &short.neighbours);
+    let mut around = list(&short.neighbours);
     if short.end_in_neighbours {
         around = format!("{around}, or the route ending on one of them");
     }

@@ -277,10 +277,15 @@ pub fn refute(room: &Room) -> Option<String> {
 
 /// Names of up to eight nodes, "a, b and c", and a count of the rest.
 fn list(room: &Room, nodes: &[usize]) -> String {
-    const SHOWN: usize = 8;
-    let mut names: Vec<String> = nodes.iter().take(SHOWN).map(|&n| name(room, n)).collect();
-    if nodes.len() > SHOWN {
-        names.push(format!("{} more", nodes.len() - SHOWN));
+    list_up_to(room, nodes, 8)
+}
+
+/// Names of up to `shown` nodes, and a count of the rest: for certificates
+/// a player checks cell by cell.
+fn list_up_to(room: &Room, nodes: &[usize], shown: usize) -> String {
+    let mut names: Vec<String> = nodes.iter().take(shown).map(|&n| name(room, n)).collect();
+    if nodes.len() > shown {
+        names.push(format!("{} more", nodes.len() - shown));
     }
     match names.len() {
         0 => String::new(),
