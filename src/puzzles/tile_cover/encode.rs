@@ -102,7 +102,7 @@ impl Encoding {
     }
 
     /// Encodes the room with the presolve's deductions for it as extra
-    /// clauses (arc encodings only; see [`super::structure`]).
+    /// clauses (arc encodings only; see `structure.rs`).
     pub fn with_deductions(
         room: &Room,
         scheme: Scheme,

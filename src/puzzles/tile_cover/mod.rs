@@ -15,8 +15,12 @@
 //! - `rank`: successor arcs and binary positions, in one eager CNF;
 //! - `steps`: which tile is visited at each step, pruned by colour.
 //!
-//! [`presolve::refute`] proves many rooms unsolvable before SAT, in words a
-//! player follows, and [`check`] judges every answer by walking it.
+//! Before SAT, [`presolve::analyse`] proves many rooms unsolvable with
+//! structural arguments (dead ends, cut tiles, forced steps, colour and
+//! degree counts), each certified in words a player follows, and hands what
+//! it learns to the encodings as clauses; [`construct`] builds a route
+//! directly where the room allows (a serpentine, or a flow whose loops are
+//! spliced together). [`check`] judges every answer by walking it.
 
 mod check;
 pub mod construct;

@@ -66,10 +66,13 @@ pub(super) fn add_deductions(
 /// many of each otherwise; with nothing to leave the presolve fixes the end's
 /// colour, but with tiles to leave SAT must link the two itself, or it meets
 /// the parity wall (it cannot see, without search, that a choice of tiles to
-/// leave and an end do not add up). Counted on the tiles left, at most k.
+/// leave and an end do not add up). Counted on the tiles left, at most k,
+/// so only for small allowances, whose counters stay small (`explain`
+/// encodes its room with every tile allowed to be left).
 pub(super) fn end_colour_link(cnf: &mut Cnf, room: &Room, covered: &[Lit], ends: &[Option<Lit>], truth: Lit) {
+    const MOST_LEFT: usize = 16;
     let k = room.leave_uncovered();
-    if k == 0 || room.end().is_some() || room.num_tiles() == 0 {
+    if k == 0 || k > MOST_LEFT || room.end().is_some() || room.num_tiles() == 0 {
         return;
     }
     cnf.open_group("the last tile's colour fixes the colour count", None);

@@ -139,15 +139,19 @@ pub(super) fn end_colour(room: &Room, known: &mut Deductions) -> Result<(), Refu
         format!("on one of {} tiles", ends.len())
     };
     let reasons = known.end_reasons();
-    let premise =
-        if reasons.is_empty() { String::new() } else { format!("{}, so the route ends {where_}. ", cap(&reasons)) };
+    let premise = if reasons.is_empty() { String::new() } else { format!("{}. ", cap(&reasons)) };
     let rule = "Every step moves to a cell of the other colour, as on a chessboard";
     let text = if k == 0 {
         let end_same = ends.first().is_some_and(|&e| room.same_colour_as_start(e));
-        let need = if end_same { "one more of the start's colour than of the other" } else { "as many of each colour" };
+        let (need, colour) = if end_same {
+            ("one more of the start's colour than of the other", "the start's colour")
+        } else {
+            ("as many of each colour", "the other colour")
+        };
+        let ending = if ends.len() <= 3 { format!("{where_}, of {colour}") } else { where_.clone() };
         format!(
-            "{premise}{rule}, so the {} cells visited including the start would have to be {need}, but the room has \
-             {same} of the start's colour and {other} of the other.",
+            "{premise}{rule}, and the route ends {ending}, so the {} cells visited including the start would have \
+             to be {need}, but the room has {same} of the start's colour and {other} of the other.",
             same + other
         )
     } else {
@@ -164,6 +168,7 @@ pub(super) fn end_colour(room: &Room, known: &mut Deductions) -> Result<(), Refu
         }
         let forced =
             if left.is_empty() { String::new() } else { format!(" The route must leave {}.", left.join(" and ")) };
+        let premise = if premise.is_empty() { premise } else { format!("{premise}The route ends {where_}. ") };
         format!(
             "{premise}{rule}, so the cells visited including the start must be one more of the start's colour when \
              the route ends on that colour, and as many of each when it ends on the other.{forced} The room has \
