@@ -139,8 +139,8 @@ fn describe(room: &Room, short: &Shortfall, stretch_note: &str) -> String {
     format!(
         "Each tile the route passes through is joined by its steps to two neighbours, and the start and the last \
          tile to one{stretch_note}. The {} {cells} need {} in all, but every neighbour they have is among {around}, \
-         which can give at most {} (two each, one where only one step is left, and no more than they touch them), \
-         so {} short",
+         which can take at most {} of them (two each, one for the start or an end of the stretch, and never more \
+         than the cells of the first group each touches), so {} short",
         plural(short.cells.len(), "cell", "cells"),
         plural(short.demand as usize, "step", "steps"),
         short.supply,
@@ -305,11 +305,20 @@ mod tests {
         // Both (0, 0) and (0, 2) need their one neighbour (0, 1), and that
         // one needs a step on towards the rest too.
         let r = room(&["...", "#.#", "#..", ".S."], 0);
-        let mut known = Deductions::new(&r);
-        let why = whole_room(&r, &known).unwrap_err();
+        let why = whole_room(&r, &Deductions::new(&r)).unwrap_err();
         assert_eq!(why.rule, Rule::DegreeMatching);
         assert!(why.text.contains("short"), "{}", why.text);
-        known.always_left.clear();
-        assert!(whole_room(&room(&["S..", "..."], 0), &Deductions::new(&room(&["S..", "..."], 0))).is_ok());
+        let open = room(&["S..", "..."], 0);
+        assert!(whole_room(&open, &Deductions::new(&open)).is_ok());
+    }
+
+    #[test]
+    fn a_generated_room_one_step_short() {
+        // From `tile_room 8 8 3`: every earlier rule passes.
+        let rows = ["....#...", "..#.....", "........", "..##....", ".S.....#", ".....#..", "........", "........"];
+        let why = analyse(&room(&rows, 0)).refutation.unwrap();
+        assert_eq!(why.rule, Rule::DegreeMatching, "{}", why.text);
+        assert!(why.text.contains("The 23 cells (0, 3), (0, 5), (0, 7)"), "{}", why.text);
+        assert!(why.text.ends_with("which can take at most 45 of them (two each, one for the start or an end of the stretch, and never more than the cells of the first group each touches), so 1 step is short."), "{}", why.text);
     }
 }
