@@ -385,6 +385,7 @@ fn write_dimacs(
                 let decided = match report.decided_by {
                     DecidedBy::Presolve => "the presolve decided without SAT",
                     DecidedBy::Search => "an exact search outside SAT decided",
+                    DecidedBy::Construction => "a route was built without SAT",
                     DecidedBy::Sat => "the solve reported no formula",
                 };
                 let line = format!(

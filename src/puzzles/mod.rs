@@ -156,6 +156,9 @@ pub enum DecidedBy {
     Presolve,
     /// An exact search outside SAT, such as breadth-first search.
     Search,
+    /// A solution built directly (such as a serpentine route) and checked
+    /// like any other; it proves a solution exists, and nothing more.
+    Construction,
 }
 
 /// The outcome of [`Puzzle::count`].

@@ -9,6 +9,7 @@
 //! visited at each step.
 
 use super::graph::{Room, START};
+use super::presolve::Deductions;
 use crate::cnf::card::{self, Bounds, Totalizer};
 use crate::cnf::{Cnf, Lit, Var};
 
@@ -41,11 +42,16 @@ pub struct EncodeOptions {
     /// When solving (not counting), splice detached cycles into the walk
     /// before falling back on cuts and another SAT call.
     pub splice_cycles: bool,
+    /// Add the presolve's deductions as clauses, when the presolve runs.
+    pub deductions: bool,
+    /// When solving with the presolve on, try a constructive route before
+    /// SAT (see [`super::construct`]); off, the encoding finds the route.
+    pub construct: bool,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions { colour_count: true, splice_cycles: true }
+        EncodeOptions { colour_count: true, splice_cycles: true, deductions: true, construct: true }
     }
 }
 
@@ -92,6 +98,17 @@ pub struct Encoding {
 impl Encoding {
     /// Encodes the room.
     pub fn new(room: &Room, scheme: Scheme, options: EncodeOptions) -> Encoding {
+        Encoding::with_deductions(room, scheme, options, None)
+    }
+
+    /// Encodes the room with the presolve's deductions for it as extra
+    /// clauses (arc encodings only; see `structure.rs`).
+    pub fn with_deductions(
+        room: &Room,
+        scheme: Scheme,
+        options: EncodeOptions,
+        deductions: Option<&Deductions>,
+    ) -> Encoding {
         let mut cnf = Cnf::new();
         let truth = cnf.new_var().pos();
         cnf.open_group("constant true", None);
@@ -112,6 +129,14 @@ impl Encoding {
             }
             Scheme::Steps => Layout::Steps(time_steps(&mut cnf, room, &covered)),
         };
+        // Measured to help the lazy encodings on rooms with tiles to leave,
+        // and to slow the rank encoding's assumption solves, so lazy only.
+        if let (true, Scheme::Lazy(_), Layout::Arcs(_, ends)) = (options.colour_count, scheme, &layout) {
+            super::structure::end_colour_link(&mut cnf, room, &covered, ends, truth);
+        }
+        if let (Some(deductions), Layout::Arcs(arcs, ends)) = (deductions, &layout) {
+            super::structure::add_deductions(&mut cnf, room, deductions, arcs, ends, &covered);
+        }
         Encoding { scheme, cnf, covered, layout }
     }
 

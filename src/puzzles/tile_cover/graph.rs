@@ -50,6 +50,18 @@ impl Room {
             .iter()
             .map(|&pos| Dir::ALL.iter().filter_map(|&d| grid.step(pos, d).and_then(|next| node_at[next])).collect())
             .collect();
+        let end = grid.cells().find(|(_, c)| **c == Cell::End).and_then(|(p, _)| node_at[p]);
+        Room::assemble(positions, node_at, neighbours, end, leave_uncovered)
+    }
+
+    /// The arcs between neighbours, none into the start.
+    fn assemble(
+        positions: Vec<Pos>,
+        node_at: Grid<Option<usize>>,
+        neighbours: Vec<Vec<usize>>,
+        end: Option<usize>,
+        leave_uncovered: usize,
+    ) -> Room {
         let mut arcs = Vec::new();
         let mut out_arcs = vec![Vec::new(); positions.len()];
         let mut in_arcs = vec![Vec::new(); positions.len()];
@@ -60,8 +72,29 @@ impl Room {
                 arcs.push((from, to));
             }
         }
-        let end = grid.cells().find(|(_, c)| **c == Cell::End).and_then(|(p, _)| node_at[p]);
         Room { positions, node_at, neighbours, arcs, out_arcs, in_arcs, end, leave_uncovered }
+    }
+
+    /// The room with only the nodes `keep` marks (the start among them), as
+    /// if the others were walls, with `end` (a node of this room) as its end
+    /// tile and `leave_uncovered` tiles to leave. Node numbers change; the
+    /// second value maps the new ones to these.
+    pub fn restricted(&self, keep: &[bool], end: Option<usize>, leave_uncovered: usize) -> (Room, Vec<usize>) {
+        let old_of: Vec<usize> = (0..self.num_nodes()).filter(|&v| keep[v]).collect();
+        let mut new_of = vec![None; self.num_nodes()];
+        for (new, &old) in old_of.iter().enumerate() {
+            new_of[old] = Some(new);
+        }
+        let positions: Vec<Pos> = old_of.iter().map(|&v| self.positions[v]).collect();
+        let mut node_rows = vec![vec![None; self.node_at.cols()]; self.node_at.rows()];
+        for (new, &(row, col)) in positions.iter().enumerate() {
+            node_rows[row][col] = Some(new);
+        }
+        let node_at = Grid::from_rows(node_rows).expect("same shape as the room");
+        let neighbours =
+            old_of.iter().map(|&v| self.neighbours[v].iter().filter_map(|&w| new_of[w]).collect()).collect();
+        let end = end.and_then(|e| new_of[e]);
+        (Room::assemble(positions, node_at, neighbours, end, leave_uncovered), old_of)
     }
 
     /// Number of nodes: the start and the tiles.

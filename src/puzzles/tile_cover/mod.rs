@@ -15,15 +15,22 @@
 //! - `rank`: successor arcs and binary positions, in one eager CNF;
 //! - `steps`: which tile is visited at each step, pruned by colour.
 //!
-//! [`presolve::refute`] proves many rooms unsolvable before SAT, in words a
-//! player follows, and [`check`] judges every answer by walking it.
+//! Before SAT, [`presolve::analyse`] proves many rooms unsolvable with
+//! structural arguments (dead ends, cut tiles, forced steps, colour and
+//! degree counts), each certified in words a player follows, and hands what
+//! it learns to the encodings as clauses; [`construct`] builds a route
+//! directly where the room allows (a serpentine, or a flow whose loops are
+//! spliced together). [`check`] judges every answer by walking it.
 
 mod check;
+pub mod construct;
 pub mod encode;
+mod flow;
 mod graph;
 mod load;
 pub mod presolve;
 pub mod rooms;
+mod structure;
 mod walker;
 
 use std::time::Instant;
@@ -131,9 +138,15 @@ impl Cell {
 /// The most variables an encoding may need before it is refused up front.
 pub const MAX_VARIABLES: u64 = 40_000_000;
 
-/// Builds an encoding, refusing one whose size would exceed [`MAX_VARIABLES`]
-/// rather than exhaust memory on the way.
-fn encode(room: &Room, engine: Engine, options: EncodeOptions) -> Result<Encoding, Error> {
+/// Builds an encoding, with the presolve's deductions as clauses when given
+/// (see [`structure`]), refusing one whose size would exceed
+/// [`MAX_VARIABLES`] rather than exhaust memory on the way.
+fn encode(
+    room: &Room,
+    engine: Engine,
+    options: EncodeOptions,
+    deductions: Option<&presolve::Deductions>,
+) -> Result<Encoding, Error> {
     let scheme = engine.scheme();
     let tiles = room.num_tiles() as u64;
     let arcs = room.arcs().len() as u64;
@@ -149,7 +162,8 @@ fn encode(room: &Room, engine: Engine, options: EncodeOptions) -> Result<Encodin
             arcs + 3 * tiles
         )));
     }
-    Ok(Encoding::new(room, scheme, options))
+    let deductions = deductions.filter(|_| options.deductions);
+    Ok(Encoding::with_deductions(room, scheme, options, deductions))
 }
 
 /// A validated tile-cover room.
@@ -241,20 +255,33 @@ impl TileCoverPuzzle {
     pub fn solve_with(&self, options: &SolveOptions, encode_options: EncodeOptions) -> Result<SolveReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
-        if !options.skip_presolve
-            && let Some(why) = presolve::refute(&self.room)
+        // A construction solves nothing, so when the solved formula is asked
+        // for (`--dimacs`), SAT finds the route.
+        let construct = !options.skip_presolve && encode_options.construct && !options.keep_cnf;
+        // A whole rectangle from a corner needs no analysis at all.
+        if construct && let Some(walk) = construct::serpentine(&self.room) {
+            return self.constructed(&walk, "serpentine", started);
+        }
+        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if let Some(analysis) = analysis.as_ref().filter(|_| construct)
+            && analysis.refutation.is_none()
+            && self.room.num_nodes() <= construct::SPLICE_LIMIT
+            && let Some(walk) = construct::splice(&self.room, Some(&analysis.deductions))
         {
+            return self.constructed(&walk, "splice", started);
+        }
+        if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
             return Ok(SolveReport {
                 status: Status::NoSolution,
                 solution: None,
-                explanation: Some(why),
+                explanation: Some(refutation.text),
                 cost: None,
                 decided_by: DecidedBy::Presolve,
                 stats: Self::presolve_stats(engine, started),
                 cnf: None,
             });
         }
-        let encoding = encode(&self.room, engine, encode_options)?;
+        let encoding = encode(&self.room, engine, encode_options, analysis.as_ref().map(|a| &a.deductions))?;
         let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
         let mut solver = self.walker(
             &self.room,
@@ -278,6 +305,22 @@ impl TileCoverPuzzle {
         Ok(SolveReport { status, solution, explanation: None, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
     }
 
+    /// The report for a route built without SAT, once it passes the check.
+    fn constructed(&self, walk: &[usize], method: &str, started: Instant) -> Result<SolveReport, Error> {
+        let route = self.route_in(&self.room, walk).map_err(Error::CheckFailed)?;
+        let solution = self.solution(&route);
+        let stats = Stats { engine: method.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
+        Ok(SolveReport {
+            status: Status::Solved,
+            solution: Some(Solution::of(&solution, self.route_text(&solution))),
+            explanation: None,
+            cost: None,
+            decided_by: DecidedBy::Construction,
+            stats,
+            cnf: None,
+        })
+    }
+
     /// For each tile, whether some route leaves it uncovered, found the
     /// slow and simple way: one solve per tile under the assumption "this
     /// tile is uncovered", on one incremental solver. Returns the tiles that
@@ -285,7 +328,7 @@ impl TileCoverPuzzle {
     /// [`Puzzle::facts`] against it.
     pub fn leavable_by_assumptions(&self, engine: Option<&str>) -> Result<(Vec<Pos>, u64), Error> {
         let engine = Engine::choose(engine)?;
-        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), None)?;
         let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
         let plain = crate::solver::new_solver(encoding.cnf(), None);
         let mut solver = self.walker(&self.room, &encoding, plain, true, &confirm);
@@ -425,7 +468,8 @@ impl Puzzle for TileCoverPuzzle {
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
-        if !options.skip_presolve && presolve::refute(&self.room).is_some() {
+        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if analysis.as_ref().is_some_and(|a| a.refutation.is_some()) {
             return Ok(CountReport {
                 count: 0,
                 saturated: false,
@@ -433,7 +477,8 @@ impl Puzzle for TileCoverPuzzle {
                 stats: Self::presolve_stats(engine, started),
             });
         }
-        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        let deductions = analysis.as_ref().map(|a| &a.deductions);
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), deductions)?;
         let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
         let mut solver = self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), false, &confirm);
         let encode_ms = Stats::ms(started.elapsed());
@@ -464,12 +509,12 @@ impl Puzzle for TileCoverPuzzle {
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
-        if !options.skip_presolve
-            && let Some(why) = presolve::refute(&self.room)
-        {
-            return Ok(self.no_facts(Self::presolve_stats(engine, started), Some(why)));
+        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
+            return Ok(self.no_facts(Self::presolve_stats(engine, started), Some(refutation.text)));
         }
-        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        let deductions = analysis.as_ref().map(|a| &a.deductions);
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), deductions)?;
         let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
         let mut solver = self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), true, &confirm);
         let encode_ms = Stats::ms(started.elapsed());
@@ -499,9 +544,9 @@ impl Puzzle for TileCoverPuzzle {
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
-        let certificate = if options.skip_presolve { None } else { presolve::refute(&self.room) };
+        let refutation = if options.skip_presolve { None } else { presolve::analyse(&self.room).refutation };
         let relaxed = Room::new(&self.grid, self.room.num_tiles());
-        let encoding = encode(&relaxed, engine, EncodeOptions::default())?;
+        let encoding = encode(&relaxed, engine, EncodeOptions::default(), None)?;
         let confirm = |walk: &[usize]| self.route_in(&relaxed, walk).map(drop);
         let mut solver = self.walker(&relaxed, &encoding, options.new_solver(encoding.cnf()), true, &confirm);
         let budget = self.room.leave_uncovered();
@@ -523,12 +568,22 @@ impl Puzzle for TileCoverPuzzle {
             demands
         };
         let encode_ms = Stats::ms(started.elapsed());
-        let shrunk = shrink_by_deletion(&demands, |assumptions| -> Result<Option<Vec<Lit>>, Error> {
+        // When the certificate names tiles that no walk covers together (a
+        // dead end, a cut tile and the parts beyond it), the shrinking
+        // starts from them, so the constraints listed are the certificate's
+        // own. The relaxed room numbers its nodes as the room does.
+        let core: Vec<Lit> = refutation.iter().flat_map(|r| &r.cells).map(|&t| demands[t - 1]).collect();
+        let certificate = refutation.map(|r| r.text);
+        let mut shrink = |assumptions: &[Lit]| -> Result<Option<Vec<Lit>>, Error> {
             Ok(match solver.solve_under(assumptions)? {
                 Answer::Sat => {
-                    let walk = solver.repairer().walk();
-                    let met = relaxed.tiles().filter(|&t| assumptions.contains(&demands[t - 1]));
-                    let missed = met.filter(|&t| !walk.contains(&t)).count();
+                    let mut on_walk = vec![false; relaxed.num_nodes()];
+                    for &t in solver.repairer().walk() {
+                        on_walk[t] = true;
+                    }
+                    let demanded: std::collections::HashSet<Lit> = assumptions.iter().copied().collect();
+                    let met = relaxed.tiles().filter(|&t| demanded.contains(&demands[t - 1]));
+                    let missed = met.filter(|&t| !on_walk[t]).count();
                     if missed > budget {
                         let message = format!("a walk assumed to leave at most {budget} demanded tiles left {missed}");
                         return Err(Error::CheckFailed(message));
@@ -537,7 +592,14 @@ impl Puzzle for TileCoverPuzzle {
                 }
                 Answer::Unsat => Some(solver.failed_core()),
             })
-        })?;
+        };
+        let mut shrunk = None;
+        if !core.is_empty() {
+            shrunk = shrink_by_deletion(&core, &mut shrink)?;
+        }
+        if shrunk.is_none() {
+            shrunk = shrink_by_deletion(&demands, &mut shrink)?;
+        }
         let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
         let Some(kept) = shrunk else {
             return Ok(ExplainReport {
@@ -563,7 +625,9 @@ impl Puzzle for TileCoverPuzzle {
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
         let engine = Engine::choose(engine)?;
-        let encoding = encode(&self.room, engine, EncodeOptions::default())?;
+        // As `solve` hands it over: with the presolve's deductions as clauses.
+        let analysis = presolve::analyse(&self.room);
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), Some(&analysis.deductions))?;
         let (equisatisfiable, notes) = match engine.scheme() {
             Scheme::Lazy(_) => (
                 false,

@@ -91,3 +91,176 @@ pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> Stri
     }
     marks.into_iter().map(|row| row.into_iter().collect::<String>() + "\n").collect()
 }
+
+/// A square room of `size` × `size` with about `wall_percent` % of its cells
+/// walled at random, the start on a random open cell, every cell the start
+/// cannot reach walled, and the colours balanced: counting the start, the
+/// start's colour has as many cells as the other or one more, so the colour
+/// count alone never refutes it. Balancing walls random cells of the larger
+/// colour, preferring ones whose wall keeps the room in one piece. Returns
+/// the grid text; the room depends on the arguments alone.
+///
+/// Such rooms are the test bed for the structural presolve: most have a
+/// route, and those that do not usually fail for a reason a player can see
+/// (a dead end, a cut tile, a forced chain).
+///
+/// ```
+/// use somaria::puzzles::tile_cover::rooms::scattered_room;
+/// let room = scattered_room(12, 5.0, 3);
+/// assert_eq!(room.lines().count(), 12);
+/// assert_eq!(room.matches('S').count(), 1);
+/// assert_eq!(room, scattered_room(12, 5.0, 3));
+/// ```
+pub fn scattered_room(size: usize, wall_percent: f64, seed: u64) -> String {
+    generate_scattered(size, wall_percent, seed, false)
+}
+
+/// [`scattered_room`], but every tile left with one open side is walled
+/// too (which may leave others with one, walled in turn) before the colours
+/// are balanced: rooms whose impossibility, when they have no route, lies
+/// deeper than a dead end.
+///
+/// ```
+/// use somaria::puzzles::tile_cover::rooms::scattered_room_without_dead_ends;
+/// let room = scattered_room_without_dead_ends(16, 8.0, 2);
+/// assert_eq!(room.matches('S').count(), 1);
+/// ```
+pub fn scattered_room_without_dead_ends(size: usize, wall_percent: f64, seed: u64) -> String {
+    generate_scattered(size, wall_percent, seed, true)
+}
+
+fn generate_scattered(size: usize, wall_percent: f64, seed: u64, prune_dead_ends: bool) -> String {
+    let mut rng = SplitMix64::new(seed);
+    let cells = size * size;
+    if cells == 0 {
+        return String::new();
+    }
+    let mut wall = vec![false; cells];
+    let walls = ((cells as f64) * wall_percent.clamp(0.0, 100.0) / 100.0).round() as usize;
+    let mut order: Vec<usize> = (0..cells).collect();
+    for i in 0..walls.min(cells - 1) {
+        let j = i + rng.below(cells - i);
+        order.swap(i, j);
+        wall[order[i]] = true;
+    }
+    let open: Vec<usize> = (0..cells).filter(|&i| !wall[i]).collect();
+    let start = open[rng.below(open.len())];
+    let colour = |i: usize| (i / size + i % size) % 2 == (start / size + start % size) % 2;
+    let neighbours = |i: usize| {
+        let (r, c) = (i / size, i % size);
+        let mut list = Vec::with_capacity(4);
+        if r > 0 {
+            list.push(i - size);
+        }
+        if r + 1 < size {
+            list.push(i + size);
+        }
+        if c > 0 {
+            list.push(i - 1);
+        }
+        if c + 1 < size {
+            list.push(i + 1);
+        }
+        list
+    };
+    // The cells the start reaches, given the walls.
+    let region = |wall: &[bool]| -> Vec<bool> {
+        let mut seen = vec![false; cells];
+        seen[start] = true;
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            for n in neighbours(i) {
+                if !wall[n] && !seen[n] {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        seen
+    };
+    let cut_to_region = |wall: &mut Vec<bool>| {
+        let seen = region(wall);
+        for i in 0..cells {
+            wall[i] = !seen[i];
+        }
+    };
+    cut_to_region(&mut wall);
+    if prune_dead_ends {
+        let mut stack: Vec<usize> = (0..cells).collect();
+        while let Some(i) = stack.pop() {
+            let open = neighbours(i).into_iter().filter(|&n| !wall[n]).count();
+            if !wall[i] && i != start && open <= 1 {
+                wall[i] = true;
+                stack.extend(neighbours(i));
+            }
+        }
+        cut_to_region(&mut wall);
+    }
+    loop {
+        let same = (0..cells).filter(|&i| !wall[i] && colour(i)).count() as i64;
+        let other = (0..cells).filter(|&i| !wall[i] && !colour(i)).count() as i64;
+        let excess = same - other;
+        if excess == 0 || excess == 1 {
+            break;
+        }
+        let take_same = excess > 1;
+        let candidates: Vec<usize> = (0..cells).filter(|&i| !wall[i] && i != start && colour(i) == take_same).collect();
+        if candidates.is_empty() {
+            break;
+        }
+        // A few random tries for a cell whose wall keeps the room whole;
+        // otherwise take the last one tried and lose what it cuts off.
+        let open_now = (0..cells).filter(|&i| !wall[i]).count();
+        let mut chosen = candidates[rng.below(candidates.len())];
+        for _ in 0..8 {
+            let mut trial = wall.clone();
+            trial[chosen] = true;
+            if region(&trial).iter().filter(|&&s| s).count() == open_now - 1 {
+                break;
+            }
+            chosen = candidates[rng.below(candidates.len())];
+        }
+        wall[chosen] = true;
+        cut_to_region(&mut wall);
+    }
+    let mut text = String::with_capacity(cells + size);
+    for r in 0..size {
+        for c in 0..size {
+            let i = r * size + c;
+            text.push(if i == start {
+                'S'
+            } else if wall[i] {
+                '#'
+            } else {
+                '.'
+            });
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A `rows` × `cols` room with no wall, the start at `start`, and the end
+/// tile at `end` when given: the open rooms a constructive route handles
+/// at any size. Returns the grid text.
+///
+/// ```
+/// use somaria::puzzles::tile_cover::rooms::open_room;
+/// assert_eq!(open_room(2, 3, (0, 0), Some((1, 2))), "S..\n..E\n");
+/// ```
+pub fn open_room(rows: usize, cols: usize, start: Pos, end: Option<Pos>) -> String {
+    let mut text = String::with_capacity(rows * (cols + 1));
+    for r in 0..rows {
+        for c in 0..cols {
+            text.push(if (r, c) == start {
+                'S'
+            } else if Some((r, c)) == end {
+                'E'
+            } else {
+                '.'
+            });
+        }
+        text.push('\n');
+    }
+    text
+}
