@@ -297,6 +297,8 @@ pub fn explain_text(kind: &str, title: Option<&str>, report: &ExplainReport) -> 
                         n - SHOWN_CONSTRAINTS
                     ));
                 }
+            } else if let Some(rule) = &report.rule {
+                out.push_str(&format!("({rule})\n"));
             } else if report.certificate.is_none() {
                 out.push_str("no solution: the puzzle's fixed rules alone cannot be met\n");
             }

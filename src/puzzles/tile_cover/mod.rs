@@ -135,6 +135,10 @@ impl Cell {
     }
 }
 
+/// The most tiles over which `explain` searches for a smallest set of tiles
+/// when the presolve's certificate names none.
+pub const EXPLAIN_SEARCH_LIMIT: usize = 200;
+
 /// The most variables an encoding may need before it is refused up front.
 pub const MAX_VARIABLES: u64 = 40_000_000;
 
@@ -596,6 +600,18 @@ impl Puzzle for TileCoverPuzzle {
         let mut shrunk = None;
         if !core.is_empty() {
             shrunk = shrink_by_deletion(&core, &mut shrink)?;
+        }
+        if shrunk.is_none() && certificate.is_some() && relaxed.num_tiles() > EXPLAIN_SEARCH_LIMIT {
+            // A global argument (a colour count, a matching) over many tiles
+            // is one CDCL proves only slowly, if at all, and every deletion
+            // step would ask for it again; the certificate is the proof.
+            let rule = format!(
+                "the certificate above is the explanation: a smallest set of tiles is searched for only in rooms of \
+                 up to {EXPLAIN_SEARCH_LIMIT} tiles, or from the tiles a certificate names"
+            );
+            let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
+            let (status, constraints) = (Status::NoSolution, Vec::new());
+            return Ok(ExplainReport { status, constraints, certificate, rule: Some(rule), stats });
         }
         if shrunk.is_none() {
             shrunk = shrink_by_deletion(&demands, &mut shrink)?;
