@@ -154,6 +154,28 @@ fn the_shrine_shows_walls_weathercocks_and_turned_fans() {
 }
 
 #[test]
+fn each_walker_is_drawn_in_its_own_colour() {
+    let model = "models/keys-doors/two-walkers.toml";
+    let rendered = Rendered::of(&svg_of(&["solve", model]));
+    let json = json_of(&["solve", model]);
+    let walkers = json["solution"]["walkers"].as_array().unwrap();
+    assert_eq!(walkers.len(), 2);
+    let paths: Vec<Vec<(usize, usize)>> = walkers.iter().map(|w| cells(&w["path"])).collect();
+    for (i, path) in paths.iter().enumerate() {
+        for &cell in path.iter().filter(|c| !paths[1 - i].contains(c)) {
+            assert_eq!(rendered.centre(cell), rgb(ROUTES[i]), "walker {i} at {cell:?}");
+        }
+    }
+    for (row, line) in grid_of(model).iter().enumerate() {
+        for (col, &c) in line.iter().enumerate() {
+            if c == '#' {
+                assert_eq!(rendered.centre((row, col)), rgb(WALL), "{:?}", (row, col));
+            }
+        }
+    }
+}
+
+#[test]
 fn the_shrine_svg_is_unchanged() {
     insta::assert_snapshot!(svg_of(&["solve", "models/akh-vaquot.toml"]));
 }

@@ -65,10 +65,13 @@ pub fn write(picture: &Picture, out: impl Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let (rows, cols) = (picture.rows(), picture.cols());
     let height = rows as f64 + picture.caption.len() as f64 * CAPTION_LINE + 0.2;
+    // Wide enough for the longest caption line, at about 0.3 cells a letter.
+    let longest = picture.caption.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let width = (cols as f64).max((longest as f64 * 0.3 + 0.2).ceil());
     writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {cols} {height}" width="{}" height="{}">"#,
-        cols * CELL_PX,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{}" height="{}">"#,
+        (width * CELL_PX as f64).ceil() as usize,
         (height * CELL_PX as f64).ceil() as usize
     )?;
     writeln!(out, "{}", rect(0.0, 0.0, cols as f64, rows as f64, FLOOR))?;

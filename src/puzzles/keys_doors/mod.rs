@@ -46,12 +46,13 @@ pub use check::check;
 pub use load::{load, load_puzzle};
 
 use super::{
-    CountOptions, CountReport, DecidedBy, Error, ExplainReport, Formula, NamedConstraint, Puzzle, Solution,
+    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, Formula, NamedConstraint, Puzzle, Solution,
     SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Cnf;
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Source};
+use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 
 /// The `kind` of keys-and-doors models.
 pub const KIND: &str = "keys-doors";
@@ -774,6 +775,68 @@ impl Puzzle for KeysDoorsPuzzle {
                 })
             }
         }
+    }
+
+    /// The grid with walls, keys and doors by their letters and each
+    /// walker's start (a ring): the route of each walker as a line of its
+    /// own colour, or the key that cannot be collected outlined.
+    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+        /// The part of a route solution a picture needs.
+        #[derive(serde::Deserialize)]
+        struct Walked {
+            walkers: Vec<WalkedBy>,
+        }
+        #[derive(serde::Deserialize)]
+        struct WalkedBy {
+            path: Vec<[usize; 2]>,
+        }
+        let mut picture = Picture::new(self.layout.rows(), self.layout.cols());
+        for (pos, cell) in self.layout.cells() {
+            match *cell {
+                Cell::Wall => picture.set_ground(pos, Ground::Wall),
+                Cell::Key(letter) => picture.marks.push((pos, Mark::Label(letter.to_string(), Tint::Goal))),
+                Cell::Door(letter) => picture.marks.push((pos, Mark::Label(letter.to_string(), Tint::Obstacle))),
+                Cell::Start | Cell::Floor => {}
+            }
+        }
+        let width = (self.layout.cols() * 3).max(30);
+        match of {
+            Drawn::Solution(report) => {
+                if let Some(solution) = &report.solution {
+                    let walked: Walked = serde_json::from_value(solution.json.clone())
+                        .map_err(|e| Error::Internal(format!("the route does not read back: {e}")))?;
+                    for (walker, route) in walked.walkers.iter().enumerate() {
+                        let cells: Vec<Pos> = route.path.iter().map(|&[r, c]| (r, c)).collect();
+                        if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
+                            picture.marks.push((last, Mark::End(Tint::Route(walker))));
+                        }
+                        picture.trails.push(Trail { cells, tint: Tint::Route(walker), closed: false });
+                    }
+                    let steps = report.cost.unwrap_or_default() as usize;
+                    picture.caption.push(format!("{}; one colour per walker", super::counted(steps, "step")));
+                }
+                if let Some(why) = &report.explanation {
+                    picture.caption.extend(super::wrapped(&format!("no route: {why}"), width));
+                }
+            }
+            Drawn::Facts(_) => {
+                return Err(Error::Unsupported { command: "facts", kind: KIND });
+            }
+            Drawn::Explanation(report) => {
+                for constraint in &report.constraints {
+                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
+                        picture.outlines.push((row, col));
+                    }
+                }
+                if let Some(certificate) = &report.certificate {
+                    picture.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
+                }
+            }
+        }
+        for (walker, &start) in self.starts.iter().enumerate() {
+            picture.marks.push((start, Mark::Start(Tint::Route(walker))));
+        }
+        Ok(picture)
     }
 }
 
