@@ -75,19 +75,23 @@ impl Target {
     /// the old one until `write` has finished and the data is on disk.
     pub fn write(&self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
         match self {
+            // Buffered, since reports are written in many small pieces.
             Target::Stdout => {
-                let mut out = io::stdout().lock();
+                let mut out = io::BufWriter::new(io::stdout().lock());
                 write(&mut out)?;
                 out.flush()
             }
             Target::Stream(path) => {
-                let mut out = OpenOptions::new().write(true).open(path)?;
+                let mut out = io::BufWriter::new(OpenOptions::new().write(true).open(path)?);
                 write(&mut out)?;
                 out.flush()
             }
             Target::File(path) => {
                 let mut temp = self.temp_file()?;
-                write(temp.as_file_mut())?;
+                let mut out = io::BufWriter::new(temp.as_file_mut());
+                write(&mut out)?;
+                out.flush()?;
+                drop(out);
                 temp.as_file().sync_all()?;
                 temp.persist(path).map_err(|e| e.error)?;
                 Ok(())
