@@ -34,7 +34,10 @@ fn engines_side_by_side(c: &mut Criterion) {
     let mut puzzles: Vec<(String, KeysDoorsPuzzle)> =
         LESSON.iter().map(|(name, picture)| (name.to_string(), puzzle(picture))).collect();
     for size in [10, 12, 14, 16, 18, 20] {
-        puzzles.push((format!("maze {size}x{size}"), puzzle(&maze::generate(size, size, 3, 10, size as u64))));
+        puzzles.push((
+            format!("maze {size}x{size}"),
+            puzzle(&maze::generate(size, size, 3, 10, size as u64).expect("a valid maze")),
+        ));
     }
     let mut group = c.benchmark_group("keys_doors_engines");
     group.sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(1));
@@ -47,8 +50,8 @@ fn engines_side_by_side(c: &mut Criterion) {
 }
 
 fn vault(c: &mut Criterion) {
-    let one = puzzle(&maze::vault(4, 1));
-    let four = puzzle(&maze::vault(4, 4));
+    let one = puzzle(&maze::vault(4, 1).expect("a vault"));
+    let four = puzzle(&maze::vault(4, 4).expect("a vault"));
     let mut group = c.benchmark_group("keys_doors_vault_81x81");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
     group.bench_function("keygraph, one walker", |b| b.iter(|| steps(&one, Engine::Keygraph)));
@@ -60,7 +63,7 @@ fn vault(c: &mut Criterion) {
 }
 
 fn open_room(c: &mut Criterion) {
-    let room = puzzle(&maze::open_room(10, 12, 26, 2));
+    let room = puzzle(&maze::open_room(10, 12, 26, 2).expect("a room"));
     let mut group = c.benchmark_group("keys_doors_open_room_10x12_26_keys");
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(5));
     for engine in [Engine::Keygraph, Engine::SatKeys] {
@@ -70,7 +73,7 @@ fn open_room(c: &mut Criterion) {
 }
 
 fn large_maze(c: &mut Criterion) {
-    let puzzle = puzzle(&maze::generate(200, 200, 10, 10, 1));
+    let puzzle = puzzle(&maze::generate(200, 200, 10, 10, 1).expect("a maze"));
     let mut group = c.benchmark_group("keys_doors_200x200");
     group.sample_size(10).measurement_time(Duration::from_secs(8));
     for engine in [Engine::Keygraph, Engine::Bfs] {

@@ -144,7 +144,8 @@ fn table(args: &Args, dir: &std::path::Path, title: &str, cases: impl Fn(bool) -
     for &size in &args.sizes {
         for &seed in &args.seeds {
             for solvable in [true, false] {
-                let grid = prefix_room(size, size * size * args.fill_percent / 100, seed, solvable);
+                let grid =
+                    prefix_room(size, size * size * args.fill_percent / 100, seed, solvable).expect("a valid size");
                 let model = dir.join(format!("room-{size}-{seed}-{solvable}.toml"));
                 std::fs::write(&model, format!("kind = \"tile-cover\"\ngrid = \"\"\"\n{grid}\"\"\"\n")).expect("write");
                 let room = if solvable { "solvable" } else { "unbalanced" };
@@ -267,7 +268,8 @@ fn scattered_table(args: &Args, dir: &std::path::Path) {
                         scattered_room_without_dead_ends(size, percent, seed)
                     } else {
                         scattered_room(size, percent, seed)
-                    };
+                    }
+                    .expect("a valid size");
                     let tiles = grid.chars().filter(|&c| c == '.').count();
                     let leave = leave.min(tiles);
                     let model =
@@ -308,18 +310,19 @@ fn open_table(args: &Args, dir: &std::path::Path) {
     println!("\nOpen rooms (whole `somaria solve --format json` process, limit {:?}):", args.timeout);
     println!("{:<34} {:>9} {:>8} {:>8}  {:<10} engine", "room", "tiles", "seconds", "peak MB", "answer");
     let mut cases: Vec<(String, String)> = Vec::new();
+    let room = |n: usize, start, end| open_room(n, n, start, end).expect("a valid room");
     for n in [60, 80, 100, 300, 1000] {
-        cases.push((format!("{n}x{n}, start in a corner"), open_room(n, n, (0, 0), None)));
+        cases.push((format!("{n}x{n}, start in a corner"), room(n, (0, 0), None)));
     }
     for n in [100, 1000] {
-        cases.push((format!("{n}x{n}, start in the middle"), open_room(n, n, (n / 2, n / 2), None)));
+        cases.push((format!("{n}x{n}, start in the middle"), room(n, (n / 2, n / 2), None)));
     }
     for n in [100, 1000] {
         // Four walls, two of each colour so the colours stay even; the start
         // off centre, the end tile in the far corner, on the colour the
         // counts ask for.
         let mut grid: Vec<Vec<char>> =
-            open_room(n, n, (n / 2, n / 2 + 1), Some((n - 1, n - 1))).lines().map(|l| l.chars().collect()).collect();
+            room(n, (n / 2, n / 2 + 1), Some((n - 1, n - 1))).lines().map(|l| l.chars().collect()).collect();
         let spots = [(n / 10, n / 10), (n / 5, 3 * n / 10), (7 * n / 10, 11 * n / 20), (9 * n / 10, 9 * n / 10)];
         for (i, (r, mut c)) in spots.into_iter().enumerate() {
             if (r + c) % 2 != i % 2 {

@@ -18,10 +18,13 @@ fn main() {
         [rows, cols, keys, seed] => (rows, cols, keys, seed as u64),
         _ => usage(),
     };
-    if rows * cols <= keys || keys > 26 {
-        usage();
-    }
-    let grid = maze::open_room(rows, cols, keys, seed);
+    let grid = match maze::open_room(rows, cols, keys, seed) {
+        Ok(grid) => grid,
+        Err(e) => {
+            eprintln!("error: {e}");
+            usage();
+        }
+    };
     let title = format!("{rows}x{cols} open room with {keys} keys (seed {seed})");
     print!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n");
 }

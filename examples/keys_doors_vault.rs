@@ -19,7 +19,13 @@ fn main() {
         _ => usage(),
     };
     let form = if walkers == 1 { "one walker" } else { "four walkers" };
-    print!("{}", maze::vault_model(&format!("81x81 vault, 26 keys, {form} (seed {seed})"), seed, walkers));
+    match maze::vault_model(&format!("81x81 vault, 26 keys, {form} (seed {seed})"), seed, walkers) {
+        Ok(model) => print!("{model}"),
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    }
 }
 
 fn usage() -> ! {

@@ -29,13 +29,20 @@ fn main() {
         eprintln!("SIZE must be at least 1 and WALL_PERCENT from 0 to below 100");
         std::process::exit(2);
     }
+    let grid =
+        if prune { scattered_room_without_dead_ends(size, percent, seed) } else { scattered_room(size, percent, seed) };
+    let grid = match grid {
+        Ok(grid) => grid,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
     println!("kind = \"tile-cover\"");
     let style = if prune { ", no dead ends" } else { "" };
     println!("title = \"{size}x{size} room, {percent}% walls, seed {seed}{style}\"");
     if leave > 0 {
         println!("leave_uncovered = {leave}");
     }
-    let grid =
-        if prune { scattered_room_without_dead_ends(size, percent, seed) } else { scattered_room(size, percent, seed) };
     print!("grid = \"\"\"\n{grid}\"\"\"\n");
 }

@@ -7,6 +7,8 @@ use somaria::cnf::{Cnf, Lit};
 use somaria::grid::{Dir, Grid};
 use somaria::puzzles::fans::generate::planted;
 use somaria::puzzles::fans::{Cell, FanPuzzle, Hit};
+use somaria::puzzles::keys_doors::{self, KeysDoorsPuzzle, maze};
+use somaria::puzzles::tile_cover::{self, TileCoverPuzzle, rooms};
 use somaria::puzzles::{Puzzle, SolveOptions};
 use somaria::solver::{Answer, Solve, new_solver};
 
@@ -67,4 +69,53 @@ fn grids_of_no_cells_are_refused_and_one_cell_is_a_grid() {
     assert_eq!(puzzle.solve_directions().unwrap(), None);
     let fan = FanPuzzle::from_grid(Grid::from_rows(vec![vec![Cell::Fan]]).unwrap());
     assert!(fan.solve_directions().unwrap().is_some());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Every generator builds a loadable puzzle or says why it cannot.
+    #[test]
+    fn generators_build_or_refuse(size in 0usize..5, keys in 0usize..30, walkers in 0usize..6, seed: u64, pct in -5.0f64..110.0) {
+        let tile = |grid: String| TileCoverPuzzle::new(
+            somaria::grid::Grid::from_rows(grid.lines().map(|l| l.chars().map(|c| tile_cover::Cell::from_symbol(c).unwrap()).collect()).collect()).unwrap(), 0);
+        if let Ok(grid) = rooms::prefix_room(size, size * size, seed, true) {
+            prop_assert!(size >= 2);
+            tile(grid).unwrap();
+        }
+        for grid in [rooms::scattered_room(size, pct, seed), rooms::scattered_room_without_dead_ends(size, pct, seed)] {
+            if let Ok(grid) = grid {
+                tile(grid).unwrap();
+            }
+        }
+        if let Ok(grid) = rooms::open_room(size, size + 1, (0, 0), Some((size.saturating_sub(1), size))) {
+            tile(grid).unwrap();
+        }
+        let vault = |grid: String| KeysDoorsPuzzle::from_picture(&grid).map(|_| ());
+        if let Ok(grid) = maze::generate(size * 2 + 1, size * 2 + 3, keys, 10, seed) {
+            prop_assert!(vault(grid).is_ok());
+        }
+        if let Ok(grid) = maze::open_room(size, size + 1, keys, seed) {
+            prop_assert!(vault(grid).is_ok());
+        }
+        prop_assert_eq!(maze::vault(seed, walkers).is_ok(), walkers == 1 || walkers == 4);
+    }
+}
+
+#[test]
+fn puzzles_without_their_start_are_refused() {
+    let grid = |rows: &[&str], cell: fn(char) -> Option<tile_cover::Cell>| {
+        Grid::from_rows(rows.iter().map(|r| r.chars().map(|c| cell(c).unwrap()).collect()).collect()).unwrap()
+    };
+    assert!(TileCoverPuzzle::new(grid(&["..", ".#"], tile_cover::Cell::from_symbol), 0).is_err());
+    assert!(TileCoverPuzzle::new(grid(&["SS", ".#"], tile_cover::Cell::from_symbol), 0).is_err());
+    assert!(TileCoverPuzzle::new(grid(&["S.", "EE"], tile_cover::Cell::from_symbol), 0).is_err());
+    assert!(TileCoverPuzzle::new(grid(&["S.", ".."], tile_cover::Cell::from_symbol), 5).is_err());
+    assert!(
+        TileCoverPuzzle::new(grid(&["S#"], tile_cover::Cell::from_symbol), 0).is_ok(),
+        "a room with nothing to cover"
+    );
+    assert!(TileCoverPuzzle::new(grid(&["S.", ".E"], tile_cover::Cell::from_symbol), 1).is_ok());
+    let keys = Grid::from_rows(vec![vec![keys_doors::Cell::Floor, keys_doors::Cell::Key('a')]]).unwrap();
+    assert!(KeysDoorsPuzzle::from_grid(keys).is_err());
 }

@@ -414,7 +414,8 @@ const VAULT: &str = "models/keys-doors/vault-81.toml";
 /// `count` does by default with bfs, is out of reach on it).
 fn four_walker_vault(dir: &Path) -> String {
     let path = dir.join("vault-81-four.toml");
-    std::fs::write(&path, somaria::puzzles::keys_doors::maze::vault_model("vault, four walkers", 4, 4)).unwrap();
+    std::fs::write(&path, somaria::puzzles::keys_doors::maze::vault_model("vault, four walkers", 4, 4).unwrap())
+        .unwrap();
     path.to_str().unwrap().to_string()
 }
 
@@ -465,7 +466,7 @@ fn the_four_walker_vault_is_answered_alike_by_keygraph_and_sat_keys() {
 fn an_open_room_with_26_keys_is_answered_by_sat_keys() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("room.toml");
-    let grid = somaria::puzzles::keys_doors::maze::open_room(8, 8, 26, 5);
+    let grid = somaria::puzzles::keys_doors::maze::open_room(8, 8, 26, 5).unwrap();
     std::fs::write(&path, format!("kind = \"keys-doors\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")).unwrap();
     let json = solve_json("sat-keys", path.to_str().unwrap());
     let grid: Vec<Vec<char>> = grid.lines().map(|l| l.chars().collect()).collect();

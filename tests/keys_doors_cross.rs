@@ -340,7 +340,7 @@ fn replay_prefix(grid: &[Vec<char>], moves: &[(usize, serde_json::Value)]) -> bo
 fn keygraph_matches_bfs_on_loopy_mazes_with_14_keys() {
     use somaria::puzzles::keys_doors::maze;
     for seed in 1..=4 {
-        let puzzle = KeysDoorsPuzzle::from_picture(&maze::generate(31, 31, 14, 30, seed)).unwrap();
+        let puzzle = KeysDoorsPuzzle::from_picture(&maze::generate(31, 31, 14, 30, seed).unwrap()).unwrap();
         let mut answers = Vec::new();
         for engine in ["keygraph", "bfs"] {
             let solved = puzzle.solve(&SolveOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();

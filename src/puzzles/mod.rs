@@ -312,6 +312,29 @@ impl FactsReport {
     }
 }
 
+/// A generator asked for a puzzle it cannot build, such as a grid with no
+/// cells or more keys than letters.
+///
+/// ```
+/// let e = somaria::puzzles::GenerateError::new("a 0 x 3 grid", "at least one row and one column");
+/// assert_eq!(e.to_string(), "cannot generate a 0 x 3 grid; expected at least one row and one column");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot generate {found}; expected {expected}")]
+pub struct GenerateError {
+    /// What was asked for.
+    pub found: String,
+    /// What the generator can build.
+    pub expected: String,
+}
+
+impl GenerateError {
+    /// The error for `found`, when `expected` is what can be built.
+    pub fn new(found: impl Into<String>, expected: impl Into<String>) -> GenerateError {
+        GenerateError { found: found.into(), expected: expected.into() }
+    }
+}
+
 /// Up to `shown` items joined with commas, and how many more were left out,
 /// so that a message about a huge puzzle stays readable.
 ///

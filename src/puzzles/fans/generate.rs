@@ -2,6 +2,7 @@
 
 use super::{Cell, FanPuzzle};
 use crate::grid::{Dir, Grid};
+use crate::puzzles::GenerateError;
 use crate::rng::SplitMix64;
 
 /// A `rows` x `cols` grid with about `fan_rate` fans and `wall_rate` walls,
@@ -16,9 +17,10 @@ use crate::rng::SplitMix64;
 /// assert!(puzzle.solve_directions().unwrap().is_some());
 /// assert!(planted(0, 0, 0.1, 0.05, 7).is_err());
 /// ```
-pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u64) -> Result<FanPuzzle, SizeError> {
+pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u64) -> Result<FanPuzzle, GenerateError> {
+    let size_error = || GenerateError::new(format!("a {rows} x {cols} grid"), "at least one row and one column");
     if rows == 0 || cols == 0 {
-        return Err(SizeError { rows, cols });
+        return Err(size_error());
     }
     let mut rng = SplitMix64::new(seed);
     let mut cells: Vec<Vec<Cell>> = (0..rows)
@@ -36,7 +38,7 @@ pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u6
                 .collect()
         })
         .collect();
-    let layout = Grid::from_rows(cells.clone()).ok_or(SizeError { rows, cols })?;
+    let layout = Grid::from_rows(cells.clone()).ok_or_else(size_error)?;
     let mut blown = vec![vec![false; cols]; rows];
     for (pos, cell) in layout.cells() {
         if *cell == Cell::Fan {
@@ -58,15 +60,5 @@ pub fn planted(rows: usize, cols: usize, fan_rate: f64, wall_rate: f64, seed: u6
             }
         }
     }
-    Ok(FanPuzzle::from_grid(Grid::from_rows(cells).ok_or(SizeError { rows, cols })?))
-}
-
-/// A grid size a generator cannot build.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot build a {rows} x {cols} grid; expected at least one row and one column")]
-pub struct SizeError {
-    /// Rows asked for.
-    pub rows: usize,
-    /// Columns asked for.
-    pub cols: usize,
+    Ok(FanPuzzle::from_grid(Grid::from_rows(cells).ok_or_else(size_error)?))
 }

@@ -8,6 +8,7 @@
 //! works, and knocking out extra walls afterwards (to make loops) only adds
 //! routes.
 
+use crate::puzzles::GenerateError;
 use crate::rng::SplitMix64;
 
 /// A solvable maze of `rows` × `cols` cells (at least 3 × 3) with `keys` keys
@@ -16,13 +17,30 @@ use crate::rng::SplitMix64;
 ///
 /// ```
 /// use somaria::puzzles::keys_doors::{maze, Engine, KeysDoorsPuzzle};
-/// let picture = maze::generate(9, 11, 3, 10, 7);
+/// let picture = maze::generate(9, 11, 3, 10, 7).unwrap();
 /// let puzzle = KeysDoorsPuzzle::from_picture(&picture).unwrap();
 /// assert_eq!(puzzle.keys().len(), 3);
 /// assert!(puzzle.shortest_route(Engine::Bfs).unwrap().is_some());
 /// ```
-pub fn generate(rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64) -> String {
-    assert!(rows >= 3 && cols >= 3 && keys <= 26, "a maze needs 3 x 3 cells and at most 26 keys");
+pub fn generate(
+    rows: usize,
+    cols: usize,
+    keys: usize,
+    loops_percent: usize,
+    seed: u64,
+) -> Result<String, GenerateError> {
+    if rows < 3 || cols < 3 {
+        return Err(GenerateError::new(format!("a {rows} x {cols} maze"), "at least 3 x 3 cells"));
+    }
+    let rooms = (rows - 1) / 2 * ((cols - 1) / 2);
+    if keys > 26 || keys >= rooms {
+        let found = format!("{keys} keys in a {rows} x {cols} maze");
+        return Err(GenerateError::new(found, format!("at most 26 keys, and fewer than its {rooms} rooms")));
+    }
+    Ok(carve(rows, cols, keys, loops_percent, seed))
+}
+
+fn carve(rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64) -> String {
     let mut rng = SplitMix64::new(seed);
     let mut grid = vec![vec!['#'; cols]; rows];
     let mut parent: Vec<Vec<Option<(usize, usize)>>> = vec![vec![None; cols]; rows];
@@ -108,9 +126,16 @@ pub fn generate(rows: usize, cols: usize, keys: usize, loops_percent: usize, see
 }
 
 /// A whole model file around [`generate`].
-pub fn model(title: &str, rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64) -> String {
-    let grid = generate(rows, cols, keys, loops_percent, seed);
-    format!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+pub fn model(
+    title: &str,
+    rows: usize,
+    cols: usize,
+    keys: usize,
+    loops_percent: usize,
+    seed: u64,
+) -> Result<String, GenerateError> {
+    let grid = generate(rows, cols, keys, loops_percent, seed)?;
+    Ok(format!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n"))
 }
 
 /// The side of a vault.
@@ -133,13 +158,20 @@ pub const VAULT_SIDE: usize = 81;
 ///
 /// ```
 /// use somaria::puzzles::keys_doors::{maze, Engine, KeysDoorsPuzzle};
-/// let one = KeysDoorsPuzzle::from_picture(&maze::vault(7, 1)).unwrap();
-/// let four = KeysDoorsPuzzle::from_picture(&maze::vault(7, 4)).unwrap();
+/// let one = KeysDoorsPuzzle::from_picture(&maze::vault(7, 1).unwrap()).unwrap();
+/// let four = KeysDoorsPuzzle::from_picture(&maze::vault(7, 4).unwrap()).unwrap();
+/// assert!(maze::vault(7, 2).is_err());
 /// assert_eq!((one.keys().len(), one.starts().len(), four.starts().len()), (26, 1, 4));
 /// assert!(four.shortest_route(Engine::Keygraph).unwrap().is_some());
 /// ```
-pub fn vault(seed: u64, walkers: usize) -> String {
-    assert!(walkers == 1 || walkers == 4, "a vault has one walker or four");
+pub fn vault(seed: u64, walkers: usize) -> Result<String, GenerateError> {
+    if walkers != 1 && walkers != 4 {
+        return Err(GenerateError::new(format!("a vault with {walkers} walkers"), "one walker or four"));
+    }
+    Ok(carve_vault(seed, walkers))
+}
+
+fn carve_vault(seed: u64, walkers: usize) -> String {
     let side = VAULT_SIDE;
     let centre = side / 2;
     let mut rng = SplitMix64::new(seed);
@@ -245,9 +277,9 @@ pub fn vault(seed: u64, walkers: usize) -> String {
 }
 
 /// A whole model file around [`vault`].
-pub fn vault_model(title: &str, seed: u64, walkers: usize) -> String {
-    let grid = vault(seed, walkers);
-    format!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+pub fn vault_model(title: &str, seed: u64, walkers: usize) -> Result<String, GenerateError> {
+    let grid = vault(seed, walkers)?;
+    Ok(format!("kind = \"keys-doors\"\ntitle = {title:?}\ngrid = \"\"\"\n{grid}\n\"\"\"\n"))
 }
 
 /// An open room of `rows` × `cols` floor cells (no walls, no doors) with
@@ -256,11 +288,19 @@ pub fn vault_model(title: &str, seed: u64, walkers: usize) -> String {
 ///
 /// ```
 /// use somaria::puzzles::keys_doors::{maze, KeysDoorsPuzzle};
-/// let room = KeysDoorsPuzzle::from_picture(&maze::open_room(10, 12, 26, 1)).unwrap();
+/// let room = KeysDoorsPuzzle::from_picture(&maze::open_room(10, 12, 26, 1).unwrap()).unwrap();
 /// assert_eq!(room.keys().len(), 26);
+/// assert!(maze::open_room(2, 2, 4, 1).is_err());
 /// ```
-pub fn open_room(rows: usize, cols: usize, keys: usize, seed: u64) -> String {
-    assert!(keys <= 26 && keys < rows * cols, "an open room needs a free cell per key and at most 26 keys");
+pub fn open_room(rows: usize, cols: usize, keys: usize, seed: u64) -> Result<String, GenerateError> {
+    if keys > 26 || keys >= rows * cols {
+        let found = format!("{keys} keys in a {rows} x {cols} room");
+        return Err(GenerateError::new(found, "at most 26 keys, and a free cell for each beside the start"));
+    }
+    Ok(place_keys(rows, cols, keys, seed))
+}
+
+fn place_keys(rows: usize, cols: usize, keys: usize, seed: u64) -> String {
     let mut rng = SplitMix64::new(seed);
     let mut grid = vec![vec!['.'; cols]; rows];
     grid[0][0] = '@';

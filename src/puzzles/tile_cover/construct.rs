@@ -64,6 +64,10 @@ pub fn construct(room: &Room, deductions: Option<&Deductions>) -> Option<Constru
 /// rectangle, from a corner start; the variant that ends on the end tile
 /// when there is one.
 pub fn serpentine(room: &Room) -> Option<Vec<usize>> {
+    // A route makes at least one move.
+    if room.num_tiles() == 0 {
+        return None;
+    }
     let (mut top, mut left, mut bottom, mut right) = (usize::MAX, usize::MAX, 0, 0);
     for node in 0..room.num_nodes() {
         let (r, c) = room.position(node);

@@ -73,5 +73,11 @@ pub fn load_puzzle(source: &Source) -> Result<TileCoverPuzzle, LoadError> {
             k as usize
         }
     };
-    Ok(TileCoverPuzzle::new(grid, leave_uncovered).with_title(file.title))
+    // The checks above cover the layout's rules, and say where in the file.
+    let puzzle = TileCoverPuzzle::new(grid, leave_uncovered).map_err(|e| {
+        let message = e.to_string();
+        let (found, expected) = message.split_once("; expected ").unwrap_or((&message, "a valid room"));
+        source.error_at(&file.grid, Problem::Invalid { found: found.to_string(), expected: expected.to_string() })
+    })?;
+    Ok(puzzle.with_title(file.title))
 }

@@ -170,6 +170,34 @@ fn encode(
     Ok(Encoding::with_deductions(room, scheme, options, deductions))
 }
 
+/// A grid that breaks the rules beyond its symbols.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    /// There is no `S`.
+    #[error("no start 'S' in the grid; expected exactly one 'S', the cell the walk starts on")]
+    NoStart,
+    /// A second `S` or `E`.
+    #[error(
+        "a second '{symbol}' at grid cell {second:?}, after the one at {first:?}; expected one 'S' and at most one 'E'"
+    )]
+    Second {
+        /// `S` or `E`.
+        symbol: char,
+        /// The first.
+        first: Pos,
+        /// The second.
+        second: Pos,
+    },
+    /// More tiles to leave than there are.
+    #[error("{leave_uncovered} tiles to leave uncovered; expected at most {tiles}, the tiles in the room")]
+    TooManyLeft {
+        /// Tiles that may be left.
+        leave_uncovered: usize,
+        /// Tiles in the room.
+        tiles: usize,
+    },
+}
+
 /// A validated tile-cover room.
 ///
 /// ```
@@ -196,10 +224,32 @@ struct Route {
 
 impl TileCoverPuzzle {
     /// A puzzle from a grid with exactly one [`Cell::Start`] and at most one
-    /// [`Cell::End`], as the loader guarantees.
-    pub fn new(grid: Grid<Cell>, leave_uncovered: usize) -> TileCoverPuzzle {
+    /// [`Cell::End`], in which at most `leave_uncovered` of the tiles may be
+    /// left; anything else is refused with what is wrong.
+    ///
+    /// ```
+    /// use somaria::grid::Grid;
+    /// use somaria::puzzles::tile_cover::{Cell, TileCoverPuzzle};
+    /// let grid = Grid::from_rows(vec![vec![Cell::Start, Cell::Tile]]).unwrap();
+    /// assert!(TileCoverPuzzle::new(grid.clone(), 1).is_ok());
+    /// assert!(TileCoverPuzzle::new(grid, 2).is_err());
+    /// ```
+    pub fn new(grid: Grid<Cell>, leave_uncovered: usize) -> Result<TileCoverPuzzle, LayoutError> {
+        for (cell, symbol) in [(Cell::Start, 'S'), (Cell::End, 'E')] {
+            let mut found = grid.cells().filter(|(_, c)| **c == cell).map(|(p, _)| p);
+            if let (Some(first), Some(second)) = (found.next(), found.next()) {
+                return Err(LayoutError::Second { symbol, first, second });
+            }
+        }
+        if !grid.cells().any(|(_, c)| *c == Cell::Start) {
+            return Err(LayoutError::NoStart);
+        }
+        let tiles = grid.cells().filter(|(_, c)| matches!(c, Cell::Tile | Cell::End)).count();
+        if leave_uncovered > tiles {
+            return Err(LayoutError::TooManyLeft { leave_uncovered, tiles });
+        }
         let room = Room::new(&grid, leave_uncovered);
-        TileCoverPuzzle { title: None, grid, room }
+        Ok(TileCoverPuzzle { title: None, grid, room })
     }
 
     /// Sets the title shown in reports.

@@ -5,6 +5,7 @@
 //! balance and makes it unsolvable.
 
 use crate::grid::Pos;
+use crate::puzzles::GenerateError;
 use crate::rng::SplitMix64;
 
 /// A random Hamiltonian path of the `rows` × `cols` grid, by backbite moves
@@ -60,12 +61,15 @@ pub fn hamiltonian_path(rows: usize, cols: usize, seed: u64) -> Vec<Pos> {
 ///
 /// ```
 /// use somaria::puzzles::tile_cover::rooms::prefix_room;
-/// let room = prefix_room(6, 30, 1, true);
+/// let room = prefix_room(6, 30, 1, true).unwrap();
 /// assert_eq!(room.lines().count(), 6);
 /// assert_eq!(room.matches('S').count(), 1);
 /// assert_eq!(room.matches('.').count(), 29);
 /// ```
-pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> String {
+pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> Result<String, GenerateError> {
+    if size < 2 {
+        return Err(GenerateError::new(format!("a {size} x {size} room"), "a side of at least 2"));
+    }
     let path = hamiltonian_path(size, size, seed);
     let cells = cells.clamp(1, path.len());
     let mut marks = vec![vec!['#'; size]; size];
@@ -89,7 +93,7 @@ pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> Stri
         let (r, c) = candidates[rng.below(candidates.len())];
         marks[r][c] = '#';
     }
-    marks.into_iter().map(|row| row.into_iter().collect::<String>() + "\n").collect()
+    Ok(marks.into_iter().map(|row| row.into_iter().collect::<String>() + "\n").collect())
 }
 
 /// A square room of `size` × `size` with about `wall_percent` % of its cells
@@ -106,12 +110,13 @@ pub fn prefix_room(size: usize, cells: usize, seed: u64, solvable: bool) -> Stri
 ///
 /// ```
 /// use somaria::puzzles::tile_cover::rooms::scattered_room;
-/// let room = scattered_room(12, 5.0, 3);
+/// let room = scattered_room(12, 5.0, 3).unwrap();
 /// assert_eq!(room.lines().count(), 12);
 /// assert_eq!(room.matches('S').count(), 1);
-/// assert_eq!(room, scattered_room(12, 5.0, 3));
+/// assert_eq!(room, scattered_room(12, 5.0, 3).unwrap());
+/// assert!(scattered_room(1, 5.0, 3).is_err());
 /// ```
-pub fn scattered_room(size: usize, wall_percent: f64, seed: u64) -> String {
+pub fn scattered_room(size: usize, wall_percent: f64, seed: u64) -> Result<String, GenerateError> {
     generate_scattered(size, wall_percent, seed, false)
 }
 
@@ -122,14 +127,24 @@ pub fn scattered_room(size: usize, wall_percent: f64, seed: u64) -> String {
 ///
 /// ```
 /// use somaria::puzzles::tile_cover::rooms::scattered_room_without_dead_ends;
-/// let room = scattered_room_without_dead_ends(16, 8.0, 2);
+/// let room = scattered_room_without_dead_ends(16, 8.0, 2).unwrap();
 /// assert_eq!(room.matches('S').count(), 1);
 /// ```
-pub fn scattered_room_without_dead_ends(size: usize, wall_percent: f64, seed: u64) -> String {
+pub fn scattered_room_without_dead_ends(size: usize, wall_percent: f64, seed: u64) -> Result<String, GenerateError> {
     generate_scattered(size, wall_percent, seed, true)
 }
 
-fn generate_scattered(size: usize, wall_percent: f64, seed: u64, prune_dead_ends: bool) -> String {
+fn generate_scattered(size: usize, wall_percent: f64, seed: u64, prune: bool) -> Result<String, GenerateError> {
+    if size < 2 {
+        return Err(GenerateError::new(format!("a {size} x {size} room"), "a side of at least 2"));
+    }
+    if !(0.0..=100.0).contains(&wall_percent) {
+        return Err(GenerateError::new(format!("{wall_percent}% walls"), "a share from 0 to 100"));
+    }
+    Ok(generate_scattered_room(size, wall_percent, seed, prune))
+}
+
+fn generate_scattered_room(size: usize, wall_percent: f64, seed: u64, prune_dead_ends: bool) -> String {
     let mut rng = SplitMix64::new(seed);
     let cells = size * size;
     if cells == 0 {
@@ -246,9 +261,18 @@ fn generate_scattered(size: usize, wall_percent: f64, seed: u64, prune_dead_ends
 ///
 /// ```
 /// use somaria::puzzles::tile_cover::rooms::open_room;
-/// assert_eq!(open_room(2, 3, (0, 0), Some((1, 2))), "S..\n..E\n");
+/// assert_eq!(open_room(2, 3, (0, 0), Some((1, 2))).unwrap(), "S..\n..E\n");
+/// assert!(open_room(2, 3, (0, 0), Some((0, 0))).is_err());
 /// ```
-pub fn open_room(rows: usize, cols: usize, start: Pos, end: Option<Pos>) -> String {
+pub fn open_room(rows: usize, cols: usize, start: Pos, end: Option<Pos>) -> Result<String, GenerateError> {
+    let inside = |(r, c): Pos| r < rows && c < cols;
+    if rows * cols < 2 {
+        return Err(GenerateError::new(format!("a {rows} x {cols} room"), "a start and at least one tile"));
+    }
+    if !inside(start) || end.is_some_and(|e| !inside(e) || e == start) {
+        let found = format!("a start at {start:?} and an end at {end:?} in a {rows} x {cols} room");
+        return Err(GenerateError::new(found, "both inside the room, on different cells"));
+    }
     let mut text = String::with_capacity(rows * (cols + 1));
     for r in 0..rows {
         for c in 0..cols {
@@ -262,5 +286,5 @@ pub fn open_room(rows: usize, cols: usize, start: Pos, end: Option<Pos>) -> Stri
         }
         text.push('\n');
     }
-    text
+    Ok(text)
 }
