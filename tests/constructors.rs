@@ -83,10 +83,9 @@ proptest! {
             prop_assert!(size >= 2);
             tile(grid).unwrap();
         }
-        for grid in [rooms::scattered_room(size, pct, seed), rooms::scattered_room_without_dead_ends(size, pct, seed)] {
-            if let Ok(grid) = grid {
-                tile(grid).unwrap();
-            }
+        let scattered = [rooms::scattered_room(size, pct, seed), rooms::scattered_room_without_dead_ends(size, pct, seed)];
+        for grid in scattered.into_iter().flatten() {
+            tile(grid).unwrap();
         }
         if let Ok(grid) = rooms::open_room(size, size + 1, (0, 0), Some((size.saturating_sub(1), size))) {
             tile(grid).unwrap();
