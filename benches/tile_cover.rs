@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use somaria::model::Source;
 use somaria::puzzles::SolveOptions;
-use somaria::puzzles::tile_cover::encode::EncodeOptions;
+use somaria::puzzles::tile_cover::EncodeOptions;
 use somaria::puzzles::tile_cover::load_puzzle;
 use somaria::puzzles::tile_cover::presolve;
 use somaria::puzzles::tile_cover::rooms::{open_room, prefix_room, scattered_room, scattered_room_without_dead_ends};

@@ -53,7 +53,7 @@ fn every_encoding_refutes_heros_cave_alone() {
 
 #[test]
 fn the_encodings_refute_heros_cave_without_the_colour_count_too() {
-    use somaria::puzzles::tile_cover::encode::EncodeOptions;
+    use somaria::puzzles::tile_cover::EncodeOptions;
     let puzzle = load_puzzle(&Source::read("models/heros-cave.toml".as_ref()).unwrap()).unwrap();
     for engine in ["lazy", "rank"] {
         let options = SolveOptions { engine: Some(engine.into()), skip_presolve: true, ..Default::default() };

@@ -6,16 +6,6 @@ use crate::grid::Dir;
 
 /// The CNF of a [`FanPuzzle`]: variable `4 * fan + dir` says that fan blows
 /// that way.
-///
-/// ```
-/// use somaria::grid::{Dir, Grid};
-/// use somaria::puzzles::fans::{Cell, Encoding, FanPuzzle};
-/// let grid = Grid::from_rows(vec![vec![Cell::Weathercock, Cell::Fan]]).unwrap();
-/// let encoding = Encoding::new(&FanPuzzle::from_grid(grid));
-/// // 4 direction variables; 1 at-least-one + 6 pairwise + 1 weathercock clause.
-/// assert_eq!(encoding.cnf().num_vars(), 4);
-/// assert_eq!(encoding.cnf().num_clauses(), 8);
-/// ```
 #[derive(Clone, Debug)]
 pub struct Encoding {
     cnf: Cnf,
@@ -99,5 +89,19 @@ fn fan_label(puzzle: &FanPuzzle, fan: usize) -> String {
     match puzzle.fan_place(fan) {
         Some((row, col)) => format!("fan {fan} at ({row}, {col})"),
         None => format!("fan {fan}"),
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn encoding() {
+        use crate::grid::Grid;
+        use crate::puzzles::fans::{Cell, Encoding, FanPuzzle};
+        let grid = Grid::from_rows(vec![vec![Cell::Weathercock, Cell::Fan]]).unwrap();
+        let encoding = Encoding::new(&FanPuzzle::from_grid(grid));
+        // 4 direction variables; 1 at-least-one + 6 pairwise + 1 weathercock clause.
+        assert_eq!(encoding.cnf().num_vars(), 4);
+        assert_eq!(encoding.cnf().num_clauses(), 8);
     }
 }

@@ -24,7 +24,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 pub use check::check;
-pub use encode::Encoding;
+pub(crate) use encode::Encoding;
 pub use load::{MAX_FANS, load, load_puzzle};
 
 use super::{

@@ -53,18 +53,6 @@ pub struct Outcome {
 
 /// Searches for the shortest routes; reconstructs one of them when
 /// `want_route` is set.
-///
-/// ```
-/// use somaria::puzzles::keys_doors::{bfs, Board, KeysDoorsPuzzle};
-/// let puzzle = KeysDoorsPuzzle::from_picture("#a##\n@.Ab").unwrap();
-/// let outcome = bfs::search(&Board::new(&puzzle), true);
-/// assert_eq!(outcome.steps, Some(5));
-/// assert_eq!(outcome.routes, 1);
-/// assert_eq!(outcome.route.unwrap().len(), 5);
-/// // Two walkers, one key each: 1 + 1 steps, in either order.
-/// let two = KeysDoorsPuzzle::from_picture("a@#@b").unwrap();
-/// assert_eq!(bfs::search(&Board::new(&two), false).routes, 2);
-/// ```
 pub fn search(board: &Board, want_route: bool) -> Outcome {
     if board.num_walkers() > 1 {
         return search_joint(board, want_route);
@@ -453,5 +441,21 @@ mod tests {
         assert_eq!((outcome.steps, outcome.routes), (Some(26), 1));
         // Along a corridor each key set is a prefix: 26 explored sets plus the finish.
         assert_eq!(outcome.key_sets, 27);
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn search() {
+        use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, bfs};
+        let puzzle = KeysDoorsPuzzle::from_picture("#a##\n@.Ab").unwrap();
+        let outcome = bfs::search(&Board::new(&puzzle), true);
+        assert_eq!(outcome.steps, Some(5));
+        assert_eq!(outcome.routes, 1);
+        assert_eq!(outcome.route.unwrap().len(), 5);
+        // Two walkers, one key each: 1 + 1 steps, in either order.
+        let two = KeysDoorsPuzzle::from_picture("a@#@b").unwrap();
+        assert_eq!(bfs::search(&Board::new(&two), false).routes, 2);
     }
 }

@@ -20,17 +20,6 @@ pub enum Access {
 }
 
 /// The engines' view of a puzzle.
-///
-/// ```
-/// use somaria::puzzles::keys_doors::{Access, Board, KeysDoorsPuzzle};
-/// // Keys a and c, no b: they get bits 0 and 1. Door B has no key, so it is a wall.
-/// let puzzle = KeysDoorsPuzzle::from_picture("@aBC\nc...").unwrap();
-/// let board = Board::new(&puzzle);
-/// assert_eq!(board.key_letters(), &['a', 'c']);
-/// assert_eq!(board.access(2), Access::Blocked);
-/// assert_eq!(board.access(3), Access::Door(1));
-/// assert_eq!(board.all_keys(), 0b11);
-/// ```
 #[derive(Clone, Debug)]
 pub struct Board {
     rows: usize,
@@ -89,11 +78,6 @@ impl Board {
     /// Number of walkers.
     pub fn num_walkers(&self) -> usize {
         self.starts.len()
-    }
-
-    /// Number of rows.
-    pub fn rows(&self) -> usize {
-        self.rows
     }
 
     /// The key letters present, sorted; key `i` has bit `1 << i`.
@@ -201,5 +185,21 @@ impl Board {
             }
             held = found;
         }
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn board() {
+        use crate::puzzles::keys_doors::KeysDoorsPuzzle;
+        use crate::puzzles::keys_doors::board::{Access, Board};
+        // Keys a and c, no b: they get bits 0 and 1. Door B has no key, so it is a wall.
+        let puzzle = KeysDoorsPuzzle::from_picture("@aBC\nc...").unwrap();
+        let board = Board::new(&puzzle);
+        assert_eq!(board.key_letters(), &['a', 'c']);
+        assert_eq!(board.access(2), Access::Blocked);
+        assert_eq!(board.access(3), Access::Door(1));
+        assert_eq!(board.all_keys(), 0b11);
     }
 }

@@ -53,15 +53,6 @@ pub struct Counted {
 }
 
 /// The legs of a board, ready for A*.
-///
-/// ```
-/// use somaria::puzzles::keys_doors::{keygraph::KeyGraph, Board, KeysDoorsPuzzle};
-/// let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
-/// let board = Board::new(&puzzle);
-/// assert_eq!(KeyGraph::new(&board).unwrap().shortest_route().unwrap().unwrap().len(), 8);
-/// let counted = KeyGraph::for_counting(&board).unwrap().count().unwrap();
-/// assert_eq!((counted.steps, counted.routes), (Some(8), 1));
-/// ```
 pub struct KeyGraph<'b> {
     board: &'b Board,
     legs: Legs,
@@ -105,11 +96,6 @@ impl<'b> KeyGraph<'b> {
             });
         }
         Ok(KeyGraph { board, legs: Legs::new(board, Reading::Direct)?, counting: true })
-    }
-
-    /// The fewest steps, or `None` when no route collects every key.
-    pub fn shortest(&self) -> Option<u64> {
-        self.search(false).steps.map(u64::from)
     }
 
     /// One shortest route, or `None` when no route collects every key.
@@ -411,5 +397,18 @@ mod tests {
         let keys: String = ('a'..='z').collect();
         assert_eq!(both(&format!("@{keys}")), (Some(26), 1));
         assert_eq!(both("@.#\n.A."), (Some(0), 1));
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn keygraph() {
+        use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, keygraph::KeyGraph};
+        let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
+        let board = Board::new(&puzzle);
+        assert_eq!(KeyGraph::new(&board).unwrap().shortest_route().unwrap().unwrap().len(), 8);
+        let counted = KeyGraph::for_counting(&board).unwrap().count().unwrap();
+        assert_eq!((counted.steps, counted.routes), (Some(8), 1));
     }
 }

@@ -26,22 +26,22 @@
 //! [`check`] replays every route on the model's own cells, sharing no code
 //! with any engine.
 
-pub mod bfs;
+mod bfs;
 mod board;
 mod check;
-pub mod keygraph;
+mod keygraph;
 mod legs;
 mod load;
 pub mod maze;
-pub mod sat;
-pub mod sat_keys;
+mod sat;
+mod sat_keys;
 
 use std::collections::BTreeSet;
 use std::time::Instant;
 
 use serde::Serialize;
 
-pub use board::{Access, Board, KeySet};
+pub(crate) use board::Board;
 pub use check::check;
 pub use load::{load, load_puzzle};
 

@@ -49,12 +49,6 @@ pub const MAX_VARIABLES: usize = 40_000_000;
 /// open (a shorter path would give a shorter route); a shortest path visits
 /// no cell twice, and every cell it visits is in the open grid, so a leg has
 /// at most (open cells − 1) steps.
-///
-/// ```
-/// use somaria::puzzles::keys_doors::{sat, Board, KeysDoorsPuzzle};
-/// let puzzle = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
-/// assert_eq!(sat::horizon_bound(&Board::new(&puzzle)), 4);
-/// ```
 pub fn horizon_bound(board: &Board) -> u64 {
     let distances: Vec<Vec<u32>> = board.starts().iter().map(|&s| board.open_distances_from(s)).collect();
     let open_cells = (0..board.num_cells()).filter(|&c| distances.iter().any(|d| d[c] != u32::MAX)).count() as u64;
@@ -64,12 +58,6 @@ pub fn horizon_bound(board: &Board) -> u64 {
 /// The fewest steps any route could take: the farthest key from its nearest
 /// walker with every door open (0 when a key is out of every walker's reach,
 /// which the bound then refutes).
-///
-/// ```
-/// use somaria::puzzles::keys_doors::{sat, Board, KeysDoorsPuzzle};
-/// let puzzle = KeysDoorsPuzzle::from_picture("@.A.a\nb....").unwrap();
-/// assert_eq!(sat::first_useful_horizon(&Board::new(&puzzle)), 4);
-/// ```
 pub fn first_useful_horizon(board: &Board) -> u64 {
     let distances: Vec<Vec<u32>> = board.starts().iter().map(|&s| board.open_distances_from(s)).collect();
     (0..board.num_keys())
@@ -80,15 +68,6 @@ pub fn first_useful_horizon(board: &Board) -> u64 {
 }
 
 /// The growing formula and the solver that holds it.
-///
-/// ```
-/// use somaria::puzzles::keys_doors::{sat::Planner, Board, KeysDoorsPuzzle};
-/// let puzzle = KeysDoorsPuzzle::from_picture("@..a").unwrap();
-/// let board = Board::new(&puzzle);
-/// let mut planner = Planner::new(&board, None);
-/// assert_eq!(planner.shortest().unwrap(), Some(3));
-/// assert_eq!(planner.route().unwrap().len(), 3);
-/// ```
 pub struct Planner<'b> {
     board: &'b Board,
     /// The cells some walker can reach in the open grid; a cell's slot is
@@ -146,11 +125,6 @@ impl<'b> Planner<'b> {
     /// The horizon encoded so far.
     pub fn horizon(&self) -> u64 {
         self.goal.len() as u64 - 1
-    }
-
-    /// The formula so far, without the goal (which each call assumes).
-    pub fn cnf(&self) -> &Cnf {
-        self.formula.cnf()
     }
 
     /// The solver's counters.
@@ -593,5 +567,30 @@ mod tests {
             assert_eq!(solver.solve().unwrap(), expected, "horizon {horizon}");
             planner.extend();
         }
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn horizon_bound() {
+        use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, sat};
+        let puzzle = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
+        assert_eq!(sat::horizon_bound(&Board::new(&puzzle)), 4);
+    }
+    #[test]
+    fn first_useful_horizon() {
+        use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, sat};
+        let puzzle = KeysDoorsPuzzle::from_picture("@.A.a\nb....").unwrap();
+        assert_eq!(sat::first_useful_horizon(&Board::new(&puzzle)), 4);
+    }
+    #[test]
+    fn planner() {
+        use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, sat::Planner};
+        let puzzle = KeysDoorsPuzzle::from_picture("@..a").unwrap();
+        let board = Board::new(&puzzle);
+        let mut planner = Planner::new(&board, None);
+        assert_eq!(planner.shortest().unwrap(), Some(3));
+        assert_eq!(planner.route().unwrap().len(), 3);
     }
 }

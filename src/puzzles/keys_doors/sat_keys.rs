@@ -111,15 +111,6 @@ enum Bound {
 }
 
 /// The order model on an incremental solver.
-///
-/// ```
-/// use somaria::puzzles::keys_doors::{sat_keys::OrderModel, Board, KeysDoorsPuzzle};
-/// use somaria::puzzles::SolveOptions;
-/// let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
-/// let board = Board::new(&puzzle);
-/// let mut model = OrderModel::new(&board, &SolveOptions::default()).unwrap();
-/// assert_eq!(model.shortest().unwrap().unwrap().len(), 8);
-/// ```
 pub struct OrderModel<'b> {
     board: &'b Board,
     legs: Legs,
@@ -445,11 +436,6 @@ impl<'b> OrderModel<'b> {
     pub fn reported_size(&self) -> (usize, usize) {
         let bound = usize::from(self.reported_bound().is_some());
         (self.formula.cnf().num_vars(), self.formula.cnf().num_clauses() + bound)
-    }
-
-    /// The variables and clauses of the model without any bound clause.
-    pub fn model_size(&self) -> (usize, usize) {
-        (self.formula.cnf().num_vars(), self.formula.cnf().num_clauses())
     }
 
     fn reported_steps(&self) -> Option<u64> {
@@ -907,5 +893,18 @@ mod tests {
         let board = Board::new(&KeysDoorsPuzzle::from_picture("a@#@b").unwrap());
         let refused = OrderModel::new(&board, &SolveOptions::default()).unwrap().count();
         assert!(matches!(refused, Err(Error::Unsupported { .. })));
+    }
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn ordermodel() {
+        use crate::puzzles::SolveOptions;
+        use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, sat_keys::OrderModel};
+        let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
+        let board = Board::new(&puzzle);
+        let mut model = OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        assert_eq!(model.shortest().unwrap().unwrap().len(), 8);
     }
 }

@@ -78,15 +78,6 @@ pub enum Reading {
 }
 
 /// The CNF of a room under one scheme.
-///
-/// ```
-/// use somaria::puzzles::tile_cover::{load_puzzle, encode::{Encoding, Scheme, CutStyle, EncodeOptions}};
-/// use somaria::model::Source;
-/// let source = Source::from_text("m.toml", "kind = \"tile-cover\"\ngrid = \"S..\"\n");
-/// let puzzle = load_puzzle(&source).unwrap();
-/// let encoding = Encoding::new(puzzle.room(), Scheme::Lazy(CutStyle::CutSet), EncodeOptions::default());
-/// assert!(encoding.cnf().num_vars() > 0);
-/// ```
 #[derive(Clone, Debug)]
 pub struct Encoding {
     scheme: Scheme,
@@ -96,11 +87,6 @@ pub struct Encoding {
 }
 
 impl Encoding {
-    /// Encodes the room.
-    pub fn new(room: &Room, scheme: Scheme, options: EncodeOptions) -> Encoding {
-        Encoding::with_deductions(room, scheme, options, None)
-    }
-
     /// Encodes the room with the presolve's deductions for it as extra
     /// clauses (arc encodings only; see `structure.rs`).
     pub fn with_deductions(
@@ -493,4 +479,21 @@ fn time_steps(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> Vec<Vec<Option<Var
         }
     }
     visits
+}
+
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn encoding() {
+        use crate::model::Source;
+        use crate::puzzles::tile_cover::{
+            encode::{CutStyle, EncodeOptions, Encoding, Scheme},
+            load_puzzle,
+        };
+        let source = Source::from_text("m.toml", "kind = \"tile-cover\"\ngrid = \"S..\"\n");
+        let puzzle = load_puzzle(&source).unwrap();
+        let encoding =
+            Encoding::with_deductions(puzzle.room(), Scheme::Lazy(CutStyle::CutSet), EncodeOptions::default(), None);
+        assert!(encoding.cnf().num_vars() > 0);
+    }
 }

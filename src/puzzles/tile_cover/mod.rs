@@ -24,7 +24,7 @@
 
 mod check;
 pub mod construct;
-pub mod encode;
+mod encode;
 mod flow;
 mod graph;
 mod load;
@@ -38,10 +38,11 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 pub use check::check;
+pub use encode::EncodeOptions;
 pub use graph::{Room, START};
 pub use load::{load, load_puzzle};
 
-use self::encode::{CutStyle, EncodeOptions, Encoding, Scheme};
+use self::encode::{CutStyle, Encoding, Scheme};
 use self::walker::{Confirm, Walker};
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
