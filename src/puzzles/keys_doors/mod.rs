@@ -13,15 +13,15 @@
 //!
 //! Four engines give the same answers by different means:
 //!
-//! - [`keygraph`], the default: one search of the grid from each walker's
+//! - `keygraph`, the default: one search of the grid from each walker's
 //!   start and each key gives the legs between them (with the doors and keys
 //!   each passes), then A* over (walker positions, keys held);
-//! - [`bfs`], the reference: breadth-first search over (cells of the
+//! - `bfs`, the reference: breadth-first search over (cells of the
 //!   walkers, keys held), counting shortest move sequences exactly;
-//! - [`sat_keys`]: a CNF over the order in which keys are collected, with
+//! - `sat-keys`: a CNF over the order in which keys are collected, with
 //!   leg lengths from the grid and the total minimised under a
 //!   pseudo-Boolean bound;
-//! - [`sat`]: a CNF over cells and steps, grown one step (horizon) at a time.
+//! - `sat`: a CNF over cells and steps, grown one step (horizon) at a time.
 //!
 //! [`check`] replays every route on the model's own cells, sharing no code
 //! with any engine.

@@ -6,7 +6,7 @@
 //! a sequence of distinct tiles, each 4-adjacent to the one before and the
 //! first to the start, that leaves at most `leave_uncovered` tiles. It is a
 //! Hamiltonian path problem, and the encoding decides everything, so there
-//! are several (see [`encode`]):
+//! are several (see [`Engine`]):
 //!
 //! - `lazy` (the default): successor arcs with exactly one in and one out
 //!   per covered tile, and cut-set clauses against detached cycles added
