@@ -304,6 +304,8 @@ fn split_refutation(room: &Room, tree: &DfsTree, v: usize, parts: &[usize], end_
         };
         let onward = if parts.len() == 1 {
             "so it cannot cover them and come back"
+        } else if k == 0 {
+            "so it goes on into at most one of these, and the tiles beyond the others would be left uncovered"
         } else {
             "so it goes on into at most one of these"
         };
