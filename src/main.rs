@@ -224,6 +224,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                         solution: None,
                         explanation: Some(reason.describe()),
                         cost: None,
+                        objective: None,
                         decided_by: DecidedBy::Sat,
                         stats: run.partial_stats(engine.as_deref(), &reason),
                         cnf: None,
@@ -328,6 +329,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                     clauses: 0,
                     sat_calls: 0,
                     cost: None,
+                    objective: None,
                     count: None,
                     count_complete: None,
                 });

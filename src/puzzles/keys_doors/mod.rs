@@ -424,6 +424,7 @@ impl Puzzle for KeysDoorsPuzzle {
                     solution: Some(solution),
                     explanation: None,
                     cost,
+                    objective: None,
                     decided_by,
                     stats,
                     cnf,
@@ -436,6 +437,7 @@ impl Puzzle for KeysDoorsPuzzle {
                     solution: None,
                     explanation,
                     cost: None,
+                    objective: None,
                     decided_by,
                     stats,
                     cnf,
@@ -504,6 +506,7 @@ impl Puzzle for KeysDoorsPuzzle {
             name: format!("collect key '{letter}' at ({row}, {col})"),
             row: Some(row),
             col: Some(col),
+            line: None,
         };
         let certificate = Some(self.no_route_reason(&board));
         Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, stats })

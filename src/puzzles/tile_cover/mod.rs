@@ -177,6 +177,7 @@ impl TileCoverPuzzle {
                 solution: None,
                 explanation: Some(why),
                 cost: None,
+                objective: None,
                 decided_by: DecidedBy::Presolve,
                 stats,
                 cnf: None,
@@ -195,7 +196,16 @@ impl TileCoverPuzzle {
             }
         };
         let stats = Stats::of_sat_size(engine, session.solved_size(), session.stats(), encode_ms);
-        Ok(SolveReport { status, solution, explanation: None, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
+        Ok(SolveReport {
+            status,
+            solution,
+            explanation: None,
+            cost: None,
+            objective: None,
+            decided_by: DecidedBy::Sat,
+            stats,
+            cnf,
+        })
     }
 
     /// For each tile, whether some route leaves it uncovered, found the
@@ -478,7 +488,12 @@ impl Puzzle for TileCoverPuzzle {
             .map(|&lit| {
                 let tile = relaxed.tiles().find(|&t| encoding.covered(t) == lit).expect("a tile's literal");
                 let (row, col) = relaxed.position(tile);
-                NamedConstraint { name: format!("cover the tile at ({row}, {col})"), row: Some(row), col: Some(col) }
+                NamedConstraint {
+                    name: format!("cover the tile at ({row}, {col})"),
+                    row: Some(row),
+                    col: Some(col),
+                    line: None,
+                }
             })
             .collect();
         Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, stats })
