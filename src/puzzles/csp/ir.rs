@@ -139,7 +139,8 @@ impl IExpr {
         let mut flat: Vec<(i64, IExpr)> = Vec::new();
         let mut k = constant as i128;
         fn push(flat: &mut Vec<(i64, IExpr)>, k: &mut i128, c: i128, e: IExpr) -> Result<(), Overflow> {
-            if c == 0 {
+            // A term times 0 is still undefined where the term is.
+            if c == 0 && !e.partial {
                 return Ok(());
             }
             match e.kind {
@@ -163,7 +164,7 @@ impl IExpr {
         for (c, e) in terms {
             push(&mut flat, &mut k, c as i128, e)?;
         }
-        flat.retain(|(c, _)| *c != 0);
+        flat.retain(|(c, e)| *c != 0 || e.partial);
         let k = i64::try_from(k).map_err(|_| Overflow)?;
         let (mut lo, mut hi) = (k as i128, k as i128);
         for (c, e) in &flat {
@@ -245,6 +246,13 @@ impl IExpr {
         let hi = if a.hi > 0 { a.hi.min(m) } else { 0 };
         let partial = a.partial || b.partial || (b.lo <= 0 && b.hi >= 0);
         Some(Ok(IExpr::build(IKind::Mod(Box::new(a), Box::new(b)), (lo, hi), partial)))
+    }
+
+    /// `a div b` or `a mod b` with a divisor that is 0 whatever the
+    /// variables: undefined everywhere.
+    pub fn undefined_div(div: bool, a: IExpr, b: IExpr) -> IExpr {
+        let kind = if div { IKind::Div(Box::new(a), Box::new(b)) } else { IKind::Mod(Box::new(a), Box::new(b)) };
+        IExpr { kind, lo: 0, hi: 0, partial: true }
     }
 
     /// `abs(a)`.
@@ -478,6 +486,9 @@ mod tests {
         assert_eq!((s.lo, s.hi), (13, 22));
         assert_eq!(IExpr::sub(x.clone(), x.clone()).unwrap(), IExpr::constant(0));
         assert_eq!(IExpr::add(x.clone(), IExpr::constant(0)).unwrap(), x);
+        // Times 0, a partial term keeps its undefinedness.
+        let partial = IExpr::div(x.clone(), v(1, -1, 1)).unwrap().unwrap();
+        assert!(IExpr::mul(partial, IExpr::constant(0)).unwrap().partial);
     }
 
     #[test]

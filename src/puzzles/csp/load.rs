@@ -22,6 +22,9 @@ use crate::model::{LoadError, Problem, Source, Spanned};
 /// The most scalar decision variables a model may declare.
 pub const MAX_SCALARS: u64 = 10_000_000;
 
+/// `[enums]`: each name with its value names, all with their places.
+type EnumTable = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CspFile {
@@ -34,7 +37,7 @@ struct CspFile {
     minimize: Option<Spanned<String>>,
     maximize: Option<Spanned<String>>,
     params: Option<BTreeMap<Spanned<String>, Spanned<ParamValue>>>,
-    enums: Option<BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>>,
+    enums: Option<EnumTable>,
     vars: Option<BTreeMap<Spanned<String>, Spanned<VarSpec>>>,
     constraint: Option<Vec<ConstraintEntry>>,
 }
@@ -307,7 +310,7 @@ impl<'s> Loader<'s> {
         Ok(())
     }
 
-    fn enums(&mut self, enums: BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>) -> Result<(), LoadError> {
+    fn enums(&mut self, enums: EnumTable) -> Result<(), LoadError> {
         for (key, values) in in_file_order(enums) {
             let index = self.enums.len();
             self.declare(&key, Named::EnumType(index))?;
@@ -638,7 +641,9 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     };
     let mut objective = None;
     let mut objective_ir = None;
+    let mut objective_line = 0;
     if let Some((sense, text)) = objective_text {
+        objective_line = source.location(text.span().start).line;
         let expr = loader.parse(text)?;
         let scope = loader.scope();
         Checker::new(&scope).expect_int(&expr, true).map_err(|mut f| {
@@ -686,7 +691,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
     let Loader { enums, params, vars, .. } = loader;
     let model = Model { title: file.title, enums, params, vars, constraints, objective, show, show_span };
-    Ok((model, Program { groups, objective: objective_ir }))
+    Ok((model, Program { groups, objective: objective_ir, objective_line }))
 }
 
 #[cfg(test)]
@@ -707,7 +712,7 @@ mod tests {
     fn escapes_map_to_their_backslash() {
         assert_eq!(offsets_of("\"a\\\\b\"", "a\\b"), vec![1, 2, 4, 5]);
         assert_eq!(offsets_of("\"x\\u0041y\"", "xAy"), vec![1, 2, 8, 9]);
-        assert_eq!(offsets_of("\"\"\"\na \\\n   b\"\"\"", "a b"), vec![4, 5, 10, 11]);
+        assert_eq!(offsets_of("\"\"\"\na \\\n   b\"\"\"", "a b"), vec![4, 5, 11, 12]);
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub struct LArray {
     pub elems: Vec<LVal>,
 }
 
+/// What [`Lowerer::each`] calls per binding, with the filters that depend
+/// on variables.
+type Visit<'v, 'c, 'm> = dyn FnMut(&mut Lowerer<'c, 'm>, &[BExpr]) -> Result<(), Fault> + 'v;
+
 /// The declarations unrolling reads.
 pub struct Context<'m> {
     /// Every declared name.
@@ -307,6 +311,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             && !self.locals.iter().any(|(n, _)| n == name)
             && let Some(Named::Var(v)) = self.ctx.names.get(name)
             && at.iter().all(|(i, _)| i.as_const().is_some())
+            && flat_position(&self.ctx.vars[*v].index, &at.iter().filter_map(|(i, _)| i.as_const()).collect::<Vec<_>>())
+                .is_some()
         {
             let decl = &self.ctx.vars[*v];
             let tuple: Vec<i64> = at.iter().filter_map(|(i, _)| i.as_const()).collect();
@@ -320,14 +326,21 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             ExprKind::Name(name) => format!("`{name}`"),
             _ => "the array".to_string(),
         };
-        // Constant indices fix their dimension; the rest index an element constraint.
+        // Constant indices fix their dimension; the rest index an element
+        // constraint. An index that mentions a variable but folded to a
+        // constant out of range is undefined, not an error (MiniZinc's
+        // relational semantics); a fixed one is an error.
         let mut sub_index = Vec::new();
         let mut sub_exprs = Vec::new();
         for (d, (i, ispan)) in at.iter().enumerate() {
             if let Some(v) = i.as_const() {
                 let (lo, hi) = a.index[d];
-                if v < lo || v > hi {
+                if (v < lo || v > hi) && !self.mentions_vars(&indices[d]) {
                     return Err(self.out_of_range(*ispan, v, a.index_bases[d], (lo, hi), &label));
+                }
+                if v < lo || v > hi {
+                    sub_index.push(d);
+                    sub_exprs.push(i.clone());
                 }
             } else {
                 sub_index.push(d);
@@ -336,7 +349,10 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         }
         let fixed = |position: usize| -> bool {
             let tuple = super::model::index_tuple(&a.index, position);
-            at.iter().zip(&tuple).all(|((i, _), &t)| i.as_const().is_none_or(|v| v == t))
+            at.iter()
+                .zip(&tuple)
+                .enumerate()
+                .all(|(d, ((i, _), &t))| sub_index.contains(&d) || i.as_const().is_none_or(|v| v == t))
         };
         if sub_index.is_empty() {
             let tuple: Vec<i64> = at.iter().filter_map(|(i, _)| i.as_const()).collect();
@@ -401,6 +417,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
                 let a = self.int(left)?;
                 let b = self.int(right)?;
+                let a_copy = a.clone();
                 let result = match op {
                     BinOp::Add => IExpr::add(a, b).map_err(ovf)?,
                     BinOp::Sub => IExpr::sub(a, b).map_err(ovf)?,
@@ -409,6 +426,10 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                         let result = if op == BinOp::Div { IExpr::div(a, b) } else { IExpr::modulo(a, b) };
                         match result {
                             Some(r) => r.map_err(ovf)?,
+                            // A divisor over variables that folded to 0: undefined everywhere.
+                            None if self.mentions_vars(right) => {
+                                IExpr::undefined_div(op == BinOp::Div, a_copy, IExpr::constant(0))
+                            }
                             None => {
                                 return Err(Fault::new(
                                     right.span,
@@ -532,11 +553,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
 
     /// Runs `visit` once per binding of the generators, with the filters
     /// that depend on variables (fixed filters skip bindings).
-    fn each(
-        &mut self,
-        generators: &[Generator],
-        visit: &mut dyn FnMut(&mut Self, &[BExpr]) -> Result<(), Fault>,
-    ) -> Result<(), Fault> {
+    fn each(&mut self, generators: &[Generator], visit: &mut Visit<'_, 'c, 'm>) -> Result<(), Fault> {
         let mut filters = Vec::new();
         self.each_from(generators, 0, &mut filters, visit)
     }
@@ -546,7 +563,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         generators: &[Generator],
         depth: usize,
         filters: &mut Vec<BExpr>,
-        visit: &mut dyn FnMut(&mut Self, &[BExpr]) -> Result<(), Fault>,
+        visit: &mut Visit<'_, 'c, 'm>,
     ) -> Result<(), Fault> {
         // Flatten "i, j in S" into one binding level per name.
         let levels: Vec<(usize, usize)> =
@@ -594,6 +611,45 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             result?;
         }
         Ok(())
+    }
+
+    /// Whether an expression mentions a decision variable, directly or
+    /// through a loop variable bound to one. Folding may still make it
+    /// constant, as in `x - x`.
+    fn mentions_vars(&self, e: &Expr) -> bool {
+        fn has_vars(value: &LVal) -> bool {
+            match value {
+                LVal::Int(x, _) => x.as_const().is_none(),
+                LVal::Bool(b) => b.as_const().is_none(),
+                LVal::Set(..) => false,
+                LVal::Array(a) => a.elems.iter().any(has_vars),
+            }
+        }
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) => false,
+            ExprKind::Name(name) => match self.locals.iter().rev().find(|(n, _)| n == name) {
+                Some((_, value)) => has_vars(value),
+                None => matches!(self.ctx.names.get(name), Some(Named::Var(_))),
+            },
+            ExprKind::Index { array, indices } => {
+                self.mentions_vars(array) || indices.iter().any(|i| self.mentions_vars(i))
+            }
+            ExprKind::Unary { operand, .. } => self.mentions_vars(operand),
+            ExprKind::Binary { left, right, .. } => self.mentions_vars(left) || self.mentions_vars(right),
+            ExprKind::If { branches, otherwise } => {
+                branches.iter().any(|(c, v)| self.mentions_vars(c) || self.mentions_vars(v))
+                    || self.mentions_vars(otherwise)
+            }
+            ExprKind::Call { args, .. } => args.iter().any(|a| self.mentions_vars(a)),
+            ExprKind::GenCall { generators, body, .. } | ExprKind::Comprehension { body, generators } => {
+                self.mentions_vars(body)
+                    || generators.iter().any(|g| {
+                        self.mentions_vars(&g.source) || g.filter.as_ref().is_some_and(|f| self.mentions_vars(f))
+                    })
+            }
+            ExprKind::Array(items) | ExprKind::Set(items) => items.iter().any(|i| self.mentions_vars(i)),
+            ExprKind::Array2d(rows) => rows.iter().flatten().any(|i| self.mentions_vars(i)),
+        }
     }
 
     fn too_many(&self, span: Span) -> Fault {

@@ -36,7 +36,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
-use compile::{Compiled, Encoder};
+use compile::{Compiled, Encoder, Objective, ObjectiveUse};
 use ir::{BExpr, IExpr};
 use model::{Model, Sense};
 
@@ -80,6 +80,9 @@ impl Engine {
         }
     }
 }
+
+/// The name of the group that says the objective is defined, in `explain`.
+pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
 
 /// The engines' names, the default first.
 pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
@@ -131,6 +134,8 @@ pub struct Program {
     /// The groups in file order.
     pub groups: Vec<Group>,
     pub(crate) objective: Option<(Sense, IExpr)>,
+    /// The line of `minimize` or `maximize`.
+    pub objective_line: usize,
 }
 
 /// A loaded csp model.
@@ -160,11 +165,17 @@ pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     Ok(CspPuzzle { model, program })
 }
 
+/// Checks a model read through its literal values.
+type ModelCheck<'a> = dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String> + 'a;
+
+/// The checked values of every scalar and the objective's value.
+type Found = (Vec<i64>, Option<i64>);
+
 /// A solver wrapper that decodes and checks every model it finds, so that
 /// counts, facts and explanations rest only on checked solutions.
 struct Checked<'a, S: Solve + ?Sized> {
     inner: &'a mut S,
-    check: &'a dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String>,
+    check: &'a ModelCheck<'a>,
     failure: Option<String>,
 }
 
@@ -234,18 +245,13 @@ impl CspPuzzle {
     /// assert!(puzzle.formula(Some("sat")).is_err());
     /// ```
     pub fn formula(&self, engine_name: Option<&str>) -> Result<Cnf, Error> {
-        Ok(self.compiled(engine(engine_name)?, true)?.0.cnf)
+        Ok(self.compiled(engine(engine_name)?, ObjectiveUse::Optimize)?.0.cnf)
     }
 
-    fn compiled(&self, engine: Engine, with_objective: bool) -> Result<(Compiled, f64), Error> {
+    fn compiled(&self, engine: Engine, use_: ObjectiveUse) -> Result<(Compiled, f64), Error> {
         let started = Instant::now();
-        let program = if with_objective {
-            compile::compile(&self.model, &self.program, engine)?
-        } else {
-            let plain = Program { groups: self.program.groups.clone(), objective: None };
-            compile::compile(&self.model, &plain, engine)?
-        };
-        Ok((program, Stats::ms(started.elapsed())))
+        let compiled = compile::compile(&self.model, &self.program, engine, use_)?;
+        Ok((compiled, Stats::ms(started.elapsed())))
     }
 
     /// Decodes a model and checks it against the rules; returns the values
@@ -253,7 +259,7 @@ impl CspPuzzle {
     fn check_model(
         &self,
         encoder: &Encoder,
-        objective: Option<usize>,
+        objective: Option<&Objective>,
         value: &dyn Fn(Lit) -> bool,
     ) -> Result<(Vec<i64>, Option<i64>), String> {
         let values = encoder.decode(&self.model, value)?;
@@ -261,7 +267,7 @@ impl CspPuzzle {
         verifier.check(&values)?;
         let objective = match objective {
             Some(z) => {
-                let encoded = encoder.int_value(z, value)?;
+                let encoded = encoder.objective_value(z, value)?;
                 let evaluated = verifier.objective(&values)?;
                 if encoded != evaluated {
                     return Err(format!(
@@ -278,35 +284,31 @@ impl CspPuzzle {
     /// Finds a solution, optimal when there is an objective: a binary search
     /// on the objective's bound, each step one call on the same solver under
     /// an assumption. Returns the checked values and objective.
-    fn search(
-        &self,
-        compiled: &mut Compiled,
-        solver: &mut dyn Solve,
-    ) -> Result<Option<(Vec<i64>, Option<i64>)>, Error> {
+    fn search(&self, compiled: &mut Compiled, solver: &mut dyn Solve) -> Result<Option<Found>, Error> {
         if solver.solve()? == Answer::Unsat {
             return Ok(None);
         }
-        let objective = compiled.objective;
+        let objective = compiled.objective.clone();
         let check = |enc: &Encoder, solver: &dyn Solve| {
-            self.check_model(enc, objective, &|l| solver.value(l)).map_err(Error::CheckFailed)
+            self.check_model(enc, objective.as_ref(), &|l| solver.value(l)).map_err(Error::CheckFailed)
         };
         let (mut values, mut best) = check(&compiled.encoder, solver)?;
-        let (Some(z), Some((sense, _))) = (compiled.objective, &self.program.objective) else {
+        let (Some(z), Some((sense, _))) = (&objective, &self.program.objective) else {
             return Ok(Some((values, best)));
         };
         let Some(mut value) = best else { return Err(Error::Internal("an objective without a value".into())) };
-        let dom = compiled.encoder.domain(z).clone();
+        let (lo, hi) = compiled.encoder.objective_range(z);
         // The best value not yet ruled out on the other side.
         let mut limit = match sense {
-            Sense::Minimize => dom.min().unwrap_or(value),
-            Sense::Maximize => dom.max().unwrap_or(value),
+            Sense::Minimize => lo.min(value),
+            Sense::Maximize => hi.max(value),
         };
         while value != limit {
             let mid = limit + (value - limit) / 2;
             let mid = if mid == value { limit } else { mid };
             let bound = compiled.encoder.extend(solver, |enc| match sense {
-                Sense::Minimize => enc.le_lit(z, mid),
-                Sense::Maximize => enc.ge_lit(z, mid),
+                Sense::Minimize => enc.objective_bound(z, std::cmp::Ordering::Less, mid),
+                Sense::Maximize => enc.objective_bound(z, std::cmp::Ordering::Greater, mid),
             })?;
             match solver.solve_under(&[bound])? {
                 Answer::Sat => {
@@ -331,8 +333,10 @@ impl CspPuzzle {
         solver: &mut dyn Solve,
         optimum: Option<i64>,
     ) -> Result<Vec<Lit>, Error> {
-        match (compiled.objective, optimum) {
-            (Some(z), Some(v)) => Ok(vec![compiled.encoder.extend(solver, |enc| enc.eq_lit(z, v))?]),
+        match (&compiled.objective, optimum) {
+            (Some(z), Some(v)) => {
+                Ok(vec![compiled.encoder.extend(solver, |enc| enc.objective_bound(z, std::cmp::Ordering::Equal, v))?])
+            }
             _ => Ok(Vec::new()),
         }
     }
@@ -364,7 +368,7 @@ impl Puzzle for CspPuzzle {
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
         let engine = engine(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, true)?;
+        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
         let mut solver = options.new_solver(&compiled.cnf);
         let found = self.search(&mut compiled, &mut solver)?;
         let cnf = options.settle_formula(found.is_none(), || compiled.cnf.clone())?;
@@ -392,7 +396,7 @@ impl Puzzle for CspPuzzle {
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
         let engine = engine(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, true)?;
+        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
         let mut solver = options.new_solver(&compiled.cnf);
         let mut count = 0u64;
         let mut complete = true;
@@ -400,7 +404,7 @@ impl Puzzle for CspPuzzle {
             let assumptions = self.at_optimum(&mut compiled, &mut solver, optimum)?;
             let (projection, one_hot) = compiled.encoder.projection(&self.shown_scalars());
             let encoder = &compiled.encoder;
-            let objective = compiled.objective;
+            let objective = compiled.objective.as_ref();
             let check = |value: &dyn Fn(Lit) -> bool| {
                 let (_, found) = self.check_model(encoder, objective, value)?;
                 if found != optimum {
@@ -432,7 +436,7 @@ impl Puzzle for CspPuzzle {
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = engine(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, true)?;
+        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
         let mut solver = options.new_solver(&compiled.cnf);
         let found = self.search(&mut compiled, &mut solver)?;
         let Some((_, optimum)) = found else {
@@ -460,7 +464,7 @@ impl Puzzle for CspPuzzle {
             }
         }
         let encoder = &compiled.encoder;
-        let objective = compiled.objective;
+        let objective = compiled.objective.as_ref();
         let check = |value: &dyn Fn(Lit) -> bool| {
             let (_, found) = self.check_model(encoder, objective, value)?;
             if found != optimum {
@@ -493,7 +497,7 @@ impl Puzzle for CspPuzzle {
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let engine = engine(options.engine.as_deref())?;
-        let (compiled, encode_ms) = self.compiled(engine, false)?;
+        let (compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Group)?;
         let started = Instant::now();
         // Each group gets a selector; the hard clauses define literals only.
         let cnf = &compiled.cnf;
@@ -501,7 +505,8 @@ impl Puzzle for CspPuzzle {
         for _ in 0..cnf.num_vars() {
             guarded.new_var();
         }
-        let selectors: Vec<Lit> = (0..self.program.groups.len()).map(|_| guarded.new_var().pos()).collect();
+        let groups = cnf.groups().len() - 1;
+        let selectors: Vec<Lit> = (0..groups).map(|_| guarded.new_var().pos()).collect();
         for (group, clause) in cnf.grouped_clauses() {
             match group.index() {
                 0 => guarded.add_clause(clause),
@@ -523,7 +528,10 @@ impl Puzzle for CspPuzzle {
                         compiled.encoder.decode(&self.model, &|l| solver.value(l)).map_err(Error::CheckFailed)?;
                     for (g, s) in selectors.iter().enumerate() {
                         if assumptions.contains(s) {
-                            let group = &self.program.groups[g];
+                            let Some(group) = self.program.groups.get(g) else {
+                                verifier.objective(&values).map_err(Error::CheckFailed)?;
+                                continue;
+                            };
                             let holds = verifier
                                 .instance_holds(group.constraint, &group.positions, &values)
                                 .map_err(Error::CheckFailed)?;
@@ -544,9 +552,16 @@ impl Puzzle for CspPuzzle {
         let constraints = kept
             .iter()
             .filter_map(|l| selectors.iter().position(|s| s == l))
-            .map(|g| {
-                let group = &self.program.groups[g];
-                NamedConstraint { name: group.name.clone(), row: None, col: None, line: Some(group.line) }
+            .map(|g| match self.program.groups.get(g) {
+                Some(group) => {
+                    NamedConstraint { name: group.name.clone(), row: None, col: None, line: Some(group.line) }
+                }
+                None => NamedConstraint {
+                    name: OBJECTIVE_DEFINED.to_string(),
+                    row: None,
+                    col: None,
+                    line: Some(self.program.objective_line),
+                },
             })
             .collect();
         Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, stats })

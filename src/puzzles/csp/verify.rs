@@ -101,8 +101,7 @@ impl<'m> Verifier<'m> {
         let mut env = Env { values, locals: Vec::new() };
         let mut expr = &constraint.expr;
         let mut positions = positions.iter().copied();
-        loop {
-            let ExprKind::GenCall { name, generators, body, .. } = &expr.kind else { break };
+        while let ExprKind::GenCall { name, generators, body, .. } = &expr.kind {
             if name != "forall" || positions.len() == 0 {
                 break;
             }

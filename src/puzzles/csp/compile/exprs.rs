@@ -99,7 +99,7 @@ impl Encoder {
         IntSet::from_values(values)
     }
 
-    fn lin_bounds(&self, lin: &Lin) -> (i64, i64) {
+    pub(super) fn lin_bounds(&self, lin: &Lin) -> (i64, i64) {
         let (mut lo, mut hi) = (lin.k as i128, lin.k as i128);
         for &(c, x) in &lin.terms {
             let dom = &self.ints[x].dom;

@@ -99,7 +99,7 @@ impl Encoder {
             Repr::Const => Kind::Const(dom.min().unwrap_or(0)),
             Repr::Direct => {
                 let eq: Vec<Lit> = (0..values.len()).map(|_| self.new_lit()).collect::<Result<_, _>>()?;
-                self.hard(|enc| enc.card(&eq, |cnf, lits| card::exactly_one(cnf, lits)))?;
+                self.hard(|enc| enc.card(&eq, card::exactly_one))?;
                 Kind::Direct(eq)
             }
             Repr::Order => {

@@ -12,10 +12,12 @@ use rustsat::encodings::pb::{BinaryAdder, BoundUpper, GeneralizedTotalizer};
 use rustsat::instances::ManageVars;
 use rustsat::types as rs;
 
+use super::mdd::{self, Next};
 use super::{Encoder, Repr};
 use crate::cnf::card::{self, Bounds, Totalizer};
 use crate::cnf::{Cnf, Lit, Var};
 use crate::puzzles::Error;
+use crate::puzzles::csp::model::IntSet;
 
 /// Binary constraints are enumerated over the smaller domain up to this size.
 pub const ENUM_LIMIT: u64 = 1024;
@@ -23,6 +25,16 @@ pub const ENUM_LIMIT: u64 = 1024;
 /// The generalized totalizer is used while the distinct sums it must track
 /// stay below this; the binary adder above.
 pub const GTE_LIMIT: usize = 4096;
+
+/// The most nodes a decision diagram for one linear constraint may have
+/// before the pseudo-Boolean encodings take over.
+pub const MDD_NODES: usize = 20_000;
+
+/// The most edges (node × value) such a diagram may have.
+pub const MDD_EDGES: usize = 400_000;
+
+/// The most variables a decision diagram takes.
+pub const MDD_LAYERS: usize = 512;
 
 /// `Σ c·x + k`, over integer variables of the encoder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -220,23 +232,24 @@ impl Encoder {
     /// Posts `guard → (lin rel 0)` into the current sink.
     pub(super) fn post_lin(&mut self, guard: &[Lit], lin: &Lin, rel: Rel) -> Result<(), Error> {
         let (terms, k, lo, hi) = self.normalize(lin);
-        let never = |enc: &mut Encoder| {
+        let never = |enc: &mut Encoder| -> Result<(), Error> {
             let clause: Vec<Lit> = guard.iter().map(|&g| !g).collect();
             enc.clause(&clause);
+            Ok(())
         };
         match rel {
             Rel::Le if hi <= 0 => return Ok(()),
-            Rel::Le if lo > 0 => return Ok(never(self)),
-            Rel::Eq if lo > 0 || hi < 0 => return Ok(never(self)),
+            Rel::Le if lo > 0 => return never(self),
+            Rel::Eq if lo > 0 || hi < 0 => return never(self),
             Rel::Eq if lo == 0 && hi == 0 => return Ok(()),
             Rel::Ne if lo > 0 || hi < 0 => return Ok(()),
-            Rel::Ne if lo == 0 && hi == 0 => return Ok(never(self)),
+            Rel::Ne if lo == 0 && hi == 0 => return never(self),
             _ => {}
         }
         let g = terms.iter().fold(0, |g, &(c, _)| gcd(g, c));
         let (terms, k): (Vec<(i128, usize)>, i128) = match rel {
             Rel::Le => (terms.iter().map(|&(c, x)| (c / g, x)).collect(), -floor_div(-k, g)),
-            _ if k % g != 0 => return if rel == Rel::Eq { Ok(never(self)) } else { Ok(()) },
+            _ if k % g != 0 => return if rel == Rel::Eq { never(self) } else { Ok(()) },
             _ => (terms.iter().map(|&(c, x)| (c / g, x)).collect(), k / g),
         };
         match terms[..] {
@@ -252,6 +265,7 @@ impl Encoder {
                     if self.size(x1) <= self.size(x2) { ((c1, x1), (c2, x2)) } else { ((c2, x2), (c1, x1)) };
                 self.binary(guard, (cx, x), (cy, y), k, rel)
             }
+            _ if rel != Rel::Ne && self.mdd(guard, &terms, k, rel)? => Ok(()),
             _ => match rel {
                 Rel::Le => self.pb_le(guard, &terms, k),
                 Rel::Eq => {
@@ -263,9 +277,13 @@ impl Encoder {
                     // Σ ≤ -1 or Σ ≥ 1, each under its own literal.
                     let below = self.new_lit()?;
                     let above = self.new_lit()?;
-                    self.pb_le(&[below], &terms, k + 1)?;
                     let negated: Vec<(i128, usize)> = terms.iter().map(|&(c, x)| (-c, x)).collect();
-                    self.pb_le(&[above], &negated, -k + 1)?;
+                    if !self.mdd(&[below], &terms, k + 1, Rel::Le)? {
+                        self.pb_le(&[below], &terms, k + 1)?;
+                    }
+                    if !self.mdd(&[above], &negated, -k + 1, Rel::Le)? {
+                        self.pb_le(&[above], &negated, -k + 1)?;
+                    }
                     let mut clause: Vec<Lit> = guard.iter().map(|&g| !g).collect();
                     clause.extend([below, above]);
                     self.clause(&clause);
@@ -273,6 +291,111 @@ impl Encoder {
                 }
             },
         }
+    }
+
+    /// `guard → (Σ c·x + k rel 0)` for `rel` ≤ or =, as a reduced decision
+    /// diagram over the variables' values, one layer per variable, largest
+    /// contributions first ([`super::mdd`]). Returns false, having added
+    /// nothing, when the diagram would be too large.
+    fn mdd(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<bool, Error> {
+        if terms.len() > MDD_LAYERS || terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log && self.size(x) > 64) {
+            return Ok(false);
+        }
+        let mut layers: Vec<(i128, usize)> = terms.to_vec();
+        let span = |enc: &Encoder, &(c, x): &(i128, usize)| {
+            let dom = &enc.ints[x].dom;
+            c.abs() * (dom.max().unwrap_or(0) as i128 - dom.min().unwrap_or(0) as i128)
+        };
+        layers.sort_by_key(|t| std::cmp::Reverse(span(self, t)));
+        let spec: Vec<(i128, Vec<i64>)> =
+            layers.iter().map(|&(c, x)| (c, self.ints[x].dom.values().collect())).collect();
+        let Some(diagram) = mdd::build(&spec, -k, rel == Rel::Eq, MDD_NODES, MDD_EDGES) else { return Ok(false) };
+        let negated_guard: Vec<Lit> = guard.iter().map(|&g| !g).collect();
+        let root = match diagram.root {
+            Next::True => return Ok(true),
+            Next::False => {
+                self.clause(&negated_guard);
+                return Ok(true);
+            }
+            Next::Node(id) => id,
+        };
+        // One literal per node; the root is the guard itself.
+        let mut lits: Vec<Lit> = Vec::with_capacity(diagram.nodes.len());
+        for id in 0..diagram.nodes.len() {
+            lits.push(if id == root { self.t() } else { self.new_lit()? });
+        }
+        for (id, node) in diagram.nodes.iter().enumerate() {
+            let (_, x) = layers[node.layer];
+            let head: Vec<Lit> = if id == root { negated_guard.clone() } else { vec![!lits[id]] };
+            // Support: a node that holds takes one of its live edges, so
+            // when every edge dies the node dies too, by unit propagation.
+            let mut live: Vec<(Vec<Vec<Lit>>, Lit)> = Vec::new();
+            for (a, b, next) in &node.edges {
+                let target = match next {
+                    Next::True => self.t(),
+                    Next::False => self.f(),
+                    Next::Node(child) => lits[*child],
+                };
+                let inside = self.within(x, *a, *b)?;
+                if target != self.t() {
+                    // Down: the node and the value lead to the child.
+                    for parts in &inside {
+                        let mut clause = head.clone();
+                        clause.extend(parts.iter().map(|&l| !l));
+                        clause.push(target);
+                        self.clause(&clause);
+                    }
+                }
+                if target != self.f() {
+                    live.push((inside, target));
+                }
+            }
+            match &live[..] {
+                [(inside, target)] if inside.len() == 1 => {
+                    for &l in inside[0].iter().chain([target]) {
+                        let mut clause = head.clone();
+                        clause.push(l);
+                        self.clause(&clause);
+                    }
+                }
+                _ => {
+                    let mut support = head.clone();
+                    for (inside, target) in &live {
+                        let edge = self.new_lit()?;
+                        self.clause(&[!edge, *target]);
+                        if inside.len() == 1 {
+                            for &l in &inside[0] {
+                                self.clause(&[!edge, l]);
+                            }
+                        } else {
+                            let any: Vec<Lit> =
+                                inside.iter().map(|parts| self.and_lit(parts)).collect::<Result<_, _>>()?;
+                            let mut clause = vec![!edge];
+                            clause.extend(any);
+                            self.clause(&clause);
+                        }
+                        support.push(edge);
+                    }
+                    self.clause(&support);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// "x in a..b" as a disjunction of conjunctions: one conjunction of two
+    /// order literals for an order variable, else one per value.
+    fn within(&mut self, x: usize, a: i64, b: i64) -> Result<Vec<Vec<Lit>>, Error> {
+        if self.repr(x) == Repr::Order || a == b {
+            if self.repr(x) == Repr::Order {
+                let lo = self.ge(x, a)?;
+                let hi = !self.ge(x, b + 1)?;
+                return Ok(vec![[lo, hi].into_iter().filter(|&l| l != self.t()).collect()]);
+            }
+            return Ok(vec![self.is(x, a)?]);
+        }
+        let run: Vec<i64> = self.ints[x].dom.intersect(&IntSet::range(a, b)).values().collect();
+        run.into_iter().map(|v| self.is(x, v)).collect()
     }
 
     /// The literal for `c·x + k rel 0`.

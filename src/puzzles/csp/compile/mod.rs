@@ -26,6 +26,7 @@
 mod exprs;
 mod ints;
 mod linear;
+mod mdd;
 
 use std::collections::HashMap;
 
@@ -37,6 +38,11 @@ use crate::puzzles::Error;
 use crate::solver::Solve;
 
 pub use ints::Repr;
+pub use linear::Lin;
+
+/// The objective, as a linear expression over integer variables.
+#[derive(Clone, Debug)]
+pub struct Objective(Lin);
 
 /// The largest domain the direct and order encodings take for a decision
 /// variable; larger ones need the log encoding. Auxiliary variables above
@@ -131,8 +137,8 @@ pub struct Compiled {
     pub cnf: Cnf,
     /// The encoder, kept to add literals later (objective bounds, facts).
     pub encoder: Encoder,
-    /// The objective's integer variable, when there is one.
-    pub objective: Option<usize>,
+    /// The objective as a linear expression, when there is one.
+    pub objective: Option<Objective>,
 }
 
 impl Encoder {
@@ -317,14 +323,44 @@ impl Encoder {
         self.check_size()
     }
 
-    /// The objective as an integer variable, with its definedness made hard.
-    pub fn objective(&mut self, expr: &IExpr) -> Result<usize, Error> {
+    /// The objective as a linear expression, with its definedness made
+    /// hard. Bounds on it are posted later, one linear constraint each,
+    /// under a selector ([`Encoder::objective_bound`]).
+    pub fn objective(&mut self, expr: &IExpr) -> Result<Objective, Error> {
         self.sink = 0;
-        let (z, defs) = self.int_var(expr)?;
+        let (lin, defs) = self.int_term(expr)?;
         for d in defs {
             self.clause(&[d]);
         }
-        Ok(z)
+        Ok(Objective(lin))
+    }
+
+    /// A literal that, when assumed, bounds the objective: at most `v`
+    /// (`Ordering::Less`), exactly `v` (`Equal`) or at least `v` (`Greater`).
+    pub fn objective_bound(&mut self, objective: &Objective, bound: std::cmp::Ordering, v: i64) -> Result<Lit, Error> {
+        let selector = self.new_lit()?;
+        let mut lin = objective.0.clone();
+        lin.k -= v;
+        match bound {
+            std::cmp::Ordering::Less => self.post_lin(&[selector], &lin, linear::Rel::Le)?,
+            std::cmp::Ordering::Equal => self.post_lin(&[selector], &lin, linear::Rel::Eq)?,
+            std::cmp::Ordering::Greater => self.post_lin(&[selector], &lin.negated(), linear::Rel::Le)?,
+        }
+        Ok(selector)
+    }
+
+    /// The least and greatest values the objective may take.
+    pub fn objective_range(&self, objective: &Objective) -> (i64, i64) {
+        self.lin_bounds(&objective.0)
+    }
+
+    /// The objective's value in a model.
+    pub fn objective_value(&self, objective: &Objective, value: &dyn Fn(Lit) -> bool) -> Result<i64, String> {
+        let mut total = objective.0.k as i128;
+        for &(c, x) in &objective.0.terms {
+            total += c as i128 * self.ints[x].decode(value)? as i128;
+        }
+        i64::try_from(total).map_err(|_| "the objective's value overflows".to_string())
     }
 
     /// Builds the formula: the hard clauses in group "base", then one named
@@ -390,16 +426,6 @@ impl Encoder {
         self.eq(x, v)
     }
 
-    /// The literal for "x ≥ v".
-    pub fn ge_lit(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
-        self.ge(x, v)
-    }
-
-    /// The literal for "x ≤ v".
-    pub fn le_lit(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
-        self.le(x, v)
-    }
-
     /// A decision scalar's integer variable (int and enum scalars).
     pub fn scalar_int(&self, scalar: usize) -> Option<usize> {
         self.scalar_ints[scalar]
@@ -450,24 +476,41 @@ impl Encoder {
             })
             .collect()
     }
+}
 
-    /// The value of integer variable `x` in a model.
-    pub fn int_value(&self, x: usize, value: &dyn Fn(Lit) -> bool) -> Result<i64, String> {
-        self.ints[x].decode(value)
-    }
+/// What to do with the objective.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ObjectiveUse {
+    /// Optimise: the objective must be defined (a hard constraint), and
+    /// bounds on it come later.
+    Optimize,
+    /// Only feasibility: the objective's definedness becomes one more
+    /// group after the constraints', so `explain` can name it.
+    Group,
 }
 
 /// Encodes a whole program with `engine`.
-pub fn compile(model: &Model, program: &super::Program, engine: Engine) -> Result<Compiled, Error> {
-    let mut encoder = Encoder::new(model, engine, program.groups.len())?;
+pub fn compile(model: &Model, program: &super::Program, engine: Engine, use_: ObjectiveUse) -> Result<Compiled, Error> {
+    let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
+    let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
     for (g, group) in program.groups.iter().enumerate() {
         encoder.assert_group(g, &group.expr)?;
     }
-    let objective = match &program.objective {
-        Some((_, expr)) => Some(encoder.objective(expr)?),
-        None => None,
+    let mut names: Vec<String> = program.groups.iter().map(|g| g.name.clone()).collect();
+    let objective = match (&program.objective, use_) {
+        (Some((_, expr)), ObjectiveUse::Optimize) => Some(encoder.objective(expr)?),
+        (Some((_, expr)), ObjectiveUse::Group) => {
+            encoder.open_group(program.groups.len());
+            let (_, defs) = encoder.int_term(expr)?;
+            for d in defs {
+                encoder.clause(&[d]);
+            }
+            encoder.sink = 0;
+            names.push(super::OBJECTIVE_DEFINED.to_string());
+            None
+        }
+        (None, _) => None,
     };
-    let names: Vec<String> = program.groups.iter().map(|g| g.name.clone()).collect();
     let cnf = encoder.finish(&names);
     Ok(Compiled { cnf, encoder, objective })
 }

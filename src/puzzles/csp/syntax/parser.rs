@@ -159,6 +159,9 @@ impl Parser {
     fn expr(&mut self, min_level: u8) -> Result<Expr, SyntaxError> {
         self.enter()?;
         let mut left = self.unary()?;
+        if self.peek() == &Tok::Punct(Punct::Slash) {
+            return Err(self.unexpected("an operator; use `div` for integer division"));
+        }
         while let Some((op, level, chains)) = infix(self.peek()) {
             if level < min_level {
                 break;
