@@ -81,6 +81,15 @@ impl Engine {
     }
 }
 
+/// A count that passes this many solutions starts again split into cubes.
+const CUBE_AFTER: u64 = 256;
+
+/// The most values of a variable whose values split a count into cubes.
+const CUBE_VALUES: u64 = 64;
+
+/// The most cubes a count is split into.
+const CUBES: usize = 100;
+
 /// The name of the group that says the objective is defined, in `explain`.
 pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
 
@@ -400,9 +409,46 @@ impl Puzzle for CspPuzzle {
         let mut solver = options.new_solver(&compiled.cnf);
         let mut count = 0u64;
         let mut complete = true;
-        if let Some((_, optimum)) = self.search(&mut compiled, &mut solver)? {
+        // Without an objective the enumeration itself finds the first solution.
+        let optimum = match self.program.objective {
+            None => Some(None),
+            Some(_) => self.search(&mut compiled, &mut solver)?.map(|(_, optimum)| optimum),
+        };
+        if let Some(optimum) = optimum {
             let assumptions = self.at_optimum(&mut compiled, &mut solver, optimum)?;
-            let (projection, one_hot) = compiled.encoder.projection(&self.shown_scalars());
+            let shown = self.shown_scalars();
+            let (projection, one_hot) = compiled.encoder.projection(&shown);
+            // Cubes: one per combination of values of the shown scalars with
+            // the most values (at most CUBES in all), so that each
+            // enumeration's blocking clauses stay few; they are retired when
+            // its cube is done.
+            let mut splitters: Vec<usize> = shown
+                .iter()
+                .filter_map(|&s| compiled.encoder.scalar_int(s))
+                .filter(|&x| (2..=CUBE_VALUES).contains(&compiled.encoder.domain(x).len()))
+                .collect();
+            splitters.sort_by_key(|&x| std::cmp::Reverse(compiled.encoder.domain(x).len()));
+            let mut cubes: Vec<Vec<Lit>> = vec![assumptions.clone()];
+            for x in splitters {
+                let size = compiled.encoder.domain(x).len() as usize;
+                if cubes.len() * size > CUBES {
+                    break;
+                }
+                let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
+                let mut next = Vec::with_capacity(cubes.len() * size);
+                for cube in &cubes {
+                    for &v in &values {
+                        let lit = compiled.encoder.extend(&mut solver, |enc| enc.eq_lit(x, v))?;
+                        let mut c = cube.clone();
+                        c.push(lit);
+                        next.push(c);
+                    }
+                }
+                cubes = next;
+            }
+            if cubes.len() == 1 {
+                cubes.clear();
+            }
             let encoder = &compiled.encoder;
             let objective = compiled.objective.as_ref();
             let check = |value: &dyn Fn(Lit) -> bool| {
@@ -413,21 +459,44 @@ impl Puzzle for CspPuzzle {
                 Ok(())
             };
             let mut checked = Checked { inner: &mut solver, check: &check, failure: None };
-            let mut models = ProjectedModels::new(&mut checked, projection, &assumptions);
-            if one_hot {
-                models = models.block_on_true_literals();
+            // First without cubes; a count that runs past CUBE_AFTER starts
+            // again split into cubes.
+            let plain = [assumptions.clone()];
+            let mut runs: Vec<&[Vec<Lit>]> = vec![&plain];
+            if !cubes.is_empty() {
+                runs.push(&cubes);
             }
-            loop {
-                if options.limit.is_some_and(|limit| count >= limit) {
-                    complete = false;
+            for (run, parts) in runs.iter().enumerate() {
+                let last_run = run + 1 == runs.len();
+                count = 0;
+                let mut restart = false;
+                for part in parts.iter() {
+                    let mut models = ProjectedModels::new(&mut checked, projection.clone(), part);
+                    if one_hot {
+                        models = models.block_on_true_literals();
+                    }
+                    loop {
+                        if options.limit.is_some_and(|limit| count >= limit) {
+                            complete = false;
+                            break;
+                        }
+                        if !last_run && count >= CUBE_AFTER {
+                            restart = true;
+                            break;
+                        }
+                        let Some(model) = models.next() else { break };
+                        model?;
+                        count += 1;
+                        options.progress.set_solutions(count);
+                    }
+                    if !complete || restart {
+                        break;
+                    }
+                }
+                if !restart {
                     break;
                 }
-                let Some(model) = models.next() else { break };
-                model?;
-                count += 1;
-                options.progress.record_solution();
             }
-            drop(models);
             checked.verdict()?;
         }
         let stats = Stats::of_sat_run(engine.name(), &compiled.cnf, solver.stats(), encode_ms);

@@ -2,7 +2,7 @@
 //! "x ≥ v" and "x is v".
 
 use super::Encoder;
-use crate::cnf::{Lit, card};
+use crate::cnf::Lit;
 use crate::puzzles::Error;
 use crate::puzzles::csp::model::IntSet;
 
@@ -99,7 +99,10 @@ impl Encoder {
             Repr::Const => Kind::Const(dom.min().unwrap_or(0)),
             Repr::Direct => {
                 let eq: Vec<Lit> = (0..values.len()).map(|_| self.new_lit()).collect::<Result<_, _>>()?;
-                self.hard(|enc| enc.card(&eq, card::exactly_one))?;
+                self.hard(|enc| -> Result<(), Error> {
+                    enc.clause(&eq);
+                    enc.at_most_one(&eq)
+                })?;
                 Kind::Direct(eq)
             }
             Repr::Order => {

@@ -14,10 +14,13 @@ use rustsat::types as rs;
 
 use super::mdd::{self, Next};
 use super::{Encoder, Repr};
-use crate::cnf::card::{self, Bounds, Totalizer};
+use crate::cnf::card::{self, AmoEncoding, Bounds, Totalizer};
 use crate::cnf::{Cnf, Lit, Var};
 use crate::puzzles::Error;
 use crate::puzzles::csp::model::IntSet;
+
+/// The largest at-most-one encoded pairwise (above, a sequential counter).
+pub const PAIRWISE_AMO: usize = 16;
 
 /// Binary constraints are enumerated over the smaller domain up to this size.
 pub const ENUM_LIMIT: u64 = 1024;
@@ -564,6 +567,9 @@ impl Encoder {
             return Ok(());
         }
         let guarded = guard.iter().any(|&g| g != self.t());
+        if !guarded && k == 1 {
+            return self.at_most_one(lits);
+        }
         if !guarded {
             self.card(lits, |cnf, xs| card::at_most_k(cnf, xs, k))?;
             return Ok(());
@@ -574,6 +580,22 @@ impl Encoder {
         let mut clause = negated_guard;
         clause.push(!over);
         self.clause(&clause);
+        Ok(())
+    }
+
+    /// At most one of `lits`: pairwise up to [`PAIRWISE_AMO`] literals,
+    /// where binary clauses propagate fastest and need no variables, and by
+    /// [`crate::cnf::card`]'s sequential counter above.
+    pub(super) fn at_most_one(&mut self, lits: &[Lit]) -> Result<(), Error> {
+        if lits.len() <= PAIRWISE_AMO {
+            for (i, &a) in lits.iter().enumerate() {
+                for &b in &lits[i + 1..] {
+                    self.clause(&[!a, !b]);
+                }
+            }
+            return Ok(());
+        }
+        self.card(lits, |cnf, xs| card::at_most_one_with(cnf, xs, AmoEncoding::Sequential))?;
         Ok(())
     }
 

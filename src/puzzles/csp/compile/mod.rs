@@ -127,6 +127,7 @@ pub struct Encoder {
     reify_cache: HashMap<(BExpr, Pol), Lit>,
     pair_cache: HashMap<(u8, usize, usize), usize>,
     names: Vec<(Var, String)>,
+    scratch: Vec<Lit>,
 }
 
 /// What the solver needs to read answers back: each decision scalar's
@@ -162,6 +163,7 @@ impl Encoder {
             reify_cache: HashMap::new(),
             pair_cache: HashMap::new(),
             names: vec![(Var::from_index(0), "true".to_string())],
+            scratch: Vec::new(),
         };
         let truth = enc.truth;
         enc.clause(&[truth]);
@@ -235,9 +237,11 @@ impl Encoder {
     /// Adds a clause to the current sink, dropping false literals and
     /// skipping clauses that are already true.
     fn clause(&mut self, lits: &[Lit]) {
-        let mut out: Vec<Lit> = Vec::with_capacity(lits.len());
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         for &l in lits {
             if l == self.truth {
+                self.scratch = out;
                 return;
             }
             if l != !self.truth {
@@ -246,11 +250,11 @@ impl Encoder {
         }
         out.sort_unstable();
         out.dedup();
-        if out.windows(2).any(|w| w[0].var() == w[1].var()) {
-            return;
+        if !out.windows(2).any(|w| w[0].var() == w[1].var()) {
+            self.clauses[self.sink].push(&out);
+            self.total_clauses += 1;
         }
-        self.clauses[self.sink].push(&out);
-        self.total_clauses += 1;
+        self.scratch = out;
     }
 
     fn check_size(&self) -> Result<(), Error> {
