@@ -232,7 +232,10 @@ pub fn explain_text(kind: &str, title: Option<&str>, report: &ExplainReport) -> 
                     ));
                 }
                 for constraint in &report.constraints {
-                    out.push_str(&format!("  - {}\n", constraint.name));
+                    match constraint.line {
+                        Some(line) => out.push_str(&format!("  - {} (line {line})\n", constraint.name)),
+                        None => out.push_str(&format!("  - {}\n", constraint.name)),
+                    }
                 }
             } else if report.certificate.is_none() {
                 out.push_str("no solution: the puzzle's fixed rules alone cannot be met\n");

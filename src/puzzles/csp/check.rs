@@ -77,11 +77,25 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("length", "length(array)"),
 ];
 
-/// The declared name nearest to `name`, when one is near enough to be a
-/// likely typo.
-pub fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let (best, distance) = candidates.map(|c| (c, strsim::levenshtein(name, c))).min_by_key(|&(c, d)| (d, c.len()))?;
-    (distance <= 2.max(name.chars().count() / 3) && distance < name.chars().count().max(2)).then_some(best)
+/// The declared names nearest to `name`, when some are near enough to be a
+/// likely typo: a few edits away, or sharing most of a prefix (Jaro-Winkler),
+/// as "`n`" or "`n` or `q`" for a message.
+pub fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let length = name.chars().count();
+    let mut near: Vec<(usize, &str)> = candidates
+        .filter(|&c| c != name)
+        .filter_map(|c| {
+            let edits = strsim::levenshtein(name, c);
+            let close = edits <= 2.max(length / 3) && edits < length.max(2);
+            (close || strsim::jaro_winkler(name, c) >= 0.88).then_some((edits, c))
+        })
+        .collect();
+    near.sort();
+    near.dedup();
+    let best = near.first()?.0;
+    let names: Vec<String> = near.iter().take_while(|(d, _)| *d == best).map(|(_, c)| format!("`{c}`")).collect();
+    // More than two equally near names is no hint at all.
+    (names.len() <= 2).then(|| names.join(" or "))
 }
 
 /// The type checker for one expression at a time, with the loop variables
@@ -302,7 +316,7 @@ impl<'s, 'm> Checker<'s, 'm> {
                 let declared =
                     self.scope.names.keys().map(String::as_str).chain(self.locals.iter().map(|(n, _)| n.as_str()));
                 let hint = match nearest(name, declared) {
-                    Some(near) => format!(" (did you mean `{near}`?)"),
+                    Some(near) => format!(" (did you mean {near}?)"),
                     None => String::new(),
                 };
                 Err(Fault::new(
@@ -470,7 +484,7 @@ impl<'s, 'm> Checker<'s, 'm> {
     ) -> Result<Type, Fault> {
         let Some((_, signature)) = FUNCTIONS.iter().find(|(f, _)| *f == name) else {
             let hint = match nearest(name, FUNCTIONS.iter().map(|(f, _)| *f)) {
-                Some(near) => format!(" (did you mean `{near}`?)"),
+                Some(near) => format!(" (did you mean {near}?)"),
                 None => String::new(),
             };
             let names: Vec<&str> = FUNCTIONS.iter().map(|(f, _)| *f).collect();
@@ -662,10 +676,12 @@ mod tests {
 
     #[test]
     fn nearest_names_are_suggested_only_when_close() {
-        let names = ["queens", "n", "board"];
-        assert_eq!(nearest("queen", names.iter().copied()), Some("queens"));
-        assert_eq!(nearest("m", names.iter().copied()), Some("n"));
+        let names = ["queens", "n", "board", "q"];
+        assert_eq!(nearest("m", ["n", "q", "x"].into_iter()), None);
+        assert_eq!(nearest("queen", names.iter().copied()).as_deref(), Some("`queens`"));
+        assert_eq!(nearest("m", names.iter().copied()).as_deref(), Some("`n` or `q`"));
         assert_eq!(nearest("zebra", names.iter().copied()), None);
-        assert_eq!(nearest("alldiferent", FUNCTIONS.iter().map(|(f, _)| *f)), Some("alldifferent"));
+        assert_eq!(nearest("alldiferent", FUNCTIONS.iter().map(|(f, _)| *f)).as_deref(), Some("`alldifferent`"));
+        assert_eq!(nearest("alldiff", FUNCTIONS.iter().map(|(f, _)| *f)).as_deref(), Some("`alldifferent`"));
     }
 }

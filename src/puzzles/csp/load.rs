@@ -615,7 +615,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
                     _ => {
                         let vars = loader.vars.iter().map(|v| v.name.as_str());
                         let hint = super::check::nearest(name.get_ref(), vars)
-                            .map(|n| format!(" (did you mean `{n}`?)"))
+                            .map(|n| format!(" (did you mean {n}?)"))
                             .unwrap_or_default();
                         return Err(source.error_at(
                             name,

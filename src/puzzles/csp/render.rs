@@ -141,11 +141,15 @@ fn leaf_text(value: &Shown) -> String {
 
 /// Text for one variable. `depth` is the number of array dimensions; a
 /// leaf that is itself a list (a set of facts) counts as one cell.
-fn var_text(name: &str, value: &Shown, depth: usize) -> String {
+fn var_text(name: &str, value: &Shown, depth: usize, labels: Option<&[String]>) -> String {
     match (depth, value) {
         (0, v) => format!("{name} = {}\n", leaf_text(v)),
         (1, Shown::List(items)) => {
-            format!("{name} = [{}]\n", items.iter().map(leaf_text).collect::<Vec<_>>().join(", "))
+            let parts: Vec<String> = match labels {
+                Some(labels) => items.iter().zip(labels).map(|(v, l)| format!("{l}: {}", leaf_text(v))).collect(),
+                None => items.iter().map(leaf_text).collect(),
+            };
+            format!("{name} = [{}]\n", parts.join(", "))
         }
         (2, Shown::List(rows)) => {
             let cells: Vec<Vec<String>> = rows
@@ -169,7 +173,7 @@ fn var_text(name: &str, value: &Shown, depth: usize) -> String {
         (_, Shown::List(items)) => {
             let mut out = String::new();
             for (k, item) in items.iter().enumerate() {
-                out.push_str(&var_text(&format!("{name}[{}]", k + 1), item, depth - 1));
+                out.push_str(&var_text(&format!("{name}[{}]", k + 1), item, depth - 1, None));
             }
             out
         }
@@ -177,11 +181,23 @@ fn var_text(name: &str, value: &Shown, depth: usize) -> String {
     }
 }
 
+/// The names of an enum-indexed 1-D array's indices.
+fn labels(model: &Model, decl: &VarDecl) -> Option<Vec<String>> {
+    match decl.index_bases[..] {
+        [base @ Base::Enum(_)] => {
+            let (lo, hi) = decl.index[0];
+            Some((lo..=hi).map(|i| model.value_name(base, i)).collect())
+        }
+        _ => None,
+    }
+}
+
 /// The solution for a person, with 2-D arrays as grids.
 pub fn solution_text(model: &Model, solution: &CspSolution) -> String {
     let mut out = String::new();
     for ((name, value), &v) in solution.values.iter().zip(&model.show) {
-        out.push_str(&var_text(name, value, model.vars[v].index.len()));
+        let decl = &model.vars[v];
+        out.push_str(&var_text(name, value, decl.index.len(), labels(model, decl).as_deref()));
     }
     if let Some((sense, value)) = &solution.objective {
         out.push_str(&format!("objective = {value} (the proven {sense})\n"));
@@ -194,7 +210,8 @@ pub fn solution_text(model: &Model, solution: &CspSolution) -> String {
 pub fn facts_text(model: &Model, facts: &CspFacts) -> String {
     let mut out = String::new();
     for ((name, value), &v) in facts.values.iter().zip(&model.show) {
-        out.push_str(&var_text(name, value, model.vars[v].index.len()));
+        let decl = &model.vars[v];
+        out.push_str(&var_text(name, value, decl.index.len(), labels(model, decl).as_deref()));
     }
     out.push_str("(a single value is forced; {a,b} lists the values possible in some solution)\n");
     out
