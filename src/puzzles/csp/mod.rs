@@ -37,6 +37,7 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use compile::{Compiled, Encoder, Objective, ObjectiveUse};
+pub use compile::Linear;
 use ir::{BExpr, IExpr};
 use model::{Model, Sense};
 
@@ -152,6 +153,7 @@ pub struct Program {
 pub struct CspPuzzle {
     model: Model,
     program: Program,
+    linear: Linear,
 }
 
 /// Loads a `kind = "csp"` model.
@@ -171,7 +173,7 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 /// ```
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     let (model, program) = load::load_model(source)?;
-    Ok(CspPuzzle { model, program })
+    Ok(CspPuzzle { model, program, linear: Linear::default() })
 }
 
 /// Checks a model read through its literal values.
@@ -231,6 +233,21 @@ impl<S: Solve + ?Sized> Checked<'_, S> {
 }
 
 impl CspPuzzle {
+    /// The same puzzle with linear constraints encoded the given way, to
+    /// compare the decision diagrams with the pseudo-Boolean encodings.
+    ///
+    /// ```
+    /// use somaria::puzzles::{CountOptions, Puzzle};
+    /// use somaria::puzzles::csp::{Linear, load_puzzle};
+    /// let source = somaria::model::Source::read("models/csp/magic-square.toml".as_ref()).unwrap();
+    /// let puzzle = load_puzzle(&source).unwrap().with_linear(Linear::PseudoBoolean);
+    /// assert_eq!(puzzle.count(&CountOptions::default()).unwrap().count, 8);
+    /// ```
+    pub fn with_linear(mut self, linear: Linear) -> CspPuzzle {
+        self.linear = linear;
+        self
+    }
+
     /// The validated model.
     pub fn model(&self) -> &Model {
         &self.model
@@ -259,7 +276,7 @@ impl CspPuzzle {
 
     fn compiled(&self, engine: Engine, use_: ObjectiveUse) -> Result<(Compiled, f64), Error> {
         let started = Instant::now();
-        let compiled = compile::compile(&self.model, &self.program, engine, use_)?;
+        let compiled = compile::compile(&self.model, &self.program, engine, use_, self.linear)?;
         Ok((compiled, Stats::ms(started.elapsed())))
     }
 

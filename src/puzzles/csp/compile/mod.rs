@@ -111,6 +111,7 @@ impl ClauseList {
 /// and the caches of auxiliary literals.
 pub struct Encoder {
     engine: Engine,
+    diagrams: bool,
     num_vars: usize,
     truth: Lit,
     /// Index 0 holds the hard clauses, index g + 1 those of group g.
@@ -148,6 +149,7 @@ impl Encoder {
     pub fn new(model: &Model, engine: Engine, groups: usize) -> Result<Encoder, Error> {
         let mut enc = Encoder {
             engine,
+            diagrams: true,
             num_vars: 1,
             truth: Var::from_index(0).pos(),
             clauses: (0..=groups).map(|_| ClauseList::default()).collect(),
@@ -493,10 +495,28 @@ pub enum ObjectiveUse {
     Group,
 }
 
+/// How linear constraints over three or more variables are encoded.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Linear {
+    /// A decision diagram while it stays small, else pseudo-Boolean.
+    #[default]
+    Diagrams,
+    /// Always a pseudo-Boolean encoding (totalizer, generalized totalizer
+    /// or binary adder).
+    PseudoBoolean,
+}
+
 /// Encodes a whole program with `engine`.
-pub fn compile(model: &Model, program: &super::Program, engine: Engine, use_: ObjectiveUse) -> Result<Compiled, Error> {
+pub fn compile(
+    model: &Model,
+    program: &super::Program,
+    engine: Engine,
+    use_: ObjectiveUse,
+    linear: Linear,
+) -> Result<Compiled, Error> {
     let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
     let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
+    encoder.diagrams = linear == Linear::Diagrams;
     for (g, group) in program.groups.iter().enumerate() {
         encoder.assert_group(g, &group.expr)?;
     }
