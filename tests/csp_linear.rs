@@ -50,7 +50,9 @@ impl Case {
             0 => exprs.join(" /\\ "),
             1 => format!("(b -> {}) /\\ {}", exprs[0], exprs[1..].join(" /\\ ")),
             2 => format!("not {} /\\ {}", exprs[0], exprs[1..].join(" /\\ ")),
-            _ => format!("sum([{}]) = 1", exprs.iter().map(|e| format!("bool2int({e})")).collect::<Vec<_>>().join(", ")),
+            _ => {
+                format!("sum([{}]) = 1", exprs.iter().map(|e| format!("bool2int({e})")).collect::<Vec<_>>().join(", "))
+            }
         };
         let combined = combined.trim_end_matches(" /\\ ").to_string();
         s.push_str(&format!("[[constraint]]\nexpr = '{combined}'\n"));

@@ -323,6 +323,16 @@ fn print_b(model: &Model, e: &B) -> String {
                 rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")).collect();
             format!("table([{}], [| {} |])", parts.join(", "), rows.join(" | "))
         }
+        B::Card(which, n, items, v) if model.for_minizinc => {
+            // MiniZinc's exactly, at_most and at_least take a fixed value.
+            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let op = match *which {
+                "exactly" => "=",
+                "at_most" => "<=",
+                _ => ">=",
+            };
+            format!("(count([{}], {}) {op} {})", parts.join(", "), print_i(model, v), print_i(model, n))
+        }
         B::Card(which, n, items, v) => {
             let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
             format!("{which}({}, [{}], {})", print_i(model, n), parts.join(", "), print_i(model, v))
@@ -407,8 +417,10 @@ impl Eval<'_> {
                 Some(total)
             }
             I::Count(items, v) => {
-                let v = self.i(v);
-                Some(items.iter().filter(|i| v.is_some() && self.i(i) == v).count() as i64)
+                // Undefined if any element or the value is.
+                let v = self.i(v)?;
+                let values: Vec<i64> = items.iter().map(|i| self.i(i)).collect::<Option<_>>()?;
+                Some(values.iter().filter(|&&x| x == v).count() as i64)
             }
         }
     }
@@ -445,8 +457,9 @@ impl Eval<'_> {
             }
             B::Card(which, n, items, v) => {
                 let Some(n) = self.i(n) else { return false };
-                let v = self.i(v);
-                let c = items.iter().filter(|i| v.is_some() && self.i(i) == v).count() as i64;
+                let Some(v) = self.i(v) else { return false };
+                let Some(values) = items.iter().map(|i| self.i(i)).collect::<Option<Vec<i64>>>() else { return false };
+                let c = values.iter().filter(|&&x| x == v).count() as i64;
                 match *which {
                     "exactly" => c == n,
                     "at_most" => c <= n,
@@ -528,6 +541,7 @@ enum Top {
     Forall(i64, i64, B),
 }
 
+#[derive(Clone)]
 struct Model {
     decls: Vec<Decl>,
     scalars: Vec<Scalar>,
@@ -537,6 +551,7 @@ struct Model {
     show: Vec<usize>,
     two_arg_minmax: bool,
     comprehension_quant: bool,
+    for_minizinc: bool,
 }
 
 impl Model {
@@ -747,7 +762,17 @@ fn generate(seed: u64) -> Model {
     let two_arg_minmax = g.chance(0.5);
     let comprehension_quant = g.chance(0.5);
     let array = g.array.clone();
-    Model { decls, scalars: g.scalars, array, constraints, objective, show, two_arg_minmax, comprehension_quant }
+    Model {
+        decls,
+        scalars: g.scalars,
+        array,
+        constraints,
+        objective,
+        show,
+        two_arg_minmax,
+        comprehension_quant,
+        for_minizinc: false,
+    }
 }
 
 /// What the enumeration says.
@@ -954,4 +979,118 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
         *by_name.entry(construct).or_default() += texts.matches(construct).count();
     }
     assert!(by_name.values().all(|&n| n > 20));
+}
+
+/// The model in MiniZinc's own language, printing every scalar per solution.
+fn minizinc_text(model: &Model) -> String {
+    let model = &Model { for_minizinc: true, ..model.clone() };
+    let mut s = String::new();
+    for global in ["alldifferent", "table", "exactly", "at_most", "at_least"] {
+        s.push_str(&format!("include \"{global}.mzn\";\n"));
+    }
+    s.push_str("enum Colour = {red, green, blue};\narray[1..4] of int: p = [2, -1, 0, 3];\n");
+    for decl in &model.decls {
+        let first = &model.scalars[decl.scalars[0]];
+        let domain = match first.kind {
+            Kind::Bool => "bool".to_string(),
+            Kind::Colour => "Colour".to_string(),
+            Kind::Int => {
+                let parts: Vec<String> = first.values.iter().map(|v| v.to_string()).collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+        };
+        if decl.scalars.len() == 1 && first.text == decl.name {
+            s.push_str(&format!("var {domain}: {};\n", decl.name));
+        } else {
+            s.push_str(&format!("array[1..{}] of var {domain}: {};\n", decl.scalars.len(), decl.name));
+        }
+    }
+    for top in &model.constraints {
+        let expr = match top {
+            Top::Plain(b) => print_b(model, b),
+            Top::Forall(lo, hi, b) => format!("forall(k in {lo}..{hi})({})", print_b(model, b)),
+        };
+        s.push_str(&format!("constraint {expr};\n"));
+    }
+    match &model.objective {
+        Some((max, e)) => {
+            s.push_str(&format!("solve {} {};\n", if *max { "maximize" } else { "minimize" }, print_i(model, e)))
+        }
+        None => s.push_str("solve satisfy;\n"),
+    }
+    let parts: Vec<String> = model.scalars.iter().map(|sc| format!("\\({})", sc.text)).collect();
+    s.push_str(&format!("output [\"{}\\n\"];\n", parts.join(" ")));
+    s
+}
+
+/// The solutions MiniZinc with Gecode prints: every one for a satisfaction
+/// model, the improving sequence for an optimisation model.
+fn minizinc_solutions(model: &Model, dir: &std::path::Path) -> Vec<Vec<i64>> {
+    let path = dir.join("model.mzn");
+    std::fs::write(&path, minizinc_text(model)).unwrap();
+    let out = std::process::Command::new("minizinc")
+        .args(["--solver", "gecode", "--all-solutions"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "minizinc failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        minizinc_text(model)
+    );
+    stdout
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with("----------") && !l.starts_with("====="))
+        .map(|l| {
+            l.split_whitespace()
+                .zip(&model.scalars)
+                .map(|(word, scalar)| match scalar.kind {
+                    Kind::Bool => i64::from(word == "true"),
+                    Kind::Colour => COLOURS.iter().position(|c| *c == word).expect("a colour") as i64 + 1,
+                    Kind::Int => word.parse().expect("an integer"),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn minizinc_installed() -> bool {
+    std::process::Command::new("minizinc").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// The evaluator here, and so the semantics somaria follows (relational
+/// undefinedness included), against MiniZinc itself: the same solutions,
+/// or the same optimum. Skipped when MiniZinc is not installed; set
+/// `SOMARIA_MINIZINC_MODELS` for more models than the default 120.
+#[test]
+fn random_models_agree_with_minizinc_where_installed() {
+    if !minizinc_installed() {
+        eprintln!("minizinc is not installed; skipping the comparison with MiniZinc");
+        return;
+    }
+    let models: u64 = std::env::var("SOMARIA_MINIZINC_MODELS").ok().and_then(|n| n.parse().ok()).unwrap_or(120);
+    let dir = tempfile::tempdir().unwrap();
+    for seed in 0..models {
+        let model = generate(seed);
+        let truth = truth(&model);
+        let found = minizinc_solutions(&model, dir.path());
+        let context = format!("seed {seed}\n{}", minizinc_text(&model));
+        match &model.objective {
+            None => {
+                let ours: BTreeSet<Vec<i64>> = truth.solutions.iter().cloned().collect();
+                let theirs: BTreeSet<Vec<i64>> = found.into_iter().collect();
+                assert_eq!(ours, theirs, "{context}");
+            }
+            Some(_) => {
+                let optimum = found.last().and_then(|v| model.objective_value(v));
+                assert_eq!(optimum, truth.optimum, "{context}");
+                // And somaria gives the same optimum.
+                let puzzle = puzzles::load(&Source::from_text("random.toml", model.text())).unwrap();
+                let solved = puzzle.solve(&SolveOptions::default()).unwrap();
+                assert_eq!(solved.objective, optimum, "{context}");
+            }
+        }
+    }
 }

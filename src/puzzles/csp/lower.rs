@@ -737,8 +737,12 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             LVal::Int(_, b) => *b,
             _ => Base::Int,
         };
+        // As in MiniZinc, an undefined element or value leaves the count
+        // undefined: the zero-weight terms carry their definedness.
         let count = |items: Vec<IExpr>, v: IExpr| -> Result<IExpr, Overflow> {
-            let terms = items.into_iter().map(|x| (1, IExpr::bool2int(BExpr::cmp(Cmp::Eq, x, v.clone())))).collect();
+            let mut terms: Vec<(i64, IExpr)> =
+                items.iter().map(|x| (1, IExpr::bool2int(BExpr::cmp(Cmp::Eq, x.clone(), v.clone())))).collect();
+            terms.extend(items.into_iter().chain([v.clone()]).filter(|x| x.partial).map(|x| (0, x)));
             IExpr::sum(terms, 0)
         };
         match name {

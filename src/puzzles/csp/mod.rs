@@ -36,8 +36,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
-use compile::{Compiled, Encoder, Objective, ObjectiveUse};
 pub use compile::Linear;
+use compile::{Compiled, Encoder, Objective, ObjectiveUse};
 use ir::{BExpr, IExpr};
 use model::{Model, Sense};
 

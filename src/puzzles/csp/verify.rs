@@ -387,8 +387,11 @@ impl<'m> Verifier<'m> {
                 _ => Err(bug("a non-integer argument")),
             }
         };
-        let count = |items: &[Option<i64>], v: Option<i64>| -> i64 {
-            items.iter().filter(|x| x.is_some() && v.is_some() && **x == v).count() as i64
+        // An undefined element or value leaves the count undefined.
+        let count = |items: &[Option<i64>], v: Option<i64>| -> Option<i64> {
+            let items: Vec<i64> = items.iter().copied().collect::<Option<_>>()?;
+            let v = v?;
+            Some(items.iter().filter(|&&x| x == v).count() as i64)
         };
         match name {
             "forall" | "exists" => {
@@ -431,13 +434,14 @@ impl<'m> Verifier<'m> {
                 let items = ints(&args[0])?;
                 let n = count(&items, scalar(&args[1])?);
                 if args.len() == 3 {
-                    return Ok(Ev::Bool(scalar(&args[2])? == Some(n)));
+                    let c = scalar(&args[2])?;
+                    return Ok(Ev::Bool(n.is_some() && c == n));
                 }
-                Ok(Ev::Int(n))
+                Ok(n.map_or(Ev::Undef, Ev::Int))
             }
             "exactly" | "at_most" | "at_least" => {
                 let Some(n) = scalar(&args[0])? else { return Ok(Ev::Bool(false)) };
-                let c = count(&ints(&args[1])?, scalar(&args[2])?);
+                let Some(c) = count(&ints(&args[1])?, scalar(&args[2])?) else { return Ok(Ev::Bool(false)) };
                 Ok(Ev::Bool(match name {
                     "exactly" => c == n,
                     "at_most" => c <= n,

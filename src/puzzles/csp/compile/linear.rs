@@ -301,7 +301,10 @@ impl Encoder {
     /// contributions first ([`super::mdd`]). Returns false, having added
     /// nothing, when the diagram would be too large.
     fn mdd(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<bool, Error> {
-        if !self.diagrams || terms.len() > MDD_LAYERS || terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log && self.size(x) > 64) {
+        if !self.diagrams
+            || terms.len() > MDD_LAYERS
+            || terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log && self.size(x) > 64)
+        {
             return Ok(false);
         }
         let mut layers: Vec<(i128, usize)> = terms.to_vec();
