@@ -6,9 +6,14 @@
 use super::lexer::{Keyword, Punct, Tok, Token, tokenize};
 use super::{BinOp, Expr, ExprKind, Generator, Span, SyntaxError, UnOp};
 
-/// Deepest nesting accepted, so that a hostile expression cannot overflow
-/// the stack.
+/// Deepest nesting of brackets and prefix operators accepted, so that a
+/// hostile expression cannot overflow the parser's stack.
 const MAX_DEPTH: usize = 200;
+
+/// Deepest syntax tree accepted: a chain `a + b + c + ...` nests one level
+/// per operator, and every later pass walks the tree recursively. Longer
+/// sums and conjunctions are written with `sum`, `forall` and arrays.
+pub const MAX_TREE_DEPTH: usize = 400;
 
 /// Parses one expression. `to_file` maps a byte offset in `text` to the
 /// offset in the model file, so that every span in the tree, and the span of
@@ -35,7 +40,48 @@ pub fn parse(text: &str, to_file: &dyn Fn(usize) -> usize) -> Result<Expr, Synta
     if parser.peek() != &Tok::End {
         return Err(parser.unexpected("an operator or the end of the expression"));
     }
+    if let Some(deep) = deeper_than(&expr, MAX_TREE_DEPTH) {
+        return Err(SyntaxError::new(
+            deep.start..deep.end,
+            format!("an expression nested more than {MAX_TREE_DEPTH} levels deep"),
+            "a shallower expression; write long sums and conjunctions with sum(..), forall(..) or an array",
+        ));
+    }
     Ok(expr)
+}
+
+/// The first sub-expression found below `limit` levels, walking without
+/// recursion.
+fn deeper_than(root: &Expr, limit: usize) -> Option<Span> {
+    let mut stack: Vec<(&Expr, usize)> = vec![(root, 1)];
+    while let Some((e, depth)) = stack.pop() {
+        if depth > limit {
+            return Some(e.span);
+        }
+        stack.extend(children(e).into_iter().map(|child| (child, depth + 1)));
+    }
+    None
+}
+
+/// The direct sub-expressions of an expression.
+fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => Vec::new(),
+        ExprKind::Index { array, indices } => std::iter::once(array.as_ref()).chain(indices).collect(),
+        ExprKind::Unary { operand, .. } => vec![operand],
+        ExprKind::Binary { left, right, .. } => vec![left, right],
+        ExprKind::If { branches, otherwise } => {
+            branches.iter().flat_map(|(c, v)| [c, v]).chain(std::iter::once(otherwise.as_ref())).collect()
+        }
+        ExprKind::Call { args, .. } => args.iter().collect(),
+        ExprKind::GenCall { generators, body, .. } | ExprKind::Comprehension { body, generators } => {
+            std::iter::once(body.as_ref())
+                .chain(generators.iter().flat_map(|g| std::iter::once(&g.source).chain(g.filter.as_ref())))
+                .collect()
+        }
+        ExprKind::Array(items) | ExprKind::Set(items) => items.iter().collect(),
+        ExprKind::Array2d(rows) => rows.iter().flatten().collect(),
+    }
 }
 
 struct Parser {
@@ -150,7 +196,12 @@ impl Parser {
     fn enter(&mut self) -> Result<(), SyntaxError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.unexpected(format!("an expression nested at most {MAX_DEPTH} deep")));
+            let token = &self.tokens[self.at];
+            return Err(SyntaxError::new(
+                token.span.clone(),
+                format!("brackets or operators nested more than {MAX_DEPTH} deep"),
+                "a shallower expression",
+            ));
         }
         Ok(())
     }
@@ -540,9 +591,17 @@ mod tests {
     }
 
     #[test]
+    fn long_chains_are_refused_not_a_stack_overflow() {
+        let chain = vec!["x"; 1000].join(" + ");
+        assert!(fails(&chain).found.contains("nested more than"));
+        let fine = vec!["x"; 300].join(" /\\ ");
+        assert!(parse(&fine, &|o| o).is_ok());
+    }
+
+    #[test]
     fn deep_nesting_is_refused_not_a_stack_overflow() {
         let deep = format!("{}x{}", "(".repeat(5000), ")".repeat(5000));
-        assert!(fails(&deep).expected.contains("nested"));
+        assert!(fails(&deep).found.contains("nested more than"));
         let negations = format!("{}x", "-".repeat(5000));
         assert!(parse(&negations, &|o| o).is_err());
     }
