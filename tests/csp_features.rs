@@ -2,7 +2,7 @@
 //! is known by hand or by a brute force written here, on every engine.
 
 use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
 
 fn counts(text: &str) -> Vec<u64> {
     let puzzle =
