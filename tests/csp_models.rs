@@ -376,3 +376,21 @@ fn unknown_engines_are_refused_with_the_list() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("auto, direct, order, log"), "{stderr}");
 }
+
+#[test]
+fn a_time_limit_stops_a_long_count_with_the_partial_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("queens-14.toml");
+    std::fs::write(&path, std::fs::read_to_string("models/csp/queens.toml").unwrap().replace("n = 8", "n = 14"))
+        .unwrap();
+    let out = Command::cargo_bin("somaria")
+        .unwrap()
+        .args(["count", "--timeout", "0.5", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    assert!(json["count"].as_u64().unwrap() > 0, "{json}");
+}

@@ -8,6 +8,27 @@ use super::model::{Base, IntSet, Model, Value, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, UnOp};
 use crate::puzzles::csp::check::Named;
 
+/// FNV-1a: names are short, and the check runs once per solution counted,
+/// so a cheap hash pays.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
+
 /// A value during evaluation.
 #[derive(Clone, Debug, PartialEq)]
 enum Ev {
@@ -22,7 +43,7 @@ enum Ev {
 /// Evaluates a model's constraints and objective on assignments.
 pub struct Verifier<'m> {
     model: &'m Model,
-    names: std::collections::HashMap<&'m str, Named>,
+    names: std::collections::HashMap<&'m str, Named, BuildFnv>,
 }
 
 struct Env<'a> {
@@ -39,7 +60,7 @@ fn bug(what: &str) -> String {
 impl<'m> Verifier<'m> {
     /// A verifier for `model`.
     pub fn new(model: &'m Model) -> Verifier<'m> {
-        let mut names = std::collections::HashMap::new();
+        let mut names = std::collections::HashMap::with_hasher(BuildFnv::default());
         for (e, decl) in model.enums.iter().enumerate() {
             names.insert(decl.name.as_str(), Named::EnumType(e));
             for (k, value) in decl.values.iter().enumerate() {
@@ -189,6 +210,9 @@ impl<'m> Verifier<'m> {
                 }
             }
             ExprKind::Index { array, indices } => {
+                if let Some(value) = self.declared_element(array, indices, env)? {
+                    return Ok(value);
+                }
                 let array = self.eval(array, env)?;
                 let Ev::Array(index, elems) = array else { return Err(bug("indexing a non-array")) };
                 let mut at = Vec::with_capacity(indices.len());
@@ -226,6 +250,18 @@ impl<'m> Verifier<'m> {
                     values.push(self.eval(arg, env)?);
                 }
                 self.call(name, values)
+            }
+            ExprKind::GenCall { name, generators, body, .. } if name == "forall" || name == "exists" => {
+                // Stop at the first instance that settles it.
+                let all = name == "forall";
+                let mut settled = false;
+                self.each(generators, 0, env, &mut |this, env| {
+                    if !settled && this.truth(body, env)? != all {
+                        settled = true;
+                    }
+                    Ok(())
+                })?;
+                Ok(Ev::Bool(settled != all))
             }
             ExprKind::GenCall { name, generators, body, .. } => {
                 let mut items = Vec::new();
@@ -265,6 +301,34 @@ impl<'m> Verifier<'m> {
                 }
                 Ok(Ev::Set(IntSet::from_values(values)))
             }
+        }
+    }
+
+    /// `a[i, ..]` for a declared variable or parameter array `a` (not
+    /// shadowed by a loop variable) at defined, in-range indices, read
+    /// without copying the array; `None` when the general path must decide.
+    fn declared_element<'a>(&self, array: &'a Expr, indices: &'a [Expr], env: &mut Env<'a>) -> Eval<Option<Ev>> {
+        let ExprKind::Name(name) = &array.kind else { return Ok(None) };
+        if env.locals.iter().any(|(n, _)| n == name) {
+            return Ok(None);
+        }
+        let mut at = Vec::with_capacity(indices.len());
+        for i in indices {
+            match self.int(i, env)? {
+                Some(v) => at.push(v),
+                None => return Ok(None),
+            }
+        }
+        match self.names.get(name.as_str()) {
+            Some(Named::Var(v)) => {
+                let decl = &self.model.vars[*v];
+                Ok(flat_position(&decl.index, &at).map(|p| self.var_value(decl.base, env.values[decl.first + p])))
+            }
+            Some(Named::Param(p)) => match &self.model.params[*p].value {
+                Value::Array(a) => Ok(flat_position(&a.index, &at).map(|p| Verifier::param_value(&a.elems[p]))),
+                _ => Ok(None),
+            },
+            _ => Ok(None),
         }
     }
 
