@@ -347,6 +347,17 @@ proptest! {
             }
         }
         let text = String::from_utf8_lossy(&bytes).into_owned();
+        // Mutations can make the model huge (n = 5838 queens); the limits
+        // that refuse those are tested elsewhere, and solving them here
+        // would take long.
+        let small = somaria::puzzles::csp::load_puzzle(&Source::from_text("fuzz.toml", text.clone())).is_ok_and(|p| {
+            p.model().num_scalars() <= 64
+                && p.model().vars.iter().all(|v| v.domain.len() <= 64)
+                && p.program().groups.len() <= 2000
+        });
+        if !small {
+            return Ok(());
+        }
         if let Ok(puzzle) = puzzles::load(&Source::from_text("fuzz.toml", text.clone())) {
             for engine in ["auto", "log"] {
                 let options = SolveOptions { engine: Some(engine.into()), ..Default::default() };

@@ -20,7 +20,7 @@ use super::{Group, Program};
 use crate::model::{LoadError, Problem, Source, Spanned};
 
 /// The most scalar decision variables a model may declare.
-pub const MAX_SCALARS: u64 = 10_000_000;
+pub const MAX_SCALARS: u64 = 1_000_000;
 
 /// `[enums]`: each name with its value names, all with their places.
 type EnumTable = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>;

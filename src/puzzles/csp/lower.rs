@@ -13,7 +13,7 @@ use super::model::{ArrayValue, Base, EnumDecl, IntSet, MAX_ABS, Param, Shape, Va
 use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
 
 /// The most generator bindings one model may unroll to.
-pub const MAX_UNROLL: u64 = 20_000_000;
+pub const MAX_UNROLL: u64 = 300_000;
 
 /// A value during unrolling: fixed, or an expression over the variables.
 #[derive(Clone, Debug)]

@@ -54,7 +54,10 @@ pub const MAX_UNARY_DOMAIN: u64 = 1 << 16;
 pub const AUTO_DIRECT_LIMIT: u64 = 64;
 
 /// The most variables or clauses an encoding may grow to.
-pub const MAX_FORMULA: usize = 50_000_000;
+pub const MAX_FORMULA: usize = 10_000_000;
+
+/// The most literals, over all clauses, an encoding may hold (120 MB).
+pub const MAX_LITERALS: usize = 30_000_000;
 
 /// How a constraint must hold, for Tseitin encoding with polarity.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -118,6 +121,7 @@ pub struct Encoder {
     clauses: Vec<ClauseList>,
     sink: usize,
     total_clauses: usize,
+    total_lits: usize,
     ints: Vec<ints::IntVar>,
     scalar_ints: Vec<Option<usize>>,
     scalar_lits: Vec<Option<Lit>>,
@@ -155,6 +159,7 @@ impl Encoder {
             clauses: (0..=groups).map(|_| ClauseList::default()).collect(),
             sink: 0,
             total_clauses: 0,
+            total_lits: 0,
             ints: Vec::new(),
             scalar_ints: vec![None; model.num_scalars()],
             scalar_lits: vec![None; model.num_scalars()],
@@ -239,6 +244,28 @@ impl Encoder {
     /// Adds a clause to the current sink, dropping false literals and
     /// skipping clauses that are already true.
     fn clause(&mut self, lits: &[Lit]) {
+        // Past the limits, clauses are dropped and the encoding fails at the
+        // next size check, before memory runs out.
+        if self.total_clauses >= MAX_FORMULA || self.total_lits >= MAX_LITERALS {
+            self.total_clauses = self.total_clauses.max(MAX_FORMULA);
+            return;
+        }
+        // Most clauses are binary: no sorting needed.
+        if let [a, b] = *lits {
+            let constant = |l: Lit| l.var() == self.truth.var();
+            if !constant(a) && !constant(b) {
+                if a.var() != b.var() {
+                    self.clauses[self.sink].push(&[a, b]);
+                    self.total_clauses += 1;
+                    self.total_lits += 2;
+                } else if a == b {
+                    self.clauses[self.sink].push(&[a]);
+                    self.total_clauses += 1;
+                    self.total_lits += 1;
+                }
+                return;
+            }
+        }
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
         for &l in lits {
@@ -255,14 +282,15 @@ impl Encoder {
         if !out.windows(2).any(|w| w[0].var() == w[1].var()) {
             self.clauses[self.sink].push(&out);
             self.total_clauses += 1;
+            self.total_lits += out.len();
         }
         self.scratch = out;
     }
 
     fn check_size(&self) -> Result<(), Error> {
-        if self.total_clauses > MAX_FORMULA {
+        if self.total_clauses >= MAX_FORMULA || self.total_lits >= MAX_LITERALS {
             return Err(Error::TooLarge(format!(
-                "the {} encoding of this model needs more than {MAX_FORMULA} clauses",
+                "the {} encoding of this model needs more than {MAX_FORMULA} clauses or {MAX_LITERALS} literals",
                 self.engine
             )));
         }
@@ -411,6 +439,7 @@ impl Encoder {
         let result = f(self);
         self.sink = saved;
         let result = result?;
+        self.check_size()?;
         for expected in first..self.num_vars {
             let var = solver.new_var();
             if var.index() != expected {
@@ -535,6 +564,7 @@ pub fn compile(
         }
         (None, _) => None,
     };
+    encoder.check_size()?;
     let cnf = encoder.finish(&names);
     Ok(Compiled { cnf, encoder, objective })
 }
