@@ -168,7 +168,7 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 /// use somaria::puzzles::csp::load_puzzle;
 /// let bad = Source::from_text("m.toml", "kind = \"csp\"\n[vars]\nq = \"1..8\"\n[[constraint]]\nexpr = 'q < qq'\n");
 /// let message = load_puzzle(&bad).unwrap_err().to_string();
-/// assert!(message.starts_with("m.toml:5:14: unknown name `qq`"), "{message}");
+/// assert!(message.starts_with("m.toml:5:13: unknown name `qq`"), "{message}");
 /// assert!(message.contains("did you mean `q`?"));
 /// ```
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {

@@ -107,12 +107,8 @@ impl Builder<'_> {
 /// The reduced diagram of `Σ c_i·x_i ≤ target` (or `= target` when
 /// `equal`), where layer i is `(c_i, values of x_i in increasing order)`;
 /// `None` when it would have more than `max_nodes` nodes or take more than
-/// `max_edges` steps to build.
-///
-/// ```ignore
-/// // 2x + 3y ≤ 6 over x, y in 0..3
-/// let d = build(&[(2, vec![0, 1, 2, 3]), (3, vec![0, 1, 2, 3])], 6, false, 100, 100).unwrap();
-/// ```
+/// `max_edges` steps to build. For example `2x + 3y ≤ 6` over x, y in 0..3
+/// is `build(&[(2, vec![0, 1, 2, 3]), (3, vec![0, 1, 2, 3])], 6, false, ..)`.
 pub fn build(
     layers: &[(i128, Vec<i64>)],
     target: i128,
