@@ -283,12 +283,12 @@ impl CspPuzzle {
     /// of every scalar and the objective's value, if any.
     fn check_model(
         &self,
+        verifier: &verify::Verifier<'_>,
         encoder: &Encoder,
         objective: Option<&Objective>,
         value: &dyn Fn(Lit) -> bool,
     ) -> Result<(Vec<i64>, Option<i64>), String> {
         let values = encoder.decode(&self.model, value)?;
-        let verifier = verify::Verifier::new(&self.model);
         verifier.check(&values)?;
         let objective = match objective {
             Some(z) => {
@@ -309,13 +309,18 @@ impl CspPuzzle {
     /// Finds a solution, optimal when there is an objective: a binary search
     /// on the objective's bound, each step one call on the same solver under
     /// an assumption. Returns the checked values and objective.
-    fn search(&self, compiled: &mut Compiled, solver: &mut dyn Solve) -> Result<Option<Found>, Error> {
+    fn search(
+        &self,
+        verifier: &verify::Verifier<'_>,
+        compiled: &mut Compiled,
+        solver: &mut dyn Solve,
+    ) -> Result<Option<Found>, Error> {
         if solver.solve()? == Answer::Unsat {
             return Ok(None);
         }
         let objective = compiled.objective.clone();
         let check = |enc: &Encoder, solver: &dyn Solve| {
-            self.check_model(enc, objective.as_ref(), &|l| solver.value(l)).map_err(Error::CheckFailed)
+            self.check_model(verifier, enc, objective.as_ref(), &|l| solver.value(l)).map_err(Error::CheckFailed)
         };
         let (mut values, mut best) = check(&compiled.encoder, solver)?;
         let (Some(z), Some((sense, _))) = (&objective, &self.program.objective) else {
@@ -392,10 +397,11 @@ impl Puzzle for CspPuzzle {
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
+        let verifier = verify::Verifier::new(&self.model);
         let engine = engine(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
         let mut solver = options.new_solver(&compiled.cnf);
-        let found = self.search(&mut compiled, &mut solver)?;
+        let found = self.search(&verifier, &mut compiled, &mut solver)?;
         let cnf = options.settle_formula(found.is_none(), || compiled.cnf.clone())?;
         let stats = Stats::of_sat_run(engine.name(), &compiled.cnf, solver.stats(), encode_ms);
         let (status, solution, objective) = match found {
@@ -420,6 +426,7 @@ impl Puzzle for CspPuzzle {
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        let verifier = verify::Verifier::new(&self.model);
         let engine = engine(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
         let mut solver = options.new_solver(&compiled.cnf);
@@ -428,7 +435,7 @@ impl Puzzle for CspPuzzle {
         // Without an objective the enumeration itself finds the first solution.
         let optimum = match self.program.objective {
             None => Some(None),
-            Some(_) => self.search(&mut compiled, &mut solver)?.map(|(_, optimum)| optimum),
+            Some(_) => self.search(&verifier, &mut compiled, &mut solver)?.map(|(_, optimum)| optimum),
         };
         if let Some(optimum) = optimum {
             let assumptions = self.at_optimum(&mut compiled, &mut solver, optimum)?;
@@ -455,7 +462,7 @@ impl Puzzle for CspPuzzle {
             let encoder = &compiled.encoder;
             let objective = compiled.objective.as_ref();
             let check = |value: &dyn Fn(Lit) -> bool| {
-                let (_, found) = self.check_model(encoder, objective, value)?;
+                let (_, found) = self.check_model(&verifier, encoder, objective, value)?;
                 if found != optimum {
                     return Err(format!("a counted solution has the objective {found:?}, not the optimum {optimum:?}"));
                 }
@@ -507,10 +514,11 @@ impl Puzzle for CspPuzzle {
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
+        let verifier = verify::Verifier::new(&self.model);
         let engine = engine(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
         let mut solver = options.new_solver(&compiled.cnf);
-        let found = self.search(&mut compiled, &mut solver)?;
+        let found = self.search(&verifier, &mut compiled, &mut solver)?;
         let Some((_, optimum)) = found else {
             let stats = Stats::of_sat_run(engine.name(), &compiled.cnf, solver.stats(), encode_ms);
             let mut json = serde_json::Map::new();
@@ -538,7 +546,7 @@ impl Puzzle for CspPuzzle {
         let encoder = &compiled.encoder;
         let objective = compiled.objective.as_ref();
         let check = |value: &dyn Fn(Lit) -> bool| {
-            let (_, found) = self.check_model(encoder, objective, value)?;
+            let (_, found) = self.check_model(&verifier, encoder, objective, value)?;
             if found != optimum {
                 return Err(format!(
                     "a solution behind the facts has the objective {found:?}, not the optimum {optimum:?}"
