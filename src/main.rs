@@ -330,6 +330,7 @@ fn solve(
                 solution: None,
                 explanation: Some(reason.describe()),
                 cost: None,
+                objective: None,
                 decided_by: DecidedBy::Sat,
                 stats: run.partial_stats(engine.as_deref()),
                 cnf: None,

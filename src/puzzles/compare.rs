@@ -39,6 +39,9 @@ pub struct EngineResult {
     pub sat_calls: u64,
     /// The minimised quantity, when the puzzle has one.
     pub cost: Option<u64>,
+    /// The proven optimum of the model's objective, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<i64>,
     /// Solutions counted, when counting was asked for.
     pub count: Option<u64>,
     /// Whether the count is complete, when counting was asked for.
@@ -63,6 +66,7 @@ impl EngineResult {
             clauses: 0,
             sat_calls: 0,
             cost: None,
+            objective: None,
             count: None,
             count_complete: None,
             count_ms: None,
@@ -157,6 +161,7 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
         clauses: report.stats.clauses,
         sat_calls: report.stats.sat_calls,
         cost: report.cost,
+        objective: report.objective,
         count: None,
         count_complete: None,
         count_ms: None,
@@ -195,7 +200,7 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
 pub fn agree(results: &[EngineResult]) -> bool {
     let decided: Vec<&EngineResult> = results.iter().filter(|r| r.status != Status::Unknown).collect();
     let same_status = decided.windows(2).all(|w| w[0].status == w[1].status);
-    let same_cost = decided.windows(2).all(|w| w[0].cost == w[1].cost);
+    let same_cost = decided.windows(2).all(|w| w[0].cost == w[1].cost && w[0].objective == w[1].objective);
     let complete_counts: Vec<u64> =
         results.iter().filter(|r| r.count_complete == Some(true)).filter_map(|r| r.count).collect();
     let same_count = complete_counts.windows(2).all(|w| w[0] == w[1]);

@@ -8,6 +8,7 @@
 mod engines;
 
 pub mod compare;
+pub mod csp;
 pub mod fans;
 pub mod keys_doors;
 pub mod tile_cover;
@@ -136,6 +137,9 @@ pub struct SolveReport {
     /// The quantity the puzzle minimises (such as steps), when it has one;
     /// engines that agree must agree on it.
     pub cost: Option<u64>,
+    /// The value of the model's objective (csp `minimize`/`maximize`) in
+    /// the solution, proven optimal, when the model has one.
+    pub objective: Option<i64>,
     /// What reached the verdict.
     pub decided_by: DecidedBy,
     /// Sizes and times.
@@ -389,6 +393,9 @@ pub struct NamedConstraint {
     /// Its column, when it has a place on the grid.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub col: Option<usize>,
+    /// The line of the model file that states it, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
 /// Why a run failed. None of these is a verdict about the puzzle.
@@ -538,6 +545,7 @@ pub const FAMILIES: &[Family] = &[
     Family { kind: fans::KIND, load: fans::load },
     Family { kind: keys_doors::KIND, load: keys_doors::load },
     Family { kind: tile_cover::KIND, load: tile_cover::load },
+    Family { kind: csp::KIND, load: csp::load },
 ];
 
 /// The known kinds, quoted and joined for messages.

@@ -31,13 +31,17 @@ pub enum Format {
 /// assert_eq!(json["solution"]["fans"][0]["dir"], "right");
 /// ```
 pub fn solve_json(kind: &str, report: &SolveReport) -> Value {
-    json!({
+    let mut json = json!({
         "kind": kind,
         "status": report.status,
         "solution": report.solution.as_ref().map(|s| s.json.clone()),
         "explanation": report.explanation,
         "stats": report.stats,
-    })
+    });
+    if let Some(objective) = report.objective {
+        json["objective"] = json!(objective);
+    }
+    json
 }
 
 /// The `count` report as one JSON object: `kind`, `count`, `complete`,
@@ -193,10 +197,14 @@ pub fn compare_text(kind: &str, title: Option<&str>, report: &CompareReport) -> 
     let mut out = heading(kind, title);
     let counting = report.results.iter().any(|r| r.count.is_some());
     let costs = report.results.iter().any(|r| r.cost.is_some());
+    let objectives = report.results.iter().any(|r| r.objective.is_some());
     let mut rows = vec![{
         let mut header = vec!["encoding", "variables", "clauses", "SAT calls", "ms", "answer"];
         if costs {
             header.push("cost");
+        }
+        if objectives {
+            header.push("objective");
         }
         if counting {
             header.extend(["count", "count SAT calls", "count ms"]);
@@ -215,6 +223,9 @@ pub fn compare_text(kind: &str, title: Option<&str>, report: &CompareReport) -> 
         ];
         if costs {
             row.push(r.cost.map_or("-".to_string(), |c| c.to_string()));
+        }
+        if objectives {
+            row.push(r.objective.map_or("-".to_string(), |c| c.to_string()));
         }
         if counting {
             row.push(match (r.count, r.count_complete) {

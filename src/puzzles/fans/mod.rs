@@ -392,7 +392,16 @@ impl Puzzle for FanPuzzle {
         };
         let explanation = (status == Status::NoSolution).then(|| self.unsolvable_hint()).flatten();
         let stats = Stats::of_sat_run(engine.name(), encoding.cnf(), solver.stats(), encode_ms);
-        Ok(SolveReport { status, solution, explanation, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
+        Ok(SolveReport {
+            status,
+            solution,
+            explanation,
+            cost: None,
+            objective: None,
+            decided_by: DecidedBy::Sat,
+            stats,
+            cnf,
+        })
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
@@ -473,6 +482,7 @@ impl Puzzle for FanPuzzle {
                     name: group.name.clone(),
                     row: group.place.map(|p| p.0),
                     col: group.place.map(|p| p.1),
+                    line: None,
                 }
             })
             .collect();

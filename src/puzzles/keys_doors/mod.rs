@@ -595,6 +595,7 @@ impl Puzzle for KeysDoorsPuzzle {
                     solution: Some(Solution::of(&typed, text)),
                     explanation: None,
                     cost: Some(moves.len() as u64),
+                    objective: None,
                     decided_by,
                     stats,
                     cnf,
@@ -607,6 +608,7 @@ impl Puzzle for KeysDoorsPuzzle {
                     solution: None,
                     explanation,
                     cost: None,
+                    objective: None,
                     decided_by,
                     stats,
                     cnf,
@@ -709,6 +711,7 @@ impl Puzzle for KeysDoorsPuzzle {
             name: format!("collect key '{letter}' at ({row}, {col})"),
             row: Some(row),
             col: Some(col),
+            line: None,
         };
         let certificate = Some(self.no_route_reason(&board));
         Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, rule: None, stats })

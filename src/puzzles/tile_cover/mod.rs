@@ -331,6 +331,7 @@ impl TileCoverPuzzle {
                 solution: None,
                 explanation: Some(refutation.text),
                 cost: None,
+                objective: None,
                 decided_by: DecidedBy::Presolve,
                 stats: Self::presolve_stats(engine, started),
                 cnf: None,
@@ -357,7 +358,16 @@ impl TileCoverPuzzle {
             }
         };
         let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
-        Ok(SolveReport { status, solution, explanation: None, cost: None, decided_by: DecidedBy::Sat, stats, cnf })
+        Ok(SolveReport {
+            status,
+            solution,
+            explanation: None,
+            cost: None,
+            objective: None,
+            decided_by: DecidedBy::Sat,
+            stats,
+            cnf,
+        })
     }
 
     /// The report for a route built without SAT, once it passes the check.
@@ -370,6 +380,7 @@ impl TileCoverPuzzle {
             solution: Some(Solution::of(&solution, self.route_text(&solution))),
             explanation: None,
             cost: None,
+            objective: None,
             decided_by: DecidedBy::Construction,
             stats,
             cnf: None,
@@ -682,7 +693,12 @@ impl Puzzle for TileCoverPuzzle {
             .map(|lit| {
                 let tile = demands.iter().position(|d| d == lit).expect("a demand") + 1;
                 let (row, col) = relaxed.position(tile);
-                NamedConstraint { name: format!("cover the tile at ({row}, {col})"), row: Some(row), col: Some(col) }
+                NamedConstraint {
+                    name: format!("cover the tile at ({row}, {col})"),
+                    row: Some(row),
+                    col: Some(col),
+                    line: None,
+                }
             })
             .collect();
         let rule =

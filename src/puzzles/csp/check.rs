@@ -1,0 +1,687 @@
+//! Static checks of expressions: every name resolves, every operator and
+//! function gets operands of the right types, ranges and generator sources
+//! are fixed. Each problem is a [`Fault`] at the offending sub-expression,
+//! found before anything is unrolled, so it is reported even inside a
+//! branch or loop that would never run.
+
+use std::collections::HashMap;
+
+use super::model::{Base, EnumDecl, Param, Shape, Type, VarDecl};
+use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
+
+/// A problem at a place in an expression.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Where.
+    pub span: Span,
+    /// What was found.
+    pub found: String,
+    /// What was expected.
+    pub expected: String,
+}
+
+impl Fault {
+    /// A fault at `span`.
+    pub fn new(span: Span, found: impl Into<String>, expected: impl Into<String>) -> Fault {
+        Fault { span, found: found.into(), expected: expected.into() }
+    }
+}
+
+/// What a declared name refers to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// An enum type: as a value, the set of its values.
+    EnumType(usize),
+    /// An enum value: (enum, value from 1).
+    EnumValue(usize, i64),
+    /// A parameter by index.
+    Param(usize),
+    /// A decision variable by index.
+    Var(usize),
+}
+
+/// The declarations an expression may refer to.
+pub struct Scope<'m> {
+    /// Every declared name.
+    pub names: &'m HashMap<String, Named>,
+    /// The enums.
+    pub enums: &'m [EnumDecl],
+    /// The parameters declared so far.
+    pub params: &'m [Param],
+    /// The variables declared so far.
+    pub vars: &'m [VarDecl],
+}
+
+/// The functions of the subset, with a signature for messages.
+pub const FUNCTIONS: &[(&str, &str)] = &[
+    ("forall", "forall(array of bool) or forall(generators)(bool)"),
+    ("exists", "exists(array of bool) or exists(generators)(bool)"),
+    ("sum", "sum(array of int) or sum(generators)(int)"),
+    ("product", "product(array of int) or product(generators)(int)"),
+    ("min", "min(a, b) or min(array)"),
+    ("max", "max(a, b) or max(array)"),
+    ("abs", "abs(int)"),
+    ("bool2int", "bool2int(bool)"),
+    ("alldifferent", "alldifferent(array of int)"),
+    ("all_different", "all_different(array of int)"),
+    ("count", "count(array, value) or count(array, value, n)"),
+    ("exactly", "exactly(n, array, value)"),
+    ("at_most", "at_most(n, array, value)"),
+    ("at_least", "at_least(n, array, value)"),
+    ("table", "table(array of int, [| tuple | tuple |])"),
+    ("row", "row(2-D array, i)"),
+    ("col", "col(2-D array, j)"),
+    ("index_set", "index_set(1-D array)"),
+    ("index_set_1of2", "index_set_1of2(2-D array)"),
+    ("index_set_2of2", "index_set_2of2(2-D array)"),
+    ("length", "length(array)"),
+];
+
+/// The declared names nearest to `name`, when some are near enough to be a
+/// likely typo: a few edits away, or sharing most of a prefix (Jaro-Winkler),
+/// as "`n`" or "`n` or `q`" for a message.
+pub fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let length = name.chars().count();
+    let mut near: Vec<(usize, &str)> = candidates
+        .filter(|&c| c != name)
+        .filter_map(|c| {
+            let edits = strsim::levenshtein(name, c);
+            let close = edits <= 2.max(length / 3) && edits < length.max(2);
+            (close || strsim::jaro_winkler(name, c) >= 0.88).then_some((edits, c))
+        })
+        .collect();
+    near.sort();
+    near.dedup();
+    let best = near.first()?.0;
+    let names: Vec<String> = near.iter().take_while(|(d, _)| *d == best).map(|(_, c)| format!("`{c}`")).collect();
+    // More than two equally near names is no hint at all.
+    (names.len() <= 2).then(|| names.join(" or "))
+}
+
+/// The type checker for one expression at a time, with the loop variables
+/// in scope.
+pub struct Checker<'s, 'm> {
+    scope: &'s Scope<'m>,
+    locals: Vec<(String, Type)>,
+}
+
+fn int() -> Type {
+    Type::scalar(Base::Int, false)
+}
+
+fn boolean(var: bool) -> Type {
+    Type::scalar(Base::Bool, var)
+}
+
+impl<'s, 'm> Checker<'s, 'm> {
+    /// A checker with no loop variables bound.
+    pub fn new(scope: &'s Scope<'m>) -> Checker<'s, 'm> {
+        Checker { scope, locals: Vec::new() }
+    }
+
+    fn describe(&self, ty: &Type) -> String {
+        ty.describe(self.scope.enums)
+    }
+
+    fn wrong(&self, e: &Expr, ty: &Type, expected: impl Into<String>) -> Fault {
+        Fault::new(e.span, format!("{} of type {}", what(e), self.describe(ty)), expected)
+    }
+
+    /// Checks that `e` is a Boolean; `var` decides whether it may depend on
+    /// decision variables.
+    pub fn expect_bool(&mut self, e: &Expr, allow_var: bool) -> Result<bool, Fault> {
+        let ty = self.check(e)?;
+        if ty.shape != Shape::Scalar || !ty.base.fits(Base::Bool) {
+            return Err(self.wrong(e, &ty, "a Boolean expression"));
+        }
+        if ty.var && !allow_var {
+            return Err(Fault::new(
+                e.span,
+                format!("{} that depends on decision variables", what(e)),
+                "a fixed Boolean",
+            ));
+        }
+        Ok(ty.var)
+    }
+
+    /// Checks that `e` is an integer (not a Boolean, not an enum).
+    pub fn expect_int(&mut self, e: &Expr, allow_var: bool) -> Result<bool, Fault> {
+        let ty = self.check(e)?;
+        if ty.shape != Shape::Scalar || !ty.base.fits(Base::Int) {
+            let hint = if ty.base == Base::Bool && ty.shape == Shape::Scalar {
+                "an integer expression (use bool2int(..) to count a Boolean)"
+            } else {
+                "an integer expression"
+            };
+            return Err(self.wrong(e, &ty, hint));
+        }
+        if ty.var && !allow_var {
+            return Err(Fault::new(
+                e.span,
+                format!("{} that depends on decision variables", what(e)),
+                "a fixed integer",
+            ));
+        }
+        Ok(ty.var)
+    }
+
+    /// Checks that `e` is a fixed set (a range, a set literal or an enum
+    /// name) and returns its element kind.
+    pub fn expect_set(&mut self, e: &Expr) -> Result<Base, Fault> {
+        let ty = self.check(e)?;
+        if ty.shape != Shape::Set {
+            return Err(self.wrong(e, &ty, "a set such as `1..n`, `{1, 3}` or an enum name"));
+        }
+        Ok(ty.base)
+    }
+
+    /// The type of `e`.
+    pub fn check(&mut self, e: &Expr) -> Result<Type, Fault> {
+        match &e.kind {
+            ExprKind::Int(_) => Ok(int()),
+            ExprKind::Bool(_) => Ok(boolean(false)),
+            ExprKind::Name(name) => self.name(name, e.span),
+            ExprKind::Index { array, indices } => self.index(array, indices),
+            ExprKind::Unary { op, operand } => match op {
+                UnOp::Neg => Ok(Type::scalar(Base::Int, self.expect_int(operand, true)?)),
+                UnOp::Not => Ok(boolean(self.expect_bool(operand, true)?)),
+            },
+            ExprKind::Binary { op, left, right } => self.binary(*op, left, right),
+            ExprKind::If { branches, otherwise } => {
+                let mut var = false;
+                let result = self.check(otherwise)?;
+                for (condition, value) in branches {
+                    var |= self.expect_bool(condition, true)?;
+                    let ty = self.check(value)?;
+                    if ty.shape != result.shape || !ty.base.fits(result.base) {
+                        return Err(Fault::new(
+                            value.span,
+                            format!("a branch of type {}", self.describe(&ty)),
+                            format!("the type of the `else` branch, {}", self.describe(&result)),
+                        ));
+                    }
+                    var |= ty.var;
+                }
+                if var && result.shape != Shape::Scalar {
+                    return Err(Fault::new(
+                        e.span,
+                        "an if-then-else of arrays or sets with conditions on decision variables",
+                        "fixed conditions when the branches are arrays or sets",
+                    ));
+                }
+                Ok(Type { var: var || result.var, ..result })
+            }
+            ExprKind::Call { name, name_span, args } => self.call(name, *name_span, args, e.span),
+            ExprKind::GenCall { name, name_span, generators, body } => {
+                let var_filter = matches!(name.as_str(), "forall" | "exists" | "sum");
+                let bound = self.generators(generators, var_filter)?;
+                let body_ty = self.check(body);
+                self.locals.truncate(self.locals.len() - bound.0);
+                let mut body_ty = body_ty?;
+                body_ty.var |= bound.1;
+                if body_ty.shape != Shape::Scalar {
+                    return Err(self.wrong(body, &body_ty, "a single value under the generators"));
+                }
+                let array = Type { base: body_ty.base, shape: Shape::Array(vec![Base::Int]), var: body_ty.var };
+                self.call_with_types(name, *name_span, &[(array, body.as_ref())], e.span)
+            }
+            ExprKind::Array(items) => {
+                let mut base = Base::Any;
+                let mut var = false;
+                for item in items {
+                    let ty = self.check(item)?;
+                    if ty.shape != Shape::Scalar || !ty.base.fits(base) {
+                        let expected = if base == Base::Any {
+                            "a single value as an array element".to_string()
+                        } else {
+                            format!(
+                                "an element of type {}, like the first",
+                                super::model::base_name(base, self.scope.enums)
+                            )
+                        };
+                        return Err(self.wrong(item, &ty, expected));
+                    }
+                    if base == Base::Any {
+                        base = ty.base;
+                    }
+                    var |= ty.var;
+                }
+                Ok(Type { base, shape: Shape::Array(vec![Base::Int]), var })
+            }
+            ExprKind::Array2d(rows) => {
+                let mut base = Base::Any;
+                let mut var = false;
+                for item in rows.iter().flatten() {
+                    let ty = self.check(item)?;
+                    if ty.shape != Shape::Scalar || !ty.base.fits(base) {
+                        return Err(self.wrong(item, &ty, "an element of the same type as the first"));
+                    }
+                    if base == Base::Any {
+                        base = ty.base;
+                    }
+                    var |= ty.var;
+                }
+                Ok(Type { base, shape: Shape::Array(vec![Base::Int, Base::Int]), var })
+            }
+            ExprKind::Comprehension { body, generators } => {
+                let bound = self.generators(generators, false)?;
+                let body_ty = self.check(body);
+                self.locals.truncate(self.locals.len() - bound.0);
+                let body_ty = body_ty?;
+                if body_ty.shape != Shape::Scalar {
+                    return Err(self.wrong(body, &body_ty, "a single value as the comprehension's element"));
+                }
+                Ok(Type { base: body_ty.base, shape: Shape::Array(vec![Base::Int]), var: body_ty.var || bound.1 })
+            }
+            ExprKind::Set(items) => {
+                let mut base = Base::Any;
+                for item in items {
+                    let ty = self.check(item)?;
+                    if ty.shape != Shape::Scalar || !ty.base.is_intlike() || !ty.base.fits(base) {
+                        return Err(self.wrong(item, &ty, "a fixed integer or enum value as a set element"));
+                    }
+                    if ty.var {
+                        return Err(Fault::new(
+                            item.span,
+                            format!("{} that depends on decision variables", what(item)),
+                            "a fixed set element",
+                        ));
+                    }
+                    if base == Base::Any {
+                        base = ty.base;
+                    }
+                }
+                Ok(Type { base: if base == Base::Any { Base::Int } else { base }, shape: Shape::Set, var: false })
+            }
+        }
+    }
+
+    fn name(&self, name: &str, span: Span) -> Result<Type, Fault> {
+        if let Some((_, ty)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Ok(ty.clone());
+        }
+        match self.scope.names.get(name) {
+            Some(Named::EnumType(e)) => Ok(Type { base: Base::Enum(*e), shape: Shape::Set, var: false }),
+            Some(Named::EnumValue(e, _)) => Ok(Type::scalar(Base::Enum(*e), false)),
+            Some(Named::Param(p)) => Ok(self.scope.params[*p].ty.clone()),
+            Some(Named::Var(v)) => Ok(self.scope.vars[*v].ty()),
+            None => {
+                if FUNCTIONS.iter().any(|(f, _)| *f == name) {
+                    return Err(Fault::new(
+                        span,
+                        format!("the function `{name}` without arguments"),
+                        format!("a call such as `{name}(...)`"),
+                    ));
+                }
+                let declared =
+                    self.scope.names.keys().map(String::as_str).chain(self.locals.iter().map(|(n, _)| n.as_str()));
+                let hint = match nearest(name, declared) {
+                    Some(near) => format!(" (did you mean {near}?)"),
+                    None => String::new(),
+                };
+                Err(Fault::new(
+                    span,
+                    format!("unknown name `{name}`"),
+                    format!("a declared parameter, variable, enum or loop variable{hint}"),
+                ))
+            }
+        }
+    }
+
+    fn index(&mut self, array: &Expr, indices: &[Expr]) -> Result<Type, Fault> {
+        let ty = self.check(array)?;
+        let Shape::Array(index_bases) = &ty.shape else {
+            return Err(self.wrong(array, &ty, "an array to index"));
+        };
+        if index_bases.len() != indices.len() {
+            return Err(Fault::new(
+                indices[0].span.to(indices[indices.len() - 1].span),
+                format!("{} {}", indices.len(), if indices.len() == 1 { "index" } else { "indices" }),
+                format!(
+                    "{} for {}, an array of {} dimension{}",
+                    index_bases.len(),
+                    what(array),
+                    index_bases.len(),
+                    if index_bases.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let mut var = ty.var;
+        for (index, &base) in indices.iter().zip(index_bases) {
+            let ity = self.check(index)?;
+            if ity.shape != Shape::Scalar || !ity.base.fits(base) || !ity.base.is_intlike() {
+                return Err(self.wrong(
+                    index,
+                    &ity,
+                    format!("an index of type {}", super::model::base_name(base, self.scope.enums)),
+                ));
+            }
+            var |= ity.var;
+        }
+        Ok(Type::scalar(ty.base, var))
+    }
+
+    fn binary(&mut self, op: BinOp, left: &Expr, right: &Expr) -> Result<Type, Fault> {
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
+                let a = self.expect_int(left, true)?;
+                let b = self.expect_int(right, true)?;
+                Ok(Type::scalar(Base::Int, a || b))
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let a = self.check(left)?;
+                let b = self.check(right)?;
+                if a.shape != Shape::Scalar {
+                    return Err(self.wrong(left, &a, format!("a single value to compare with `{}`", op.text())));
+                }
+                if b.shape != Shape::Scalar || !b.base.fits(a.base) {
+                    return Err(self.wrong(
+                        right,
+                        &b,
+                        format!(
+                            "a value of type {} to compare with the left side",
+                            super::model::base_name(a.base, self.scope.enums)
+                        ),
+                    ));
+                }
+                Ok(boolean(a.var || b.var))
+            }
+            BinOp::And | BinOp::Or | BinOp::Implies | BinOp::ImpliedBy | BinOp::Iff | BinOp::Xor => {
+                let a = self.expect_bool(left, true)?;
+                let b = self.expect_bool(right, true)?;
+                Ok(boolean(a || b))
+            }
+            BinOp::In => {
+                let a = self.check(left)?;
+                if a.shape != Shape::Scalar || !a.base.is_intlike() {
+                    return Err(self.wrong(left, &a, "an integer or enum value to test for membership"));
+                }
+                let base = self.expect_set(right)?;
+                if !base.fits(a.base) {
+                    return Err(Fault::new(
+                        right.span,
+                        format!("a set of {}", super::model::base_name(base, self.scope.enums)),
+                        format!("a set of {}", super::model::base_name(a.base, self.scope.enums)),
+                    ));
+                }
+                Ok(boolean(a.var))
+            }
+            BinOp::Range => {
+                let a = self.check(left)?;
+                if a.shape != Shape::Scalar || !a.base.is_intlike() {
+                    return Err(self.wrong(left, &a, "an integer or enum value as the start of a range"));
+                }
+                let b = self.check(right)?;
+                if b.shape != Shape::Scalar || !b.base.fits(a.base) {
+                    return Err(self.wrong(right, &b, "a value of the start's type as the end of a range"));
+                }
+                for (side, ty) in [(left, &a), (right, &b)] {
+                    if ty.var {
+                        return Err(Fault::new(
+                            side.span,
+                            format!("{} that depends on decision variables", what(side)),
+                            "a fixed range bound",
+                        ));
+                    }
+                }
+                Ok(Type { base: if a.base == Base::Any { b.base } else { a.base }, shape: Shape::Set, var: false })
+            }
+        }
+    }
+
+    /// Binds the generators' variables; returns how many were bound and
+    /// whether a filter depends on decision variables.
+    fn generators(&mut self, generators: &[Generator], allow_var_filter: bool) -> Result<(usize, bool), Fault> {
+        let before = self.locals.len();
+        let mut var_filter = false;
+        let result = (|| {
+            for generator in generators {
+                let ty = self.check(&generator.source)?;
+                let element = match &ty.shape {
+                    Shape::Set => Type::scalar(ty.base, false),
+                    Shape::Array(_) => Type::scalar(ty.base, ty.var),
+                    Shape::Scalar => {
+                        return Err(self.wrong(&generator.source, &ty, "a range, set, enum or array to iterate over"));
+                    }
+                };
+                for (name, _) in &generator.names {
+                    self.locals.push((name.clone(), element.clone()));
+                }
+                if let Some(filter) = &generator.filter {
+                    var_filter |= self.expect_bool(filter, allow_var_filter).map_err(|mut f| {
+                        if f.expected == "a fixed Boolean" {
+                            f.expected = "a fixed `where` condition (a condition on decision variables is allowed only in forall, exists and sum)".to_string();
+                        }
+                        f
+                    })?;
+                }
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Ok((self.locals.len() - before, var_filter)),
+            Err(fault) => {
+                self.locals.truncate(before);
+                Err(fault)
+            }
+        }
+    }
+
+    fn call(&mut self, name: &str, name_span: Span, args: &[Expr], span: Span) -> Result<Type, Fault> {
+        let mut typed = Vec::with_capacity(args.len());
+        for arg in args {
+            typed.push((self.check(arg)?, arg));
+        }
+        self.call_with_types(name, name_span, &typed, span)
+    }
+
+    fn call_with_types(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        args: &[(Type, &Expr)],
+        span: Span,
+    ) -> Result<Type, Fault> {
+        let Some((_, signature)) = FUNCTIONS.iter().find(|(f, _)| *f == name) else {
+            let hint = match nearest(name, FUNCTIONS.iter().map(|(f, _)| *f)) {
+                Some(near) => format!(" (did you mean {near}?)"),
+                None => String::new(),
+            };
+            let names: Vec<&str> = FUNCTIONS.iter().map(|(f, _)| *f).collect();
+            return Err(Fault::new(
+                name_span,
+                format!("unknown function `{name}`"),
+                format!("one of {}{hint}", names.join(", ")),
+            ));
+        };
+        let arity = |n: &[usize]| -> Result<(), Fault> {
+            if n.contains(&args.len()) {
+                Ok(())
+            } else {
+                Err(Fault::new(
+                    span,
+                    format!("`{name}` with {} argument{}", args.len(), if args.len() == 1 { "" } else { "s" }),
+                    format!("the form {signature}"),
+                ))
+            }
+        };
+        let scope = self.scope;
+        let describe = |ty: &Type| ty.describe(scope.enums);
+        let expect_array = |i: usize,
+                            base: Option<Base>,
+                            dims: Option<usize>,
+                            what_for: &str|
+         -> Result<(Base, bool, usize), Fault> {
+            let (ty, e) = &args[i];
+            let ok_shape = match &ty.shape {
+                Shape::Array(index) => dims.is_none_or(|d| d == index.len()),
+                _ => false,
+            };
+            let ok_base = base.is_none_or(|b| ty.base.fits(b)) && (base.is_some() || ty.base.is_intlike());
+            if !ok_shape || !ok_base {
+                return Err(Fault::new(e.span, format!("{} of type {}", what(e), describe(ty)), what_for.to_string()));
+            }
+            let dims = if let Shape::Array(index) = &ty.shape { index.len() } else { 0 };
+            Ok((ty.base, ty.var, dims))
+        };
+        let expect_scalar = |i: usize, base: Base, allow_var: bool, what_for: &str| -> Result<bool, Fault> {
+            let (ty, e) = &args[i];
+            if ty.shape != Shape::Scalar || !ty.base.fits(base) {
+                return Err(Fault::new(e.span, format!("{} of type {}", what(e), describe(ty)), what_for.to_string()));
+            }
+            if ty.var && !allow_var {
+                return Err(Fault::new(
+                    e.span,
+                    format!("{} that depends on decision variables", what(e)),
+                    format!("a fixed value: {what_for}"),
+                ));
+            }
+            Ok(ty.var)
+        };
+        match name {
+            "forall" | "exists" => {
+                arity(&[1])?;
+                let (_, var, _) = expect_array(0, Some(Base::Bool), None, "an array of Booleans")?;
+                Ok(boolean(var))
+            }
+            "sum" | "product" => {
+                arity(&[1])?;
+                let (_, var, _) = expect_array(
+                    0,
+                    Some(Base::Int),
+                    None,
+                    "an array of integers (use bool2int(..) to count Booleans)",
+                )?;
+                Ok(Type::scalar(Base::Int, var))
+            }
+            "min" | "max" => {
+                arity(&[1, 2])?;
+                if args.len() == 1 {
+                    let (base, var, _) = expect_array(0, None, None, "an array of integers or enum values")?;
+                    return Ok(Type::scalar(base, var));
+                }
+                let base = args[0].0.base;
+                if !base.is_intlike() {
+                    return Err(Fault::new(
+                        args[0].1.span,
+                        format!("{} of type {}", what(args[0].1), describe(&args[0].0)),
+                        "an integer or enum value",
+                    ));
+                }
+                let a = expect_scalar(0, base, true, "an integer or enum value")?;
+                let b = expect_scalar(1, base, true, "a value of the first argument's type")?;
+                Ok(Type::scalar(base, a || b))
+            }
+            "abs" => {
+                arity(&[1])?;
+                Ok(Type::scalar(Base::Int, expect_scalar(0, Base::Int, true, "an integer")?))
+            }
+            "bool2int" => {
+                arity(&[1])?;
+                Ok(Type::scalar(Base::Int, expect_scalar(0, Base::Bool, true, "a Boolean")?))
+            }
+            "alldifferent" | "all_different" => {
+                arity(&[1])?;
+                let (_, var, _) = expect_array(0, None, None, "an array of integers or enum values")?;
+                Ok(boolean(var))
+            }
+            "count" => {
+                arity(&[2, 3])?;
+                let (base, var, _) = expect_array(0, None, None, "an array of integers or enum values")?;
+                let v = expect_scalar(1, base, true, "a value of the array's element type")?;
+                if args.len() == 3 {
+                    let c = expect_scalar(2, Base::Int, true, "an integer count")?;
+                    return Ok(boolean(var || v || c));
+                }
+                Ok(Type::scalar(Base::Int, var || v))
+            }
+            "exactly" | "at_most" | "at_least" => {
+                arity(&[3])?;
+                let n = expect_scalar(0, Base::Int, true, "an integer count")?;
+                let (base, var, _) = expect_array(1, None, None, "an array of integers or enum values")?;
+                let v = expect_scalar(2, base, true, "a value of the array's element type")?;
+                Ok(boolean(n || var || v))
+            }
+            "table" => {
+                arity(&[2])?;
+                let (base, var, dims) = expect_array(0, None, None, "a 1-D array of integers or enum values")?;
+                if dims != 1 {
+                    return Err(Fault::new(
+                        args[0].1.span,
+                        format!("{} of type {}", what(args[0].1), describe(&args[0].0)),
+                        "a 1-D array of integers or enum values",
+                    ));
+                }
+                let (_, tuples_var, _) = expect_array(
+                    1,
+                    Some(base),
+                    Some(2),
+                    "a 2-D array of tuples such as [| 1, 2 | 3, 4 |], of the first array's element type",
+                )?;
+                if tuples_var {
+                    return Err(Fault::new(args[1].1.span, "tuples that depend on decision variables", "fixed tuples"));
+                }
+                Ok(boolean(var))
+            }
+            "row" | "col" => {
+                arity(&[2])?;
+                let (ty, _) = &args[0];
+                expect_array(0, Some(ty.base), Some(2), "a 2-D array")?;
+                let Shape::Array(index) = &ty.shape else { unreachable!("checked to be an array") };
+                let which = if name == "row" { 0 } else { 1 };
+                expect_scalar(1, index[which], false, "a fixed index")?;
+                Ok(Type { base: ty.base, shape: Shape::Array(vec![index[1 - which]]), var: ty.var })
+            }
+            "index_set" | "index_set_1of2" | "index_set_2of2" => {
+                arity(&[1])?;
+                let dims = if name == "index_set" { 1 } else { 2 };
+                let (ty, _) = &args[0];
+                expect_array(0, Some(ty.base), Some(dims), if dims == 1 { "a 1-D array" } else { "a 2-D array" })?;
+                let Shape::Array(index) = &ty.shape else { unreachable!("checked to be an array") };
+                let which = usize::from(name == "index_set_2of2");
+                Ok(Type { base: index[which], shape: Shape::Set, var: false })
+            }
+            "length" => {
+                arity(&[1])?;
+                let (ty, _) = &args[0];
+                expect_array(0, Some(ty.base), None, "an array")?;
+                Ok(int())
+            }
+            _ => Err(Fault::new(name_span, format!("the function `{name}`"), "a supported function")),
+        }
+    }
+}
+
+/// How a message names an expression.
+pub fn what(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Int(n) => format!("`{n}`"),
+        ExprKind::Bool(b) => format!("`{b}`"),
+        ExprKind::Name(name) => format!("`{name}`"),
+        ExprKind::Call { name, .. } | ExprKind::GenCall { name, .. } => format!("the `{name}` call"),
+        ExprKind::Index { .. } => "the array access".to_string(),
+        ExprKind::Binary { op, .. } => format!("the `{}` expression", op.text()),
+        ExprKind::Unary { op: UnOp::Neg, .. } => "the negation".to_string(),
+        ExprKind::Unary { op: UnOp::Not, .. } => "the `not` expression".to_string(),
+        ExprKind::If { .. } => "the if-then-else".to_string(),
+        ExprKind::Array(_) | ExprKind::Array2d(_) => "the array literal".to_string(),
+        ExprKind::Comprehension { .. } => "the comprehension".to_string(),
+        ExprKind::Set(_) => "the set literal".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_names_are_suggested_only_when_close() {
+        let names = ["queens", "n", "board", "q"];
+        assert_eq!(nearest("m", ["n", "q", "x"].into_iter()), None);
+        assert_eq!(nearest("queen", names.iter().copied()).as_deref(), Some("`queens`"));
+        assert_eq!(nearest("m", names.iter().copied()).as_deref(), Some("`n` or `q`"));
+        assert_eq!(nearest("zebra", names.iter().copied()), None);
+        assert_eq!(nearest("alldiferent", FUNCTIONS.iter().map(|(f, _)| *f)).as_deref(), Some("`alldifferent`"));
+        assert_eq!(nearest("alldiff", FUNCTIONS.iter().map(|(f, _)| *f)).as_deref(), Some("`alldifferent`"));
+    }
+}

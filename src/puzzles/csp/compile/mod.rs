@@ -1,0 +1,570 @@
+//! From the unrolled model to CNF.
+//!
+//! Each integer variable gets one of three encodings: direct (one literal
+//! per value, exactly one true), order (one literal per "x ≥ v", a ladder)
+//! or log (binary digits of x minus its least value). Every constraint is
+//! written in terms of a few questions every encoding answers with
+//! literals: "x = v" ([`Encoder::eq`]), "x ≥ v" ([`Encoder::ge`]), and the
+//! literals whose conjunction says "x is v" ([`Encoder::is`]); an encoding
+//! answers natively where it can and defines an auxiliary literal, once and
+//! cached, where it cannot.
+//!
+//! Linear constraints over one variable become a literal; over two, one
+//! clause per value of the smaller domain (the classic direct and order
+//! encodings of binary constraints); over more, a pseudo-Boolean encoding
+//! of the weighted literals that spell out each variable ([`linear`]).
+//! Non-linear terms (products, division, `abs`, `min`/`max`, element,
+//! if-then-else) become auxiliary integer variables tied to their
+//! arguments. Booleans are Tseitin-encoded with polarity, so a constraint
+//! that only has to hold gets only the clauses that make it hold.
+//!
+//! Clauses that define an auxiliary literal (satisfiable whatever its
+//! inputs) go to the hard part of the formula; the clauses that assert a
+//! constraint go to that constraint's group, so `explain` can drop a
+//! constraint without dropping a definition another one shares.
+
+mod exprs;
+mod ints;
+mod linear;
+mod mdd;
+
+use std::collections::HashMap;
+
+use super::Engine;
+use super::ir::{BExpr, IExpr};
+use super::model::{Base, IntSet, Model};
+use crate::cnf::{Cnf, Lit, Var};
+use crate::puzzles::Error;
+use crate::solver::Solve;
+
+pub use ints::Repr;
+pub use linear::Lin;
+
+/// The objective, as a linear expression over integer variables.
+#[derive(Clone, Debug)]
+pub struct Objective(Lin);
+
+/// The largest domain the direct and order encodings take for a decision
+/// variable; larger ones need the log encoding. Auxiliary variables above
+/// it switch to the log encoding by themselves.
+pub const MAX_UNARY_DOMAIN: u64 = 1 << 16;
+
+/// Above this size, `auto` gives a variable the order encoding rather than
+/// the direct one.
+pub const AUTO_DIRECT_LIMIT: u64 = 64;
+
+/// The most variables or clauses an encoding may grow to.
+pub const MAX_FORMULA: usize = 10_000_000;
+
+/// The most literals, over all clauses, an encoding may hold (120 MB).
+pub const MAX_LITERALS: usize = 30_000_000;
+
+/// How a constraint must hold, for Tseitin encoding with polarity.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Pol {
+    /// The literal implies the expression.
+    Pos,
+    /// The expression implies the literal.
+    Neg,
+    /// Both.
+    Both,
+}
+
+impl Pol {
+    fn flip(self) -> Pol {
+        match self {
+            Pol::Pos => Pol::Neg,
+            Pol::Neg => Pol::Pos,
+            Pol::Both => Pol::Both,
+        }
+    }
+
+    fn pos(self) -> bool {
+        self != Pol::Neg
+    }
+
+    fn neg(self) -> bool {
+        self != Pol::Pos
+    }
+}
+
+#[derive(Default)]
+struct ClauseList {
+    lits: Vec<Lit>,
+    ends: Vec<usize>,
+}
+
+impl ClauseList {
+    fn push(&mut self, clause: &[Lit]) {
+        self.lits.extend_from_slice(clause);
+        self.ends.push(self.lits.len());
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[Lit]> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let clause = &self.lits[start..end];
+            start = end;
+            clause
+        })
+    }
+}
+
+/// An encoder: the literals of every integer variable so far, the clauses,
+/// and the caches of auxiliary literals.
+pub struct Encoder {
+    engine: Engine,
+    diagrams: bool,
+    num_vars: usize,
+    truth: Lit,
+    /// Index 0 holds the hard clauses, index g + 1 those of group g.
+    clauses: Vec<ClauseList>,
+    sink: usize,
+    total_clauses: usize,
+    total_lits: usize,
+    ints: Vec<ints::IntVar>,
+    scalar_ints: Vec<Option<usize>>,
+    scalar_lits: Vec<Option<Lit>>,
+    eq_cache: HashMap<(usize, i64), Lit>,
+    ge_cache: HashMap<(usize, i64), Lit>,
+    lit_ints: HashMap<Lit, usize>,
+    term_cache: HashMap<IExpr, (usize, Vec<Lit>)>,
+    reify_cache: HashMap<(BExpr, Pol), Lit>,
+    pair_cache: HashMap<(u8, usize, usize), usize>,
+    names: Vec<(Var, String)>,
+    scratch: Vec<Lit>,
+}
+
+/// What the solver needs to read answers back: each decision scalar's
+/// integer variable or literal.
+pub struct Compiled {
+    /// The formula, with one group per constraint instance after the hard
+    /// group 0.
+    pub cnf: Cnf,
+    /// The encoder, kept to add literals later (objective bounds, facts).
+    pub encoder: Encoder,
+    /// The objective as a linear expression, when there is one.
+    pub objective: Option<Objective>,
+}
+
+impl Encoder {
+    /// A fresh encoder for the model's decision variables; `groups` is the
+    /// number of constraint groups.
+    pub fn new(model: &Model, engine: Engine, groups: usize) -> Result<Encoder, Error> {
+        let mut enc = Encoder {
+            engine,
+            diagrams: true,
+            num_vars: 1,
+            truth: Var::from_index(0).pos(),
+            clauses: (0..=groups).map(|_| ClauseList::default()).collect(),
+            sink: 0,
+            total_clauses: 0,
+            total_lits: 0,
+            ints: Vec::new(),
+            scalar_ints: vec![None; model.num_scalars()],
+            scalar_lits: vec![None; model.num_scalars()],
+            eq_cache: HashMap::new(),
+            ge_cache: HashMap::new(),
+            lit_ints: HashMap::new(),
+            term_cache: HashMap::new(),
+            reify_cache: HashMap::new(),
+            pair_cache: HashMap::new(),
+            names: vec![(Var::from_index(0), "true".to_string())],
+            scratch: Vec::new(),
+        };
+        let truth = enc.truth;
+        enc.clause(&[truth]);
+        for decl in &model.vars {
+            for k in 0..decl.len {
+                let scalar = decl.first + k;
+                let name = model.scalar_name(scalar);
+                if decl.base == Base::Bool {
+                    let var = enc.new_var()?;
+                    enc.names.push((var, name));
+                    enc.scalar_lits[scalar] = Some(var.pos());
+                } else {
+                    let size = decl.domain.len();
+                    let repr = match engine {
+                        Engine::Direct | Engine::Order if size > MAX_UNARY_DOMAIN => {
+                            return Err(Error::TooLarge(format!(
+                                "{name} has {size} values, more than the {MAX_UNARY_DOMAIN} the {engine} encoding takes; use --engine log or auto"
+                            )));
+                        }
+                        _ => enc.repr_for(size),
+                    };
+                    let x = enc.new_int(decl.domain.clone(), repr)?;
+                    enc.name_int(x, &name);
+                    enc.scalar_ints[scalar] = Some(x);
+                }
+            }
+        }
+        Ok(enc)
+    }
+
+    /// The representation a new integer variable of `size` values gets.
+    fn repr_for(&self, size: u64) -> Repr {
+        match self.engine {
+            _ if size <= 1 => Repr::Const,
+            Engine::Direct if size <= MAX_UNARY_DOMAIN => Repr::Direct,
+            Engine::Order if size <= MAX_UNARY_DOMAIN => Repr::Order,
+            Engine::Auto if size <= AUTO_DIRECT_LIMIT => Repr::Direct,
+            Engine::Auto if size <= MAX_UNARY_DOMAIN => Repr::Order,
+            _ => Repr::Log,
+        }
+    }
+
+    fn new_var(&mut self) -> Result<Var, Error> {
+        if self.num_vars >= MAX_FORMULA {
+            return Err(Error::TooLarge(format!(
+                "the {} encoding of this model needs more than {MAX_FORMULA} variables",
+                self.engine
+            )));
+        }
+        let var = Var::from_index(self.num_vars);
+        self.num_vars += 1;
+        Ok(var)
+    }
+
+    fn new_lit(&mut self) -> Result<Lit, Error> {
+        Ok(self.new_var()?.pos())
+    }
+
+    fn t(&self) -> Lit {
+        self.truth
+    }
+
+    fn f(&self) -> Lit {
+        !self.truth
+    }
+
+    fn constant(&self, value: bool) -> Lit {
+        if value { self.truth } else { !self.truth }
+    }
+
+    /// Adds a clause to the current sink, dropping false literals and
+    /// skipping clauses that are already true.
+    fn clause(&mut self, lits: &[Lit]) {
+        // Past the limits, clauses are dropped and the encoding fails at the
+        // next size check, before memory runs out.
+        if self.total_clauses >= MAX_FORMULA || self.total_lits >= MAX_LITERALS {
+            self.total_clauses = self.total_clauses.max(MAX_FORMULA);
+            return;
+        }
+        // Most clauses are binary: no sorting needed.
+        if let [a, b] = *lits {
+            let constant = |l: Lit| l.var() == self.truth.var();
+            if !constant(a) && !constant(b) {
+                if a.var() != b.var() {
+                    self.clauses[self.sink].push(&[a, b]);
+                    self.total_clauses += 1;
+                    self.total_lits += 2;
+                } else if a == b {
+                    self.clauses[self.sink].push(&[a]);
+                    self.total_clauses += 1;
+                    self.total_lits += 1;
+                }
+                return;
+            }
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        for &l in lits {
+            if l == self.truth {
+                self.scratch = out;
+                return;
+            }
+            if l != !self.truth {
+                out.push(l);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        if !out.windows(2).any(|w| w[0].var() == w[1].var()) {
+            self.clauses[self.sink].push(&out);
+            self.total_clauses += 1;
+            self.total_lits += out.len();
+        }
+        self.scratch = out;
+    }
+
+    fn check_size(&self) -> Result<(), Error> {
+        if self.total_clauses >= MAX_FORMULA || self.total_lits >= MAX_LITERALS {
+            return Err(Error::TooLarge(format!(
+                "the {} encoding of this model needs more than {MAX_FORMULA} clauses or {MAX_LITERALS} literals",
+                self.engine
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` with clauses going to the hard part: definitions of
+    /// auxiliary literals that other constraints may share.
+    fn hard<T>(&mut self, f: impl FnOnce(&mut Encoder) -> T) -> T {
+        let saved = self.sink;
+        self.sink = 0;
+        let result = f(self);
+        self.sink = saved;
+        result
+    }
+
+    /// A literal equal to the conjunction of `lits`.
+    fn and_lit(&mut self, lits: &[Lit]) -> Result<Lit, Error> {
+        let mut kept: Vec<Lit> = Vec::new();
+        for &l in lits {
+            if l == self.f() {
+                return Ok(self.f());
+            }
+            if l != self.t() && !kept.contains(&l) {
+                kept.push(l);
+            }
+        }
+        match kept[..] {
+            [] => Ok(self.t()),
+            [one] => Ok(one),
+            _ => {
+                let a = self.new_lit()?;
+                self.hard(|enc| {
+                    for &l in &kept {
+                        enc.clause(&[!a, l]);
+                    }
+                    let mut back: Vec<Lit> = kept.iter().map(|&l| !l).collect();
+                    back.push(a);
+                    enc.clause(&back);
+                });
+                Ok(a)
+            }
+        }
+    }
+
+    /// A literal equal to the disjunction of `lits`.
+    fn or_lit(&mut self, lits: &[Lit]) -> Result<Lit, Error> {
+        let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+        Ok(!self.and_lit(&negated)?)
+    }
+
+    /// Opens group `g` (0-based): the clauses that follow assert its
+    /// constraint.
+    pub fn open_group(&mut self, g: usize) {
+        self.sink = g + 1;
+    }
+
+    /// Encodes one group's constraint.
+    pub fn assert_group(&mut self, g: usize, expr: &BExpr) -> Result<(), Error> {
+        self.open_group(g);
+        let result = self.assert(&[], expr);
+        self.sink = 0;
+        result?;
+        self.check_size()
+    }
+
+    /// The objective as a linear expression, with its definedness made
+    /// hard. Bounds on it are posted later, one linear constraint each,
+    /// under a selector ([`Encoder::objective_bound`]).
+    pub fn objective(&mut self, expr: &IExpr) -> Result<Objective, Error> {
+        self.sink = 0;
+        let (lin, defs) = self.int_term(expr)?;
+        for d in defs {
+            self.clause(&[d]);
+        }
+        Ok(Objective(lin))
+    }
+
+    /// A literal that, when assumed, bounds the objective: at most `v`
+    /// (`Ordering::Less`), exactly `v` (`Equal`) or at least `v` (`Greater`).
+    pub fn objective_bound(&mut self, objective: &Objective, bound: std::cmp::Ordering, v: i64) -> Result<Lit, Error> {
+        let selector = self.new_lit()?;
+        let mut lin = objective.0.clone();
+        lin.k -= v;
+        match bound {
+            std::cmp::Ordering::Less => self.post_lin(&[selector], &lin, linear::Rel::Le)?,
+            std::cmp::Ordering::Equal => self.post_lin(&[selector], &lin, linear::Rel::Eq)?,
+            std::cmp::Ordering::Greater => self.post_lin(&[selector], &lin.negated(), linear::Rel::Le)?,
+        }
+        Ok(selector)
+    }
+
+    /// The least and greatest values the objective may take.
+    pub fn objective_range(&self, objective: &Objective) -> (i64, i64) {
+        self.lin_bounds(&objective.0)
+    }
+
+    /// The objective's value in a model.
+    pub fn objective_value(&self, objective: &Objective, value: &dyn Fn(Lit) -> bool) -> Result<i64, String> {
+        let mut total = objective.0.k as i128;
+        for &(c, x) in &objective.0.terms {
+            total += c as i128 * self.ints[x].decode(value)? as i128;
+        }
+        i64::try_from(total).map_err(|_| "the objective's value overflows".to_string())
+    }
+
+    /// Builds the formula: the hard clauses in group "base", then one named
+    /// group per constraint instance.
+    pub fn finish(&mut self, group_names: &[String]) -> Cnf {
+        let mut cnf = Cnf::new();
+        for _ in 0..self.num_vars {
+            cnf.new_var();
+        }
+        for (var, name) in self.names.drain(..) {
+            cnf.name_var(var, name);
+        }
+        for clause in self.clauses[0].iter() {
+            cnf.add_clause(clause);
+        }
+        for (g, name) in group_names.iter().enumerate() {
+            cnf.open_group(name.clone(), None);
+            if let Some(list) = self.clauses.get(g + 1) {
+                for clause in list.iter() {
+                    cnf.add_clause(clause);
+                }
+            }
+        }
+        for list in &mut self.clauses {
+            *list = ClauseList::default();
+        }
+        self.sink = 0;
+        cnf
+    }
+
+    /// Runs `f` to define more literals after the formula went to a solver:
+    /// the new variables are created in the solver in the same order, and
+    /// the new clauses are added to it.
+    pub fn extend<T>(
+        &mut self,
+        solver: &mut dyn Solve,
+        f: impl FnOnce(&mut Encoder) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let first = self.num_vars;
+        let saved = self.sink;
+        self.sink = 0;
+        let result = f(self);
+        self.sink = saved;
+        let result = result?;
+        self.check_size()?;
+        for expected in first..self.num_vars {
+            let var = solver.new_var();
+            if var.index() != expected {
+                return Err(Error::Internal(format!(
+                    "the solver numbered a new variable {} where the encoder expected {expected}",
+                    var.index()
+                )));
+            }
+        }
+        let list = std::mem::take(&mut self.clauses[0]);
+        for clause in list.iter() {
+            solver.add_clause(clause);
+        }
+        Ok(result)
+    }
+
+    /// The literal for "x = v", for callers outside the encoder.
+    pub fn eq_lit(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
+        self.eq(x, v)
+    }
+
+    /// A decision scalar's integer variable (int and enum scalars).
+    pub fn scalar_int(&self, scalar: usize) -> Option<usize> {
+        self.scalar_ints[scalar]
+    }
+
+    /// A decision scalar's literal (Boolean scalars).
+    pub fn scalar_lit(&self, scalar: usize) -> Option<Lit> {
+        self.scalar_lits[scalar]
+    }
+
+    /// The domain of an integer variable.
+    pub fn domain(&self, x: usize) -> &IntSet {
+        &self.ints[x].dom
+    }
+
+    /// The variables whose values decide those of the given decision
+    /// scalars, and whether each scalar's variables form an exactly-one
+    /// group (so that blocking a model on its true literals is enough).
+    pub fn projection(&self, scalars: &[usize]) -> (Vec<Var>, bool) {
+        let mut vars = Vec::new();
+        let mut one_hot = true;
+        for &s in scalars {
+            if let Some(l) = self.scalar_lits[s] {
+                vars.push(l.var());
+                one_hot = false;
+            } else if let Some(x) = self.scalar_ints[s] {
+                let (lits, hot) = self.ints[x].defining_lits();
+                one_hot &= hot;
+                vars.extend(lits.iter().map(|l| l.var()));
+            }
+        }
+        (vars, one_hot)
+    }
+
+    /// Each decision scalar's value in a model read through `value`
+    /// (Booleans as 0 and 1); an error names a scalar whose literals do not
+    /// spell out one value of its domain.
+    pub fn decode(&self, model: &Model, value: &dyn Fn(Lit) -> bool) -> Result<Vec<i64>, String> {
+        (0..model.num_scalars())
+            .map(|s| {
+                if let Some(l) = self.scalar_lits[s] {
+                    Ok(i64::from(value(l)))
+                } else if let Some(x) = self.scalar_ints[s] {
+                    self.ints[x].decode(value).map_err(|e| format!("{}: {e}", model.scalar_name(s)))
+                } else {
+                    Err(format!("{} has no encoding", model.scalar_name(s)))
+                }
+            })
+            .collect()
+    }
+}
+
+/// What to do with the objective.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ObjectiveUse {
+    /// Optimise: the objective must be defined (a hard constraint), and
+    /// bounds on it come later.
+    Optimize,
+    /// Only feasibility: the objective's definedness becomes one more
+    /// group after the constraints', so `explain` can name it.
+    Group,
+}
+
+/// How linear constraints over three or more variables are encoded.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Linear {
+    /// A decision diagram while it stays small, else pseudo-Boolean.
+    #[default]
+    Diagrams,
+    /// Always a pseudo-Boolean encoding (totalizer, generalized totalizer
+    /// or binary adder).
+    PseudoBoolean,
+}
+
+/// Encodes a whole program with `engine`.
+pub fn compile(
+    model: &Model,
+    program: &super::Program,
+    engine: Engine,
+    use_: ObjectiveUse,
+    linear: Linear,
+) -> Result<Compiled, Error> {
+    let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
+    let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
+    encoder.diagrams = linear == Linear::Diagrams;
+    for (g, group) in program.groups.iter().enumerate() {
+        encoder.assert_group(g, &group.expr)?;
+    }
+    let mut names: Vec<String> = program.groups.iter().map(|g| g.name.clone()).collect();
+    let objective = match (&program.objective, use_) {
+        (Some((_, expr)), ObjectiveUse::Optimize) => Some(encoder.objective(expr)?),
+        (Some((_, expr)), ObjectiveUse::Group) => {
+            encoder.open_group(program.groups.len());
+            let (_, defs) = encoder.int_term(expr)?;
+            for d in defs {
+                encoder.clause(&[d]);
+            }
+            encoder.sink = 0;
+            names.push(super::OBJECTIVE_DEFINED.to_string());
+            None
+        }
+        (None, _) => None,
+    };
+    encoder.check_size()?;
+    let cnf = encoder.finish(&names);
+    Ok(Compiled { cnf, encoder, objective })
+}

@@ -1,0 +1,523 @@
+//! The unrolled model: every generator expanded, every parameter folded in,
+//! every constant index resolved. What is left are Boolean and integer
+//! expressions over the scalar decision variables, grouped by the
+//! constraint (or `forall` instance) they came from. The encodings in
+//! [`super::compile`] turn this into CNF.
+//!
+//! Integer expressions carry bounds, and whether they can be undefined
+//! (a division by a variable that may be 0, an index that may be out of
+//! range). Undefinedness follows MiniZinc's relational semantics: it makes
+//! the nearest enclosing Boolean expression false.
+
+use super::model::{IntSet, MAX_ABS};
+
+/// An integer expression over the decision variables.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IExpr {
+    /// What it is.
+    pub kind: IKind,
+    /// A lower bound on its value.
+    pub lo: i64,
+    /// An upper bound on its value.
+    pub hi: i64,
+    /// True when some assignment leaves it undefined.
+    pub partial: bool,
+}
+
+/// The integer expression forms.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IKind {
+    /// A constant.
+    Const(i64),
+    /// A scalar decision variable (int or enum).
+    Var(usize),
+    /// `Σ c·e + k`; no term is a constant or a sum, no coefficient is 0.
+    Sum(Vec<(i64, IExpr)>, i64),
+    /// A product of two non-constant expressions.
+    Mul(Box<IExpr>, Box<IExpr>),
+    /// Truncating division.
+    Div(Box<IExpr>, Box<IExpr>),
+    /// The remainder of truncating division (sign of the dividend).
+    Mod(Box<IExpr>, Box<IExpr>),
+    /// Absolute value.
+    Abs(Box<IExpr>),
+    /// Least of two or more.
+    Min(Vec<IExpr>),
+    /// Greatest of two or more.
+    Max(Vec<IExpr>),
+    /// `items[index]` with a variable index; `dims` are the index ranges.
+    Element { index: Vec<IExpr>, dims: Vec<(i64, i64)>, items: Vec<IExpr> },
+    /// `if c1 then e1 elseif ... else e endif` with variable conditions.
+    Ite(Vec<(BExpr, IExpr)>, Box<IExpr>),
+    /// 1 when the Boolean holds, else 0.
+    BoolToInt(Box<BExpr>),
+}
+
+/// Comparison operators after normalisation (`a > b` is `b < a`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cmp {
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+}
+
+/// A Boolean expression over the decision variables.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BExpr {
+    /// A constant.
+    Const(bool),
+    /// A Boolean decision variable.
+    Var(usize),
+    /// Negation.
+    Not(Box<BExpr>),
+    /// Conjunction of two or more.
+    And(Vec<BExpr>),
+    /// Disjunction of two or more.
+    Or(Vec<BExpr>),
+    /// `a <-> b`.
+    Iff(Box<BExpr>, Box<BExpr>),
+    /// `a xor b`.
+    Xor(Box<BExpr>, Box<BExpr>),
+    /// Integer comparison.
+    Cmp(Cmp, IExpr, IExpr),
+    /// Membership in a fixed set.
+    In(IExpr, IntSet),
+    /// All values pairwise different.
+    AllDifferent(Vec<IExpr>),
+    /// The values form one of the rows.
+    Table(Vec<IExpr>, Vec<Vec<i64>>),
+    /// `items[index]` with a variable index, for Boolean arrays.
+    Element { index: Vec<IExpr>, dims: Vec<(i64, i64)>, items: Vec<BExpr> },
+    /// `if c1 then e1 elseif ... else e endif` with variable conditions.
+    Ite(Vec<(BExpr, BExpr)>, Box<BExpr>),
+}
+
+/// An integer bound went past [`MAX_ABS`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Overflow;
+
+fn bounded(lo: i128, hi: i128) -> Result<(i64, i64), Overflow> {
+    let limit = MAX_ABS as i128;
+    if lo < -limit || hi > limit { Err(Overflow) } else { Ok((lo as i64, hi as i64)) }
+}
+
+impl IExpr {
+    /// A constant.
+    pub fn constant(value: i64) -> IExpr {
+        IExpr { kind: IKind::Const(value), lo: value, hi: value, partial: false }
+    }
+
+    /// A decision variable with its domain.
+    pub fn var(id: usize, domain: &IntSet) -> IExpr {
+        let lo = domain.min().unwrap_or(0);
+        let hi = domain.max().unwrap_or(0);
+        IExpr { kind: IKind::Var(id), lo, hi, partial: false }
+    }
+
+    /// The value, when constant.
+    pub fn as_const(&self) -> Option<i64> {
+        match self.kind {
+            IKind::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn build(kind: IKind, (lo, hi): (i64, i64), partial: bool) -> IExpr {
+        if lo == hi && !partial && !matches!(kind, IKind::Var(_)) && is_pure(&kind) {
+            return IExpr::constant(lo);
+        }
+        IExpr { kind, lo, hi, partial }
+    }
+
+    /// `Σ c·e + k`, flattened and merged.
+    pub fn sum(terms: Vec<(i64, IExpr)>, constant: i64) -> Result<IExpr, Overflow> {
+        let mut flat: Vec<(i64, IExpr)> = Vec::new();
+        let mut k = constant as i128;
+        fn push(flat: &mut Vec<(i64, IExpr)>, k: &mut i128, c: i128, e: IExpr) -> Result<(), Overflow> {
+            // A term times 0 is still undefined where the term is.
+            if c == 0 && !e.partial {
+                return Ok(());
+            }
+            match e.kind {
+                IKind::Const(v) => *k += c * v as i128,
+                IKind::Sum(terms, k2) => {
+                    *k += c * k2 as i128;
+                    for (c2, e2) in terms {
+                        push(flat, k, c * c2 as i128, e2)?;
+                    }
+                }
+                _ => {
+                    let c = i64::try_from(c).map_err(|_| Overflow)?;
+                    match flat.iter_mut().find(|(_, other)| *other == e) {
+                        Some(slot) => slot.0 = slot.0.checked_add(c).ok_or(Overflow)?,
+                        None => flat.push((c, e)),
+                    }
+                }
+            }
+            Ok(())
+        }
+        for (c, e) in terms {
+            push(&mut flat, &mut k, c as i128, e)?;
+        }
+        flat.retain(|(c, e)| *c != 0 || e.partial);
+        let k = i64::try_from(k).map_err(|_| Overflow)?;
+        let (mut lo, mut hi) = (k as i128, k as i128);
+        for (c, e) in &flat {
+            let (a, b) = (*c as i128 * e.lo as i128, *c as i128 * e.hi as i128);
+            lo += a.min(b);
+            hi += a.max(b);
+        }
+        let bounds = bounded(lo, hi)?;
+        let partial = flat.iter().any(|(_, e)| e.partial);
+        if flat.is_empty() {
+            return Ok(IExpr::constant(k));
+        }
+        if flat.len() == 1 && flat[0].0 == 1 && k == 0 {
+            return Ok(flat.pop().map(|(_, e)| e).expect("one term"));
+        }
+        Ok(IExpr { kind: IKind::Sum(flat, k), lo: bounds.0, hi: bounds.1, partial })
+    }
+
+    /// `a + b`.
+    pub fn add(a: IExpr, b: IExpr) -> Result<IExpr, Overflow> {
+        IExpr::sum(vec![(1, a), (1, b)], 0)
+    }
+
+    /// `a - b`.
+    pub fn sub(a: IExpr, b: IExpr) -> Result<IExpr, Overflow> {
+        IExpr::sum(vec![(1, a), (-1, b)], 0)
+    }
+
+    /// `a * b`; a constant factor stays linear.
+    pub fn mul(a: IExpr, b: IExpr) -> Result<IExpr, Overflow> {
+        if let Some(c) = a.as_const() {
+            return IExpr::sum(vec![(c, b)], 0);
+        }
+        if let Some(c) = b.as_const() {
+            return IExpr::sum(vec![(c, a)], 0);
+        }
+        let corners = [
+            a.lo as i128 * b.lo as i128,
+            a.lo as i128 * b.hi as i128,
+            a.hi as i128 * b.lo as i128,
+            a.hi as i128 * b.hi as i128,
+        ];
+        let bounds = bounded(*corners.iter().min().expect("four"), *corners.iter().max().expect("four"))?;
+        let partial = a.partial || b.partial;
+        Ok(IExpr::build(IKind::Mul(Box::new(a), Box::new(b)), bounds, partial))
+    }
+
+    /// `a div b`; `None` for a constant divisor of 0 (the caller reports it).
+    pub fn div(a: IExpr, b: IExpr) -> Option<Result<IExpr, Overflow>> {
+        if b.as_const() == Some(0) {
+            return None;
+        }
+        if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+            return Some(Ok(IExpr::constant(x / y)));
+        }
+        let mut values = Vec::new();
+        for y in divisor_corners(b.lo, b.hi) {
+            values.push(a.lo / y);
+            values.push(a.hi / y);
+        }
+        let (lo, hi) = match (values.iter().min(), values.iter().max()) {
+            (Some(&lo), Some(&hi)) => (lo, hi),
+            _ => (0, 0),
+        };
+        let partial = a.partial || b.partial || (b.lo <= 0 && b.hi >= 0);
+        Some(Ok(IExpr::build(IKind::Div(Box::new(a), Box::new(b)), (lo, hi), partial)))
+    }
+
+    /// `a mod b`; `None` for a constant divisor of 0.
+    pub fn modulo(a: IExpr, b: IExpr) -> Option<Result<IExpr, Overflow>> {
+        if b.as_const() == Some(0) {
+            return None;
+        }
+        if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+            return Some(Ok(IExpr::constant(x % y)));
+        }
+        let m = b.lo.unsigned_abs().max(b.hi.unsigned_abs()).saturating_sub(1) as i64;
+        let lo = if a.lo < 0 { a.lo.max(-m) } else { 0 };
+        let hi = if a.hi > 0 { a.hi.min(m) } else { 0 };
+        let partial = a.partial || b.partial || (b.lo <= 0 && b.hi >= 0);
+        Some(Ok(IExpr::build(IKind::Mod(Box::new(a), Box::new(b)), (lo, hi), partial)))
+    }
+
+    /// `a div b` or `a mod b` with a divisor that is 0 whatever the
+    /// variables: undefined everywhere.
+    pub fn undefined_div(div: bool, a: IExpr, b: IExpr) -> IExpr {
+        let kind = if div { IKind::Div(Box::new(a), Box::new(b)) } else { IKind::Mod(Box::new(a), Box::new(b)) };
+        IExpr { kind, lo: 0, hi: 0, partial: true }
+    }
+
+    /// `abs(a)`.
+    pub fn abs(a: IExpr) -> IExpr {
+        if let Some(v) = a.as_const() {
+            return IExpr::constant(v.abs());
+        }
+        let hi = a.lo.abs().max(a.hi.abs());
+        let lo = if a.lo <= 0 && a.hi >= 0 { 0 } else { a.lo.abs().min(a.hi.abs()) };
+        let partial = a.partial;
+        IExpr::build(IKind::Abs(Box::new(a)), (lo, hi), partial)
+    }
+
+    /// `min(items)` or `max(items)` of at least one item.
+    pub fn extremum(items: Vec<IExpr>, max: bool) -> IExpr {
+        if items.len() == 1 {
+            return items.into_iter().next().expect("one item");
+        }
+        if items.iter().all(|e| e.as_const().is_some()) {
+            let values = items.iter().filter_map(IExpr::as_const);
+            let v = if max { values.max() } else { values.min() };
+            return IExpr::constant(v.unwrap_or(0));
+        }
+        let pick = |f: fn(&IExpr) -> i64| {
+            let values = items.iter().map(f);
+            if max { values.max().unwrap_or(0) } else { values.min().unwrap_or(0) }
+        };
+        let (lo, hi) = (pick(|e| e.lo), pick(|e| e.hi));
+        let partial = items.iter().any(|e| e.partial);
+        let kind = if max { IKind::Max(items) } else { IKind::Min(items) };
+        IExpr::build(kind, (lo, hi), partial)
+    }
+
+    /// `items[index]` for variable indices over the given index ranges.
+    pub fn element(index: Vec<IExpr>, dims: Vec<(i64, i64)>, items: Vec<IExpr>) -> IExpr {
+        let lo = items.iter().map(|e| e.lo).min().unwrap_or(0);
+        let hi = items.iter().map(|e| e.hi).max().unwrap_or(0);
+        let in_range = index.iter().zip(&dims).all(|(i, &(a, b))| !i.partial && i.lo >= a && i.hi <= b);
+        let partial = !in_range || items.iter().any(|e| e.partial);
+        IExpr { kind: IKind::Element { index, dims, items }, lo, hi, partial }
+    }
+
+    /// `if c1 then e1 ... else e endif` with variable conditions.
+    pub fn ite(branches: Vec<(BExpr, IExpr)>, otherwise: IExpr) -> IExpr {
+        if branches.is_empty() {
+            return otherwise;
+        }
+        let lo = branches.iter().map(|(_, e)| e.lo).chain([otherwise.lo]).min().unwrap_or(0);
+        let hi = branches.iter().map(|(_, e)| e.hi).chain([otherwise.hi]).max().unwrap_or(0);
+        let partial = otherwise.partial || branches.iter().any(|(_, e)| e.partial);
+        IExpr { kind: IKind::Ite(branches, Box::new(otherwise)), lo, hi, partial }
+    }
+
+    /// `bool2int(b)`.
+    pub fn bool2int(b: BExpr) -> IExpr {
+        match b {
+            BExpr::Const(v) => IExpr::constant(i64::from(v)),
+            b => IExpr { kind: IKind::BoolToInt(Box::new(b)), lo: 0, hi: 1, partial: false },
+        }
+    }
+}
+
+/// The divisors at the ends of each sign's part of `lo..hi`, 0 excluded.
+fn divisor_corners(lo: i64, hi: i64) -> Vec<i64> {
+    let mut corners = Vec::new();
+    if hi >= 1 {
+        corners.extend([lo.max(1), hi]);
+    }
+    if lo <= -1 {
+        corners.extend([lo, hi.min(-1)]);
+    }
+    corners
+}
+
+/// True when the expression has no variable inside (so equal bounds mean a
+/// constant).
+fn is_pure(kind: &IKind) -> bool {
+    match kind {
+        IKind::Const(_) => true,
+        IKind::Var(_) | IKind::Element { .. } | IKind::Ite(..) | IKind::BoolToInt(_) => false,
+        IKind::Sum(terms, _) => terms.iter().all(|(_, e)| is_pure(&e.kind)),
+        IKind::Mul(a, b) | IKind::Div(a, b) | IKind::Mod(a, b) => is_pure(&a.kind) && is_pure(&b.kind),
+        IKind::Abs(a) => is_pure(&a.kind),
+        IKind::Min(items) | IKind::Max(items) => items.iter().all(|e| is_pure(&e.kind)),
+    }
+}
+
+impl BExpr {
+    /// The value, when constant.
+    pub fn as_const(&self) -> Option<bool> {
+        match self {
+            BExpr::Const(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// `not b`.
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(b: BExpr) -> BExpr {
+        match b {
+            BExpr::Const(v) => BExpr::Const(!v),
+            BExpr::Not(inner) => *inner,
+            b => BExpr::Not(Box::new(b)),
+        }
+    }
+
+    /// Conjunction, flattened, with constants folded.
+    pub fn and(items: Vec<BExpr>) -> BExpr {
+        let mut flat = Vec::new();
+        for item in items {
+            match item {
+                BExpr::Const(true) => {}
+                BExpr::Const(false) => return BExpr::Const(false),
+                BExpr::And(inner) => flat.extend(inner),
+                item => flat.push(item),
+            }
+        }
+        match flat.len() {
+            0 => BExpr::Const(true),
+            1 => flat.pop().expect("one item"),
+            _ => BExpr::And(flat),
+        }
+    }
+
+    /// Disjunction, flattened, with constants folded.
+    pub fn or(items: Vec<BExpr>) -> BExpr {
+        let mut flat = Vec::new();
+        for item in items {
+            match item {
+                BExpr::Const(false) => {}
+                BExpr::Const(true) => return BExpr::Const(true),
+                BExpr::Or(inner) => flat.extend(inner),
+                item => flat.push(item),
+            }
+        }
+        match flat.len() {
+            0 => BExpr::Const(false),
+            1 => flat.pop().expect("one item"),
+            _ => BExpr::Or(flat),
+        }
+    }
+
+    /// `a -> b`.
+    pub fn implies(a: BExpr, b: BExpr) -> BExpr {
+        BExpr::or(vec![BExpr::not(a), b])
+    }
+
+    /// `a <-> b`.
+    pub fn iff(a: BExpr, b: BExpr) -> BExpr {
+        match (a.as_const(), b.as_const()) {
+            (Some(x), _) => {
+                if x {
+                    b
+                } else {
+                    BExpr::not(b)
+                }
+            }
+            (_, Some(y)) => {
+                if y {
+                    a
+                } else {
+                    BExpr::not(a)
+                }
+            }
+            _ => BExpr::Iff(Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// `a xor b`.
+    pub fn xor(a: BExpr, b: BExpr) -> BExpr {
+        match (a.as_const(), b.as_const()) {
+            (Some(x), _) => {
+                if x {
+                    BExpr::not(b)
+                } else {
+                    b
+                }
+            }
+            (_, Some(y)) => {
+                if y {
+                    BExpr::not(a)
+                } else {
+                    a
+                }
+            }
+            _ => BExpr::Xor(Box::new(a), Box::new(b)),
+        }
+    }
+
+    /// `a op b`, folded when both sides are constant.
+    pub fn cmp(op: Cmp, a: IExpr, b: IExpr) -> BExpr {
+        if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+            return BExpr::Const(match op {
+                Cmp::Eq => x == y,
+                Cmp::Ne => x != y,
+                Cmp::Lt => x < y,
+                Cmp::Le => x <= y,
+            });
+        }
+        BExpr::Cmp(op, a, b)
+    }
+
+    /// `a in set`.
+    pub fn member(a: IExpr, set: IntSet) -> BExpr {
+        match a.as_const() {
+            Some(v) => BExpr::Const(set.contains(v)),
+            None => BExpr::In(a, set),
+        }
+    }
+
+    /// `if c1 then b1 ... else b endif` with variable conditions.
+    pub fn ite(branches: Vec<(BExpr, BExpr)>, otherwise: BExpr) -> BExpr {
+        if branches.is_empty() { otherwise } else { BExpr::Ite(branches, Box::new(otherwise)) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(id: usize, lo: i64, hi: i64) -> IExpr {
+        IExpr::var(id, &IntSet::range(lo, hi))
+    }
+
+    #[test]
+    fn sums_flatten_merge_and_fold() {
+        let x = v(0, 0, 9);
+        let s = IExpr::sum(vec![(2, x.clone()), (3, IExpr::constant(4))], 1).unwrap();
+        let s = IExpr::sub(s, x.clone()).unwrap();
+        assert_eq!(s.kind, IKind::Sum(vec![(1, x.clone())], 13));
+        assert_eq!((s.lo, s.hi), (13, 22));
+        assert_eq!(IExpr::sub(x.clone(), x.clone()).unwrap(), IExpr::constant(0));
+        assert_eq!(IExpr::add(x.clone(), IExpr::constant(0)).unwrap(), x);
+        // Times 0, a partial term keeps its undefinedness.
+        let partial = IExpr::div(x.clone(), v(1, -1, 1)).unwrap().unwrap();
+        assert!(IExpr::mul(partial, IExpr::constant(0)).unwrap().partial);
+    }
+
+    #[test]
+    fn bounds_of_division_and_remainder_follow_truncation() {
+        let x = v(0, -7, 7);
+        let y = v(1, -2, 3);
+        let d = IExpr::div(x.clone(), y.clone()).unwrap().unwrap();
+        assert_eq!((d.lo, d.hi), (-7, 7));
+        assert!(d.partial);
+        let m = IExpr::modulo(x, y).unwrap().unwrap();
+        assert_eq!((m.lo, m.hi), (-2, 2));
+        assert!(IExpr::div(v(0, 1, 2), IExpr::constant(0)).is_none());
+        assert_eq!(IExpr::div(IExpr::constant(-7), IExpr::constant(2)).unwrap().unwrap(), IExpr::constant(-3));
+        assert_eq!(IExpr::modulo(IExpr::constant(-7), IExpr::constant(2)).unwrap().unwrap(), IExpr::constant(-1));
+    }
+
+    #[test]
+    fn overflow_is_reported() {
+        let x = v(0, 0, MAX_ABS);
+        assert_eq!(IExpr::add(x.clone(), x.clone()), Err(Overflow));
+        assert_eq!(IExpr::mul(x.clone(), v(1, 0, 2)), Err(Overflow));
+    }
+
+    #[test]
+    fn booleans_fold() {
+        let a = BExpr::Var(0);
+        assert_eq!(BExpr::and(vec![BExpr::Const(true), a.clone()]), a);
+        assert_eq!(BExpr::or(vec![BExpr::Const(true), a.clone()]), BExpr::Const(true));
+        assert_eq!(BExpr::not(BExpr::not(a.clone())), a);
+        assert_eq!(BExpr::iff(BExpr::Const(false), a.clone()), BExpr::not(a));
+    }
+}

@@ -1,0 +1,723 @@
+//! Reading a `kind = "csp"` model: the TOML tables, each expression parsed
+//! with its place in the file, names resolved and types checked, parameters
+//! evaluated, and the constraints unrolled.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::ops::Range;
+
+use serde::Deserialize;
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::check::{Checker, FUNCTIONS, Fault, Named, Scope};
+use super::lower::{Context, Lowerer};
+use super::model::{
+    ArrayValue, Base, Constraint, EnumDecl, IntSet, MAX_ABS, Model, Objective, Param, Sense, Shape, Type, Value,
+    VarDecl,
+};
+use super::syntax::{self, Expr, Span};
+use super::{Group, Program};
+use crate::model::{LoadError, Problem, Source, Spanned};
+
+/// The most scalar decision variables a model may declare.
+pub const MAX_SCALARS: u64 = 1_000_000;
+
+/// `[enums]`: each name with its value names, all with their places.
+type EnumTable = BTreeMap<Spanned<String>, Spanned<Vec<Spanned<String>>>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CspFile {
+    #[allow(dead_code)]
+    kind: String,
+    title: Option<String>,
+    #[allow(dead_code)]
+    description: Option<String>,
+    show: Option<Spanned<Vec<Spanned<String>>>>,
+    minimize: Option<Spanned<String>>,
+    maximize: Option<Spanned<String>>,
+    params: Option<BTreeMap<Spanned<String>, Spanned<ParamValue>>>,
+    enums: Option<EnumTable>,
+    vars: Option<BTreeMap<Spanned<String>, Spanned<VarSpec>>>,
+    constraint: Option<Vec<ConstraintEntry>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConstraintEntry {
+    name: Option<Spanned<String>>,
+    expr: Spanned<String>,
+}
+
+/// A parameter's TOML value, before evaluation.
+enum ParamValue {
+    Int(i64),
+    Bool(bool),
+    Expr(String),
+    Array(Vec<Spanned<ParamValue>>),
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for ParamValue {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ParamValue;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an integer, a Boolean, an array or an expression string")
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<ParamValue, E> {
+                Ok(ParamValue::Int(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<ParamValue, E> {
+                Ok(i64::try_from(v).map_or_else(|_| ParamValue::Other(format!("the integer {v}")), ParamValue::Int))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<ParamValue, E> {
+                Ok(ParamValue::Bool(v))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<ParamValue, E> {
+                Ok(ParamValue::Other(format!("the float {v}")))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<ParamValue, E> {
+                Ok(ParamValue::Expr(v.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ParamValue, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Spanned<ParamValue>>()? {
+                    items.push(item);
+                }
+                Ok(ParamValue::Array(items))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamValue, A::Error> {
+                while map.next_key::<IgnoredAny>()?.is_some() {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                Ok(ParamValue::Other("a table".to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A variable's TOML value: a domain string, or a table with `index` and `domain`.
+enum VarSpec {
+    Scalar(String),
+    Array { index: Option<Vec<Spanned<String>>>, domain: Option<Spanned<String>>, unknown: Vec<String> },
+    Other(String),
+}
+
+impl<'de> Deserialize<'de> for VarSpec {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = VarSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a domain string or a table with `index` and `domain`")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<VarSpec, E> {
+                Ok(VarSpec::Scalar(v.to_string()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<VarSpec, E> {
+                Ok(VarSpec::Other(format!("the number {v}")))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<VarSpec, E> {
+                Ok(VarSpec::Other(format!("the number {v}")))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<VarSpec, E> {
+                Ok(VarSpec::Other(format!("the number {v}")))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<VarSpec, E> {
+                Ok(VarSpec::Other(format!("`{v}`")))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<VarSpec, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(VarSpec::Other("an array".to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<VarSpec, A::Error> {
+                let (mut index, mut domain, mut unknown) = (None, None, Vec::new());
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "index" => index = Some(map.next_value::<Vec<Spanned<String>>>()?),
+                        "domain" => domain = Some(map.next_value::<Spanned<String>>()?),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                            unknown.push(key);
+                        }
+                    }
+                }
+                Ok(VarSpec::Array { index, domain, unknown })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// For each byte of a TOML string's value, the offset in the file of the
+/// character it came from, and one more entry for the end. Escapes map to
+/// their backslash. When the raw text cannot be matched to the value, every
+/// entry is the start of the string.
+fn value_offsets(text: &str, span: Range<usize>, value: &str) -> Vec<usize> {
+    let fallback = || vec![span.start; value.len() + 1];
+    let Some(raw) = text.get(span.clone()) else { return fallback() };
+    let (open, literal) = if raw.starts_with("'''") {
+        (3, true)
+    } else if raw.starts_with("\"\"\"") {
+        (3, false)
+    } else if raw.starts_with('\'') {
+        (1, true)
+    } else if raw.starts_with('"') {
+        (1, false)
+    } else {
+        return fallback();
+    };
+    if raw.len() < 2 * open {
+        return fallback();
+    }
+    let mut start = open;
+    if open == 3 {
+        if raw[start..].starts_with("\r\n") {
+            start += 2;
+        } else if raw[start..].starts_with('\n') {
+            start += 1;
+        }
+    }
+    let end = raw.len() - open;
+    if start > end {
+        return fallback();
+    }
+    let content = &raw[start..end];
+    let base = span.start + start;
+    let mut decoded = String::with_capacity(content.len());
+    let mut map = Vec::with_capacity(content.len() + 1);
+    let mut chars = content.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let ch = if c == '\\' && !literal {
+            let Some((_, n)) = chars.next() else { return fallback() };
+            match n {
+                'b' => '\u{8}',
+                't' => '\t',
+                'n' => '\n',
+                'f' => '\u{c}',
+                'r' => '\r',
+                'e' => '\u{1b}',
+                '"' => '"',
+                '\\' => '\\',
+                'u' | 'U' | 'x' => {
+                    let digits = match n {
+                        'u' => 4,
+                        'U' => 8,
+                        _ => 2,
+                    };
+                    let hex: String = (0..digits).filter_map(|_| chars.next().map(|(_, h)| h)).collect();
+                    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        Some(ch) => ch,
+                        None => return fallback(),
+                    }
+                }
+                c if c.is_whitespace() => {
+                    while chars.peek().is_some_and(|(_, w)| w.is_whitespace()) {
+                        chars.next();
+                    }
+                    continue;
+                }
+                _ => return fallback(),
+            }
+        } else {
+            c
+        };
+        for k in 0..ch.len_utf8() {
+            map.push(base + at + if ch == c { k } else { 0 });
+        }
+        decoded.push(ch);
+    }
+    map.push(base + content.len());
+    if decoded != value { fallback() } else { map }
+}
+
+/// The loader's state: the source, the declarations so far.
+struct Loader<'s> {
+    source: &'s Source,
+    names: HashMap<String, Named>,
+    enums: Vec<EnumDecl>,
+    params: Vec<Param>,
+    vars: Vec<VarDecl>,
+}
+
+fn invalid(found: impl Into<String>, expected: impl Into<String>) -> Problem {
+    Problem::Invalid { found: found.into(), expected: expected.into() }
+}
+
+/// Keys sorted by their place in the file, so declarations keep file order.
+fn in_file_order<T>(map: BTreeMap<Spanned<String>, T>) -> Vec<(Spanned<String>, T)> {
+    let mut entries: Vec<_> = map.into_iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    entries
+}
+
+impl<'s> Loader<'s> {
+    fn fault(&self, fault: Fault) -> LoadError {
+        self.source.error(Some(fault.span.start), invalid(fault.found, fault.expected))
+    }
+
+    fn scope(&self) -> Scope<'_> {
+        Scope { names: &self.names, enums: &self.enums, params: &self.params, vars: &self.vars }
+    }
+
+    fn context(&self) -> Context<'_> {
+        Context { names: &self.names, enums: &self.enums, params: &self.params, vars: &self.vars }
+    }
+
+    /// Parses the expression in a TOML string.
+    fn parse(&self, value: &Spanned<String>) -> Result<Expr, LoadError> {
+        let offsets = value_offsets(self.source.text(), value.span(), value.get_ref());
+        let to_file = |o: usize| offsets[o.min(offsets.len() - 1)];
+        syntax::parse(value.get_ref(), &to_file)
+            .map_err(|e| self.source.error(Some(e.span.start), invalid(e.found, e.expected)))
+    }
+
+    fn declare(&mut self, key: &Spanned<String>, named: Named) -> Result<(), LoadError> {
+        let name = key.get_ref();
+        let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(self.source.error_at(
+                key,
+                invalid(format!("the name {name:?}"), "a name of letters, digits and `_`, starting with a letter"),
+            ));
+        }
+        const RESERVED: [&str; 13] =
+            ["true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif"];
+        if RESERVED.contains(&name.as_str())
+            || FUNCTIONS.iter().any(|(f, _)| f == name)
+            || name == "bool"
+            || name == "int"
+        {
+            return Err(self.source.error_at(
+                key,
+                invalid(format!("the reserved name `{name}`"), "a name that is not a keyword or a function"),
+            ));
+        }
+        if self.names.contains_key(name) {
+            return Err(self.source.error_at(
+                key,
+                invalid(
+                    format!("a second declaration of `{name}`"),
+                    "each parameter, enum, enum value and variable declared once",
+                ),
+            ));
+        }
+        self.names.insert(name.clone(), named);
+        Ok(())
+    }
+
+    fn enums(&mut self, enums: EnumTable) -> Result<(), LoadError> {
+        for (key, values) in in_file_order(enums) {
+            let index = self.enums.len();
+            self.declare(&key, Named::EnumType(index))?;
+            if values.get_ref().is_empty() {
+                return Err(self
+                    .source
+                    .error_at(&values, invalid("an enum with no values", "at least one value name")));
+            }
+            let mut names = Vec::new();
+            for (k, value) in values.get_ref().iter().enumerate() {
+                self.declare(value, Named::EnumValue(index, k as i64 + 1))?;
+                names.push(value.get_ref().clone());
+            }
+            self.enums.push(EnumDecl { name: key.get_ref().clone(), values: names });
+        }
+        Ok(())
+    }
+
+    /// Evaluates a fixed expression of any type.
+    fn fixed(&self, expr: &Expr) -> Result<(Type, Value), LoadError> {
+        let scope = self.scope();
+        let ty = Checker::new(&scope).check(expr).map_err(|f| self.fault(f))?;
+        if ty.var {
+            return Err(self.fault(Fault::new(expr.span, "an expression over decision variables", "a fixed value")));
+        }
+        let ctx = self.context();
+        let value = Lowerer::new(&ctx).lower(expr).map_err(|f| self.fault(f))?;
+        let value = value.to_value().ok_or_else(|| {
+            self.fault(Fault::new(expr.span, "an expression over decision variables", "a fixed value"))
+        })?;
+        Ok((ty, value))
+    }
+
+    fn param(&self, value: &Spanned<ParamValue>) -> Result<(Type, Value), LoadError> {
+        match value.get_ref() {
+            ParamValue::Int(v) => {
+                if v.unsigned_abs() > MAX_ABS as u64 {
+                    return Err(self.source.error_at(
+                        value,
+                        invalid(format!("the integer {v}"), format!("an integer within ±{MAX_ABS} (2^40)")),
+                    ));
+                }
+                Ok((Type::scalar(Base::Int, false), Value::Int(*v)))
+            }
+            ParamValue::Bool(b) => Ok((Type::scalar(Base::Bool, false), Value::Bool(*b))),
+            ParamValue::Expr(text) => {
+                let spanned = Spanned::new(value.span(), text.clone());
+                self.fixed(&self.parse(&spanned)?)
+            }
+            ParamValue::Other(what) => Err(self.source.error_at(
+                value,
+                invalid(
+                    what.clone(),
+                    "an integer, a Boolean, an array of them (nested for 2-D) or an expression string",
+                ),
+            )),
+            ParamValue::Array(items) => {
+                let (dims, base) = self.array_shape(value)?;
+                let mut elems = Vec::new();
+                self.array_elems(items, &dims, 0, base, &mut elems)?;
+                let index = dims.iter().map(|&n| (1, n as i64)).collect();
+                let ty = Type { base, shape: Shape::Array(vec![Base::Int; dims.len()]), var: false };
+                Ok((ty, Value::Array(ArrayValue { index, elems })))
+            }
+        }
+    }
+
+    /// The lengths of a nested TOML array along its first elements, and the
+    /// kind of its leaves.
+    fn array_shape(&self, value: &Spanned<ParamValue>) -> Result<(Vec<usize>, Base), LoadError> {
+        let mut dims = Vec::new();
+        let mut at = value;
+        loop {
+            match at.get_ref() {
+                ParamValue::Array(items) => {
+                    dims.push(items.len());
+                    match items.first() {
+                        Some(first) => at = first,
+                        None => return Ok((dims, Base::Int)),
+                    }
+                }
+                ParamValue::Int(_) => return Ok((dims, Base::Int)),
+                ParamValue::Bool(_) => return Ok((dims, Base::Bool)),
+                _ => {
+                    return Err(self.source.error_at(
+                        at,
+                        invalid(
+                            "an array element that is not an integer or a Boolean",
+                            "integers or Booleans, nested for 2-D",
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn array_elems(
+        &self,
+        items: &[Spanned<ParamValue>],
+        dims: &[usize],
+        depth: usize,
+        base: Base,
+        out: &mut Vec<Value>,
+    ) -> Result<(), LoadError> {
+        for item in items {
+            match (item.get_ref(), depth + 1 < dims.len()) {
+                (ParamValue::Array(inner), true) => {
+                    if inner.len() != dims[depth + 1] {
+                        return Err(self.source.error_at(
+                            item,
+                            invalid(
+                                format!("a row of {} elements", inner.len()),
+                                format!(
+                                    "{} elements, like the first row (arrays must be rectangular)",
+                                    dims[depth + 1]
+                                ),
+                            ),
+                        ));
+                    }
+                    self.array_elems(inner, dims, depth + 1, base, out)?;
+                }
+                (ParamValue::Int(v), false) if base == Base::Int => {
+                    if v.unsigned_abs() > MAX_ABS as u64 {
+                        return Err(self.source.error_at(
+                            item,
+                            invalid(format!("the integer {v}"), format!("an integer within ±{MAX_ABS} (2^40)")),
+                        ));
+                    }
+                    out.push(Value::Int(*v));
+                }
+                (ParamValue::Bool(b), false) if base == Base::Bool => out.push(Value::Bool(*b)),
+                _ => {
+                    let expected = if depth + 1 < dims.len() {
+                        format!("a nested array of {} elements", dims[depth + 1])
+                    } else {
+                        format!(
+                            "{}, like the first element",
+                            if base == Base::Int { "an integer" } else { "a Boolean" }
+                        )
+                    };
+                    return Err(self
+                        .source
+                        .error_at(item, invalid("an element of a different kind or depth", expected)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn params(&mut self, params: BTreeMap<Spanned<String>, Spanned<ParamValue>>) -> Result<(), LoadError> {
+        for (key, value) in in_file_order(params) {
+            let (ty, value) = self.param(&value)?;
+            self.declare(&key, Named::Param(self.params.len()))?;
+            self.params.push(Param { name: key.get_ref().clone(), ty, value });
+        }
+        Ok(())
+    }
+
+    /// A domain string: `bool`, or a fixed set of integers or enum values.
+    fn domain(&self, text: &Spanned<String>) -> Result<(Base, IntSet), LoadError> {
+        if text.get_ref().trim() == "bool" {
+            return Ok((Base::Bool, IntSet::range(0, 1)));
+        }
+        if text.get_ref().trim() == "int" {
+            return Err(self.source.error_at(
+                text,
+                invalid(
+                    "the unbounded domain `int`",
+                    "a bounded domain such as `0..9`, `{1, 3, 5}`, `bool` or an enum name",
+                ),
+            ));
+        }
+        let expr = self.parse(text)?;
+        let scope = self.scope();
+        let base = Checker::new(&scope).expect_set(&expr).map_err(|mut f| {
+            f.expected = "a domain such as `0..9`, `{1, 3, 5}`, `bool` or an enum name".to_string();
+            self.fault(f)
+        })?;
+        let ctx = self.context();
+        let (set, _) = Lowerer::new(&ctx).set(&expr).map_err(|f| self.fault(f))?;
+        if set.is_empty() {
+            return Err(self.source.error_at(
+                text,
+                invalid(format!("the empty domain {:?}", text.get_ref()), "a domain with at least one value"),
+            ));
+        }
+        if set.min().is_some_and(|v| v < -MAX_ABS) || set.max().is_some_and(|v| v > MAX_ABS) {
+            return Err(self
+                .source
+                .error_at(text, invalid(format!("the domain {set}"), format!("values within ±{MAX_ABS} (2^40)"))));
+        }
+        Ok((if base == Base::Any { Base::Int } else { base }, set))
+    }
+
+    /// An index string: a fixed range or an enum name.
+    fn index(&self, text: &Spanned<String>) -> Result<((i64, i64), Base), LoadError> {
+        let expr = self.parse(text)?;
+        let scope = self.scope();
+        let base = Checker::new(&scope).expect_set(&expr).map_err(|mut f| {
+            f.expected = "an index range such as `1..n`, or an enum name".to_string();
+            self.fault(f)
+        })?;
+        let ctx = self.context();
+        let (set, _) = Lowerer::new(&ctx).set(&expr).map_err(|f| self.fault(f))?;
+        match set.intervals() {
+            [] => Ok(((1, 0), base)),
+            [(lo, hi)] => Ok(((*lo, *hi), base)),
+            _ => Err(self.source.error_at(
+                text,
+                invalid(format!("the index set {set}, which has gaps"), "a contiguous range such as `1..n`"),
+            )),
+        }
+    }
+
+    fn vars(&mut self, vars: BTreeMap<Spanned<String>, Spanned<VarSpec>>) -> Result<(), LoadError> {
+        let mut scalars: u64 = 0;
+        for (key, spec) in in_file_order(vars) {
+            let first = scalars as usize;
+            let (base, domain, index, index_bases) = match spec.get_ref() {
+                VarSpec::Scalar(text) => {
+                    let (base, domain) = self.domain(&Spanned::new(spec.span(), text.clone()))?;
+                    (base, domain, Vec::new(), Vec::new())
+                }
+                VarSpec::Other(what) => {
+                    return Err(self.source.error_at(
+                        &spec,
+                        invalid(
+                            what.clone(),
+                            "a domain string such as \"1..9\", or a table `{ index = [\"1..n\"], domain = \"1..n\" }`",
+                        ),
+                    ));
+                }
+                VarSpec::Array { index, domain, unknown } => {
+                    if let Some(key) = unknown.first() {
+                        return Err(self.source.error_at(
+                            &spec,
+                            invalid(
+                                format!("the unknown key `{key}`"),
+                                "only `index` and `domain` in a variable's table",
+                            ),
+                        ));
+                    }
+                    let Some(domain) = domain else {
+                        return Err(self.source.error_at(
+                            &spec,
+                            invalid("a variable table without `domain`", "`domain = \"...\"`, such as \"1..9\""),
+                        ));
+                    };
+                    let (base, set) = self.domain(domain)?;
+                    let mut ranges = Vec::new();
+                    let mut bases = Vec::new();
+                    for text in index.iter().flatten() {
+                        let (range, b) = self.index(text)?;
+                        ranges.push(range);
+                        bases.push(b);
+                    }
+                    (base, set, ranges, bases)
+                }
+            };
+            let mut len: u64 = 1;
+            for &(lo, hi) in &index {
+                len = len.saturating_mul((hi - lo + 1).max(0) as u64);
+            }
+            scalars = scalars.saturating_add(len);
+            if scalars > MAX_SCALARS {
+                return Err(self.source.error_at(
+                    &spec,
+                    invalid(format!("more than {MAX_SCALARS} decision variables in all"), "a smaller model"),
+                ));
+            }
+            self.declare(&key, Named::Var(self.vars.len()))?;
+            self.vars.push(VarDecl {
+                name: key.get_ref().clone(),
+                base,
+                index,
+                index_bases,
+                domain,
+                first,
+                len: len as usize,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Loads a `kind = "csp"` model and unrolls it.
+pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
+    let file: CspFile = source.parse()?;
+    let mut loader = Loader { source, names: HashMap::new(), enums: Vec::new(), params: Vec::new(), vars: Vec::new() };
+    loader.enums(file.enums.unwrap_or_default())?;
+    loader.params(file.params.unwrap_or_default())?;
+    loader.vars(file.vars.unwrap_or_default())?;
+
+    let show = match &file.show {
+        None => (0..loader.vars.len()).collect(),
+        Some(list) => {
+            let mut show = Vec::new();
+            for name in list.get_ref() {
+                match loader.names.get(name.get_ref()) {
+                    Some(Named::Var(v)) if !show.contains(v) => show.push(*v),
+                    Some(Named::Var(_)) => {}
+                    _ => {
+                        let vars = loader.vars.iter().map(|v| v.name.as_str());
+                        let hint = super::check::nearest(name.get_ref(), vars)
+                            .map(|n| format!(" (did you mean {n}?)"))
+                            .unwrap_or_default();
+                        return Err(source.error_at(
+                            name,
+                            invalid(
+                                format!("`{}` in `show`", name.get_ref()),
+                                format!("the name of a declared variable{hint}"),
+                            ),
+                        ));
+                    }
+                }
+            }
+            show
+        }
+    };
+
+    let objective_text = match (&file.minimize, &file.maximize) {
+        (Some(_), Some(max)) => {
+            return Err(source.error_at(max, invalid("both `minimize` and `maximize`", "at most one objective")));
+        }
+        (Some(text), None) => Some((Sense::Minimize, text)),
+        (None, Some(text)) => Some((Sense::Maximize, text)),
+        (None, None) => None,
+    };
+    let mut objective = None;
+    let mut objective_ir = None;
+    let mut objective_line = 0;
+    if let Some((sense, text)) = objective_text {
+        objective_line = source.location(text.span().start).line;
+        let expr = loader.parse(text)?;
+        let scope = loader.scope();
+        Checker::new(&scope).expect_int(&expr, true).map_err(|mut f| {
+            if f.span == expr.span {
+                f.expected = "an integer expression to optimise".to_string();
+            }
+            loader.fault(f)
+        })?;
+        let ctx = loader.context();
+        let lowered = Lowerer::new(&ctx).int(&expr).map_err(|f| loader.fault(f))?;
+        objective_ir = Some((sense, lowered));
+        objective = Some(Objective { sense, expr });
+    }
+
+    let mut constraints = Vec::new();
+    let mut groups = Vec::new();
+    for (k, entry) in file.constraint.unwrap_or_default().into_iter().enumerate() {
+        let line = source.location(entry.expr.span().start).line;
+        let name = match &entry.name {
+            Some(name) => name.get_ref().clone(),
+            None => format!("constraint {} (line {line})", k + 1),
+        };
+        let expr = loader.parse(&entry.expr)?;
+        let scope = loader.scope();
+        Checker::new(&scope).expect_bool(&expr, true).map_err(|mut f| {
+            if f.span == expr.span {
+                f.expected = "a Boolean constraint".to_string();
+            }
+            loader.fault(f)
+        })?;
+        let ctx = loader.context();
+        let instances = Lowerer::new(&ctx).constraint(&expr).map_err(|f| loader.fault(f))?;
+        for instance in instances {
+            let name = if instance.bindings.is_empty() {
+                name.clone()
+            } else {
+                let parts: Vec<String> = instance.bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                format!("{name} ({})", parts.join(", "))
+            };
+            groups.push(Group { name, line, expr: instance.expr, constraint: k, positions: instance.positions });
+        }
+        constraints.push(Constraint { name, line, expr });
+    }
+
+    let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
+    let Loader { enums, params, vars, .. } = loader;
+    let model = Model { title: file.title, enums, params, vars, constraints, objective, show, show_span };
+    Ok((model, Program { groups, objective: objective_ir, objective_line }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offsets_of(raw: &str, value: &str) -> Vec<usize> {
+        value_offsets(raw, 0..raw.len(), value)
+    }
+
+    #[test]
+    fn literal_strings_map_one_to_one() {
+        assert_eq!(offsets_of("'a /\\ b'", "a /\\ b"), vec![1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(offsets_of("'''\nab'''", "ab"), vec![4, 5, 6]);
+    }
+
+    #[test]
+    fn escapes_map_to_their_backslash() {
+        assert_eq!(offsets_of("\"a\\\\b\"", "a\\b"), vec![1, 2, 4, 5]);
+        assert_eq!(offsets_of("\"x\\u0041y\"", "xAy"), vec![1, 2, 8, 9]);
+        assert_eq!(offsets_of("\"\"\"\na \\\n   b\"\"\"", "a b"), vec![4, 5, 11, 12]);
+    }
+
+    #[test]
+    fn a_mismatch_falls_back_to_the_start() {
+        assert_eq!(offsets_of("bare", "x"), vec![0, 0]);
+        assert_eq!(offsets_of("'abc'", "abd"), vec![0, 0, 0, 0]);
+    }
+}

@@ -1,0 +1,957 @@
+//! Unrolling: generators are expanded, parameters and loop variables folded
+//! in, constant indices resolved, and what remains becomes the
+//! [`ir`](super::ir) of each constraint. Runs after [`check`](super::check),
+//! so type errors are already ruled out; the faults found here are about
+//! values: an index out of range, a division by a constant 0, an overflow of
+//! the integer bounds, an empty `min`.
+
+use std::collections::HashMap;
+
+use super::check::{Fault, Named};
+use super::ir::{BExpr, Cmp, IExpr, Overflow};
+use super::model::{ArrayValue, Base, EnumDecl, IntSet, MAX_ABS, Param, Shape, Value, VarDecl, flat_position};
+use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
+
+/// The most generator bindings one model may unroll to.
+pub const MAX_UNROLL: u64 = 300_000;
+
+/// A value during unrolling: fixed, or an expression over the variables.
+#[derive(Clone, Debug)]
+pub enum LVal {
+    /// An integer or enum expression, with its kind.
+    Int(IExpr, Base),
+    /// A Boolean expression.
+    Bool(BExpr),
+    /// A fixed set, with its element kind.
+    Set(IntSet, Base),
+    /// An array.
+    Array(LArray),
+}
+
+/// An array during unrolling.
+#[derive(Clone, Debug)]
+pub struct LArray {
+    /// `(lo, hi)` per dimension.
+    pub index: Vec<(i64, i64)>,
+    /// The kind of each dimension's index.
+    pub index_bases: Vec<Base>,
+    /// The element kind.
+    pub base: Base,
+    /// Elements in row-major order.
+    pub elems: Vec<LVal>,
+}
+
+/// What [`Lowerer::each`] calls per binding, with the filters that depend
+/// on variables.
+type Visit<'v, 'c, 'm> = dyn FnMut(&mut Lowerer<'c, 'm>, &[BExpr]) -> Result<(), Fault> + 'v;
+
+/// The declarations unrolling reads.
+pub struct Context<'m> {
+    /// Every declared name.
+    pub names: &'m HashMap<String, Named>,
+    /// The enums.
+    pub enums: &'m [EnumDecl],
+    /// The parameters declared so far, with values.
+    pub params: &'m [Param],
+    /// The variables declared so far.
+    pub vars: &'m [VarDecl],
+}
+
+/// One unrolled piece of a constraint: the loop bindings that produced it
+/// (empty for a constraint that is not a `forall`) and its expression.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// `(name, value as shown)` for each enclosing top-level `forall` variable.
+    pub bindings: Vec<(String, String)>,
+    /// The position taken in each enclosing top-level `forall` generator,
+    /// one per loop variable, outermost first.
+    pub positions: Vec<usize>,
+    /// The constraint.
+    pub expr: BExpr,
+}
+
+/// The unroller, with the loop variables bound so far.
+pub struct Lowerer<'c, 'm> {
+    ctx: &'c Context<'m>,
+    locals: Vec<(String, LVal)>,
+    positions: Vec<usize>,
+    unrolled: u64,
+}
+
+fn overflow(span: Span) -> Fault {
+    Fault::new(
+        span,
+        format!("an expression whose value can go beyond ±{MAX_ABS}"),
+        format!("integer values and bounds within ±{MAX_ABS} (2^40)"),
+    )
+}
+
+fn internal(span: Span, what: &str) -> Fault {
+    Fault::new(span, format!("INTERNAL ERROR: {what}"), "a value of the checked type; this is a bug in somaria")
+}
+
+impl LVal {
+    /// A fixed value as an unrolled one, with the kinds from its type.
+    pub fn from_value(value: &Value, base: Base, index_bases: &[Base]) -> LVal {
+        match value {
+            Value::Int(v) => LVal::Int(IExpr::constant(*v), base),
+            Value::Bool(b) => LVal::Bool(BExpr::Const(*b)),
+            Value::Set(s) => LVal::Set(s.clone(), base),
+            Value::Array(a) => LVal::Array(LArray {
+                index: a.index.clone(),
+                index_bases: index_bases.to_vec(),
+                base,
+                elems: a.elems.iter().map(|e| LVal::from_value(e, base, &[])).collect(),
+            }),
+        }
+    }
+
+    /// The fixed value, when there is no variable in it.
+    pub fn to_value(&self) -> Option<Value> {
+        match self {
+            LVal::Int(e, _) => e.as_const().map(Value::Int),
+            LVal::Bool(b) => b.as_const().map(Value::Bool),
+            LVal::Set(s, _) => Some(Value::Set(s.clone())),
+            LVal::Array(a) => Some(Value::Array(ArrayValue {
+                index: a.index.clone(),
+                elems: a.elems.iter().map(LVal::to_value).collect::<Option<Vec<_>>>()?,
+            })),
+        }
+    }
+}
+
+impl<'c, 'm> Lowerer<'c, 'm> {
+    /// An unroller with no loop variables bound.
+    pub fn new(ctx: &'c Context<'m>) -> Lowerer<'c, 'm> {
+        Lowerer { ctx, locals: Vec::new(), positions: Vec::new(), unrolled: 0 }
+    }
+
+    fn value_name(&self, base: Base, v: i64) -> String {
+        match base {
+            Base::Enum(e) => self.ctx.enums[e].values.get((v - 1) as usize).cloned().unwrap_or_else(|| v.to_string()),
+            Base::Bool => (v != 0).to_string(),
+            _ => v.to_string(),
+        }
+    }
+
+    /// Unrolls an expression.
+    pub fn lower(&mut self, e: &Expr) -> Result<LVal, Fault> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(v) => {
+                if v.unsigned_abs() > MAX_ABS as u64 {
+                    return Err(overflow(span));
+                }
+                Ok(LVal::Int(IExpr::constant(*v), Base::Int))
+            }
+            ExprKind::Bool(b) => Ok(LVal::Bool(BExpr::Const(*b))),
+            ExprKind::Name(name) => self.name(name, span),
+            ExprKind::Index { array, indices } => self.index(array, indices, span),
+            ExprKind::Unary { op: UnOp::Neg, operand } => {
+                let x = self.int(operand)?;
+                Ok(LVal::Int(IExpr::sum(vec![(-1, x)], 0).map_err(|_| overflow(span))?, Base::Int))
+            }
+            ExprKind::Unary { op: UnOp::Not, operand } => Ok(LVal::Bool(BExpr::not(self.boolean(operand)?))),
+            ExprKind::Binary { op, left, right } => self.binary(*op, left, right, span),
+            ExprKind::If { branches, otherwise } => self.if_then_else(branches, otherwise, span),
+            ExprKind::Call { name, args, .. } => {
+                let mut values = Vec::with_capacity(args.len());
+                for arg in args {
+                    values.push((self.lower(arg)?, arg.span));
+                }
+                self.call(name, values, span)
+            }
+            ExprKind::GenCall { name, generators, body, .. } => self.gen_call(name, generators, body, span),
+            ExprKind::Array(items) => {
+                let mut elems = Vec::with_capacity(items.len());
+                let mut base = Base::Any;
+                for item in items {
+                    let value = self.lower(item)?;
+                    if base == Base::Any {
+                        base = base_of(&value);
+                    }
+                    elems.push(value);
+                }
+                Ok(LVal::Array(LArray {
+                    index: vec![(1, elems.len() as i64)],
+                    index_bases: vec![Base::Int],
+                    base,
+                    elems,
+                }))
+            }
+            ExprKind::Array2d(rows) => {
+                let mut elems = Vec::new();
+                let mut base = Base::Any;
+                for item in rows.iter().flatten() {
+                    let value = self.lower(item)?;
+                    if base == Base::Any {
+                        base = base_of(&value);
+                    }
+                    elems.push(value);
+                }
+                let cols = rows.first().map_or(0, Vec::len);
+                Ok(LVal::Array(LArray {
+                    index: vec![(1, rows.len() as i64), (1, cols as i64)],
+                    index_bases: vec![Base::Int, Base::Int],
+                    base,
+                    elems,
+                }))
+            }
+            ExprKind::Comprehension { body, generators } => {
+                let mut elems = Vec::new();
+                let mut base = Base::Any;
+                self.each(generators, &mut |this, filters| {
+                    if !filters.is_empty() {
+                        return Err(internal(span, "a comprehension filter on variables"));
+                    }
+                    let value = this.lower(body)?;
+                    if base == Base::Any {
+                        base = base_of(&value);
+                    }
+                    elems.push(value);
+                    Ok(())
+                })?;
+                Ok(LVal::Array(LArray {
+                    index: vec![(1, elems.len() as i64)],
+                    index_bases: vec![Base::Int],
+                    base,
+                    elems,
+                }))
+            }
+            ExprKind::Set(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                let mut base = Base::Int;
+                for item in items {
+                    match self.lower(item)? {
+                        LVal::Int(x, b) => {
+                            base = b;
+                            values.push(x.as_const().ok_or_else(|| internal(item.span, "a variable set element"))?);
+                        }
+                        _ => return Err(internal(item.span, "a set element that is not an integer")),
+                    }
+                }
+                Ok(LVal::Set(IntSet::from_values(values), base))
+            }
+        }
+    }
+
+    /// Unrolls an integer (or enum) expression.
+    pub fn int(&mut self, e: &Expr) -> Result<IExpr, Fault> {
+        match self.lower(e)? {
+            LVal::Int(x, _) => Ok(x),
+            _ => Err(internal(e.span, "expected an integer")),
+        }
+    }
+
+    /// Unrolls a Boolean expression.
+    pub fn boolean(&mut self, e: &Expr) -> Result<BExpr, Fault> {
+        match self.lower(e)? {
+            LVal::Bool(b) => Ok(b),
+            _ => Err(internal(e.span, "expected a Boolean")),
+        }
+    }
+
+    /// Unrolls a fixed set.
+    pub fn set(&mut self, e: &Expr) -> Result<(IntSet, Base), Fault> {
+        match self.lower(e)? {
+            LVal::Set(s, b) => Ok((s, b)),
+            _ => Err(internal(e.span, "expected a set")),
+        }
+    }
+
+    fn name(&self, name: &str, span: Span) -> Result<LVal, Fault> {
+        if let Some((_, value)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Ok(value.clone());
+        }
+        match self.ctx.names.get(name) {
+            Some(Named::EnumType(e)) => {
+                Ok(LVal::Set(IntSet::range(1, self.ctx.enums[*e].values.len() as i64), Base::Enum(*e)))
+            }
+            Some(Named::EnumValue(e, v)) => Ok(LVal::Int(IExpr::constant(*v), Base::Enum(*e))),
+            Some(Named::Param(p)) => {
+                let param = &self.ctx.params[*p];
+                let index_bases = match &param.ty.shape {
+                    Shape::Array(index) => index.clone(),
+                    _ => Vec::new(),
+                };
+                Ok(LVal::from_value(&param.value, param.ty.base, &index_bases))
+            }
+            Some(Named::Var(v)) => {
+                let decl = &self.ctx.vars[*v];
+                if decl.index.is_empty() {
+                    return Ok(self.var_elem(decl, 0));
+                }
+                let elems = (0..decl.len).map(|k| self.var_elem(decl, k)).collect();
+                Ok(LVal::Array(LArray {
+                    index: decl.index.clone(),
+                    index_bases: decl.index_bases.clone(),
+                    base: decl.base,
+                    elems,
+                }))
+            }
+            None => Err(internal(span, "an unresolved name")),
+        }
+    }
+
+    fn var_elem(&self, decl: &VarDecl, k: usize) -> LVal {
+        let id = decl.first + k;
+        match decl.base {
+            Base::Bool => LVal::Bool(BExpr::Var(id)),
+            base => LVal::Int(IExpr::var(id, &decl.domain), base),
+        }
+    }
+
+    fn index(&mut self, array: &Expr, indices: &[Expr], span: Span) -> Result<LVal, Fault> {
+        let mut at = Vec::with_capacity(indices.len());
+        for index in indices {
+            at.push((self.int(index)?, index.span));
+        }
+        // A declared variable array indexed by constants needs no copy of the array.
+        if let ExprKind::Name(name) = &array.kind
+            && !self.locals.iter().any(|(n, _)| n == name)
+            && let Some(Named::Var(v)) = self.ctx.names.get(name)
+            && at.iter().all(|(i, _)| i.as_const().is_some())
+            && flat_position(&self.ctx.vars[*v].index, &at.iter().filter_map(|(i, _)| i.as_const()).collect::<Vec<_>>())
+                .is_some()
+        {
+            let decl = &self.ctx.vars[*v];
+            let tuple: Vec<i64> = at.iter().filter_map(|(i, _)| i.as_const()).collect();
+            let position = self.position(&decl.index, &decl.index_bases, &tuple, &at, name)?;
+            return Ok(self.var_elem(decl, position));
+        }
+        let LVal::Array(a) = self.lower(array)? else {
+            return Err(internal(array.span, "indexing a non-array"));
+        };
+        let label = match &array.kind {
+            ExprKind::Name(name) => format!("`{name}`"),
+            _ => "the array".to_string(),
+        };
+        // Constant indices fix their dimension; the rest index an element
+        // constraint. An index that mentions a variable but folded to a
+        // constant out of range is undefined, not an error (MiniZinc's
+        // relational semantics); a fixed one is an error.
+        let mut sub_index = Vec::new();
+        let mut sub_exprs = Vec::new();
+        for (d, (i, ispan)) in at.iter().enumerate() {
+            if let Some(v) = i.as_const() {
+                let (lo, hi) = a.index[d];
+                if (v < lo || v > hi) && !self.mentions_vars(&indices[d]) {
+                    return Err(self.out_of_range(*ispan, v, a.index_bases[d], (lo, hi), &label));
+                }
+                if v < lo || v > hi {
+                    sub_index.push(d);
+                    sub_exprs.push(i.clone());
+                }
+            } else {
+                sub_index.push(d);
+                sub_exprs.push(i.clone());
+            }
+        }
+        let fixed = |position: usize| -> bool {
+            let tuple = super::model::index_tuple(&a.index, position);
+            at.iter()
+                .zip(&tuple)
+                .enumerate()
+                .all(|(d, ((i, _), &t))| sub_index.contains(&d) || i.as_const().is_none_or(|v| v == t))
+        };
+        if sub_index.is_empty() {
+            let tuple: Vec<i64> = at.iter().filter_map(|(i, _)| i.as_const()).collect();
+            let position = flat_position(&a.index, &tuple).ok_or_else(|| internal(span, "a checked index"))?;
+            return Ok(a.elems[position].clone());
+        }
+        let dims: Vec<(i64, i64)> = sub_index.iter().map(|&d| a.index[d]).collect();
+        let items: Vec<&LVal> = (0..a.elems.len()).filter(|&p| fixed(p)).map(|p| &a.elems[p]).collect();
+        if a.base == Base::Bool {
+            let items = items
+                .into_iter()
+                .map(|v| match v {
+                    LVal::Bool(b) => Ok(b.clone()),
+                    _ => Err(internal(span, "a Boolean array element")),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(LVal::Bool(BExpr::Element { index: sub_exprs, dims, items }));
+        }
+        let items = items
+            .into_iter()
+            .map(|v| match v {
+                LVal::Int(x, _) => Ok(x.clone()),
+                _ => Err(internal(span, "an integer array element")),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(LVal::Int(IExpr::element(sub_exprs, dims, items), a.base))
+    }
+
+    fn position(
+        &self,
+        index: &[(i64, i64)],
+        bases: &[Base],
+        tuple: &[i64],
+        at: &[(IExpr, Span)],
+        name: &str,
+    ) -> Result<usize, Fault> {
+        for (d, &v) in tuple.iter().enumerate() {
+            let (lo, hi) = index[d];
+            if v < lo || v > hi {
+                return Err(self.out_of_range(at[d].1, v, bases[d], (lo, hi), &format!("`{name}`")));
+            }
+        }
+        flat_position(index, tuple).ok_or_else(|| internal(at[0].1, "a checked index"))
+    }
+
+    fn out_of_range(&self, span: Span, v: i64, base: Base, (lo, hi): (i64, i64), label: &str) -> Fault {
+        let range = if lo > hi {
+            "none: the index set is empty".to_string()
+        } else {
+            format!("{}..{}", self.value_name(base, lo), self.value_name(base, hi))
+        };
+        Fault::new(
+            span,
+            format!("index {} out of range", self.value_name(base, v)),
+            format!("an index of {label} in {range}"),
+        )
+    }
+
+    fn binary(&mut self, op: BinOp, left: &Expr, right: &Expr, span: Span) -> Result<LVal, Fault> {
+        let ovf = |_: Overflow| overflow(span);
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
+                let a = self.int(left)?;
+                let b = self.int(right)?;
+                let a_copy = a.clone();
+                let result = match op {
+                    BinOp::Add => IExpr::add(a, b).map_err(ovf)?,
+                    BinOp::Sub => IExpr::sub(a, b).map_err(ovf)?,
+                    BinOp::Mul => IExpr::mul(a, b).map_err(ovf)?,
+                    BinOp::Div | BinOp::Mod => {
+                        let result = if op == BinOp::Div { IExpr::div(a, b) } else { IExpr::modulo(a, b) };
+                        match result {
+                            Some(r) => r.map_err(ovf)?,
+                            // A divisor over variables that folded to 0: undefined everywhere.
+                            None if self.mentions_vars(right) => {
+                                IExpr::undefined_div(op == BinOp::Div, a_copy, IExpr::constant(0))
+                            }
+                            None => {
+                                return Err(Fault::new(
+                                    right.span,
+                                    format!("`{}` by 0", op.text()),
+                                    "a divisor that is not the constant 0",
+                                ));
+                            }
+                        }
+                    }
+                    _ => unreachable!("arithmetic operator"),
+                };
+                Ok(LVal::Int(result, Base::Int))
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let a = self.lower(left)?;
+                let b = self.lower(right)?;
+                let (a, b) = match (a, b) {
+                    (LVal::Bool(x), LVal::Bool(y)) => match op {
+                        BinOp::Eq => return Ok(LVal::Bool(BExpr::iff(x, y))),
+                        BinOp::Ne => return Ok(LVal::Bool(BExpr::xor(x, y))),
+                        _ => (IExpr::bool2int(x), IExpr::bool2int(y)),
+                    },
+                    (LVal::Int(x, _), LVal::Int(y, _)) => (x, y),
+                    _ => return Err(internal(span, "comparing values of different types")),
+                };
+                Ok(LVal::Bool(compare(op, a, b)))
+            }
+            BinOp::And => {
+                let a = self.boolean(left)?;
+                if a == BExpr::Const(false) {
+                    return Ok(LVal::Bool(a));
+                }
+                Ok(LVal::Bool(BExpr::and(vec![a, self.boolean(right)?])))
+            }
+            BinOp::Or => {
+                let a = self.boolean(left)?;
+                if a == BExpr::Const(true) {
+                    return Ok(LVal::Bool(a));
+                }
+                Ok(LVal::Bool(BExpr::or(vec![a, self.boolean(right)?])))
+            }
+            BinOp::Implies => {
+                let a = self.boolean(left)?;
+                if a == BExpr::Const(false) {
+                    return Ok(LVal::Bool(BExpr::Const(true)));
+                }
+                Ok(LVal::Bool(BExpr::implies(a, self.boolean(right)?)))
+            }
+            BinOp::ImpliedBy => {
+                let a = self.boolean(left)?;
+                if a == BExpr::Const(true) {
+                    return Ok(LVal::Bool(BExpr::Const(true)));
+                }
+                Ok(LVal::Bool(BExpr::implies(self.boolean(right)?, a)))
+            }
+            BinOp::Iff => Ok(LVal::Bool(BExpr::iff(self.boolean(left)?, self.boolean(right)?))),
+            BinOp::Xor => Ok(LVal::Bool(BExpr::xor(self.boolean(left)?, self.boolean(right)?))),
+            BinOp::In => {
+                let a = self.int(left)?;
+                let (set, _) = self.set(right)?;
+                Ok(LVal::Bool(BExpr::member(a, set)))
+            }
+            BinOp::Range => {
+                let (a, base) = match self.lower(left)? {
+                    LVal::Int(a, base) => (a, base),
+                    _ => return Err(internal(left.span, "a range start")),
+                };
+                let b = self.int(right)?;
+                match (a.as_const(), b.as_const()) {
+                    (Some(lo), Some(hi)) => Ok(LVal::Set(IntSet::range(lo, hi), base)),
+                    _ => Err(internal(span, "a range with variable bounds")),
+                }
+            }
+        }
+    }
+
+    fn if_then_else(&mut self, branches: &[(Expr, Expr)], otherwise: &Expr, span: Span) -> Result<LVal, Fault> {
+        let mut open: Vec<(BExpr, LVal)> = Vec::new();
+        let mut last = None;
+        for (condition, value) in branches {
+            match self.boolean(condition)? {
+                BExpr::Const(false) => {}
+                BExpr::Const(true) => {
+                    last = Some(self.lower(value)?);
+                    break;
+                }
+                c => open.push((c, self.lower(value)?)),
+            }
+        }
+        let last = match last {
+            Some(v) => v,
+            None => self.lower(otherwise)?,
+        };
+        if open.is_empty() {
+            return Ok(last);
+        }
+        match last {
+            LVal::Int(e, base) => {
+                let branches = open
+                    .into_iter()
+                    .map(|(c, v)| match v {
+                        LVal::Int(x, _) => Ok((c, x)),
+                        _ => Err(internal(span, "if branches of different types")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(LVal::Int(IExpr::ite(branches, e), base))
+            }
+            LVal::Bool(b) => {
+                let branches = open
+                    .into_iter()
+                    .map(|(c, v)| match v {
+                        LVal::Bool(x) => Ok((c, x)),
+                        _ => Err(internal(span, "if branches of different types")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(LVal::Bool(BExpr::ite(branches, b)))
+            }
+            _ => Err(internal(span, "an if-then-else of arrays with variable conditions")),
+        }
+    }
+
+    /// Runs `visit` once per binding of the generators, with the filters
+    /// that depend on variables (fixed filters skip bindings).
+    fn each(&mut self, generators: &[Generator], visit: &mut Visit<'_, 'c, 'm>) -> Result<(), Fault> {
+        let mut filters = Vec::new();
+        self.each_from(generators, 0, &mut filters, visit)
+    }
+
+    fn each_from(
+        &mut self,
+        generators: &[Generator],
+        depth: usize,
+        filters: &mut Vec<BExpr>,
+        visit: &mut Visit<'_, 'c, 'm>,
+    ) -> Result<(), Fault> {
+        // Flatten "i, j in S" into one binding level per name.
+        let levels: Vec<(usize, usize)> =
+            generators.iter().enumerate().flat_map(|(g, gen_)| (0..gen_.names.len()).map(move |n| (g, n))).collect();
+        if depth == levels.len() {
+            return visit(self, filters);
+        }
+        let (g, n) = levels[depth];
+        let generator = &generators[g];
+        let values: Vec<LVal> = match self.lower(&generator.source)? {
+            LVal::Set(set, base) => {
+                if set.len() > MAX_UNROLL {
+                    return Err(self.too_many(generator.source.span));
+                }
+                set.values().map(|v| LVal::Int(IExpr::constant(v), base)).collect()
+            }
+            LVal::Array(a) => a.elems,
+            _ => return Err(internal(generator.source.span, "a generator over a scalar")),
+        };
+        let last_name = n + 1 == generator.names.len();
+        for (position, value) in values.into_iter().enumerate() {
+            self.unrolled += 1;
+            if self.unrolled > MAX_UNROLL {
+                return Err(self.too_many(generator.source.span));
+            }
+            self.locals.push((generator.names[n].0.clone(), value));
+            let kept = filters.len();
+            let mut skip = false;
+            if last_name && let Some(filter) = &generator.filter {
+                match self.boolean(filter) {
+                    Ok(BExpr::Const(true)) => {}
+                    Ok(BExpr::Const(false)) => skip = true,
+                    Ok(condition) => filters.push(condition),
+                    Err(e) => {
+                        self.locals.pop();
+                        return Err(e);
+                    }
+                }
+            }
+            self.positions.push(position);
+            let result = if skip { Ok(()) } else { self.each_from(generators, depth + 1, filters, visit) };
+            self.positions.pop();
+            filters.truncate(kept);
+            self.locals.pop();
+            result?;
+        }
+        Ok(())
+    }
+
+    /// Whether an expression mentions a decision variable, directly or
+    /// through a loop variable bound to one. Folding may still make it
+    /// constant, as in `x - x`.
+    fn mentions_vars(&self, e: &Expr) -> bool {
+        fn has_vars(value: &LVal) -> bool {
+            match value {
+                LVal::Int(x, _) => x.as_const().is_none(),
+                LVal::Bool(b) => b.as_const().is_none(),
+                LVal::Set(..) => false,
+                LVal::Array(a) => a.elems.iter().any(has_vars),
+            }
+        }
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) => false,
+            ExprKind::Name(name) => match self.locals.iter().rev().find(|(n, _)| n == name) {
+                Some((_, value)) => has_vars(value),
+                None => matches!(self.ctx.names.get(name), Some(Named::Var(_))),
+            },
+            ExprKind::Index { array, indices } => {
+                self.mentions_vars(array) || indices.iter().any(|i| self.mentions_vars(i))
+            }
+            ExprKind::Unary { operand, .. } => self.mentions_vars(operand),
+            ExprKind::Binary { left, right, .. } => self.mentions_vars(left) || self.mentions_vars(right),
+            ExprKind::If { branches, otherwise } => {
+                branches.iter().any(|(c, v)| self.mentions_vars(c) || self.mentions_vars(v))
+                    || self.mentions_vars(otherwise)
+            }
+            ExprKind::Call { args, .. } => args.iter().any(|a| self.mentions_vars(a)),
+            ExprKind::GenCall { generators, body, .. } | ExprKind::Comprehension { body, generators } => {
+                self.mentions_vars(body)
+                    || generators.iter().any(|g| {
+                        self.mentions_vars(&g.source) || g.filter.as_ref().is_some_and(|f| self.mentions_vars(f))
+                    })
+            }
+            ExprKind::Array(items) | ExprKind::Set(items) => items.iter().any(|i| self.mentions_vars(i)),
+            ExprKind::Array2d(rows) => rows.iter().flatten().any(|i| self.mentions_vars(i)),
+        }
+    }
+
+    fn too_many(&self, span: Span) -> Fault {
+        Fault::new(
+            span,
+            format!("a model that unrolls to more than {MAX_UNROLL} generator bindings"),
+            "a smaller model",
+        )
+    }
+
+    fn gen_call(&mut self, name: &str, generators: &[Generator], body: &Expr, span: Span) -> Result<LVal, Fault> {
+        match name {
+            "forall" | "exists" => {
+                let mut items = Vec::new();
+                let forall = name == "forall";
+                self.each(generators, &mut |this, filters| {
+                    let b = this.boolean(body)?;
+                    let condition = BExpr::and(filters.to_vec());
+                    items.push(if forall { BExpr::implies(condition, b) } else { BExpr::and(vec![condition, b]) });
+                    Ok(())
+                })?;
+                Ok(LVal::Bool(if forall { BExpr::and(items) } else { BExpr::or(items) }))
+            }
+            "sum" => {
+                let mut terms = Vec::new();
+                self.each(generators, &mut |this, filters| {
+                    let x = this.int(body)?;
+                    let term = if filters.is_empty() {
+                        x
+                    } else {
+                        IExpr::ite(vec![(BExpr::and(filters.to_vec()), x)], IExpr::constant(0))
+                    };
+                    terms.push((1, term));
+                    Ok(())
+                })?;
+                Ok(LVal::Int(IExpr::sum(terms, 0).map_err(|_| overflow(span))?, Base::Int))
+            }
+            _ => {
+                let comprehension = Expr {
+                    kind: ExprKind::Comprehension { body: Box::new(body.clone()), generators: generators.to_vec() },
+                    span,
+                };
+                let array = self.lower(&comprehension)?;
+                self.call(name, vec![(array, span)], span)
+            }
+        }
+    }
+
+    fn call(&mut self, name: &str, args: Vec<(LVal, Span)>, span: Span) -> Result<LVal, Fault> {
+        let ovf = |_: Overflow| overflow(span);
+        let ints = |value: &LVal, at: Span| -> Result<Vec<IExpr>, Fault> {
+            match value {
+                LVal::Array(a) => a
+                    .elems
+                    .iter()
+                    .map(|v| match v {
+                        LVal::Int(x, _) => Ok(x.clone()),
+                        _ => Err(internal(at, "an integer array")),
+                    })
+                    .collect(),
+                _ => Err(internal(at, "an array")),
+            }
+        };
+        let bools = |value: &LVal, at: Span| -> Result<Vec<BExpr>, Fault> {
+            match value {
+                LVal::Array(a) => a
+                    .elems
+                    .iter()
+                    .map(|v| match v {
+                        LVal::Bool(b) => Ok(b.clone()),
+                        _ => Err(internal(at, "a Boolean array")),
+                    })
+                    .collect(),
+                _ => Err(internal(at, "an array")),
+            }
+        };
+        let scalar = |value: &LVal, at: Span| -> Result<IExpr, Fault> {
+            match value {
+                LVal::Int(x, _) => Ok(x.clone()),
+                _ => Err(internal(at, "an integer")),
+            }
+        };
+        let array_base = |value: &LVal| match value {
+            LVal::Array(a) => a.base,
+            LVal::Int(_, b) => *b,
+            _ => Base::Int,
+        };
+        // As in MiniZinc, an undefined element or value leaves the count
+        // undefined: the zero-weight terms carry their definedness.
+        let count = |items: Vec<IExpr>, v: IExpr| -> Result<IExpr, Overflow> {
+            let mut terms: Vec<(i64, IExpr)> =
+                items.iter().map(|x| (1, IExpr::bool2int(BExpr::cmp(Cmp::Eq, x.clone(), v.clone())))).collect();
+            terms.extend(items.into_iter().chain([v.clone()]).filter(|x| x.partial).map(|x| (0, x)));
+            IExpr::sum(terms, 0)
+        };
+        match name {
+            "forall" => Ok(LVal::Bool(BExpr::and(bools(&args[0].0, args[0].1)?))),
+            "exists" => Ok(LVal::Bool(BExpr::or(bools(&args[0].0, args[0].1)?))),
+            "sum" => {
+                let items = ints(&args[0].0, args[0].1)?;
+                Ok(LVal::Int(IExpr::sum(items.into_iter().map(|x| (1, x)).collect(), 0).map_err(ovf)?, Base::Int))
+            }
+            "product" => {
+                let mut product = IExpr::constant(1);
+                for x in ints(&args[0].0, args[0].1)? {
+                    product = IExpr::mul(product, x).map_err(ovf)?;
+                }
+                Ok(LVal::Int(product, Base::Int))
+            }
+            "min" | "max" => {
+                let base = array_base(&args[0].0);
+                let items = if args.len() == 2 {
+                    vec![scalar(&args[0].0, args[0].1)?, scalar(&args[1].0, args[1].1)?]
+                } else {
+                    ints(&args[0].0, args[0].1)?
+                };
+                if items.is_empty() {
+                    return Err(Fault::new(
+                        span,
+                        format!("`{name}` of an empty array"),
+                        "an array with at least one element",
+                    ));
+                }
+                Ok(LVal::Int(IExpr::extremum(items, name == "max"), base))
+            }
+            "abs" => Ok(LVal::Int(IExpr::abs(scalar(&args[0].0, args[0].1)?), Base::Int)),
+            "bool2int" => match &args[0].0 {
+                LVal::Bool(b) => Ok(LVal::Int(IExpr::bool2int(b.clone()), Base::Int)),
+                _ => Err(internal(args[0].1, "a Boolean")),
+            },
+            "alldifferent" | "all_different" => {
+                let items = ints(&args[0].0, args[0].1)?;
+                if items.len() < 2 {
+                    return Ok(LVal::Bool(BExpr::Const(true)));
+                }
+                if items.iter().all(|x| x.as_const().is_some()) {
+                    let values: Vec<i64> = items.iter().filter_map(IExpr::as_const).collect();
+                    let distinct = IntSet::from_values(values.iter().copied()).len() as usize == values.len();
+                    return Ok(LVal::Bool(BExpr::Const(distinct)));
+                }
+                Ok(LVal::Bool(BExpr::AllDifferent(items)))
+            }
+            "count" => {
+                let items = ints(&args[0].0, args[0].1)?;
+                let v = scalar(&args[1].0, args[1].1)?;
+                let total = count(items, v).map_err(ovf)?;
+                if args.len() == 3 {
+                    let c = scalar(&args[2].0, args[2].1)?;
+                    return Ok(LVal::Bool(BExpr::cmp(Cmp::Eq, total, c)));
+                }
+                Ok(LVal::Int(total, Base::Int))
+            }
+            "exactly" | "at_most" | "at_least" => {
+                let n = scalar(&args[0].0, args[0].1)?;
+                let items = ints(&args[1].0, args[1].1)?;
+                let v = scalar(&args[2].0, args[2].1)?;
+                let total = count(items, v).map_err(ovf)?;
+                Ok(LVal::Bool(match name {
+                    "exactly" => BExpr::cmp(Cmp::Eq, total, n),
+                    "at_most" => BExpr::cmp(Cmp::Le, total, n),
+                    _ => BExpr::cmp(Cmp::Le, n, total),
+                }))
+            }
+            "table" => {
+                let items = ints(&args[0].0, args[0].1)?;
+                let LVal::Array(tuples) = &args[1].0 else { return Err(internal(args[1].1, "a tuple array")) };
+                let width = (tuples.index[1].1 - tuples.index[1].0 + 1).max(0) as usize;
+                let rows = (tuples.index[0].1 - tuples.index[0].0 + 1).max(0) as usize;
+                if rows > 0 && width != items.len() {
+                    return Err(Fault::new(
+                        args[1].1,
+                        format!("tuples of {width} values"),
+                        format!("tuples of {} values, one per element of the first array", items.len()),
+                    ));
+                }
+                let mut table = Vec::with_capacity(rows);
+                for r in 0..rows {
+                    let mut tuple = Vec::with_capacity(width);
+                    for c in 0..width {
+                        match &tuples.elems[r * width + c] {
+                            LVal::Int(x, _) => {
+                                tuple.push(x.as_const().ok_or_else(|| internal(args[1].1, "a fixed tuple"))?)
+                            }
+                            _ => return Err(internal(args[1].1, "an integer tuple")),
+                        }
+                    }
+                    table.push(tuple);
+                }
+                if items.iter().all(|x| x.as_const().is_some()) {
+                    let values: Vec<i64> = items.iter().filter_map(IExpr::as_const).collect();
+                    return Ok(LVal::Bool(BExpr::Const(table.contains(&values))));
+                }
+                Ok(LVal::Bool(BExpr::Table(items, table)))
+            }
+            "row" | "col" => {
+                let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "a 2-D array")) };
+                let which = if name == "row" { 0 } else { 1 };
+                let fixed =
+                    scalar(&args[1].0, args[1].1)?.as_const().ok_or_else(|| internal(args[1].1, "a fixed index"))?;
+                let (lo, hi) = a.index[which];
+                if fixed < lo || fixed > hi {
+                    return Err(self.out_of_range(args[1].1, fixed, a.index_bases[which], (lo, hi), "the array"));
+                }
+                let other = a.index[1 - which];
+                let mut elems = Vec::new();
+                for k in other.0..=other.1 {
+                    let tuple = if which == 0 { [fixed, k] } else { [k, fixed] };
+                    let position = flat_position(&a.index, &tuple).ok_or_else(|| internal(span, "a checked index"))?;
+                    elems.push(a.elems[position].clone());
+                }
+                Ok(LVal::Array(LArray {
+                    index: vec![other],
+                    index_bases: vec![a.index_bases[1 - which]],
+                    base: a.base,
+                    elems,
+                }))
+            }
+            "index_set" | "index_set_1of2" | "index_set_2of2" => {
+                let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "an array")) };
+                let which = usize::from(name == "index_set_2of2");
+                let (lo, hi) = a.index[which];
+                Ok(LVal::Set(IntSet::range(lo, hi), a.index_bases[which]))
+            }
+            "length" => {
+                let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "an array")) };
+                Ok(LVal::Int(IExpr::constant(a.elems.len() as i64), Base::Int))
+            }
+            _ => Err(internal(span, "an unknown function")),
+        }
+    }
+
+    /// Unrolls a top-level constraint, splitting a `forall` (and a `forall`
+    /// directly under it) into one instance per binding.
+    pub fn constraint(&mut self, e: &Expr) -> Result<Vec<Instance>, Fault> {
+        let mut instances = Vec::new();
+        self.split(e, &mut Vec::new(), &mut instances)?;
+        Ok(instances)
+    }
+
+    fn split(&mut self, e: &Expr, bindings: &mut Vec<(String, String)>, out: &mut Vec<Instance>) -> Result<(), Fault> {
+        let ExprKind::GenCall { name, generators, body, .. } = &e.kind else {
+            out.push(Instance {
+                bindings: bindings.clone(),
+                positions: self.positions.clone(),
+                expr: self.boolean(e)?,
+            });
+            return Ok(());
+        };
+        if name != "forall" {
+            out.push(Instance {
+                bindings: bindings.clone(),
+                positions: self.positions.clone(),
+                expr: self.boolean(e)?,
+            });
+            return Ok(());
+        }
+        let names: Vec<String> = generators.iter().flat_map(|g| g.names.iter().map(|(n, _)| n.clone())).collect();
+        self.each(generators, &mut |this, filters| {
+            let kept = bindings.len();
+            for name in &names {
+                let shown = match this.locals.iter().rev().find(|(n, _)| n == name) {
+                    Some((_, LVal::Int(x, base))) => match x.as_const() {
+                        Some(v) => this.value_name(*base, v),
+                        None => "a variable".to_string(),
+                    },
+                    Some((_, LVal::Bool(BExpr::Const(b)))) => b.to_string(),
+                    _ => "a variable".to_string(),
+                };
+                bindings.push((name.clone(), shown));
+            }
+            let before = out.len();
+            let result = this.split(body, bindings, out);
+            if result.is_ok() && !filters.is_empty() {
+                let condition = BExpr::and(filters.to_vec());
+                for instance in &mut out[before..] {
+                    let expr = std::mem::replace(&mut instance.expr, BExpr::Const(true));
+                    instance.expr = BExpr::implies(condition.clone(), expr);
+                }
+            }
+            bindings.truncate(kept);
+            result
+        })
+    }
+}
+
+/// The kind of an unrolled value.
+fn base_of(value: &LVal) -> Base {
+    match value {
+        LVal::Int(_, base) | LVal::Set(_, base) => *base,
+        LVal::Bool(_) => Base::Bool,
+        LVal::Array(a) => a.base,
+    }
+}
+
+/// `a op b` with `>` and `>=` turned around.
+pub fn compare(op: BinOp, a: IExpr, b: IExpr) -> BExpr {
+    match op {
+        BinOp::Eq => BExpr::cmp(Cmp::Eq, a, b),
+        BinOp::Ne => BExpr::cmp(Cmp::Ne, a, b),
+        BinOp::Lt => BExpr::cmp(Cmp::Lt, a, b),
+        BinOp::Le => BExpr::cmp(Cmp::Le, a, b),
+        BinOp::Gt => BExpr::cmp(Cmp::Lt, b, a),
+        _ => BExpr::cmp(Cmp::Le, b, a),
+    }
+}

@@ -1,0 +1,287 @@
+//! Solutions and facts in the model's own terms: the shown variables with
+//! arrays as nested lists, enums by name, and 2-D arrays drawn as grids.
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+use super::model::{Base, Model, VarDecl};
+
+/// A shown value: a number, a Boolean, an enum value's name, or an array
+/// as nested lists.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Shown {
+    /// An integer.
+    Int(i64),
+    /// A Boolean.
+    Bool(bool),
+    /// An enum value.
+    Name(String),
+    /// An array, one entry per index of its first dimension.
+    List(Vec<Shown>),
+}
+
+/// The shown variables of one solution, in declaration order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CspSolution {
+    /// `(name, value)` per shown variable.
+    pub values: Vec<(String, Shown)>,
+    /// The objective's value, when the model has one.
+    pub objective: Option<(String, i64)>,
+}
+
+impl Serialize for CspSolution {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.values.len()))?;
+        for (name, value) in &self.values {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+/// The values each shown scalar takes across solutions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CspFacts {
+    /// `(name, sets)` per shown variable; each leaf is the sorted list of
+    /// values that element takes in some solution.
+    pub values: Vec<(String, Shown)>,
+}
+
+impl Serialize for CspFacts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.values.len()))?;
+        for (name, value) in &self.values {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+fn scalar(model: &Model, base: Base, v: i64) -> Shown {
+    match base {
+        Base::Bool => Shown::Bool(v != 0),
+        Base::Enum(_) => Shown::Name(model.value_name(base, v)),
+        Base::Int | Base::Any => Shown::Int(v),
+    }
+}
+
+/// Nests row-major leaves by the array's dimensions.
+fn nest(leaves: Vec<Shown>, dims: &[usize]) -> Shown {
+    match dims {
+        [] => leaves.into_iter().next().unwrap_or(Shown::List(Vec::new())),
+        [_] => Shown::List(leaves),
+        [first, rest @ ..] => {
+            let width: usize = rest.iter().product();
+            let mut rows = Vec::with_capacity(*first);
+            let mut leaves = leaves.into_iter();
+            for _ in 0..*first {
+                let row: Vec<Shown> = leaves.by_ref().take(width).collect();
+                rows.push(nest(row, rest));
+            }
+            Shown::List(rows)
+        }
+    }
+}
+
+fn dims(decl: &VarDecl) -> Vec<usize> {
+    decl.index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect()
+}
+
+/// The shown variables' values in an assignment of every scalar.
+pub fn solution(model: &Model, values: &[i64], objective: Option<i64>) -> CspSolution {
+    let shown = model
+        .show
+        .iter()
+        .map(|&v| {
+            let decl = &model.vars[v];
+            let leaves: Vec<Shown> = (0..decl.len).map(|k| scalar(model, decl.base, values[decl.first + k])).collect();
+            (decl.name.clone(), nest(leaves, &dims(decl)))
+        })
+        .collect();
+    let objective = objective.zip(model.objective.as_ref()).map(|(v, o)| {
+        let sense = match o.sense {
+            super::model::Sense::Minimize => "minimum",
+            super::model::Sense::Maximize => "maximum",
+        };
+        (sense.to_string(), v)
+    });
+    CspSolution { values: shown, objective }
+}
+
+/// The shown variables' possible values: `possible(scalar)` lists them.
+pub fn facts(model: &Model, possible: &dyn Fn(usize) -> Vec<i64>) -> CspFacts {
+    let values = model
+        .show
+        .iter()
+        .map(|&v| {
+            let decl = &model.vars[v];
+            let leaves: Vec<Shown> = (0..decl.len)
+                .map(|k| {
+                    Shown::List(possible(decl.first + k).into_iter().map(|x| scalar(model, decl.base, x)).collect())
+                })
+                .collect();
+            (decl.name.clone(), nest(leaves, &dims(decl)))
+        })
+        .collect();
+    CspFacts { values }
+}
+
+/// A leaf as text: the value, or a set of values `{1, 2}` (a single value
+/// stands alone).
+fn leaf_text(value: &Shown) -> String {
+    match value {
+        Shown::Int(v) => v.to_string(),
+        Shown::Bool(b) => b.to_string(),
+        Shown::Name(n) => n.clone(),
+        Shown::List(items) if items.len() == 1 => leaf_text(&items[0]),
+        Shown::List(items) => format!("{{{}}}", items.iter().map(leaf_text).collect::<Vec<_>>().join(",")),
+    }
+}
+
+/// Text for one variable. `depth` is the number of array dimensions; a
+/// leaf that is itself a list (a set of facts) counts as one cell.
+fn var_text(name: &str, value: &Shown, depth: usize, labels: Option<&[String]>) -> String {
+    match (depth, value) {
+        (0, v) => format!("{name} = {}\n", leaf_text(v)),
+        (1, Shown::List(items)) => {
+            let parts: Vec<String> = match labels {
+                Some(labels) => items.iter().zip(labels).map(|(v, l)| format!("{l}: {}", leaf_text(v))).collect(),
+                None => items.iter().map(leaf_text).collect(),
+            };
+            format!("{name} = [{}]\n", parts.join(", "))
+        }
+        (2, Shown::List(rows)) => {
+            let cells: Vec<Vec<String>> = rows
+                .iter()
+                .map(|row| match row {
+                    Shown::List(items) => items.iter().map(leaf_text).collect(),
+                    other => vec![leaf_text(other)],
+                })
+                .collect();
+            let columns = cells.iter().map(Vec::len).max().unwrap_or(0);
+            let widths: Vec<usize> = (0..columns)
+                .map(|c| cells.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0))
+                .collect();
+            let mut out = format!("{name} =\n");
+            for row in &cells {
+                let line: Vec<String> = row.iter().zip(&widths).map(|(s, &w)| format!("{s:>w$}")).collect();
+                out.push_str(&format!("  {}\n", line.join(" ")));
+            }
+            out
+        }
+        (_, Shown::List(items)) => {
+            let mut out = String::new();
+            for (k, item) in items.iter().enumerate() {
+                out.push_str(&var_text(&format!("{name}[{}]", k + 1), item, depth - 1, None));
+            }
+            out
+        }
+        (_, other) => format!("{name} = {}\n", leaf_text(other)),
+    }
+}
+
+/// The names of an enum-indexed 1-D array's indices.
+fn labels(model: &Model, decl: &VarDecl) -> Option<Vec<String>> {
+    match decl.index_bases[..] {
+        [base @ Base::Enum(_)] => {
+            let (lo, hi) = decl.index[0];
+            Some((lo..=hi).map(|i| model.value_name(base, i)).collect())
+        }
+        _ => None,
+    }
+}
+
+/// The solution for a person, with 2-D arrays as grids.
+pub fn solution_text(model: &Model, solution: &CspSolution) -> String {
+    let mut out = String::new();
+    for ((name, value), &v) in solution.values.iter().zip(&model.show) {
+        let decl = &model.vars[v];
+        out.push_str(&var_text(name, value, decl.index.len(), labels(model, decl).as_deref()));
+    }
+    if let Some((sense, value)) = &solution.objective {
+        out.push_str(&format!("objective = {value} (the proven {sense})\n"));
+    }
+    out
+}
+
+/// The facts for a person: each shown variable with the values it can
+/// take, a single value meaning forced.
+pub fn facts_text(model: &Model, facts: &CspFacts) -> String {
+    let mut out = String::new();
+    for ((name, value), &v) in facts.values.iter().zip(&model.show) {
+        let decl = &model.vars[v];
+        out.push_str(&var_text(name, value, decl.index.len(), labels(model, decl).as_deref()));
+    }
+    out.push_str("(a single value is forced; {a,b} lists the values possible in some solution)\n");
+    out
+}
+
+/// A picture of shown values as JSON: every 2-D array as a grid of labels,
+/// one under another with a row between, the rest in the caption. With
+/// `sets`, each leaf is the list of values a cell can take: one value is
+/// drawn, several shade the cell.
+pub fn picture(values: &serde_json::Value, sets: bool) -> crate::render::picture::Picture {
+    use crate::render::picture::{Ground, Mark, Picture, Tint};
+    use serde_json::Value;
+    let label = |leaf: &Value| -> (String, bool) {
+        let single = |v: &Value| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        match leaf {
+            Value::Array(options) if sets && options.len() == 1 => (single(&options[0]), false),
+            Value::Array(options) if sets => (format!("{}", options.len()), true),
+            other => (single(other), false),
+        }
+    };
+    let is_leaf = |v: &Value| {
+        !matches!(v, Value::Array(_)) || (sets && v.as_array().is_some_and(|a| a.iter().all(|x| !x.is_array())))
+    };
+    let mut grids: Vec<(&str, Vec<Vec<(String, bool)>>)> = Vec::new();
+    let mut caption = Vec::new();
+    if let Value::Object(members) = values {
+        for (name, value) in members {
+            let rows: Option<Vec<Vec<(String, bool)>>> =
+                value.as_array().filter(|_| !is_leaf(value)).and_then(|rows| {
+                    rows.iter()
+                        .map(|row| {
+                            let cells = row.as_array().filter(|_| !is_leaf(row))?;
+                            cells.iter().map(|c| is_leaf(c).then(|| label(c))).collect::<Option<Vec<_>>>()
+                        })
+                        .collect()
+                });
+            match rows {
+                Some(rows) if !rows.is_empty() => grids.push((name, rows)),
+                _ => caption.push(format!("{name} = {value}")),
+            }
+        }
+    }
+    let cols = grids.iter().flat_map(|(_, rows)| rows.iter().map(Vec::len)).max().unwrap_or(0);
+    let height: usize = grids.iter().map(|(_, rows)| rows.len()).sum::<usize>() + grids.len().saturating_sub(1);
+    let mut picture = Picture::new(height, cols);
+    let mut top = 0;
+    for (name, rows) in &grids {
+        for (r, row) in rows.iter().enumerate() {
+            for (c, (text, shaded)) in row.iter().enumerate() {
+                if *shaded {
+                    picture.set_ground((top + r, c), Ground::Shaded);
+                }
+                picture.marks.push(((top + r, c), Mark::Label(text.clone(), Tint::Ink)));
+            }
+            for c in row.len()..cols {
+                picture.set_ground((top + r, c), Ground::Wall);
+            }
+        }
+        picture.caption.push(format!("rows {} to {}: {name}", top, top + rows.len() - 1));
+        top += rows.len();
+        if top < height {
+            for c in 0..cols {
+                picture.set_ground((top, c), Ground::Wall);
+            }
+            top += 1;
+        }
+    }
+    picture.caption.extend(caption);
+    picture
+}

@@ -1,0 +1,201 @@
+//! The MiniZinc expression subset: tokens, the syntax tree with the place of
+//! every node in the model file, and the parser.
+
+mod lexer;
+mod parser;
+
+pub use parser::parse;
+
+/// A place in the model file, in byte offsets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The span from the start of `self` to the end of `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start, end: other.end.max(self.start) }
+    }
+}
+
+/// A refused expression: where, what was found and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Where, in the offsets of the text given to the lexer until
+    /// [`parse`] maps them to the file.
+    pub span: std::ops::Range<usize>,
+    /// What was found.
+    pub found: String,
+    /// What was expected.
+    pub expected: String,
+}
+
+impl SyntaxError {
+    fn new(span: std::ops::Range<usize>, found: impl Into<String>, expected: impl Into<String>) -> SyntaxError {
+        SyntaxError { span, found: found.into(), expected: expected.into() }
+    }
+}
+
+/// An expression and its place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The expressions of the subset.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// An integer literal.
+    Int(i64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A parameter, variable, enum value, enum type or loop variable.
+    Name(String),
+    /// `a[i]`, `a[i, j]`.
+    Index {
+        /// The array.
+        array: Box<Expr>,
+        /// One index per dimension.
+        indices: Vec<Expr>,
+    },
+    /// `-e` or `not e`.
+    Unary {
+        /// The operator.
+        op: UnOp,
+        /// Its operand.
+        operand: Box<Expr>,
+    },
+    /// `a op b`.
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// Left operand.
+        left: Box<Expr>,
+        /// Right operand.
+        right: Box<Expr>,
+    },
+    /// `if c then a elseif d then b else e endif`.
+    If {
+        /// Each condition with its value, in order.
+        branches: Vec<(Expr, Expr)>,
+        /// The `else` value.
+        otherwise: Box<Expr>,
+    },
+    /// `f(a, b)`.
+    Call {
+        /// The function.
+        name: String,
+        /// Where the function's name is.
+        name_span: Span,
+        /// The arguments.
+        args: Vec<Expr>,
+    },
+    /// `forall(i in 1..n where c)(body)`, and likewise `exists` and `sum`.
+    GenCall {
+        /// The function.
+        name: String,
+        /// Where the function's name is.
+        name_span: Span,
+        /// The generators, outermost first.
+        generators: Vec<Generator>,
+        /// The expression under the generators.
+        body: Box<Expr>,
+    },
+    /// `[a, b, c]`.
+    Array(Vec<Expr>),
+    /// `[| a, b | c, d |]`: rows of equal length.
+    Array2d(Vec<Vec<Expr>>),
+    /// `[e | i in 1..n where c]`.
+    Comprehension {
+        /// The element expression.
+        body: Box<Expr>,
+        /// The generators, outermost first.
+        generators: Vec<Generator>,
+    },
+    /// `{a, b, c}`.
+    Set(Vec<Expr>),
+}
+
+/// `i, j in source where filter`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generator {
+    /// The loop variables, each ranging over the whole source.
+    pub names: Vec<(String, Span)>,
+    /// A range, set, enum or array to iterate over.
+    pub source: Expr,
+    /// The condition each binding must meet, tested after this generator's
+    /// variables are bound.
+    pub filter: Option<Expr>,
+}
+
+/// Prefix operators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// Arithmetic negation.
+    Neg,
+    /// Boolean negation.
+    Not,
+}
+
+/// Infix operators.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Implies,
+    ImpliedBy,
+    Iff,
+    Xor,
+    In,
+    Range,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "div",
+            BinOp::Mod => "mod",
+            BinOp::Eq => "=",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "/\\",
+            BinOp::Or => "\\/",
+            BinOp::Implies => "->",
+            BinOp::ImpliedBy => "<-",
+            BinOp::Iff => "<->",
+            BinOp::Xor => "xor",
+            BinOp::In => "in",
+            BinOp::Range => "..",
+        }
+    }
+
+    /// Whether the operator compares two values.
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+}

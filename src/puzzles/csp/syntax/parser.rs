@@ -1,0 +1,608 @@
+//! A Pratt parser over the lexer's tokens, with MiniZinc's precedences:
+//! from loosest to tightest `<->`, `-> <-`, `\/ xor`, `/\`, comparisons,
+//! `in`, `..`, `+ -`, `* div mod`; prefix `-` and `not` bind to the atom
+//! that follows, and indexing binds tightest.
+
+use super::lexer::{Keyword, Punct, Tok, Token, tokenize};
+use super::{BinOp, Expr, ExprKind, Generator, Span, SyntaxError, UnOp};
+
+/// Deepest nesting of brackets and prefix operators accepted, so that a
+/// hostile expression cannot overflow the parser's stack.
+const MAX_DEPTH: usize = 200;
+
+/// Deepest syntax tree accepted: a chain `a + b + c + ...` nests one level
+/// per operator, and every later pass walks the tree recursively. Longer
+/// sums and conjunctions are written with `sum`, `forall` and arrays.
+pub const MAX_TREE_DEPTH: usize = 400;
+
+/// Parses one expression. `to_file` maps a byte offset in `text` to the
+/// offset in the model file, so that every span in the tree, and the span of
+/// an error, is a place in the file.
+///
+/// ```
+/// use somaria::puzzles::csp::syntax::{parse, ExprKind, BinOp};
+/// let expr = parse("x + 1 < y", &|o| o + 100).unwrap();
+/// let ExprKind::Binary { op, .. } = expr.kind else { panic!() };
+/// assert_eq!(op, BinOp::Lt);
+/// assert_eq!((expr.span.start, expr.span.end), (100, 109));
+/// let error = parse("x + ", &|o| o).unwrap_err();
+/// assert_eq!(error.expected, "an expression");
+/// ```
+pub fn parse(text: &str, to_file: &dyn Fn(usize) -> usize) -> Result<Expr, SyntaxError> {
+    let map_range = |r: std::ops::Range<usize>| to_file(r.start)..to_file(r.end);
+    let tokens: Vec<Token> = tokenize(text)
+        .map_err(|e| SyntaxError { span: map_range(e.span.clone()), ..e })?
+        .into_iter()
+        .map(|t| Token { span: map_range(t.span), tok: t.tok })
+        .collect();
+    let mut parser = Parser { tokens, at: 0, depth: 0 };
+    let expr = parser.expr(0)?;
+    if parser.peek() != &Tok::End {
+        return Err(parser.unexpected("an operator or the end of the expression"));
+    }
+    if let Some(deep) = deeper_than(&expr, MAX_TREE_DEPTH) {
+        return Err(SyntaxError::new(
+            deep.start..deep.end,
+            format!("an expression nested more than {MAX_TREE_DEPTH} levels deep"),
+            "a shallower expression; write long sums and conjunctions with sum(..), forall(..) or an array",
+        ));
+    }
+    Ok(expr)
+}
+
+/// The first sub-expression found below `limit` levels, walking without
+/// recursion.
+fn deeper_than(root: &Expr, limit: usize) -> Option<Span> {
+    let mut stack: Vec<(&Expr, usize)> = vec![(root, 1)];
+    while let Some((e, depth)) = stack.pop() {
+        if depth > limit {
+            return Some(e.span);
+        }
+        stack.extend(children(e).into_iter().map(|child| (child, depth + 1)));
+    }
+    None
+}
+
+/// The direct sub-expressions of an expression.
+fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => Vec::new(),
+        ExprKind::Index { array, indices } => std::iter::once(array.as_ref()).chain(indices).collect(),
+        ExprKind::Unary { operand, .. } => vec![operand],
+        ExprKind::Binary { left, right, .. } => vec![left, right],
+        ExprKind::If { branches, otherwise } => {
+            branches.iter().flat_map(|(c, v)| [c, v]).chain(std::iter::once(otherwise.as_ref())).collect()
+        }
+        ExprKind::Call { args, .. } => args.iter().collect(),
+        ExprKind::GenCall { generators, body, .. } | ExprKind::Comprehension { body, generators } => {
+            std::iter::once(body.as_ref())
+                .chain(generators.iter().flat_map(|g| std::iter::once(&g.source).chain(g.filter.as_ref())))
+                .collect()
+        }
+        ExprKind::Array(items) | ExprKind::Set(items) => items.iter().collect(),
+        ExprKind::Array2d(rows) => rows.iter().flatten().collect(),
+    }
+}
+
+struct Parser {
+    tokens: Vec<Token>,
+    at: usize,
+    depth: usize,
+}
+
+/// How an infix operator binds: its level, and whether `a op b op c` is allowed.
+fn infix(tok: &Tok) -> Option<(BinOp, u8, bool)> {
+    let op = match tok {
+        Tok::Punct(p) => match p {
+            Punct::Iff => BinOp::Iff,
+            Punct::Implies => BinOp::Implies,
+            Punct::ImpliedBy => BinOp::ImpliedBy,
+            Punct::Or => BinOp::Or,
+            Punct::And => BinOp::And,
+            Punct::Eq | Punct::EqEq => BinOp::Eq,
+            Punct::Ne => BinOp::Ne,
+            Punct::Lt => BinOp::Lt,
+            Punct::Le => BinOp::Le,
+            Punct::Gt => BinOp::Gt,
+            Punct::Ge => BinOp::Ge,
+            Punct::DotDot => BinOp::Range,
+            Punct::Plus => BinOp::Add,
+            Punct::Minus => BinOp::Sub,
+            Punct::Star => BinOp::Mul,
+            _ => return None,
+        },
+        Tok::Keyword(k) => match k {
+            Keyword::Xor => BinOp::Xor,
+            Keyword::In => BinOp::In,
+            Keyword::Div => BinOp::Div,
+            Keyword::Mod => BinOp::Mod,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let (level, chains) = match op {
+        BinOp::Iff => (1, true),
+        BinOp::Implies | BinOp::ImpliedBy => (2, true),
+        BinOp::Or | BinOp::Xor => (3, true),
+        BinOp::And => (4, true),
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (5, false),
+        BinOp::In => (6, false),
+        BinOp::Range => (7, false),
+        BinOp::Add | BinOp::Sub => (8, true),
+        BinOp::Mul | BinOp::Div | BinOp::Mod => (9, true),
+    };
+    Some((op, level, chains))
+}
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.tokens[self.at].tok
+    }
+
+    fn peek_at(&self, ahead: usize) -> &Tok {
+        let last = self.tokens.len() - 1;
+        &self.tokens[(self.at + ahead).min(last)].tok
+    }
+
+    fn span(&self) -> Span {
+        let r = &self.tokens[self.at].span;
+        Span { start: r.start, end: r.end }
+    }
+
+    fn prev_span(&self) -> Span {
+        let r = &self.tokens[self.at.saturating_sub(1)].span;
+        Span { start: r.start, end: r.end }
+    }
+
+    fn bump(&mut self) -> Token {
+        let token = self.tokens[self.at].clone();
+        if self.at + 1 < self.tokens.len() {
+            self.at += 1;
+        }
+        token
+    }
+
+    fn eat(&mut self, punct: Punct) -> bool {
+        if self.peek() == &Tok::Punct(punct) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_keyword(&mut self, keyword: Keyword) -> bool {
+        if self.peek() == &Tok::Keyword(keyword) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn unexpected(&self, expected: impl Into<String>) -> SyntaxError {
+        let token = &self.tokens[self.at];
+        SyntaxError::new(token.span.clone(), token.tok.describe(), expected)
+    }
+
+    fn expect(&mut self, punct: Punct, expected: &str) -> Result<Span, SyntaxError> {
+        if self.eat(punct) { Ok(self.prev_span()) } else { Err(self.unexpected(expected)) }
+    }
+
+    fn expect_keyword(&mut self, keyword: Keyword, expected: &str) -> Result<(), SyntaxError> {
+        if self.eat_keyword(keyword) { Ok(()) } else { Err(self.unexpected(expected)) }
+    }
+
+    fn enter(&mut self) -> Result<(), SyntaxError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let token = &self.tokens[self.at];
+            return Err(SyntaxError::new(
+                token.span.clone(),
+                format!("brackets or operators nested more than {MAX_DEPTH} deep"),
+                "a shallower expression",
+            ));
+        }
+        Ok(())
+    }
+
+    /// An expression whose infix operators all bind at `min_level` or tighter.
+    fn expr(&mut self, min_level: u8) -> Result<Expr, SyntaxError> {
+        self.enter()?;
+        let mut left = self.unary()?;
+        if self.peek() == &Tok::Punct(Punct::Slash) {
+            return Err(self.unexpected("an operator; use `div` for integer division"));
+        }
+        while let Some((op, level, chains)) = infix(self.peek()) {
+            if level < min_level {
+                break;
+            }
+            self.bump();
+            let right = self.expr(level + 1)?;
+            let span = left.span.to(right.span);
+            left = Expr { kind: ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span };
+            if !chains
+                && let Some((next, next_level, _)) = infix(self.peek())
+                && next_level == level
+            {
+                let token = &self.tokens[self.at];
+                return Err(SyntaxError::new(
+                    token.span.clone(),
+                    format!("`{}` right after a `{}` comparison", next.text(), op.text()),
+                    "parentheses: these operators do not chain",
+                ));
+            }
+        }
+        self.depth -= 1;
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<Expr, SyntaxError> {
+        let start = self.span();
+        let op = match self.peek() {
+            Tok::Punct(Punct::Minus) => UnOp::Neg,
+            Tok::Keyword(Keyword::Not) => UnOp::Not,
+            Tok::Punct(Punct::Plus) => {
+                self.bump();
+                self.enter()?;
+                let operand = self.unary()?;
+                self.depth -= 1;
+                return Ok(Expr { span: start.to(operand.span), kind: operand.kind });
+            }
+            _ => return self.postfix(),
+        };
+        self.bump();
+        self.enter()?;
+        let operand = self.unary()?;
+        self.depth -= 1;
+        let span = start.to(operand.span);
+        Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
+    }
+
+    fn postfix(&mut self) -> Result<Expr, SyntaxError> {
+        let mut expr = self.primary()?;
+        while self.peek() == &Tok::Punct(Punct::LBracket) {
+            self.bump();
+            let indices = self.list(Punct::RBracket, "an index")?;
+            if indices.is_empty() {
+                return Err(SyntaxError::new(
+                    self.prev_span().start..self.prev_span().end,
+                    "`]`",
+                    "an index between the brackets",
+                ));
+            }
+            let span = expr.span.to(self.prev_span());
+            expr = Expr { kind: ExprKind::Index { array: Box::new(expr), indices }, span };
+        }
+        Ok(expr)
+    }
+
+    /// Comma-separated expressions up to `close`, which is consumed.
+    fn list(&mut self, close: Punct, what: &str) -> Result<Vec<Expr>, SyntaxError> {
+        let mut items = Vec::new();
+        if self.eat(close) {
+            return Ok(items);
+        }
+        loop {
+            items.push(self.expr(0)?);
+            if self.eat(close) {
+                return Ok(items);
+            }
+            if !self.eat(Punct::Comma) {
+                return Err(self.unexpected(format!("`,` before another {what}, or `{}`", close.text())));
+            }
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr, SyntaxError> {
+        let start = self.span();
+        let token = self.bump();
+        let kind = match token.tok {
+            Tok::Int(n) => ExprKind::Int(n),
+            Tok::Keyword(Keyword::True) => ExprKind::Bool(true),
+            Tok::Keyword(Keyword::False) => ExprKind::Bool(false),
+            Tok::Keyword(Keyword::If) => return self.if_then_else(start),
+            Tok::Ident(name) => {
+                if self.peek() == &Tok::Punct(Punct::LParen) {
+                    return self.call(name, start);
+                }
+                ExprKind::Name(name)
+            }
+            Tok::Punct(Punct::LParen) => {
+                let inner = self.expr(0)?;
+                let end = self.expect(Punct::RParen, "`)` to close the `(`")?;
+                return Ok(Expr { kind: inner.kind, span: start.to(end) });
+            }
+            Tok::Punct(Punct::LBracket) => return self.array(start),
+            Tok::Punct(Punct::OpenTable) => return self.table(start),
+            Tok::Punct(Punct::LBrace) => ExprKind::Set(self.list(Punct::RBrace, "element")?),
+            Tok::Punct(Punct::Slash) => {
+                return Err(SyntaxError::new(token.span, "`/`", "an expression; use `div` for integer division"));
+            }
+            _ => {
+                self.at -= usize::from(token.tok != Tok::End);
+                return Err(self.unexpected("an expression"));
+            }
+        };
+        Ok(Expr { kind, span: start.to(self.prev_span()) })
+    }
+
+    fn if_then_else(&mut self, start: Span) -> Result<Expr, SyntaxError> {
+        let mut branches = Vec::new();
+        loop {
+            let condition = self.expr(0)?;
+            self.expect_keyword(Keyword::Then, "`then`")?;
+            let value = self.expr(0)?;
+            branches.push((condition, value));
+            if self.eat_keyword(Keyword::Elseif) {
+                continue;
+            }
+            if self.eat_keyword(Keyword::Else) {
+                break;
+            }
+            return Err(self.unexpected("`elseif` or `else` (every `if` needs an `else`)"));
+        }
+        let otherwise = self.expr(0)?;
+        self.expect_keyword(Keyword::Endif, "`endif`")?;
+        let span = start.to(self.prev_span());
+        Ok(Expr { kind: ExprKind::If { branches, otherwise: Box::new(otherwise) }, span })
+    }
+
+    /// Whether the tokens ahead read `name (, name)* in`.
+    fn generators_ahead(&self) -> bool {
+        let mut ahead = 0;
+        loop {
+            if !matches!(self.peek_at(ahead), Tok::Ident(_)) {
+                return false;
+            }
+            match self.peek_at(ahead + 1) {
+                Tok::Keyword(Keyword::In) => return true,
+                Tok::Punct(Punct::Comma) => ahead += 2,
+                _ => return false,
+            }
+        }
+    }
+
+    fn generators(&mut self, close: &[Punct]) -> Result<Vec<Generator>, SyntaxError> {
+        let mut generators = Vec::new();
+        loop {
+            let mut names = Vec::new();
+            loop {
+                let span = self.span();
+                match self.bump().tok {
+                    Tok::Ident(name) => names.push((name, span)),
+                    _ => {
+                        self.at -= 1;
+                        return Err(self.unexpected("a loop variable name"));
+                    }
+                }
+                if self.peek() == &Tok::Punct(Punct::Comma) && matches!(self.peek_at(1), Tok::Ident(_)) {
+                    self.bump();
+                    continue;
+                }
+                break;
+            }
+            self.expect_keyword(Keyword::In, "`in` after the loop variables")?;
+            let source = self.expr(0)?;
+            let filter = if self.eat_keyword(Keyword::Where) { Some(self.expr(0)?) } else { None };
+            generators.push(Generator { names, source, filter });
+            if close.iter().any(|c| self.peek() == &Tok::Punct(*c)) {
+                return Ok(generators);
+            }
+            if !self.eat(Punct::Comma) {
+                let closers: Vec<String> = close.iter().map(|c| format!("`{}`", c.text())).collect();
+                return Err(
+                    self.unexpected(format!("`where`, `,` before another generator, or {}", closers.join(" or ")))
+                );
+            }
+        }
+    }
+
+    fn call(&mut self, name: String, name_span: Span) -> Result<Expr, SyntaxError> {
+        self.bump(); // (
+        if self.generators_ahead() {
+            let generators = self.generators(&[Punct::RParen])?;
+            self.bump(); // )
+            self.expect(Punct::LParen, &format!("`(` and the expression that `{name}` ranges over"))?;
+            let body = self.expr(0)?;
+            let end = self.expect(Punct::RParen, "`)` to close the generator's expression")?;
+            let span = name_span.to(end);
+            return Ok(Expr { kind: ExprKind::GenCall { name, name_span, generators, body: Box::new(body) }, span });
+        }
+        let args = self.list(Punct::RParen, "argument")?;
+        let span = name_span.to(self.prev_span());
+        Ok(Expr { kind: ExprKind::Call { name, name_span, args }, span })
+    }
+
+    fn array(&mut self, start: Span) -> Result<Expr, SyntaxError> {
+        if self.eat(Punct::RBracket) {
+            return Ok(Expr { kind: ExprKind::Array(Vec::new()), span: start.to(self.prev_span()) });
+        }
+        let first = self.expr(0)?;
+        if self.eat(Punct::Bar) {
+            let generators = self.generators(&[Punct::RBracket])?;
+            self.bump(); // ]
+            let span = start.to(self.prev_span());
+            return Ok(Expr { kind: ExprKind::Comprehension { body: Box::new(first), generators }, span });
+        }
+        let mut items = vec![first];
+        loop {
+            if self.eat(Punct::RBracket) {
+                break;
+            }
+            if !self.eat(Punct::Comma) {
+                return Err(self.unexpected("`,` before another element, `|` before generators, or `]`"));
+            }
+            if self.eat(Punct::RBracket) {
+                break;
+            }
+            items.push(self.expr(0)?);
+        }
+        Ok(Expr { kind: ExprKind::Array(items), span: start.to(self.prev_span()) })
+    }
+
+    /// `[| a, b | c, d |]`; the `[|` is consumed.
+    fn table(&mut self, start: Span) -> Result<Expr, SyntaxError> {
+        let mut rows: Vec<Vec<Expr>> = Vec::new();
+        if self.eat(Punct::CloseTable) {
+            return Ok(Expr { kind: ExprKind::Array2d(rows), span: start.to(self.prev_span()) });
+        }
+        let mut row = Vec::new();
+        loop {
+            let row_start = self.span();
+            row.push(self.expr(0)?);
+            if self.eat(Punct::Comma) {
+                // MiniZinc allows a comma before the bar that ends a row.
+                if !matches!(self.peek(), Tok::Punct(Punct::Bar | Punct::CloseTable)) {
+                    continue;
+                }
+            }
+            let closing = self.eat(Punct::CloseTable);
+            if !closing && !self.eat(Punct::Bar) {
+                return Err(self.unexpected("`,` before another element, `|` to end the row, or `|]`"));
+            }
+            if let Some(first) = rows.first()
+                && first.len() != row.len()
+            {
+                return Err(SyntaxError::new(
+                    row_start.start..self.prev_span().end,
+                    format!("a row of {} elements after a first row of {}", row.len(), first.len()),
+                    "every row of a `[| .. |]` table to have the same length",
+                ));
+            }
+            rows.push(std::mem::take(&mut row));
+            // `| |]` ends the table too.
+            if closing || self.eat(Punct::CloseTable) {
+                break;
+            }
+        }
+        Ok(Expr { kind: ExprKind::Array2d(rows), span: start.to(self.prev_span()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(n) => n.to_string(),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::Name(n) => n.clone(),
+            ExprKind::Index { array, indices } => {
+                format!("{}[{}]", shape(array), indices.iter().map(shape).collect::<Vec<_>>().join(","))
+            }
+            ExprKind::Unary { op, operand } => format!("({op:?} {})", shape(operand)),
+            ExprKind::Binary { op, left, right } => format!("({} {} {})", shape(left), op.text(), shape(right)),
+            ExprKind::If { branches, otherwise } => {
+                let parts: Vec<String> = branches.iter().map(|(c, v)| format!("{}?{}", shape(c), shape(v))).collect();
+                format!("if({}:{})", parts.join(";"), shape(otherwise))
+            }
+            ExprKind::Call { name, args, .. } => {
+                format!("{name}({})", args.iter().map(shape).collect::<Vec<_>>().join(","))
+            }
+            ExprKind::GenCall { name, generators, body, .. } => {
+                format!("{name}<{}>({})", gens(generators), shape(body))
+            }
+            ExprKind::Array(items) => format!("[{}]", items.iter().map(shape).collect::<Vec<_>>().join(",")),
+            ExprKind::Array2d(rows) => {
+                let rows: Vec<String> =
+                    rows.iter().map(|r| r.iter().map(shape).collect::<Vec<_>>().join(",")).collect();
+                format!("[|{}|]", rows.join("|"))
+            }
+            ExprKind::Comprehension { body, generators } => format!("[{} | {}]", shape(body), gens(generators)),
+            ExprKind::Set(items) => format!("{{{}}}", items.iter().map(shape).collect::<Vec<_>>().join(",")),
+        }
+    }
+
+    fn gens(generators: &[Generator]) -> String {
+        generators
+            .iter()
+            .map(|g| {
+                let names: Vec<&str> = g.names.iter().map(|(n, _)| n.as_str()).collect();
+                let filter = g.filter.as_ref().map(|f| format!(" where {}", shape(f))).unwrap_or_default();
+                format!("{} in {}{filter}", names.join(","), shape(&g.source))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn p(text: &str) -> String {
+        shape(&parse(text, &|o| o).unwrap_or_else(|e| panic!("{text}: {e:?}")))
+    }
+
+    fn fails(text: &str) -> SyntaxError {
+        parse(text, &|o| o).unwrap_err()
+    }
+
+    #[test]
+    fn precedence_follows_minizinc() {
+        assert_eq!(p("a + b * c"), "(a + (b * c))");
+        assert_eq!(p("a - b - c"), "((a - b) - c)");
+        assert_eq!(p("a /\\ b \\/ c"), "((a /\\ b) \\/ c)");
+        assert_eq!(p("a -> b <-> c"), "((a -> b) <-> c)");
+        assert_eq!(p("x < y /\\ y < z"), "((x < y) /\\ (y < z))");
+        assert_eq!(p("not a /\\ b"), "((Not a) /\\ b)");
+        assert_eq!(p("-x * y"), "((Neg x) * y)");
+        assert_eq!(p("x div 2 mod 3"), "((x div 2) mod 3)");
+        assert_eq!(p("x in 1..n+1"), "(x in (1 .. (n + 1)))");
+        assert_eq!(p("a xor b /\\ c"), "(a xor (b /\\ c))");
+        assert_eq!(p("a == b"), "(a = b)");
+    }
+
+    #[test]
+    fn calls_generators_and_arrays() {
+        assert_eq!(
+            p("forall(i, j in 1..n where i < j)(q[i] != q[j])"),
+            "forall<i,j in (1 .. n) where (i < j)>((q[i] != q[j]))"
+        );
+        assert_eq!(p("sum(i in 1..3, j in 1..i)(x[i, j])"), "sum<i in (1 .. 3); j in (1 .. i)>(x[i,j])");
+        assert_eq!(p("forall(q)"), "forall(q)");
+        assert_eq!(p("alldifferent([x, y, z])"), "alldifferent([x,y,z])");
+        assert_eq!(p("[x[i] | i in 1..3 where i != 2]"), "[x[i] | i in (1 .. 3) where (i != 2)]");
+        assert_eq!(p("table([x, y], [| 1, 2 | 3, 4 |])"), "table([x,y],[|1,2|3,4|])");
+        assert_eq!(p("[| 1, 2, | 3, 4, |]"), "[|1,2|3,4|]");
+        assert_eq!(p("{1, 3}"), "{1,3}");
+        assert_eq!(p("[]"), "[]");
+        assert_eq!(p("if a then 1 elseif b then 2 else 3 endif"), "if(a?1;b?2:3)");
+        assert_eq!(p("m[i][j]"), "m[i][j]");
+    }
+
+    #[test]
+    fn errors_say_what_was_found_and_expected() {
+        let e = fails("x + ");
+        assert_eq!((e.found.as_str(), e.expected.as_str()), ("the end of the expression", "an expression"));
+        assert_eq!(e.span, 4..4);
+        let e = fails("(x + 1");
+        assert_eq!(e.expected, "`)` to close the `(`");
+        let e = fails("a < b < c");
+        assert!(e.expected.contains("do not chain"), "{e:?}");
+        assert_eq!(e.span, 6..7);
+        let e = fails("x / 2");
+        assert!(e.expected.contains("div"));
+        let e = fails("if a then b endif");
+        assert!(e.expected.contains("else"));
+        let e = fails("[| 1, 2 | 3 |]");
+        assert!(e.found.contains("a row of 1"));
+        let e = fails("x y");
+        assert_eq!(e.found, "`y`");
+        let e = fails("forall(i in 1..3)");
+        assert!(e.expected.contains("ranges over"));
+    }
+
+    #[test]
+    fn long_chains_are_refused_not_a_stack_overflow() {
+        let chain = vec!["x"; 1000].join(" + ");
+        assert!(fails(&chain).found.contains("nested more than"));
+        let fine = vec!["x"; 300].join(" /\\ ");
+        assert!(parse(&fine, &|o| o).is_ok());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        let deep = format!("{}x{}", "(".repeat(5000), ")".repeat(5000));
+        assert!(fails(&deep).found.contains("nested more than"));
+        let negations = format!("{}x", "-".repeat(5000));
+        assert!(parse(&negations, &|o| o).is_err());
+    }
+}

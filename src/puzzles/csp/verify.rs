@@ -1,0 +1,547 @@
+//! The independent check of an answer: an evaluator of the model's own
+//! syntax trees on a full assignment of the decision variables, written
+//! apart from the unrolling and the encodings. It follows MiniZinc's
+//! relational semantics: an undefined integer (a division by 0, an index
+//! out of range) makes the nearest enclosing Boolean expression false.
+
+use super::model::{Base, IntSet, Model, Value, flat_position};
+use super::syntax::{BinOp, Expr, ExprKind, Generator, UnOp};
+use crate::puzzles::csp::check::Named;
+
+/// FNV-1a: names are short, and the check runs once per solution counted,
+/// so a cheap hash pays.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
+
+/// A value during evaluation.
+#[derive(Clone, Debug, PartialEq)]
+enum Ev {
+    Int(i64),
+    /// An integer expression with no value, such as `x div 0`.
+    Undef,
+    Bool(bool),
+    Set(IntSet),
+    Array(Vec<(i64, i64)>, Vec<Ev>),
+}
+
+/// Evaluates a model's constraints and objective on assignments.
+pub struct Verifier<'m> {
+    model: &'m Model,
+    names: std::collections::HashMap<&'m str, Named, BuildFnv>,
+}
+
+struct Env<'a> {
+    values: &'a [i64],
+    locals: Vec<(&'a str, Ev)>,
+}
+
+type Eval<T> = Result<T, String>;
+
+fn bug(what: &str) -> String {
+    format!("the checker met {what}")
+}
+
+impl<'m> Verifier<'m> {
+    /// A verifier for `model`.
+    pub fn new(model: &'m Model) -> Verifier<'m> {
+        let mut names = std::collections::HashMap::with_hasher(BuildFnv::default());
+        for (e, decl) in model.enums.iter().enumerate() {
+            names.insert(decl.name.as_str(), Named::EnumType(e));
+            for (k, value) in decl.values.iter().enumerate() {
+                names.insert(value.as_str(), Named::EnumValue(e, k as i64 + 1));
+            }
+        }
+        for (p, param) in model.params.iter().enumerate() {
+            names.insert(param.name.as_str(), Named::Param(p));
+        }
+        for (v, var) in model.vars.iter().enumerate() {
+            names.insert(var.name.as_str(), Named::Var(v));
+        }
+        Verifier { model, names }
+    }
+
+    /// Checks that `values` (one per scalar, Booleans as 0 and 1) lies in
+    /// every domain and meets every constraint; the error names the first
+    /// that fails.
+    pub fn check(&self, values: &[i64]) -> Result<(), String> {
+        if values.len() != self.model.num_scalars() {
+            return Err(format!("{} values for {} variables", values.len(), self.model.num_scalars()));
+        }
+        for decl in &self.model.vars {
+            for k in 0..decl.len {
+                let v = values[decl.first + k];
+                if !decl.domain.contains(v) {
+                    let name = self.model.scalar_name(decl.first + k);
+                    return Err(format!("{name} = {v} is outside its domain {}", decl.domain));
+                }
+            }
+        }
+        for constraint in &self.model.constraints {
+            let mut env = Env { values, locals: Vec::new() };
+            if !self.truth(&constraint.expr, &mut env)? {
+                return Err(format!("the constraint \"{}\" (line {}) does not hold", constraint.name, constraint.line));
+            }
+        }
+        Ok(())
+    }
+
+    /// The objective's value under `values`; an error when there is no
+    /// objective or it is undefined.
+    pub fn objective(&self, values: &[i64]) -> Result<i64, String> {
+        let objective = self.model.objective.as_ref().ok_or_else(|| "the model has no objective".to_string())?;
+        let mut env = Env { values, locals: Vec::new() };
+        match self.eval(&objective.expr, &mut env)? {
+            Ev::Int(v) => Ok(v),
+            Ev::Undef => Err("the objective is undefined".to_string()),
+            _ => Err(bug("an objective that is not an integer")),
+        }
+    }
+
+    /// Whether one unrolled instance of a constraint holds: the instance is
+    /// given by the position taken in each enclosing top-level `forall`
+    /// generator (outermost first) along `depth` nested `forall`s. An
+    /// instance whose `where` fails holds vacuously.
+    pub fn instance_holds(&self, constraint: usize, positions: &[usize], values: &[i64]) -> Result<bool, String> {
+        let constraint = self.model.constraints.get(constraint).ok_or_else(|| bug("an unknown constraint"))?;
+        let mut env = Env { values, locals: Vec::new() };
+        let mut expr = &constraint.expr;
+        let mut positions = positions.iter().copied();
+        while let ExprKind::GenCall { name, generators, body, .. } = &expr.kind {
+            if name != "forall" || positions.len() == 0 {
+                break;
+            }
+            for generator in generators {
+                for (name, _) in &generator.names {
+                    let source = self.eval(&generator.source, &mut env)?;
+                    let items = self.items(source)?;
+                    let at = positions.next().ok_or_else(|| bug("too few loop positions"))?;
+                    let item = items.into_iter().nth(at).ok_or_else(|| bug("a loop position past the end"))?;
+                    env.locals.push((name.as_str(), item));
+                }
+                if let Some(filter) = &generator.filter
+                    && !self.truth(filter, &mut env)?
+                {
+                    return Ok(true);
+                }
+            }
+            expr = body;
+        }
+        self.truth(expr, &mut env)
+    }
+
+    /// The elements a generator ranges over.
+    fn items(&self, source: Ev) -> Eval<Vec<Ev>> {
+        match source {
+            Ev::Set(set) => Ok(set.values().map(Ev::Int).collect()),
+            Ev::Array(_, elems) => Ok(elems),
+            _ => Err(bug("a generator over a scalar")),
+        }
+    }
+
+    /// A Boolean expression's truth; undefined integers inside its atoms
+    /// make those atoms false.
+    fn truth<'a>(&self, e: &'a Expr, env: &mut Env<'a>) -> Eval<bool> {
+        match self.eval(e, env)? {
+            Ev::Bool(b) => Ok(b),
+            _ => Err(bug("a constraint that is not Boolean")),
+        }
+    }
+
+    fn int<'a>(&self, e: &'a Expr, env: &mut Env<'a>) -> Eval<Option<i64>> {
+        match self.eval(e, env)? {
+            Ev::Int(v) => Ok(Some(v)),
+            Ev::Undef => Ok(None),
+            _ => Err(bug("a non-integer where an integer belongs")),
+        }
+    }
+
+    fn param_value(value: &Value) -> Ev {
+        match value {
+            Value::Int(v) => Ev::Int(*v),
+            Value::Bool(b) => Ev::Bool(*b),
+            Value::Set(s) => Ev::Set(s.clone()),
+            Value::Array(a) => Ev::Array(a.index.clone(), a.elems.iter().map(Verifier::param_value).collect()),
+        }
+    }
+
+    fn var_value(&self, base: Base, v: i64) -> Ev {
+        if base == Base::Bool { Ev::Bool(v != 0) } else { Ev::Int(v) }
+    }
+
+    fn eval<'a>(&self, e: &'a Expr, env: &mut Env<'a>) -> Eval<Ev> {
+        match &e.kind {
+            ExprKind::Int(v) => Ok(Ev::Int(*v)),
+            ExprKind::Bool(b) => Ok(Ev::Bool(*b)),
+            ExprKind::Name(name) => {
+                if let Some((_, v)) = env.locals.iter().rev().find(|(n, _)| n == name) {
+                    return Ok(v.clone());
+                }
+                match self.names.get(name.as_str()) {
+                    Some(Named::EnumType(k)) => Ok(Ev::Set(IntSet::range(1, self.model.enums[*k].values.len() as i64))),
+                    Some(Named::EnumValue(_, v)) => Ok(Ev::Int(*v)),
+                    Some(Named::Param(p)) => Ok(Verifier::param_value(&self.model.params[*p].value)),
+                    Some(Named::Var(v)) => {
+                        let decl = &self.model.vars[*v];
+                        let values: Vec<Ev> =
+                            (0..decl.len).map(|k| self.var_value(decl.base, env.values[decl.first + k])).collect();
+                        if decl.index.is_empty() {
+                            Ok(values.into_iter().next().unwrap_or(Ev::Undef))
+                        } else {
+                            Ok(Ev::Array(decl.index.clone(), values))
+                        }
+                    }
+                    None => Err(bug(&format!("the unknown name `{name}`"))),
+                }
+            }
+            ExprKind::Index { array, indices } => {
+                if let Some(value) = self.declared_element(array, indices, env)? {
+                    return Ok(value);
+                }
+                let array = self.eval(array, env)?;
+                let Ev::Array(index, elems) = array else { return Err(bug("indexing a non-array")) };
+                let mut at = Vec::with_capacity(indices.len());
+                let mut undefined = false;
+                for i in indices {
+                    match self.int(i, env)? {
+                        Some(v) => at.push(v),
+                        None => undefined = true,
+                    }
+                }
+                let bool_array = elems.first().is_some_and(|v| matches!(v, Ev::Bool(_)));
+                match (undefined, flat_position(&index, &at)) {
+                    (false, Some(p)) => Ok(elems[p].clone()),
+                    // Out of range: undefined, which a Boolean access turns into false.
+                    _ if bool_array => Ok(Ev::Bool(false)),
+                    _ => Ok(Ev::Undef),
+                }
+            }
+            ExprKind::Unary { op: UnOp::Neg, operand } => {
+                Ok(self.int(operand, env)?.map_or(Ev::Undef, |v| Ev::Int(-v)))
+            }
+            ExprKind::Unary { op: UnOp::Not, operand } => Ok(Ev::Bool(!self.truth(operand, env)?)),
+            ExprKind::Binary { op, left, right } => self.binary(*op, left, right, env),
+            ExprKind::If { branches, otherwise } => {
+                for (condition, value) in branches {
+                    if self.truth(condition, env)? {
+                        return self.eval(value, env);
+                    }
+                }
+                self.eval(otherwise, env)
+            }
+            ExprKind::Call { name, args, .. } => {
+                let mut values = Vec::with_capacity(args.len());
+                for arg in args {
+                    values.push(self.eval(arg, env)?);
+                }
+                self.call(name, values)
+            }
+            ExprKind::GenCall { name, generators, body, .. } if name == "forall" || name == "exists" => {
+                // Stop at the first instance that settles it.
+                let all = name == "forall";
+                let mut settled = false;
+                self.each(generators, 0, env, &mut |this, env| {
+                    if !settled && this.truth(body, env)? != all {
+                        settled = true;
+                    }
+                    Ok(())
+                })?;
+                Ok(Ev::Bool(settled != all))
+            }
+            ExprKind::GenCall { name, generators, body, .. } => {
+                let mut items = Vec::new();
+                self.each(generators, 0, env, &mut |this, env| {
+                    items.push(this.eval(body, env)?);
+                    Ok(())
+                })?;
+                self.call(name, vec![Ev::Array(vec![(1, items.len() as i64)], items)])
+            }
+            ExprKind::Array(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.eval(item, env)?);
+                }
+                Ok(Ev::Array(vec![(1, values.len() as i64)], values))
+            }
+            ExprKind::Array2d(rows) => {
+                let mut values = Vec::new();
+                for item in rows.iter().flatten() {
+                    values.push(self.eval(item, env)?);
+                }
+                let cols = rows.first().map_or(0, Vec::len) as i64;
+                Ok(Ev::Array(vec![(1, rows.len() as i64), (1, cols)], values))
+            }
+            ExprKind::Comprehension { body, generators } => {
+                let mut items = Vec::new();
+                self.each(generators, 0, env, &mut |this, env| {
+                    items.push(this.eval(body, env)?);
+                    Ok(())
+                })?;
+                Ok(Ev::Array(vec![(1, items.len() as i64)], items))
+            }
+            ExprKind::Set(items) => {
+                let mut values = Vec::new();
+                for item in items {
+                    values.push(self.int(item, env)?.ok_or_else(|| bug("an undefined set element"))?);
+                }
+                Ok(Ev::Set(IntSet::from_values(values)))
+            }
+        }
+    }
+
+    /// `a[i, ..]` for a declared variable or parameter array `a` (not
+    /// shadowed by a loop variable) at defined, in-range indices, read
+    /// without copying the array; `None` when the general path must decide.
+    fn declared_element<'a>(&self, array: &'a Expr, indices: &'a [Expr], env: &mut Env<'a>) -> Eval<Option<Ev>> {
+        let ExprKind::Name(name) = &array.kind else { return Ok(None) };
+        if env.locals.iter().any(|(n, _)| n == name) {
+            return Ok(None);
+        }
+        let mut at = Vec::with_capacity(indices.len());
+        for i in indices {
+            match self.int(i, env)? {
+                Some(v) => at.push(v),
+                None => return Ok(None),
+            }
+        }
+        match self.names.get(name.as_str()) {
+            Some(Named::Var(v)) => {
+                let decl = &self.model.vars[*v];
+                Ok(flat_position(&decl.index, &at).map(|p| self.var_value(decl.base, env.values[decl.first + p])))
+            }
+            Some(Named::Param(p)) => match &self.model.params[*p].value {
+                Value::Array(a) => Ok(flat_position(&a.index, &at).map(|p| Verifier::param_value(&a.elems[p]))),
+                _ => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// Visits each binding of the generators whose `where` holds.
+    fn each<'a>(
+        &self,
+        generators: &'a [Generator],
+        at: usize,
+        env: &mut Env<'a>,
+        visit: &mut dyn FnMut(&Self, &mut Env<'a>) -> Eval<()>,
+    ) -> Eval<()> {
+        let Some(generator) = generators.get(at) else { return visit(self, env) };
+        self.bind(generator, 0, env, &mut |this, env| {
+            if let Some(filter) = &generator.filter
+                && !this.truth(filter, env)?
+            {
+                return Ok(());
+            }
+            this.each(generators, at + 1, env, visit)
+        })
+    }
+
+    fn bind<'a>(
+        &self,
+        generator: &'a Generator,
+        name: usize,
+        env: &mut Env<'a>,
+        visit: &mut dyn FnMut(&Self, &mut Env<'a>) -> Eval<()>,
+    ) -> Eval<()> {
+        let Some((var, _)) = generator.names.get(name) else { return visit(self, env) };
+        let source = self.eval(&generator.source, env)?;
+        for item in self.items(source)? {
+            env.locals.push((var.as_str(), item));
+            let result = self.bind(generator, name + 1, env, visit);
+            env.locals.pop();
+            result?;
+        }
+        Ok(())
+    }
+
+    fn binary<'a>(&self, op: BinOp, left: &'a Expr, right: &'a Expr, env: &mut Env<'a>) -> Eval<Ev> {
+        let arithmetic = |a: i64, b: i64| -> Option<i64> {
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div => a.checked_div(b),
+                BinOp::Mod => a.checked_rem(b),
+                _ => None,
+            }
+        };
+        match op {
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
+                let (a, b) = (self.int(left, env)?, self.int(right, env)?);
+                Ok(match (a, b) {
+                    (Some(a), Some(b)) => arithmetic(a, b).map_or(Ev::Undef, Ev::Int),
+                    _ => Ev::Undef,
+                })
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let a = self.eval(left, env)?;
+                let b = self.eval(right, env)?;
+                let (a, b) = match (a, b) {
+                    (Ev::Int(a), Ev::Int(b)) => (a, b),
+                    (Ev::Bool(a), Ev::Bool(b)) => (i64::from(a), i64::from(b)),
+                    (Ev::Undef, _) | (_, Ev::Undef) => return Ok(Ev::Bool(false)),
+                    _ => return Err(bug("a comparison of mixed values")),
+                };
+                Ok(Ev::Bool(match op {
+                    BinOp::Eq => a == b,
+                    BinOp::Ne => a != b,
+                    BinOp::Lt => a < b,
+                    BinOp::Le => a <= b,
+                    BinOp::Gt => a > b,
+                    _ => a >= b,
+                }))
+            }
+            BinOp::And => Ok(Ev::Bool(self.truth(left, env)? && self.truth(right, env)?)),
+            BinOp::Or => Ok(Ev::Bool(self.truth(left, env)? || self.truth(right, env)?)),
+            BinOp::Implies => Ok(Ev::Bool(!self.truth(left, env)? || self.truth(right, env)?)),
+            BinOp::ImpliedBy => Ok(Ev::Bool(self.truth(left, env)? || !self.truth(right, env)?)),
+            BinOp::Iff => Ok(Ev::Bool(self.truth(left, env)? == self.truth(right, env)?)),
+            BinOp::Xor => Ok(Ev::Bool(self.truth(left, env)? != self.truth(right, env)?)),
+            BinOp::In => {
+                let a = self.int(left, env)?;
+                let Ev::Set(set) = self.eval(right, env)? else { return Err(bug("`in` without a set")) };
+                Ok(Ev::Bool(a.is_some_and(|v| set.contains(v))))
+            }
+            BinOp::Range => {
+                let (a, b) = (self.int(left, env)?, self.int(right, env)?);
+                match (a, b) {
+                    (Some(a), Some(b)) => Ok(Ev::Set(IntSet::range(a, b))),
+                    _ => Err(bug("a range with an undefined bound")),
+                }
+            }
+        }
+    }
+
+    fn call(&self, name: &str, args: Vec<Ev>) -> Eval<Ev> {
+        let elems = |v: &Ev| -> Eval<Vec<Ev>> {
+            match v {
+                Ev::Array(_, elems) => Ok(elems.clone()),
+                _ => Err(bug("a non-array argument")),
+            }
+        };
+        let ints = |v: &Ev| -> Eval<Vec<Option<i64>>> {
+            elems(v)?
+                .into_iter()
+                .map(|e| match e {
+                    Ev::Int(x) => Ok(Some(x)),
+                    Ev::Undef => Ok(None),
+                    _ => Err(bug("a non-integer element")),
+                })
+                .collect()
+        };
+        let scalar = |v: &Ev| -> Eval<Option<i64>> {
+            match v {
+                Ev::Int(x) => Ok(Some(*x)),
+                Ev::Undef => Ok(None),
+                _ => Err(bug("a non-integer argument")),
+            }
+        };
+        // An undefined element or value leaves the count undefined.
+        let count = |items: &[Option<i64>], v: Option<i64>| -> Option<i64> {
+            let items: Vec<i64> = items.iter().copied().collect::<Option<_>>()?;
+            let v = v?;
+            Some(items.iter().filter(|&&x| x == v).count() as i64)
+        };
+        match name {
+            "forall" | "exists" => {
+                let mut all = true;
+                let mut any = false;
+                for e in elems(&args[0])? {
+                    let Ev::Bool(b) = e else { return Err(bug("a non-Boolean element")) };
+                    all &= b;
+                    any |= b;
+                }
+                Ok(Ev::Bool(if name == "forall" { all } else { any }))
+            }
+            "sum" | "product" => {
+                let mut total: i64 = if name == "sum" { 0 } else { 1 };
+                for x in ints(&args[0])? {
+                    let Some(x) = x else { return Ok(Ev::Undef) };
+                    let next = if name == "sum" { total.checked_add(x) } else { total.checked_mul(x) };
+                    total = next.ok_or_else(|| bug("an overflowing sum"))?;
+                }
+                Ok(Ev::Int(total))
+            }
+            "min" | "max" => {
+                let items = if args.len() == 2 { vec![scalar(&args[0])?, scalar(&args[1])?] } else { ints(&args[0])? };
+                let Some(items) = items.into_iter().collect::<Option<Vec<i64>>>() else { return Ok(Ev::Undef) };
+                let pick = if name == "min" { items.iter().min() } else { items.iter().max() };
+                pick.map(|v| Ev::Int(*v)).ok_or_else(|| bug("an empty min or max"))
+            }
+            "abs" => Ok(scalar(&args[0])?.map_or(Ev::Undef, |v| Ev::Int(v.abs()))),
+            "bool2int" => match args[0] {
+                Ev::Bool(b) => Ok(Ev::Int(i64::from(b))),
+                _ => Err(bug("bool2int of a non-Boolean")),
+            },
+            "alldifferent" | "all_different" => {
+                let items = ints(&args[0])?;
+                let Some(items) = items.into_iter().collect::<Option<Vec<i64>>>() else { return Ok(Ev::Bool(false)) };
+                let distinct = IntSet::from_values(items.iter().copied()).len() as usize;
+                Ok(Ev::Bool(distinct == items.len()))
+            }
+            "count" => {
+                let items = ints(&args[0])?;
+                let n = count(&items, scalar(&args[1])?);
+                if args.len() == 3 {
+                    let c = scalar(&args[2])?;
+                    return Ok(Ev::Bool(n.is_some() && c == n));
+                }
+                Ok(n.map_or(Ev::Undef, Ev::Int))
+            }
+            "exactly" | "at_most" | "at_least" => {
+                let Some(n) = scalar(&args[0])? else { return Ok(Ev::Bool(false)) };
+                let Some(c) = count(&ints(&args[1])?, scalar(&args[2])?) else { return Ok(Ev::Bool(false)) };
+                Ok(Ev::Bool(match name {
+                    "exactly" => c == n,
+                    "at_most" => c <= n,
+                    _ => c >= n,
+                }))
+            }
+            "table" => {
+                let items = ints(&args[0])?;
+                let Some(items) = items.into_iter().collect::<Option<Vec<i64>>>() else { return Ok(Ev::Bool(false)) };
+                let Ev::Array(index, tuples) = &args[1] else { return Err(bug("table without tuples")) };
+                let width = (index[1].1 - index[1].0 + 1).max(0) as usize;
+                let found = tuples
+                    .chunks(width.max(1))
+                    .any(|row| width == items.len() && row.iter().zip(&items).all(|(t, x)| *t == Ev::Int(*x)));
+                Ok(Ev::Bool(found && !tuples.is_empty()))
+            }
+            "row" | "col" => {
+                let Ev::Array(index, elems) = &args[0] else { return Err(bug("row of a non-array")) };
+                let Some(fixed) = scalar(&args[1])? else { return Err(bug("an undefined row")) };
+                let which = usize::from(name == "col");
+                let other = index[1 - which];
+                let mut out = Vec::new();
+                for k in other.0..=other.1 {
+                    let tuple = if which == 0 { [fixed, k] } else { [k, fixed] };
+                    let p = flat_position(index, &tuple).ok_or_else(|| bug("a row out of range"))?;
+                    out.push(elems[p].clone());
+                }
+                Ok(Ev::Array(vec![other], out))
+            }
+            "index_set" | "index_set_1of2" | "index_set_2of2" => {
+                let Ev::Array(index, _) = &args[0] else { return Err(bug("index_set of a non-array")) };
+                let (lo, hi) = index[usize::from(name == "index_set_2of2")];
+                Ok(Ev::Set(IntSet::range(lo, hi)))
+            }
+            "length" => Ok(Ev::Int(elems(&args[0])?.len() as i64)),
+            _ => Err(bug(&format!("the unknown function `{name}`"))),
+        }
+    }
+}

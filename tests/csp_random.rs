@@ -1,0 +1,1096 @@
+//! Random small csp models against an evaluator written here, which tries
+//! every assignment. Each model has 2 to 6 scalar variables (ints, Booleans,
+//! an enum, a small array) with at most 5 values each, and a few constraints
+//! drawn from the whole supported subset, including undefined expressions
+//! (division by a variable that may be 0, indices that may be out of range)
+//! and, for some models, an objective and a `show` list. For every engine the
+//! test checks `count`, the `solve` solution, the `facts` value sets and the
+//! minimality of `explain` against the enumeration.
+//!
+//! `SOMARIA_CSP_MODELS=5000 cargo test --release --test csp_random` runs more.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use somaria::model::Source;
+use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
+use somaria::rng::SplitMix64;
+
+const COLOURS: [&str; 3] = ["red", "green", "blue"];
+
+/// A scalar decision variable of the generated model.
+#[derive(Clone, Debug)]
+struct Scalar {
+    /// How it is written in expressions: `x1`, `a[2]`, `c`.
+    text: String,
+    /// Its declaration.
+    decl: usize,
+    values: Vec<i64>,
+    kind: Kind,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Kind {
+    Int,
+    Bool,
+    Colour,
+}
+
+/// A declaration: a scalar, or an array `a` of ints indexed 1..len.
+#[derive(Clone, Debug)]
+struct Decl {
+    name: String,
+    toml: String,
+    scalars: Vec<usize>,
+}
+
+/// Integer expressions. `None` is an undefined value.
+#[derive(Clone, Debug)]
+enum I {
+    Const(i64),
+    Var(usize),
+    /// The loop variable of the enclosing generator.
+    Loop,
+    /// The parameter array `p` (index 1..4) at an integer index.
+    Param(Box<I>),
+    /// The variable array at an integer index.
+    Elem(Box<I>),
+    Neg(Box<I>),
+    Bin(&'static str, Box<I>, Box<I>),
+    Abs(Box<I>),
+    MinMax(bool, Vec<I>),
+    Ite(Vec<(B, I)>, Box<I>),
+    BoolToInt(Box<B>),
+    /// `sum(k in lo..hi where filter)(body)`.
+    Sum(i64, i64, Option<Box<B>>, Box<I>),
+    Count(Vec<I>, Box<I>),
+}
+
+/// Boolean expressions.
+#[derive(Clone, Debug)]
+enum B {
+    Const(bool),
+    Var(usize),
+    Not(Box<B>),
+    Bin(&'static str, Box<B>, Box<B>),
+    Cmp(&'static str, I, I),
+    /// The enum variable compared with a colour.
+    Colour(&'static str, usize, usize),
+    In(I, Vec<i64>),
+    AllDiff(Vec<I>),
+    Table(Vec<I>, Vec<Vec<i64>>),
+    Card(&'static str, I, Vec<I>, I),
+    /// `forall` or `exists` over `k in lo..hi where filter`.
+    Quant(bool, i64, i64, Option<Box<B>>, Box<B>),
+    Ite(Vec<(B, B)>, Box<B>),
+}
+
+struct Gen {
+    rng: SplitMix64,
+    scalars: Vec<Scalar>,
+    ints: Vec<usize>,
+    bools: Vec<usize>,
+    colour: Option<usize>,
+    array: Option<(usize, Vec<usize>)>,
+    in_loop: bool,
+}
+
+impl Gen {
+    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.rng.below(items.len())].clone()
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        self.rng.chance(p)
+    }
+
+    fn int(&mut self, depth: usize) -> I {
+        let leaf = depth == 0 || self.chance(0.3);
+        if leaf {
+            return match self.rng.below(6) {
+                0 | 1 if !self.ints.is_empty() => I::Var(self.pick(&self.ints.clone())),
+                2 if self.in_loop => I::Loop,
+                3 => I::Const(self.rng.below(7) as i64 - 3),
+                _ if !self.ints.is_empty() => I::Var(self.pick(&self.ints.clone())),
+                _ => I::Const(self.rng.below(5) as i64),
+            };
+        }
+        let d = depth - 1;
+        match self.rng.below(15) {
+            0 => I::Neg(Box::new(self.int(d))),
+            1 | 2 => {
+                let op = self.pick(&["+", "-", "*"]);
+                I::Bin(op, Box::new(self.int(d)), Box::new(self.int(d)))
+            }
+            3 => {
+                let op = self.pick(&["div", "mod"]);
+                // A constant divisor is never 0 (that is a load error, tested elsewhere).
+                let divisor = if self.chance(0.5) { I::Const(self.pick(&[-3, -2, 2, 3])) } else { self.int(d) };
+                // A divisor without variables that is 0 is a load error too.
+                let divisor = if fixed_int(&divisor) { I::Const(self.pick(&[-2, 3])) } else { divisor };
+                I::Bin(op, Box::new(self.int(d)), Box::new(divisor))
+            }
+            4 => I::Abs(Box::new(self.int(d))),
+            5 => {
+                let n = 1 + self.rng.below(3);
+                let max = self.chance(0.5);
+                I::MinMax(max, (0..n.max(2)).map(|_| self.int(d)).collect())
+            }
+            6 => {
+                let n = 1 + self.rng.below(2);
+                let branches = (0..n).map(|_| (self.boolean(d), self.int(d))).collect();
+                I::Ite(branches, Box::new(self.int(d)))
+            }
+            7 => I::BoolToInt(Box::new(self.boolean(d))),
+            8 if !self.in_loop => {
+                let lo = self.rng.below(3) as i64;
+                let hi = lo + self.rng.below(3) as i64;
+                let filter = if self.chance(0.4) { Some(Box::new(self.loop_filter(d))) } else { None };
+                self.in_loop = true;
+                let body = self.int(d);
+                self.in_loop = false;
+                I::Sum(lo, hi, filter, Box::new(body))
+            }
+            9 => I::Param(Box::new(self.index(d, 4))),
+            10 if self.array.is_some() => {
+                let len = self.array.as_ref().map_or(1, |(_, e)| e.len());
+                I::Elem(Box::new(self.index(d, len)))
+            }
+            11 => {
+                let n = 2 + self.rng.below(2);
+                I::Count((0..n).map(|_| self.int(d)).collect(), Box::new(self.int(d)))
+            }
+            _ => self.int(0),
+        }
+    }
+
+    /// An index: over the variables (possibly out of range, which is
+    /// undefined), or a constant in range (a fixed index out of range is a
+    /// load error).
+    fn index(&mut self, depth: usize, len: usize) -> I {
+        let i = self.int(depth);
+        if fixed_int(&i) { I::Const(1 + self.rng.below(len) as i64) } else { i }
+    }
+
+    /// A `where` condition: on the loop variable, or on the variables.
+    fn loop_filter(&mut self, depth: usize) -> B {
+        if self.chance(0.5) {
+            let op = self.pick(&["!=", "<=", ">"]);
+            B::Cmp(op, I::Loop, I::Const(self.rng.below(4) as i64))
+        } else {
+            let was = self.in_loop;
+            self.in_loop = true;
+            let b = self.boolean(depth.min(1));
+            self.in_loop = was;
+            b
+        }
+    }
+
+    fn boolean(&mut self, depth: usize) -> B {
+        let leaf = depth == 0 || self.chance(0.25);
+        if leaf {
+            return match self.rng.below(5) {
+                0 if !self.bools.is_empty() => B::Var(self.pick(&self.bools.clone())),
+                1 if self.colour.is_some() => {
+                    let c = self.colour.expect("checked");
+                    let op = self.pick(&["=", "!=", "<"]);
+                    B::Colour(op, c, self.rng.below(3))
+                }
+                2 => B::Const(self.chance(0.7)),
+                _ => {
+                    let op = self.pick(&["=", "!=", "<", "<=", ">", ">="]);
+                    B::Cmp(op, self.int(0), self.int(0))
+                }
+            };
+        }
+        let d = depth - 1;
+        match self.rng.below(14) {
+            0 => B::Not(Box::new(self.boolean(d))),
+            1 | 2 => {
+                let op = self.pick(&["/\\", "\\/", "->", "<-", "<->", "xor"]);
+                B::Bin(op, Box::new(self.boolean(d)), Box::new(self.boolean(d)))
+            }
+            3..=5 => {
+                let op = self.pick(&["=", "!=", "<", "<=", ">", ">="]);
+                B::Cmp(op, self.int(d), self.int(d))
+            }
+            6 => {
+                let values: Vec<i64> = (0..1 + self.rng.below(3)).map(|_| self.rng.below(6) as i64 - 2).collect();
+                B::In(self.int(d), values)
+            }
+            7 => {
+                let n = 2 + self.rng.below(2);
+                B::AllDiff((0..n).map(|_| self.int(d.min(1))).collect())
+            }
+            8 => {
+                let n = 2 + self.rng.below(2);
+                let items: Vec<I> = (0..n).map(|_| self.int(d.min(1))).collect();
+                let rows = (0..1 + self.rng.below(4))
+                    .map(|_| (0..n).map(|_| self.rng.below(5) as i64 - 1).collect())
+                    .collect();
+                B::Table(items, rows)
+            }
+            9 => {
+                let which = self.pick(&["exactly", "at_most", "at_least"]);
+                let n = 2 + self.rng.below(2);
+                let items = (0..n).map(|_| self.int(d.min(1))).collect();
+                B::Card(which, I::Const(self.rng.below(3) as i64), items, self.int(0))
+            }
+            10 if !self.in_loop => {
+                let lo = self.rng.below(3) as i64;
+                let hi = lo + self.rng.below(3) as i64;
+                let filter = if self.chance(0.4) { Some(Box::new(self.loop_filter(d))) } else { None };
+                self.in_loop = true;
+                let body = self.boolean(d);
+                self.in_loop = false;
+                B::Quant(self.chance(0.5), lo, hi, filter, Box::new(body))
+            }
+            11 => {
+                let branches = (0..1 + self.rng.below(2)).map(|_| (self.boolean(d), self.boolean(d))).collect();
+                B::Ite(branches, Box::new(self.boolean(d)))
+            }
+            _ => self.boolean(0),
+        }
+    }
+}
+
+/// The parameter array `p`, indexed 1..4.
+const PARAM: [i64; 4] = [2, -1, 0, 3];
+
+fn print_i(model: &Model, e: &I) -> String {
+    match e {
+        I::Const(v) => {
+            if *v < 0 {
+                format!("({v})")
+            } else {
+                v.to_string()
+            }
+        }
+        I::Var(s) => model.scalars[*s].text.clone(),
+        I::Loop => "k".to_string(),
+        I::Param(i) => format!("p[{}]", print_i(model, i)),
+        I::Elem(i) => format!("a[{}]", print_i(model, i)),
+        I::Neg(a) => format!("(-{})", print_i(model, a)),
+        I::Bin(op, a, b) => format!("({} {op} {})", print_i(model, a), print_i(model, b)),
+        I::Abs(a) => format!("abs({})", print_i(model, a)),
+        I::MinMax(max, items) => {
+            let f = if *max { "max" } else { "min" };
+            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            if parts.len() == 2 && model.two_arg_minmax {
+                format!("{f}({})", parts.join(", "))
+            } else {
+                format!("{f}([{}])", parts.join(", "))
+            }
+        }
+        I::Ite(branches, otherwise) => {
+            let mut s = String::new();
+            for (k, (c, v)) in branches.iter().enumerate() {
+                s.push_str(if k == 0 { "if " } else { " elseif " });
+                s.push_str(&format!("{} then {}", print_b(model, c), print_i(model, v)));
+            }
+            format!("({s} else {} endif)", print_i(model, otherwise))
+        }
+        I::BoolToInt(b) => format!("bool2int({})", print_b(model, b)),
+        I::Sum(lo, hi, filter, body) => {
+            let filter = filter.as_ref().map(|f| format!(" where {}", print_b(model, f))).unwrap_or_default();
+            format!("sum(k in {lo}..{hi}{filter})({})", print_i(model, body))
+        }
+        I::Count(items, v) => {
+            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            format!("count([{}], {})", parts.join(", "), print_i(model, v))
+        }
+    }
+}
+
+fn print_b(model: &Model, e: &B) -> String {
+    match e {
+        B::Const(b) => b.to_string(),
+        B::Var(s) => model.scalars[*s].text.clone(),
+        B::Not(a) => format!("(not {})", print_b(model, a)),
+        B::Bin(op, a, b) => format!("({} {op} {})", print_b(model, a), print_b(model, b)),
+        B::Cmp(op, a, b) => format!("({} {op} {})", print_i(model, a), print_i(model, b)),
+        B::Colour(op, s, c) => format!("({} {op} {})", model.scalars[*s].text, COLOURS[*c]),
+        B::In(a, values) => {
+            let parts: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            format!("({} in {{{}}})", print_i(model, a), parts.join(", "))
+        }
+        B::AllDiff(items) => {
+            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            format!("alldifferent([{}])", parts.join(", "))
+        }
+        B::Table(items, rows) => {
+            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let rows: Vec<String> =
+                rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")).collect();
+            format!("table([{}], [| {} |])", parts.join(", "), rows.join(" | "))
+        }
+        B::Card(which, n, items, v) if model.for_minizinc => {
+            // MiniZinc's exactly, at_most and at_least take a fixed value.
+            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let op = match *which {
+                "exactly" => "=",
+                "at_most" => "<=",
+                _ => ">=",
+            };
+            format!("(count([{}], {}) {op} {})", parts.join(", "), print_i(model, v), print_i(model, n))
+        }
+        B::Card(which, n, items, v) => {
+            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            format!("{which}({}, [{}], {})", print_i(model, n), parts.join(", "), print_i(model, v))
+        }
+        B::Quant(all, lo, hi, filter, body) => {
+            let f = if *all { "forall" } else { "exists" };
+            let filter = filter.as_ref().map(|f| format!(" where {}", print_b(model, f))).unwrap_or_default();
+            if model.comprehension_quant && filter.is_empty() {
+                format!("{f}([{} | k in {lo}..{hi}])", print_b(model, body))
+            } else {
+                format!("{f}(k in {lo}..{hi}{filter})({})", print_b(model, body))
+            }
+        }
+        B::Ite(branches, otherwise) => {
+            let mut s = String::new();
+            for (k, (c, v)) in branches.iter().enumerate() {
+                s.push_str(if k == 0 { "if " } else { " elseif " });
+                s.push_str(&format!("{} then {}", print_b(model, c), print_b(model, v)));
+            }
+            format!("({s} else {} endif)", print_b(model, otherwise))
+        }
+    }
+}
+
+/// The evaluator: integers as `Option` (None undefined), Booleans total,
+/// an undefined integer making its comparison, membership or global false.
+struct Eval<'a> {
+    model: &'a Model,
+    values: &'a [i64],
+    k: Option<i64>,
+}
+
+impl Eval<'_> {
+    fn i(&self, e: &I) -> Option<i64> {
+        match e {
+            I::Const(v) => Some(*v),
+            I::Var(s) => Some(self.values[*s]),
+            I::Loop => self.k,
+            I::Param(i) => {
+                let i = self.i(i)?;
+                (1..=4).contains(&i).then(|| PARAM[(i - 1) as usize])
+            }
+            I::Elem(i) => {
+                let i = self.i(i)?;
+                let (_, elems) = self.model.array.as_ref()?;
+                elems.get(usize::try_from(i - 1).ok()?).map(|&s| self.values[s])
+            }
+            I::Neg(a) => Some(-self.i(a)?),
+            I::Bin(op, a, b) => {
+                let (a, b) = (self.i(a)?, self.i(b)?);
+                match *op {
+                    "+" => Some(a + b),
+                    "-" => Some(a - b),
+                    "*" => Some(a * b),
+                    "div" => (b != 0).then(|| a / b),
+                    _ => (b != 0).then(|| a % b),
+                }
+            }
+            I::Abs(a) => Some(self.i(a)?.abs()),
+            I::MinMax(max, items) => {
+                let values: Option<Vec<i64>> = items.iter().map(|i| self.i(i)).collect();
+                let values = values?;
+                if *max { values.into_iter().max() } else { values.into_iter().min() }
+            }
+            I::Ite(branches, otherwise) => {
+                for (c, v) in branches {
+                    if self.b(c) {
+                        return self.i(v);
+                    }
+                }
+                self.i(otherwise)
+            }
+            I::BoolToInt(b) => Some(i64::from(self.b(b))),
+            I::Sum(lo, hi, filter, body) => {
+                let mut total = 0;
+                for k in *lo..=*hi {
+                    let inner = Eval { k: Some(k), ..*self };
+                    if filter.as_ref().is_none_or(|f| inner.b(f)) {
+                        total += inner.i(body)?;
+                    }
+                }
+                Some(total)
+            }
+            I::Count(items, v) => {
+                // Undefined if any element or the value is.
+                let v = self.i(v)?;
+                let values: Vec<i64> = items.iter().map(|i| self.i(i)).collect::<Option<_>>()?;
+                Some(values.iter().filter(|&&x| x == v).count() as i64)
+            }
+        }
+    }
+
+    fn b(&self, e: &B) -> bool {
+        match e {
+            B::Const(b) => *b,
+            B::Var(s) => self.values[*s] != 0,
+            B::Not(a) => !self.b(a),
+            B::Bin(op, a, b) => {
+                let (a, b) = (self.b(a), self.b(b));
+                match *op {
+                    "/\\" => a && b,
+                    "\\/" => a || b,
+                    "->" => !a || b,
+                    "<-" => a || !b,
+                    "<->" => a == b,
+                    _ => a != b,
+                }
+            }
+            B::Cmp(op, a, b) => match (self.i(a), self.i(b)) {
+                (Some(a), Some(b)) => compare(op, a, b),
+                _ => false,
+            },
+            B::Colour(op, s, c) => compare(op, self.values[*s], *c as i64 + 1),
+            B::In(a, values) => self.i(a).is_some_and(|v| values.contains(&v)),
+            B::AllDiff(items) => {
+                let values: Option<Vec<i64>> = items.iter().map(|i| self.i(i)).collect();
+                values.is_some_and(|v| v.iter().collect::<BTreeSet<_>>().len() == v.len())
+            }
+            B::Table(items, rows) => {
+                let values: Option<Vec<i64>> = items.iter().map(|i| self.i(i)).collect();
+                values.is_some_and(|v| rows.contains(&v))
+            }
+            B::Card(which, n, items, v) => {
+                let Some(n) = self.i(n) else { return false };
+                let Some(v) = self.i(v) else { return false };
+                let Some(values) = items.iter().map(|i| self.i(i)).collect::<Option<Vec<i64>>>() else { return false };
+                let c = values.iter().filter(|&&x| x == v).count() as i64;
+                match *which {
+                    "exactly" => c == n,
+                    "at_most" => c <= n,
+                    _ => c >= n,
+                }
+            }
+            B::Quant(all, lo, hi, filter, body) => {
+                let mut results = (*lo..=*hi).filter_map(|k| {
+                    let inner = Eval { k: Some(k), ..*self };
+                    filter.as_ref().is_none_or(|f| inner.b(f)).then(|| inner.b(body))
+                });
+                if *all { results.all(|r| r) } else { results.any(|r| r) }
+            }
+            B::Ite(branches, otherwise) => {
+                for (c, v) in branches {
+                    if self.b(c) {
+                        return self.b(v);
+                    }
+                }
+                self.b(otherwise)
+            }
+        }
+    }
+}
+
+/// Whether an integer mentions no variable (only k and constants).
+fn fixed_int(e: &I) -> bool {
+    fixed_i(e)
+}
+
+fn fixed_i(e: &I) -> bool {
+    {
+        match e {
+            I::Const(_) | I::Loop => true,
+            I::Var(_) | I::Elem(_) => false,
+            I::Param(i) | I::Neg(i) | I::Abs(i) => fixed_i(i),
+            I::Bin(_, a, b) => fixed_i(a) && fixed_i(b),
+            I::MinMax(_, items) => items.iter().all(fixed_i),
+            I::Ite(branches, otherwise) => branches.iter().all(|(c, v)| fixed(c) && fixed_i(v)) && fixed_i(otherwise),
+            I::BoolToInt(b) => fixed(b),
+            I::Sum(_, _, f, body) => f.as_deref().is_none_or(fixed) && fixed_i(body),
+            I::Count(items, v) => items.iter().all(fixed_i) && fixed_i(v),
+        }
+    }
+}
+
+/// Whether a Boolean mentions no variable (only k and constants).
+fn fixed(e: &B) -> bool {
+    match e {
+        B::Const(_) => true,
+        B::Var(_) | B::Colour(..) => false,
+        B::Not(a) => fixed(a),
+        B::Bin(_, a, b) => fixed(a) && fixed(b),
+        B::Cmp(_, a, b) => fixed_i(a) && fixed_i(b),
+        B::In(a, _) => fixed_i(a),
+        B::AllDiff(items) | B::Table(items, _) => items.iter().all(fixed_i),
+        B::Card(_, n, items, v) => fixed_i(n) && items.iter().all(fixed_i) && fixed_i(v),
+        B::Quant(_, _, _, f, body) => f.as_deref().is_none_or(fixed) && fixed(body),
+        B::Ite(branches, otherwise) => branches.iter().all(|(c, v)| fixed(c) && fixed(v)) && fixed(otherwise),
+    }
+}
+
+fn compare(op: &str, a: i64, b: i64) -> bool {
+    match op {
+        "=" => a == b,
+        "!=" => a != b,
+        "<" => a < b,
+        "<=" => a <= b,
+        ">" => a > b,
+        _ => a >= b,
+    }
+}
+
+/// A top-level constraint: a Boolean, or a `forall(k in lo..hi)(body)` that
+/// somaria splits into one group per value of k.
+#[derive(Clone, Debug)]
+enum Top {
+    Plain(B),
+    Forall(i64, i64, B),
+}
+
+#[derive(Clone)]
+struct Model {
+    decls: Vec<Decl>,
+    scalars: Vec<Scalar>,
+    array: Option<(usize, Vec<usize>)>,
+    constraints: Vec<Top>,
+    objective: Option<(bool, I)>,
+    show: Vec<usize>,
+    two_arg_minmax: bool,
+    comprehension_quant: bool,
+    for_minizinc: bool,
+}
+
+impl Model {
+    fn text(&self) -> String {
+        let mut s = String::from("kind = \"csp\"\n");
+        if self.show.len() != self.decls.len() {
+            let names: Vec<String> = self.show.iter().map(|&d| format!("\"{}\"", self.decls[d].name)).collect();
+            s.push_str(&format!("show = [{}]\n", names.join(", ")));
+        }
+        if let Some((max, e)) = &self.objective {
+            s.push_str(&format!("{} = '{}'\n", if *max { "maximize" } else { "minimize" }, print_i(self, e)));
+        }
+        s.push_str("\n[params]\np = [2, -1, 0, 3]\n\n[enums]\nColour = [\"red\", \"green\", \"blue\"]\n\n[vars]\n");
+        for decl in &self.decls {
+            s.push_str(&format!("{} = {}\n", decl.name, decl.toml));
+        }
+        for (c, top) in self.constraints.iter().enumerate() {
+            let expr = match top {
+                Top::Plain(b) => print_b(self, b),
+                Top::Forall(lo, hi, b) => format!("forall(k in {lo}..{hi})({})", print_b(self, b)),
+            };
+            s.push_str(&format!("\n[[constraint]]\nname = \"c{c}\"\nexpr = '{expr}'\n"));
+        }
+        s
+    }
+
+    /// Whether a top-level constraint is a `forall(k in ..)(..)` written
+    /// with a generator, which somaria splits into one group per k.
+    fn split<'a>(&self, top: &'a Top) -> Option<(i64, i64, Option<&'a B>, &'a B)> {
+        match top {
+            Top::Forall(lo, hi, body) => Some((*lo, *hi, None, body)),
+            Top::Plain(B::Quant(true, lo, hi, filter, body)) if !(self.comprehension_quant && filter.is_none()) => {
+                Some((*lo, *hi, filter.as_deref(), body))
+            }
+            Top::Plain(_) => None,
+        }
+    }
+
+    /// The groups somaria explains over: (name, constraint, k).
+    fn groups(&self) -> Vec<(String, usize, Option<i64>)> {
+        let mut groups = Vec::new();
+        for (c, top) in self.constraints.iter().enumerate() {
+            if let Some((lo, hi, filter, _)) = self.split(top) {
+                for k in lo..=hi {
+                    // A filter on k alone drops the instance; one on the variables guards it.
+                    if let Some(f) = filter
+                        && fixed(f)
+                        && !(Eval { model: self, values: &[], k: Some(k) }).b(f)
+                    {
+                        continue;
+                    }
+                    groups.push((format!("c{c} (k = {k})"), c, Some(k)));
+                }
+                continue;
+            }
+            match top {
+                Top::Plain(_) => groups.push((format!("c{c}"), c, None)),
+                Top::Forall(lo, hi, _) => {
+                    for k in *lo..=*hi {
+                        groups.push((format!("c{c} (k = {k})"), c, Some(k)));
+                    }
+                }
+            }
+        }
+        groups
+    }
+
+    fn group_holds(&self, values: &[i64], c: usize, k: Option<i64>) -> bool {
+        let eval = Eval { model: self, values, k };
+        if let (Some(k), Some((_, _, filter, body))) = (k, self.split(&self.constraints[c])) {
+            let inner = Eval { k: Some(k), ..eval };
+            return match filter {
+                Some(f) => !inner.b(f) || inner.b(body),
+                None => inner.b(body),
+            };
+        }
+        match &self.constraints[c] {
+            Top::Plain(b) => eval.b(b),
+            Top::Forall(lo, hi, b) => match k {
+                Some(k) => Eval { k: Some(k), ..eval }.b(b),
+                None => (*lo..=*hi).all(|k| Eval { k: Some(k), ..eval }.b(b)),
+            },
+        }
+    }
+
+    fn objective_value(&self, values: &[i64]) -> Option<i64> {
+        self.objective.as_ref().and_then(|(_, e)| Eval { model: self, values, k: None }.i(e))
+    }
+
+    /// Every assignment, in a fixed order.
+    fn assignments(&self) -> Vec<Vec<i64>> {
+        let mut all = vec![Vec::new()];
+        for scalar in &self.scalars {
+            all = all
+                .into_iter()
+                .flat_map(|prefix| {
+                    scalar.values.iter().map(move |&v| {
+                        let mut next = prefix.clone();
+                        next.push(v);
+                        next
+                    })
+                })
+                .collect();
+        }
+        all
+    }
+
+    fn shown_scalars(&self) -> Vec<usize> {
+        self.show.iter().flat_map(|&d| self.decls[d].scalars.clone()).collect()
+    }
+}
+
+fn generate(seed: u64) -> Model {
+    let mut g = Gen {
+        rng: SplitMix64::new(seed),
+        scalars: Vec::new(),
+        ints: Vec::new(),
+        bools: Vec::new(),
+        colour: None,
+        array: None,
+        in_loop: false,
+    };
+    let mut decls: Vec<Decl> = Vec::new();
+    let target = 2 + g.rng.below(5);
+    let with_array = g.chance(0.35);
+    let with_colour = g.chance(0.3);
+    let mut count = 0;
+    if with_array {
+        let len = 2 + g.rng.below(2);
+        let lo = g.rng.below(4) as i64 - 2;
+        let hi = lo + 1 + g.rng.below(2) as i64;
+        let mut elems = Vec::new();
+        for i in 0..len {
+            let s = g.scalars.len();
+            g.scalars.push(Scalar {
+                text: format!("a[{}]", i + 1),
+                decl: decls.len(),
+                values: (lo..=hi).collect(),
+                kind: Kind::Int,
+            });
+            g.ints.push(s);
+            elems.push(s);
+        }
+        decls.push(Decl {
+            name: "a".into(),
+            toml: format!("{{ index = [\"1..{len}\"], domain = \"{lo}..{hi}\" }}"),
+            scalars: elems.clone(),
+        });
+        g.array = Some((decls.len() - 1, elems));
+        count += len;
+    }
+    if with_colour && count < target {
+        let s = g.scalars.len();
+        g.scalars.push(Scalar { text: "c".into(), decl: decls.len(), values: vec![1, 2, 3], kind: Kind::Colour });
+        decls.push(Decl { name: "c".into(), toml: "\"Colour\"".into(), scalars: vec![s] });
+        g.colour = Some(s);
+        count += 1;
+    }
+    let mut k = 0;
+    while count < target {
+        let s = g.scalars.len();
+        let name = format!("x{k}");
+        k += 1;
+        if g.chance(0.25) {
+            g.scalars.push(Scalar { text: name.clone(), decl: decls.len(), values: vec![0, 1], kind: Kind::Bool });
+            g.bools.push(s);
+            decls.push(Decl { name, toml: "\"bool\"".into(), scalars: vec![s] });
+        } else {
+            let toml;
+            let values: Vec<i64> = if g.chance(0.2) {
+                let set: BTreeSet<i64> = (0..1 + g.rng.below(4)).map(|_| g.rng.below(7) as i64 - 3).collect();
+                let parts: Vec<String> = set.iter().map(|v| v.to_string()).collect();
+                toml = format!("\"{{{}}}\"", parts.join(", "));
+                set.into_iter().collect()
+            } else {
+                let lo = g.rng.below(6) as i64 - 3;
+                let hi = lo + g.rng.below(5) as i64;
+                toml = format!("\"{lo}..{hi}\"");
+                (lo..=hi).collect()
+            };
+            g.scalars.push(Scalar { text: name.clone(), decl: decls.len(), values, kind: Kind::Int });
+            g.ints.push(s);
+            decls.push(Decl { name, toml, scalars: vec![s] });
+        }
+        count += 1;
+    }
+    let depth = 1 + g.rng.below(3);
+    let mut constraints = Vec::new();
+    for _ in 0..1 + g.rng.below(4) {
+        if g.chance(0.2) {
+            let lo = g.rng.below(3) as i64;
+            let hi = lo + g.rng.below(3) as i64;
+            g.in_loop = true;
+            let body = g.boolean(depth);
+            g.in_loop = false;
+            constraints.push(Top::Forall(lo, hi, body));
+        } else {
+            constraints.push(Top::Plain(g.boolean(depth)));
+        }
+    }
+    let objective = if g.chance(0.2) { Some((g.chance(0.5), g.int(2))) } else { None };
+    let show: Vec<usize> = if g.chance(0.3) {
+        let picked: Vec<usize> = (0..decls.len()).filter(|_| g.chance(0.6)).collect();
+        if picked.is_empty() { vec![0] } else { picked }
+    } else {
+        (0..decls.len()).collect()
+    };
+    let two_arg_minmax = g.chance(0.5);
+    let comprehension_quant = g.chance(0.5);
+    let array = g.array.clone();
+    Model {
+        decls,
+        scalars: g.scalars,
+        array,
+        constraints,
+        objective,
+        show,
+        two_arg_minmax,
+        comprehension_quant,
+        for_minizinc: false,
+    }
+}
+
+/// What the enumeration says.
+struct Truth {
+    /// The assignments that are solutions (optimal ones under an objective).
+    solutions: Vec<Vec<i64>>,
+    optimum: Option<i64>,
+}
+
+fn truth(model: &Model) -> Truth {
+    let mut feasible: Vec<(Vec<i64>, Option<i64>)> = Vec::new();
+    for values in model.assignments() {
+        if (0..model.constraints.len()).all(|c| model.group_holds(&values, c, None)) {
+            let objective = model.objective_value(&values);
+            if model.objective.is_some() && objective.is_none() {
+                continue;
+            }
+            feasible.push((values, objective));
+        }
+    }
+    let optimum = match &model.objective {
+        Some((max, _)) => {
+            let values = feasible.iter().filter_map(|(_, o)| *o);
+            if *max { values.max() } else { values.min() }
+        }
+        None => None,
+    };
+    let solutions = feasible.into_iter().filter(|(_, o)| optimum.is_none() || *o == optimum).map(|(v, _)| v).collect();
+    Truth { solutions, optimum }
+}
+
+/// Reads a shown value of a JSON solution or facts entry back as a number.
+fn number(model: &Model, scalar: usize, v: &serde_json::Value) -> i64 {
+    match model.scalars[scalar].kind {
+        Kind::Bool => i64::from(v.as_bool().expect("a Boolean")),
+        Kind::Colour => COLOURS.iter().position(|c| Some(*c) == v.as_str()).expect("a colour") as i64 + 1,
+        Kind::Int => v.as_i64().expect("an integer"),
+    }
+}
+
+/// The JSON leaf of a scalar in a solution or facts object.
+fn leaf<'a>(model: &Model, root: &'a serde_json::Value, scalar: usize) -> &'a serde_json::Value {
+    let s = &model.scalars[scalar];
+    let decl = &model.decls[s.decl];
+    let value = &root[decl.name.as_str()];
+    if decl.scalars.len() == 1 && decl.name == s.text {
+        value
+    } else {
+        let position = decl.scalars.iter().position(|&x| x == scalar).expect("in its declaration");
+        &value[position]
+    }
+}
+
+fn check_model(seed: u64) {
+    let model = generate(seed);
+    let text = model.text();
+    let context = format!("seed {seed}\n{text}");
+    let puzzle = puzzles::load(&Source::from_text("random.toml", text.clone()))
+        .unwrap_or_else(|e| panic!("{context}\nload: {e}"));
+    let truth = truth(&model);
+    let shown = model.shown_scalars();
+    let projections: BTreeSet<Vec<i64>> =
+        truth.solutions.iter().map(|v| shown.iter().map(|&s| v[s]).collect()).collect();
+    let solvable = !truth.solutions.is_empty();
+    for engine in puzzle.engines() {
+        let context = format!("{context}engine {engine}");
+        let options = SolveOptions { engine: Some(engine.to_string()), ..Default::default() };
+        let count_options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
+
+        let counted = puzzle.count(&count_options).unwrap_or_else(|e| panic!("{context}\ncount: {e}"));
+        assert!(counted.complete, "{context}");
+        assert_eq!(counted.count, projections.len() as u64, "{context}\ncount");
+
+        let solved = puzzle.solve(&options).unwrap_or_else(|e| panic!("{context}\nsolve: {e}"));
+        assert_eq!(solved.status == Status::Solved, solvable, "{context}\nsolve status");
+        assert_eq!(solved.objective, truth.optimum, "{context}\nobjective");
+        if let Some(solution) = &solved.solution {
+            let found: Vec<i64> = shown.iter().map(|&s| number(&model, s, leaf(&model, &solution.json, s))).collect();
+            assert!(projections.contains(&found), "{context}\nsolve gave {found:?}, not a solution");
+        }
+
+        let facts = puzzle.facts(&options).unwrap_or_else(|e| panic!("{context}\nfacts: {e}"));
+        assert_eq!(facts.status == Status::Solved, solvable, "{context}\nfacts status");
+        if solvable {
+            for (i, &s) in shown.iter().enumerate() {
+                let expected: BTreeSet<i64> = projections.iter().map(|p| p[i]).collect();
+                let listed = leaf(&model, &facts.json["values"], s);
+                let got: BTreeSet<i64> =
+                    listed.as_array().expect("a list").iter().map(|v| number(&model, s, v)).collect();
+                assert_eq!(got, expected, "{context}\nfacts of {}", model.scalars[s].text);
+            }
+        }
+
+        let explained = puzzle.explain(&options).unwrap_or_else(|e| panic!("{context}\nexplain: {e}"));
+        // Explain ignores optimality but not the objective's definedness.
+        let feasible = model.assignments().into_iter().any(|v| {
+            (0..model.constraints.len()).all(|c| model.group_holds(&v, c, None))
+                && (model.objective.is_none() || model.objective_value(&v).is_some())
+        });
+        assert_eq!(explained.status == Status::Solved, feasible, "{context}\nexplain status");
+        assert_eq!(feasible, solvable, "{context}\nan objective that is defined somewhere has an optimum");
+        if !feasible {
+            check_minimal(&model, &explained.constraints.iter().map(|c| c.name.clone()).collect::<Vec<_>>(), &context);
+        }
+    }
+}
+
+/// The named groups have no common solution, and each proper subset has one.
+fn check_minimal(model: &Model, names: &[String], context: &str) {
+    let groups = model.groups();
+    let objective_group = names.iter().any(|n| n == "the objective is defined");
+    let chosen: Vec<(usize, Option<i64>)> = names
+        .iter()
+        .filter(|n| *n != "the objective is defined")
+        .map(|n| {
+            let (_, c, k) =
+                groups.iter().find(|(name, _, _)| name == n).unwrap_or_else(|| panic!("{context}\nunknown group {n}"));
+            (*c, *k)
+        })
+        .collect();
+    let satisfiable = |skip: Option<usize>, objective: bool| {
+        model.assignments().into_iter().any(|v| {
+            chosen.iter().enumerate().all(|(i, &(c, k))| Some(i) == skip || model.group_holds(&v, c, k))
+                && (!objective || model.objective_value(&v).is_some())
+        })
+    };
+    assert!(!satisfiable(None, objective_group), "{context}\nexplained set {names:?} has a solution");
+    for i in 0..chosen.len() {
+        assert!(satisfiable(Some(i), objective_group), "{context}\nexplained set {names:?} is not minimal: drop {i}");
+    }
+    if objective_group {
+        assert!(satisfiable(None, false), "{context}\nexplained set {names:?} is not minimal: drop the objective");
+    }
+}
+
+fn models() -> u64 {
+    std::env::var("SOMARIA_CSP_MODELS").ok().and_then(|n| n.parse().ok()).unwrap_or(600)
+}
+
+#[test]
+fn random_models_agree_with_enumeration_on_every_engine() {
+    for seed in 0..models() {
+        check_model(seed);
+    }
+}
+
+#[test]
+fn the_generator_covers_the_subset_and_both_verdicts() {
+    // Guards the test against a generator that drifted into easy cases.
+    let mut texts = String::new();
+    let (mut solvable, mut unsolvable, mut objectives) = (0, 0, 0);
+    for seed in 0..models() {
+        let model = generate(seed);
+        texts.push_str(&model.text());
+        let truth = truth(&model);
+        if truth.solutions.is_empty() {
+            unsolvable += 1
+        } else {
+            solvable += 1
+        }
+        objectives += usize::from(model.objective.is_some());
+    }
+    assert!(solvable > 100 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable");
+    assert!(objectives > 50, "{objectives} objectives");
+    for construct in [
+        " div ",
+        " mod ",
+        " * ",
+        "abs(",
+        "min(",
+        "max(",
+        "if ",
+        "elseif",
+        "bool2int(",
+        "sum(k in",
+        "forall(k in",
+        "exists(k in",
+        "forall([",
+        "where",
+        "alldifferent(",
+        "count(",
+        "exactly(",
+        "at_most(",
+        "at_least(",
+        "table(",
+        "[|",
+        " in {",
+        "p[",
+        "a[",
+        "xor",
+        "<->",
+        "<-",
+        "->",
+        "not ",
+        "red",
+        "show =",
+        "minimize",
+        "maximize",
+    ] {
+        assert!(texts.contains(construct), "no generated model uses {construct:?}");
+    }
+    let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    for construct in ["a[", "p["] {
+        *by_name.entry(construct).or_default() += texts.matches(construct).count();
+    }
+    assert!(by_name.values().all(|&n| n > 20));
+}
+
+/// The model in MiniZinc's own language, printing every scalar per solution.
+fn minizinc_text(model: &Model) -> String {
+    let model = &Model { for_minizinc: true, ..model.clone() };
+    let mut s = String::new();
+    for global in ["alldifferent", "table", "exactly", "at_most", "at_least"] {
+        s.push_str(&format!("include \"{global}.mzn\";\n"));
+    }
+    s.push_str("enum Colour = {red, green, blue};\narray[1..4] of int: p = [2, -1, 0, 3];\n");
+    for decl in &model.decls {
+        let first = &model.scalars[decl.scalars[0]];
+        let domain = match first.kind {
+            Kind::Bool => "bool".to_string(),
+            Kind::Colour => "Colour".to_string(),
+            Kind::Int => {
+                let parts: Vec<String> = first.values.iter().map(|v| v.to_string()).collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+        };
+        if decl.scalars.len() == 1 && first.text == decl.name {
+            s.push_str(&format!("var {domain}: {};\n", decl.name));
+        } else {
+            s.push_str(&format!("array[1..{}] of var {domain}: {};\n", decl.scalars.len(), decl.name));
+        }
+    }
+    for top in &model.constraints {
+        let expr = match top {
+            Top::Plain(b) => print_b(model, b),
+            Top::Forall(lo, hi, b) => format!("forall(k in {lo}..{hi})({})", print_b(model, b)),
+        };
+        s.push_str(&format!("constraint {expr};\n"));
+    }
+    match &model.objective {
+        Some((max, e)) => {
+            s.push_str(&format!("solve {} {};\n", if *max { "maximize" } else { "minimize" }, print_i(model, e)))
+        }
+        None => s.push_str("solve satisfy;\n"),
+    }
+    let parts: Vec<String> = model.scalars.iter().map(|sc| format!("\\({})", sc.text)).collect();
+    s.push_str(&format!("output [\"{}\\n\"];\n", parts.join(" ")));
+    s
+}
+
+/// The solutions MiniZinc with Gecode prints: every one for a satisfaction
+/// model, the improving sequence for an optimisation model.
+fn minizinc_solutions(model: &Model, dir: &std::path::Path) -> Vec<Vec<i64>> {
+    let path = dir.join("model.mzn");
+    std::fs::write(&path, minizinc_text(model)).unwrap();
+    let out = std::process::Command::new("minizinc")
+        .args(["--solver", "gecode", "--all-solutions"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "minizinc failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        minizinc_text(model)
+    );
+    stdout
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with("----------") && !l.starts_with("====="))
+        .map(|l| {
+            l.split_whitespace()
+                .zip(&model.scalars)
+                .map(|(word, scalar)| match scalar.kind {
+                    Kind::Bool => i64::from(word == "true"),
+                    Kind::Colour => COLOURS.iter().position(|c| *c == word).expect("a colour") as i64 + 1,
+                    Kind::Int => word.parse().expect("an integer"),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn minizinc_installed() -> bool {
+    std::process::Command::new("minizinc").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+/// The evaluator here, and so the semantics somaria follows (relational
+/// undefinedness included), against MiniZinc itself: the same solutions,
+/// or the same optimum. Skipped when MiniZinc is not installed; set
+/// `SOMARIA_MINIZINC_MODELS` for more models than the default 120.
+#[test]
+fn random_models_agree_with_minizinc_where_installed() {
+    if !minizinc_installed() {
+        eprintln!("minizinc is not installed; skipping the comparison with MiniZinc");
+        return;
+    }
+    let models: u64 = std::env::var("SOMARIA_MINIZINC_MODELS").ok().and_then(|n| n.parse().ok()).unwrap_or(120);
+    let dir = tempfile::tempdir().unwrap();
+    for seed in 0..models {
+        let model = generate(seed);
+        let truth = truth(&model);
+        let found = minizinc_solutions(&model, dir.path());
+        let context = format!("seed {seed}\n{}", minizinc_text(&model));
+        match &model.objective {
+            None => {
+                let ours: BTreeSet<Vec<i64>> = truth.solutions.iter().cloned().collect();
+                let theirs: BTreeSet<Vec<i64>> = found.into_iter().collect();
+                assert_eq!(ours, theirs, "{context}");
+            }
+            Some(_) => {
+                let optimum = found.last().and_then(|v| model.objective_value(v));
+                assert_eq!(optimum, truth.optimum, "{context}");
+                // And somaria gives the same optimum.
+                let puzzle = puzzles::load(&Source::from_text("random.toml", model.text())).unwrap();
+                let solved = puzzle.solve(&SolveOptions::default()).unwrap();
+                assert_eq!(solved.objective, optimum, "{context}");
+            }
+        }
+    }
+}
