@@ -238,19 +238,20 @@ pub fn picture(values: &serde_json::Value, sets: bool) -> crate::render::picture
     let is_leaf = |v: &Value| {
         !matches!(v, Value::Array(_)) || (sets && v.as_array().is_some_and(|a| a.iter().all(|x| !x.is_array())))
     };
-    let mut grids: Vec<(&str, Vec<Vec<(String, bool)>>)> = Vec::new();
+    // Per grid: its name, and per cell its label and whether it is shaded.
+    type Labels = Vec<Vec<(String, bool)>>;
+    let mut grids: Vec<(&str, Labels)> = Vec::new();
     let mut caption = Vec::new();
     if let Value::Object(members) = values {
         for (name, value) in members {
-            let rows: Option<Vec<Vec<(String, bool)>>> =
-                value.as_array().filter(|_| !is_leaf(value)).and_then(|rows| {
-                    rows.iter()
-                        .map(|row| {
-                            let cells = row.as_array().filter(|_| !is_leaf(row))?;
-                            cells.iter().map(|c| is_leaf(c).then(|| label(c))).collect::<Option<Vec<_>>>()
-                        })
-                        .collect()
-                });
+            let rows: Option<Labels> = value.as_array().filter(|_| !is_leaf(value)).and_then(|rows| {
+                rows.iter()
+                    .map(|row| {
+                        let cells = row.as_array().filter(|_| !is_leaf(row))?;
+                        cells.iter().map(|c| is_leaf(c).then(|| label(c))).collect::<Option<Vec<_>>>()
+                    })
+                    .collect()
+            });
             match rows {
                 Some(rows) if !rows.is_empty() => grids.push((name, rows)),
                 _ => caption.push(format!("{name} = {value}")),
