@@ -175,6 +175,30 @@ fn each_walker_is_drawn_in_its_own_colour() {
     }
 }
 
+/// A csp model's 2-D array is drawn as a grid: `facts` shades the cells that
+/// can take more than one value, and only those.
+#[test]
+fn csp_facts_shade_the_cells_that_vary() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("latin.toml");
+    let text = "kind = \"csp\"\n[vars]\nx = { index = [\"1..2\", \"1..3\"], domain = \"1..3\" }\n\
+        [[constraint]]\nexpr = 'forall(i in 1..2)(alldifferent([x[i, j] | j in 1..3]))'\n\
+        [[constraint]]\nexpr = 'x[1, 1] = 1 /\\ x[2, 1] = 2 /\\ x[2, 2] = 1'\n";
+    std::fs::write(&model, text).unwrap();
+    let path = model.to_str().unwrap();
+    let rendered = Rendered::of(&svg_of(&["facts", path]));
+    let json = json_of(&["facts", path]);
+    let sets = json["values"]["x"].as_array().unwrap();
+    for (r, row) in sets.iter().enumerate() {
+        for (c, options) in row.as_array().unwrap().iter().enumerate() {
+            let expected = if options.as_array().unwrap().len() > 1 { SHADE } else { FLOOR };
+            assert_eq!(rendered.centre((r, c)), rgb(expected), "{:?}: {options}", (r, c));
+        }
+    }
+    assert!(sets[0][1].as_array().unwrap().len() > 1, "x[1, 2] can be 2 or 3");
+    Rendered::of(&svg_of(&["solve", path]));
+}
+
 #[test]
 fn the_shrine_svg_is_unchanged() {
     insta::assert_snapshot!(svg_of(&["solve", "models/akh-vaquot.toml"]));
