@@ -7,6 +7,8 @@
 //! - [`model`] reads a TOML model file and reports errors by file, line and
 //!   column;
 //! - [`cnf`] builds formulas, with the cardinality encodings in [`cnf::card`];
+//! - [`graph`] holds constraints over grid graphs (paths, loops, connected
+//!   regions) that puzzle families and csp models share;
 //! - [`solver`] solves them, under assumptions or enumerating models;
 //! - [`puzzles`] holds one module per family, each with its encoding, decoding
 //!   and independent check;
@@ -20,6 +22,7 @@
 //! ```
 
 pub mod cnf;
+pub mod graph;
 pub mod grid;
 pub mod model;
 pub mod puzzles;

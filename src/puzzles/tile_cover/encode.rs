@@ -11,7 +11,10 @@
 use super::graph::{Room, START};
 use super::presolve::Deductions;
 use crate::cnf::card::{self, Bounds, Totalizer};
-use crate::cnf::{Cnf, Lit, Var};
+use crate::cnf::{ClauseSink, Cnf, Lit, Var};
+use crate::graph::{Named, Part, PathReading, Sink, binary_rank, path_arcs, read_path};
+
+pub use crate::graph::CutStyle;
 
 /// Which encoding to build.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,15 +25,6 @@ pub enum Scheme {
     Rank,
     /// Cell at step t, pruned by colour and distance.
     Steps,
-}
-
-/// How the lazy encoding forbids a detached cycle it has found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum CutStyle {
-    /// "The walk enters this set of cells", for every covered cell of it.
-    CutSet,
-    /// "Not all of these arcs at once".
-    Nogood,
 }
 
 /// Options that change the work done but never the answers, for measuring
@@ -65,16 +59,59 @@ enum Layout {
     Steps(Vec<Vec<Option<Var>>>),
 }
 
-/// What a model says about the walk.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// A walk from the start: the tiles in order.
-    Walk(Vec<usize>),
-    /// The walk from the start (its tiles in order), and detached cycles,
-    /// each as its arcs in order.
-    Cycles(Vec<usize>, Vec<Vec<usize>>),
-    /// The model is not a walk at all: a bug in the encoding.
-    Broken(String),
+/// The shared encodings of [`crate::graph`] writing into a room's formula,
+/// with the parts named in the room's words.
+struct Words<'a> {
+    cnf: &'a mut Cnf,
+    room: &'a Room,
+}
+
+impl ClauseSink for Words<'_> {
+    fn new_var(&mut self) -> Var {
+        self.cnf.new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.cnf.add_clause(clause);
+    }
+
+    fn new_vars(&mut self, count: usize) -> Vec<Var> {
+        self.cnf.new_vars(count)
+    }
+}
+
+impl Sink for Words<'_> {
+    fn open(&mut self, part: Part) {
+        let room = self.room;
+        let (name, place) = match part {
+            Part::StartLeft => ("the walk leaves the start once".to_string(), Some(room.position(START))),
+            Part::Entered(tile) => {
+                (format!("tile {} is entered once when covered", room.label(tile)), Some(room.position(tile)))
+            }
+            Part::Left(tile) => (
+                format!("tile {} is left once when covered, unless it is the last", room.label(tile)),
+                Some(room.position(tile)),
+            ),
+            Part::EndsOnce => ("the walk ends once".to_string(), room.end().map(|e| room.position(e))),
+            Part::NoBackAndForth => ("no arc is walked both ways".to_string(), None),
+            Part::StartRank => ("the start is at position 0".to_string(), Some(room.position(START))),
+            Part::RankAfter(node) => (format!("position after {}", room.label(node)), Some(room.position(node))),
+            other => (format!("{other:?}"), None),
+        };
+        self.cnf.open_group(name, place);
+    }
+
+    fn name(&mut self, var: Var, what: Named) {
+        let room = self.room;
+        let name = match what {
+            Named::Arc(arc) => {
+                let (from, to) = room.arcs()[arc];
+                format!("{} -> {}", room.label(from), room.label(to))
+            }
+            Named::Last(tile) => format!("tile {} is the last", room.label(tile)),
+        };
+        self.cnf.name_var(var, name);
+    }
 }
 
 /// The CNF of a room under one scheme.
@@ -105,12 +142,13 @@ impl Encoding {
         }
         let layout = match scheme {
             Scheme::Lazy(_) => {
-                let (arcs, ends) = successor_arcs(&mut cnf, room, &covered);
+                let (arcs, ends) = path_arcs(&mut Words { cnf: &mut cnf, room }, room, &covered, false);
                 Layout::Arcs(arcs, ends)
             }
             Scheme::Rank => {
-                let (arcs, ends) = successor_arcs(&mut cnf, room, &covered);
-                binary_rank(&mut cnf, room, &arcs, truth);
+                let mut words = Words { cnf: &mut cnf, room };
+                let (arcs, ends) = path_arcs(&mut words, room, &covered, false);
+                binary_rank(&mut words, room, &arcs, truth, None);
                 Layout::Arcs(arcs, ends)
             }
             Scheme::Steps => Layout::Steps(time_steps(&mut cnf, room, &covered)),
@@ -170,10 +208,11 @@ impl Encoding {
         choices.into_iter().chain(self.covered.iter().skip(1).map(|&l| !l)).collect()
     }
 
-    /// Reads the walk from a model, through `value`.
-    pub fn read(&self, room: &Room, value: impl Fn(Lit) -> bool) -> Reading {
+    /// Reads the walk from a model, through `value`: the tiles after the
+    /// start, with detached cycles for the lazy encodings.
+    pub fn read(&self, room: &Room, value: impl Fn(Lit) -> bool) -> PathReading {
         match &self.layout {
-            Layout::Arcs(arcs, _) => read_arcs(room, arcs, value),
+            Layout::Arcs(arcs, _) => read_path(room, arcs, value),
             Layout::Steps(visits) => {
                 let mut walk = Vec::new();
                 // `t` is a step, the inner index of every tile's row of visits.
@@ -184,55 +223,13 @@ impl Encoding {
                     match at[..] {
                         [] => break,
                         [tile] => walk.push(tile),
-                        _ => return Reading::Broken(format!("{} tiles at step {}", at.len(), t + 1)),
+                        _ => return PathReading::Broken(format!("{} tiles at step {}", at.len(), t + 1)),
                     }
                 }
-                Reading::Walk(walk)
+                PathReading::Walk(walk)
             }
         }
     }
-}
-
-fn read_arcs(room: &Room, arcs: &[Var], value: impl Fn(Lit) -> bool) -> Reading {
-    let mut next_arc = vec![None; room.num_nodes()];
-    for (index, var) in arcs.iter().enumerate() {
-        if value(var.pos()) {
-            let (from, _) = room.arcs()[index];
-            if next_arc[from].replace(index).is_some() {
-                return Reading::Broken(format!("two arcs leave {}", room.label(from)));
-            }
-        }
-    }
-    let mut on_walk = vec![false; room.num_nodes()];
-    on_walk[START] = true;
-    let mut walk = Vec::new();
-    let mut node = START;
-    while let Some(arc) = next_arc[node] {
-        node = room.arcs()[arc].1;
-        if on_walk[node] {
-            return Reading::Broken(format!("the walk returns to {}", room.label(node)));
-        }
-        on_walk[node] = true;
-        walk.push(node);
-    }
-    let mut cycles = Vec::new();
-    for first in room.tiles() {
-        if on_walk[first] || next_arc[first].is_none() {
-            continue;
-        }
-        let mut cycle = Vec::new();
-        let mut node = first;
-        while !on_walk[node] {
-            on_walk[node] = true;
-            let Some(arc) = next_arc[node] else {
-                return Reading::Broken(format!("a second walk ends at {}", room.label(node)));
-            };
-            cycle.push(arc);
-            node = room.arcs()[arc].1;
-        }
-        cycles.push(cycle);
-    }
-    if cycles.is_empty() { Reading::Walk(walk) } else { Reading::Cycles(walk, cycles) }
 }
 
 /// "Covered" per node, with the start constant true; at most k tiles left,
@@ -302,107 +299,6 @@ fn colour_count(cnf: &mut Cnf, room: &Room, covered: &[Lit], truth: Lit) {
         cnf.add_clause(&[at_least(&other, j + 1), !at_least(&same, j + hi + 1)]);
         // left_other >= j  =>  left_same >= j + lo
         cnf.add_clause(&[!at_least(&other, j), at_least(&same, j + lo)]);
-    }
-}
-
-/// One variable per arc; the start leaves once, and each covered tile is
-/// entered once and left once unless it is the last.
-fn successor_arcs(cnf: &mut Cnf, room: &Room, covered: &[Lit]) -> (Vec<Var>, Vec<Option<Lit>>) {
-    let arcs = cnf.new_vars(room.arcs().len());
-    for (var, &(from, to)) in arcs.iter().zip(room.arcs()) {
-        cnf.name_var(*var, format!("{} -> {}", room.label(from), room.label(to)));
-    }
-    let lits = |list: &[usize]| -> Vec<Lit> { list.iter().map(|&a| arcs[a].pos()).collect() };
-    cnf.open_group("the walk leaves the start once", Some(room.position(START)));
-    card::exactly_one(cnf, &lits(room.out_arcs(START)));
-    let mut ends = Vec::new();
-    let mut end_of = vec![None];
-    for tile in room.tiles() {
-        let place = Some(room.position(tile));
-        cnf.open_group(format!("tile {} is entered once when covered", room.label(tile)), place);
-        let entering = lits(room.in_arcs(tile));
-        for &arc in &entering {
-            cnf.add_clause(&[!arc, covered[tile]]);
-        }
-        cnf.add_clause(&[&[!covered[tile]], &entering[..]].concat());
-        card::at_most_one(cnf, &entering);
-        cnf.open_group(format!("tile {} is left once when covered, unless it is the last", room.label(tile)), place);
-        let end = cnf.new_var();
-        cnf.name_var(end, format!("tile {} is the last", room.label(tile)));
-        let mut leaving = lits(room.out_arcs(tile));
-        leaving.push(end.pos());
-        for &arc in &leaving {
-            cnf.add_clause(&[!arc, covered[tile]]);
-        }
-        cnf.add_clause(&[&[!covered[tile]], &leaving[..]].concat());
-        card::at_most_one(cnf, &leaving);
-        ends.push(end.pos());
-        end_of.push(Some(end.pos()));
-    }
-    cnf.open_group("the walk ends once", room.end().map(|e| room.position(e)));
-    match room.end() {
-        Some(end_tile) => {
-            for (tile, &end) in room.tiles().zip(&ends) {
-                cnf.add_clause(&[if tile == end_tile { end } else { !end }]);
-            }
-        }
-        None => card::exactly_one(cnf, &ends),
-    }
-    // Two-cell cycles are the commonest detached cycles; forbid them outright.
-    cnf.open_group("no arc is walked both ways", None);
-    for (index, &(from, to)) in room.arcs().iter().enumerate() {
-        if let Some(&back) = room.out_arcs(to).iter().find(|&&b| room.arcs()[b].1 == from)
-            && index < back
-        {
-            cnf.add_clause(&[arcs[index].neg(), arcs[back].neg()]);
-        }
-    }
-    (arcs, end_of)
-}
-
-/// Binary positions: the start is 0, and an arc u -> v makes v's position
-/// u's plus one, so the positions rise along every chain and no chain can
-/// close into a cycle.
-fn binary_rank(cnf: &mut Cnf, room: &Room, arcs: &[Var], truth: Lit) {
-    let mut width = 1;
-    while (1usize << width) < room.num_nodes() + 1 {
-        width += 1;
-    }
-    let rank: Vec<Vec<Lit>> =
-        (0..room.num_nodes()).map(|_| cnf.new_vars(width).into_iter().map(|v| v.pos()).collect()).collect();
-    cnf.open_group("the start is at position 0", Some(room.position(START)));
-    for &bit in &rank[START] {
-        cnf.add_clause(&[!bit]);
-    }
-    for node in 0..room.num_nodes() {
-        if room.out_arcs(node).is_empty() {
-            continue;
-        }
-        cnf.open_group(format!("position after {}", room.label(node)), Some(room.position(node)));
-        // next = rank + 1, bit by bit with a carry; the carry out must be 0.
-        let mut carry = truth;
-        let mut next = Vec::with_capacity(width);
-        for &bit in &rank[node] {
-            let sum = cnf.new_var().pos();
-            cnf.add_clause(&[!sum, bit, carry]);
-            cnf.add_clause(&[!sum, !bit, !carry]);
-            cnf.add_clause(&[sum, !bit, carry]);
-            cnf.add_clause(&[sum, bit, !carry]);
-            let carry_out = cnf.new_var().pos();
-            cnf.add_clause(&[!carry_out, bit]);
-            cnf.add_clause(&[!carry_out, carry]);
-            cnf.add_clause(&[carry_out, !bit, !carry]);
-            next.push(sum);
-            carry = carry_out;
-        }
-        cnf.add_clause(&[!carry]);
-        for &arc in room.out_arcs(node) {
-            let to = room.arcs()[arc].1;
-            for (&want, &bit) in next.iter().zip(&rank[to]) {
-                cnf.add_clause(&[arcs[arc].neg(), !want, bit]);
-                cnf.add_clause(&[arcs[arc].neg(), want, !bit]);
-            }
-        }
     }
 }
 

@@ -1,0 +1,366 @@
+//! The CNF encodings of the three grid constraints, over "on" literals the
+//! caller supplies (one per node: constant true for a cell that is always
+//! on, a variable or any literal otherwise):
+//!
+//! - [`path_arcs`]: successor arcs for one path from the start through
+//!   exactly the nodes that are on: the start leaves once (unless it is the
+//!   last), every other node that is on is entered once and left once unless
+//!   it is the last, and the path ends once;
+//! - [`loop_arcs`]: successor arcs for cycles through exactly the nodes that
+//!   are on, each entered once and left once;
+//! - [`binary_rank`]: the eager alternative that makes the arcs one piece,
+//!   positions in binary that rise by one along every arc, so that no
+//!   chain closes into a cycle (except through an exempt root, for a loop);
+//! - [`first_on`] and [`rank_tree`]: the eager form of a connected region, a
+//!   tree of parent arcs from its first node, ranked the same way.
+//!
+//! The successor encodings leave out that the arcs form one piece; the
+//! lazy form adds cuts between solves ([`super::cuts`]), the eager one adds
+//! ranks. Every encoding here writes to a [`Sink`], which names the parts in
+//! the caller's own words.
+
+use super::cells::{GridGraph, START};
+use crate::cnf::{ClauseSink, Lit, Var, card};
+
+/// A part of an encoding, for the caller to name: the clauses that follow
+/// [`Sink::open`] state it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The start is left once (or is the last node).
+    StartLeft,
+    /// A node that is on is entered once.
+    Entered(usize),
+    /// A node that is on is left once, unless it is the last.
+    Left(usize),
+    /// The path ends once, on the end node if there is one.
+    EndsOnce,
+    /// No arc is taken both ways.
+    NoBackAndForth,
+    /// A node of a loop that is on is entered once and left once.
+    OnLoop(usize),
+    /// Some node is on, so that there is a loop.
+    LoopExists,
+    /// Which node is the first that is on, in node order.
+    FirstOn,
+    /// A node of a region that is on, other than the first, has a parent.
+    HasParent(usize),
+    /// The start is at position 0.
+    StartRank,
+    /// The positions after a node.
+    RankAfter(usize),
+}
+
+/// A variable the encodings create and the caller may name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// The arc with this number is taken.
+    Arc(usize),
+    /// The node is the last of the path.
+    Last(usize),
+}
+
+/// A formula the encodings write to: variables and clauses, and names for
+/// the parts in the caller's words (by default none).
+pub trait Sink: ClauseSink {
+    /// The clauses that follow state `part`.
+    fn open(&mut self, part: Part) {
+        let _ = part;
+    }
+
+    /// Names a variable the encoding created.
+    fn name(&mut self, var: Var, what: Named) {
+        let _ = (var, what);
+    }
+}
+
+/// The successor arcs of one path from the start over the nodes whose
+/// `on` literal holds: one variable per arc of `graph` (which must have a
+/// start), and per node the literal "the path ends here" (`None` for the
+/// start unless `start_may_be_last`, when the path may be the start alone).
+/// The caller states that the start (and the end node, if any) are on.
+pub fn path_arcs<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    on: &[Lit],
+    start_may_be_last: bool,
+) -> (Vec<Var>, Vec<Option<Lit>>) {
+    let arcs = sink.new_vars(graph.arcs().len());
+    for (index, var) in arcs.iter().enumerate() {
+        sink.name(*var, Named::Arc(index));
+    }
+    let lits = |list: &[usize]| -> Vec<Lit> { list.iter().map(|&a| arcs[a].pos()).collect() };
+    let start_last = start_may_be_last.then(|| {
+        let var = sink.new_var();
+        sink.name(var, Named::Last(START));
+        var.pos()
+    });
+    sink.open(Part::StartLeft);
+    let mut leaving_start = lits(graph.out_arcs(START));
+    leaving_start.extend(start_last);
+    card::exactly_one(sink, &leaving_start);
+    let mut ends: Vec<Lit> = start_last.into_iter().collect();
+    let mut end_of = vec![start_last];
+    for node in graph.others() {
+        sink.open(Part::Entered(node));
+        let entering = lits(graph.in_arcs(node));
+        for &arc in &entering {
+            sink.add_clause(&[!arc, on[node]]);
+        }
+        sink.add_clause(&[&[!on[node]], &entering[..]].concat());
+        card::at_most_one(sink, &entering);
+        sink.open(Part::Left(node));
+        let end = sink.new_var();
+        sink.name(end, Named::Last(node));
+        let mut leaving = lits(graph.out_arcs(node));
+        leaving.push(end.pos());
+        for &arc in &leaving {
+            sink.add_clause(&[!arc, on[node]]);
+        }
+        sink.add_clause(&[&[!on[node]], &leaving[..]].concat());
+        card::at_most_one(sink, &leaving);
+        ends.push(end.pos());
+        end_of.push(Some(end.pos()));
+    }
+    sink.open(Part::EndsOnce);
+    match graph.end() {
+        Some(end_node) => {
+            for (node, end) in end_of.iter().enumerate() {
+                if let &Some(end) = end {
+                    sink.add_clause(&[if node == end_node { end } else { !end }]);
+                }
+            }
+        }
+        None => card::exactly_one(sink, &ends),
+    }
+    no_back_and_forth(sink, graph, &arcs);
+    (arcs, end_of)
+}
+
+/// Two-node cycles are the commonest detached cycles; forbid them outright.
+fn no_back_and_forth<S: Sink + ?Sized>(sink: &mut S, graph: &GridGraph, arcs: &[Var]) {
+    sink.open(Part::NoBackAndForth);
+    for index in 0..graph.arcs().len() {
+        if let Some(back) = graph.reverse(index)
+            && index < back
+        {
+            sink.add_clause(&[arcs[index].neg(), arcs[back].neg()]);
+        }
+    }
+}
+
+/// The successor arcs of cycles through exactly the nodes whose `on`
+/// literal holds (each entered once and left once), and at least one node
+/// on; one variable per arc of `graph` (which must have no start).
+pub fn loop_arcs<S: Sink + ?Sized>(sink: &mut S, graph: &GridGraph, on: &[Lit]) -> Vec<Var> {
+    let arcs = sink.new_vars(graph.arcs().len());
+    for (index, var) in arcs.iter().enumerate() {
+        sink.name(*var, Named::Arc(index));
+    }
+    let lits = |list: &[usize]| -> Vec<Lit> { list.iter().map(|&a| arcs[a].pos()).collect() };
+    for (node, &here) in on.iter().enumerate() {
+        sink.open(Part::OnLoop(node));
+        for side in [lits(graph.in_arcs(node)), lits(graph.out_arcs(node))] {
+            for &arc in &side {
+                sink.add_clause(&[!arc, here]);
+            }
+            sink.add_clause(&[&[!here], &side[..]].concat());
+            card::at_most_one(sink, &side);
+        }
+    }
+    sink.open(Part::LoopExists);
+    sink.add_clause(on);
+    no_back_and_forth(sink, graph, &arcs);
+    arcs
+}
+
+/// "This node is the first that is on", per node in node order: the root of
+/// a loop's positions, or of a region's tree.
+pub fn first_on<S: Sink + ?Sized>(sink: &mut S, on: &[Lit], truth: Lit) -> Vec<Lit> {
+    sink.open(Part::FirstOn);
+    let mut none_before = truth;
+    let mut roots = Vec::with_capacity(on.len());
+    for (node, &here) in on.iter().enumerate() {
+        let root = sink.new_var().pos();
+        // root <-> here /\ none_before.
+        sink.add_clause(&[!root, here]);
+        sink.add_clause(&[!root, none_before]);
+        sink.add_clause(&[root, !here, !none_before]);
+        roots.push(root);
+        if node + 1 < on.len() {
+            // next <-> none_before /\ not here.
+            let next = sink.new_var().pos();
+            sink.add_clause(&[!next, none_before]);
+            sink.add_clause(&[!next, !here]);
+            sink.add_clause(&[next, !none_before, here]);
+            none_before = next;
+        }
+    }
+    roots
+}
+
+/// Binary positions: an arc u -> v makes v's position u's plus one, so the
+/// positions rise along every chain of arcs and no chain can close into a
+/// cycle. In a graph with a start the start is at 0. An arc into a node
+/// whose `exempt` literal holds sets no position: a loop closes through its
+/// root.
+pub fn binary_rank<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    arcs: &[Var],
+    truth: Lit,
+    exempt: Option<&[Lit]>,
+) {
+    let mut width = 1;
+    while (1usize << width) < graph.num_nodes() + 1 {
+        width += 1;
+    }
+    let rank: Vec<Vec<Lit>> =
+        (0..graph.num_nodes()).map(|_| sink.new_vars(width).into_iter().map(|v| v.pos()).collect()).collect();
+    if graph.start().is_some() {
+        sink.open(Part::StartRank);
+        for &bit in &rank[START] {
+            sink.add_clause(&[!bit]);
+        }
+    }
+    for node in 0..graph.num_nodes() {
+        if graph.out_arcs(node).is_empty() {
+            continue;
+        }
+        sink.open(Part::RankAfter(node));
+        // next = rank + 1, bit by bit with a carry; the carry out must be 0.
+        let mut carry = truth;
+        let mut next = Vec::with_capacity(width);
+        for &bit in &rank[node] {
+            let sum = sink.new_var().pos();
+            sink.add_clause(&[!sum, bit, carry]);
+            sink.add_clause(&[!sum, !bit, !carry]);
+            sink.add_clause(&[sum, !bit, carry]);
+            sink.add_clause(&[sum, bit, !carry]);
+            let carry_out = sink.new_var().pos();
+            sink.add_clause(&[!carry_out, bit]);
+            sink.add_clause(&[!carry_out, carry]);
+            sink.add_clause(&[carry_out, !bit, !carry]);
+            next.push(sum);
+            carry = carry_out;
+        }
+        sink.add_clause(&[!carry]);
+        for &arc in graph.out_arcs(node) {
+            let to = graph.arcs()[arc].1;
+            match exempt {
+                None => {
+                    for (&want, &bit) in next.iter().zip(&rank[to]) {
+                        sink.add_clause(&[arcs[arc].neg(), !want, bit]);
+                        sink.add_clause(&[arcs[arc].neg(), want, !bit]);
+                    }
+                }
+                Some(roots) => {
+                    for (&want, &bit) in next.iter().zip(&rank[to]) {
+                        sink.add_clause(&[arcs[arc].neg(), roots[to], !want, bit]);
+                        sink.add_clause(&[arcs[arc].neg(), roots[to], want, !bit]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The eager form of "the nodes that are on form one 4-connected region":
+/// every node that is on, except the first ([`first_on`]), has a parent
+/// that is on next to it, one below it in a binary depth; so following
+/// parents from any node that is on reaches the first. Returns the parent
+/// arcs (by the graph's arc numbers, u -> v meaning u is v's parent).
+pub fn rank_tree<S: Sink + ?Sized>(sink: &mut S, graph: &GridGraph, on: &[Lit], truth: Lit) -> Vec<Var> {
+    let roots = first_on(sink, on, truth);
+    let parents = sink.new_vars(graph.arcs().len());
+    for node in 0..graph.num_nodes() {
+        sink.open(Part::HasParent(node));
+        let mut clause = vec![!on[node], roots[node]];
+        for &arc in graph.in_arcs(node) {
+            let (from, _) = graph.arcs()[arc];
+            sink.add_clause(&[parents[arc].neg(), on[from]]);
+            sink.add_clause(&[parents[arc].neg(), on[node]]);
+            clause.push(parents[arc].pos());
+        }
+        sink.add_clause(&clause);
+    }
+    binary_rank(sink, graph, &parents, truth, None);
+    parents
+}
+
+/// One literal per undirected step of a loop, "the loop takes this step
+/// one way or the other", defined both ways from the arcs: `(arc, literal)`
+/// for each arc whose number is below its reverse's. Two loops are the same
+/// exactly when they take the same steps.
+pub fn undirected_steps<S: Sink + ?Sized>(sink: &mut S, graph: &GridGraph, arcs: &[Var]) -> Vec<(usize, Lit)> {
+    let mut steps = Vec::new();
+    for index in 0..graph.arcs().len() {
+        if let Some(back) = graph.reverse(index)
+            && index < back
+        {
+            let step = sink.new_var().pos();
+            let (a, b) = (arcs[index].pos(), arcs[back].pos());
+            sink.add_clause(&[!step, a, b]);
+            sink.add_clause(&[step, !a]);
+            sink.add_clause(&[step, !b]);
+            steps.push((index, step));
+        }
+    }
+    steps
+}
+
+impl Sink for crate::cnf::Cnf {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cnf::Cnf;
+    use crate::solver::{ProjectedModels, new_solver};
+
+    fn all_on(cnf: &mut Cnf, graph: &GridGraph) -> (Lit, Vec<Lit>) {
+        let truth = cnf.new_var().pos();
+        cnf.add_clause(&[truth]);
+        (truth, vec![truth; graph.num_nodes()])
+    }
+
+    #[test]
+    fn ranked_paths_of_a_2x3_grid_from_a_corner() {
+        // Hamiltonian paths of a 2 x 3 grid from a corner: a-b-c-f-e-d,
+        // a-d-e-f-c-b and a-d-e-b-c-f.
+        let graph = GridGraph::new(2, 3, |_| true, Some((0, 0)), None);
+        let mut cnf = Cnf::new();
+        let (truth, on) = all_on(&mut cnf, &graph);
+        let (arcs, _) = path_arcs(&mut cnf, &graph, &on, false);
+        binary_rank(&mut cnf, &graph, &arcs, truth, None);
+        let mut solver = new_solver(&cnf, None);
+        assert_eq!(ProjectedModels::new(&mut solver, arcs, &[]).count(), 3);
+    }
+
+    #[test]
+    fn ranked_loops_of_a_4x4_grid() {
+        // Hamiltonian cycles of a 4 x 4 grid: 6, each in two directions.
+        let graph = GridGraph::new(4, 4, |_| true, None, None);
+        let mut cnf = Cnf::new();
+        let (truth, on) = all_on(&mut cnf, &graph);
+        let arcs = loop_arcs(&mut cnf, &graph, &on);
+        let roots = first_on(&mut cnf, &on, truth);
+        binary_rank(&mut cnf, &graph, &arcs, truth, Some(&roots));
+        let steps: Vec<Lit> = undirected_steps(&mut cnf, &graph, &arcs).into_iter().map(|(_, l)| l).collect();
+        let mut solver = new_solver(&cnf, None);
+        assert_eq!(ProjectedModels::new(&mut solver, arcs, &[]).count(), 12);
+        assert_eq!(ProjectedModels::new(&mut solver, steps, &[]).count(), 6);
+    }
+
+    #[test]
+    fn connected_regions_of_a_2x2_grid() {
+        // Of the 16 subsets of a 2 x 2 grid, the two diagonal pairs are not
+        // connected; the empty set is.
+        let graph = GridGraph::new(2, 2, |_| true, None, None);
+        let mut cnf = Cnf::new();
+        let truth = cnf.new_var().pos();
+        cnf.add_clause(&[truth]);
+        let on: Vec<Lit> = cnf.new_vars(4).into_iter().map(|v| v.pos()).collect();
+        rank_tree(&mut cnf, &graph, &on, truth);
+        let mut solver = new_solver(&cnf, None);
+        assert_eq!(ProjectedModels::new(&mut solver, on, &[]).count(), 14);
+    }
+}
