@@ -75,7 +75,14 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("index_set_1of2", "index_set_1of2(2-D array)"),
     ("index_set_2of2", "index_set_2of2(2-D array)"),
     ("length", "length(array)"),
+    ("array2d", "array2d(rows, cols, 1-D array), such as array2d(1..n, 1..m, [e | i in 1..n, j in 1..m])"),
+    ("grid_path", "grid_path(on, start_row, start_col) or grid_path(on, start_row, start_col, end_row, end_col)"),
+    ("grid_loop", "grid_loop(on)"),
+    ("grid_connected", "grid_connected(on)"),
 ];
+
+/// The grid globals, which hold only as constraints of their own.
+pub const GRID_GLOBALS: [&str; 3] = ["grid_path", "grid_loop", "grid_connected"];
 
 /// The declared names nearest to `name`, when some are near enough to be a
 /// likely typo: a few edits away, or sharing most of a prefix (Jaro-Winkler),
@@ -647,9 +654,127 @@ impl<'s, 'm> Checker<'s, 'm> {
                 expect_array(0, Some(ty.base), None, "an array")?;
                 Ok(int())
             }
+            "array2d" => {
+                arity(&[3])?;
+                let mut index = Vec::new();
+                for (i, which) in [(0, "rows"), (1, "columns")] {
+                    let (ty, e) = &args[i];
+                    if ty.shape != Shape::Set {
+                        return Err(Fault::new(
+                            e.span,
+                            format!("{} of type {}", what(e), describe(ty)),
+                            format!("the index range of the {which}, such as `1..n`"),
+                        ));
+                    }
+                    index.push(if ty.base == Base::Any { Base::Int } else { ty.base });
+                }
+                let (base, var, dims) = expect_array(2, Some(args[2].0.base), None, "a 1-D array of the elements")?;
+                if dims != 1 {
+                    return Err(Fault::new(
+                        args[2].1.span,
+                        format!("{} of type {}", what(args[2].1), describe(&args[2].0)),
+                        "a 1-D array of the elements, row by row",
+                    ));
+                }
+                Ok(Type { base, shape: Shape::Array(index), var })
+            }
+            "grid_path" | "grid_loop" | "grid_connected" => {
+                arity(if name == "grid_path" { &[3, 5] } else { &[1] })?;
+                let grid = "a 2-D array of Booleans (decision variables or fixed), one per cell of the grid";
+                expect_array(0, Some(Base::Bool), Some(2), grid)?;
+                let Shape::Array(index) = &args[0].0.shape else { unreachable!("checked to be an array") };
+                let coordinates =
+                    [(1, 0, "start row"), (2, 1, "start column"), (3, 0, "end row"), (4, 1, "end column")];
+                for &(i, dim, role) in coordinates.iter().take(args.len() - 1) {
+                    let base = super::model::base_name(index[dim], scope.enums);
+                    expect_scalar(i, index[dim], false, &format!("the {role}, a fixed {base} index of the array"))?;
+                }
+                // A constraint to solve, even over a fixed array.
+                Ok(boolean(true))
+            }
             _ => Err(Fault::new(name_span, format!("the function `{name}`"), "a supported function")),
         }
     }
+}
+
+/// The first grid global in `e` that is not a constraint of its own: the
+/// grid globals may stand alone, joined by `/\`, or under a top-level
+/// `forall`, and nowhere else (they cannot be negated, reified or made
+/// conditional).
+pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
+    fn visit(e: &Expr, place: Option<&str>) -> Option<Fault> {
+        let inside = |what: String| -> Option<String> { Some(place.map_or(what, str::to_string)) };
+        match &e.kind {
+            ExprKind::Call { name, args, .. } if GRID_GLOBALS.contains(&name.as_str()) => match place {
+                Some(place) => Some(Fault::new(
+                    e.span,
+                    format!("`{name}` {place}"),
+                    "the grid globals as constraints of their own: alone, joined by `/\\`, or under a top-level \
+                     `forall`; they cannot be negated, reified or made conditional",
+                )),
+                None => {
+                    args.iter().find_map(|a| visit(a, inside(format!("inside an argument of `{name}`")).as_deref()))
+                }
+            },
+            ExprKind::Binary { op: BinOp::And, left, right } => visit(left, place).or_else(|| visit(right, place)),
+            ExprKind::Binary { op, left, right } => {
+                let here = inside(format!("under `{}`", op.text()));
+                visit(left, here.as_deref()).or_else(|| visit(right, here.as_deref()))
+            }
+            ExprKind::Unary { op, operand } => {
+                let here = match op {
+                    UnOp::Not => inside("under `not`".to_string()),
+                    UnOp::Neg => inside("under a negation".to_string()),
+                };
+                visit(operand, here.as_deref())
+            }
+            ExprKind::GenCall { name, generators, body, .. } => {
+                let sources = inside(format!("inside the generators of `{name}`"));
+                let found = generators.iter().find_map(|g| {
+                    visit(&g.source, sources.as_deref())
+                        .or_else(|| g.filter.as_ref().and_then(|f| visit(f, sources.as_deref())))
+                });
+                let here =
+                    if name == "forall" { place.map(str::to_string) } else { inside(format!("inside `{name}`")) };
+                found.or_else(|| visit(body, here.as_deref()))
+            }
+            ExprKind::Call { name, args, .. } => {
+                let here = inside(format!("inside `{name}`"));
+                args.iter().find_map(|a| visit(a, here.as_deref()))
+            }
+            ExprKind::If { branches, otherwise } => {
+                let here = inside("inside an if-then-else".to_string());
+                branches
+                    .iter()
+                    .find_map(|(c, v)| visit(c, here.as_deref()).or_else(|| visit(v, here.as_deref())))
+                    .or_else(|| visit(otherwise, here.as_deref()))
+            }
+            ExprKind::Index { array, indices } => {
+                let here = inside("inside an array access".to_string());
+                visit(array, here.as_deref()).or_else(|| indices.iter().find_map(|i| visit(i, here.as_deref())))
+            }
+            ExprKind::Array(items) | ExprKind::Set(items) => {
+                let here = inside("inside an array".to_string());
+                items.iter().find_map(|i| visit(i, here.as_deref()))
+            }
+            ExprKind::Array2d(rows) => {
+                let here = inside("inside an array".to_string());
+                rows.iter().flatten().find_map(|i| visit(i, here.as_deref()))
+            }
+            ExprKind::Comprehension { body, generators } => {
+                let here = inside("inside a comprehension".to_string());
+                generators
+                    .iter()
+                    .find_map(|g| {
+                        visit(&g.source, here.as_deref())
+                            .or_else(|| g.filter.as_ref().and_then(|f| visit(f, here.as_deref())))
+                    })
+                    .or_else(|| visit(body, here.as_deref()))
+            }
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => None,
+        }
+    }
+    visit(e, None)
 }
 
 /// How a message names an expression.

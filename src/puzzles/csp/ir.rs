@@ -95,6 +95,109 @@ pub enum BExpr {
     Element { index: Vec<IExpr>, dims: Vec<(i64, i64)>, items: Vec<BExpr> },
     /// `if c1 then e1 elseif ... else e endif` with variable conditions.
     Ite(Vec<(BExpr, BExpr)>, Box<BExpr>),
+    /// The grid global with this number in [`super::Program::grids`]; only
+    /// ever a constraint of its own (alone or in a top-level conjunction).
+    Grid(usize),
+}
+
+/// Which grid global, with its own arguments.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GridKind {
+    /// `grid_path(on, r, c)` or `grid_path(on, r, c, er, ec)`: the start
+    /// and end as the array's own indices.
+    Path {
+        /// The start cell.
+        start: (i64, i64),
+        /// The end cell, when given.
+        end: Option<(i64, i64)>,
+    },
+    /// `grid_loop(on)`.
+    Loop,
+    /// `grid_connected(on)`.
+    Connected,
+}
+
+/// One grid global, unrolled: which one, the index ranges of its array,
+/// and each cell's "on" expression in row-major order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridGlobal {
+    /// Which global.
+    pub kind: GridKind,
+    /// The array's `(lo, hi)` per dimension: rows, then columns.
+    pub index: [(i64, i64); 2],
+    /// The cells' Booleans, row by row.
+    pub on: Vec<BExpr>,
+    /// Where the call is, for messages.
+    pub span: super::syntax::Span,
+    /// The group (constraint instance) it belongs to.
+    pub group: usize,
+}
+
+impl GridGlobal {
+    /// The function's name, as written.
+    pub fn name(&self) -> &'static str {
+        match self.kind {
+            GridKind::Path { .. } => "grid_path",
+            GridKind::Loop => "grid_loop",
+            GridKind::Connected => "grid_connected",
+        }
+    }
+
+    /// Rows and columns of the array.
+    pub fn shape(&self) -> (usize, usize) {
+        let [(r0, r1), (c0, c1)] = self.index;
+        ((r1 - r0 + 1).max(0) as usize, (c1 - c0 + 1).max(0) as usize)
+    }
+
+    /// The 0-based grid position of a cell given by the array's indices.
+    pub fn position(&self, (row, col): (i64, i64)) -> (usize, usize) {
+        ((row - self.index[0].0) as usize, (col - self.index[1].0) as usize)
+    }
+
+    /// The array's indices of a 0-based grid position.
+    pub fn cell(&self, (row, col): (usize, usize)) -> (i64, i64) {
+        (self.index[0].0 + row as i64, self.index[1].0 + col as i64)
+    }
+
+    /// The first grid global a constraint holds anywhere but at its top
+    /// (alone, or as an item of its top-level conjunction).
+    pub fn misplaced_in(expr: &BExpr) -> Option<usize> {
+        match expr {
+            BExpr::Grid(_) => None,
+            BExpr::And(items) => items.iter().find_map(|item| match item {
+                BExpr::Grid(_) => None,
+                other => first_grid(other),
+            }),
+            other => first_grid(other),
+        }
+    }
+
+    /// Every grid global at the top of a constraint.
+    pub fn at_top(expr: &BExpr) -> Vec<usize> {
+        match expr {
+            BExpr::Grid(id) => vec![*id],
+            BExpr::And(items) => {
+                items.iter().filter_map(|item| if let BExpr::Grid(id) = item { Some(*id) } else { None }).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The first grid global anywhere in `b`.
+fn first_grid(b: &BExpr) -> Option<usize> {
+    match b {
+        BExpr::Grid(id) => Some(*id),
+        BExpr::Const(_) | BExpr::Var(_) => None,
+        BExpr::Not(inner) => first_grid(inner),
+        BExpr::And(items) | BExpr::Or(items) => items.iter().find_map(first_grid),
+        BExpr::Iff(a, c) | BExpr::Xor(a, c) => first_grid(a).or_else(|| first_grid(c)),
+        BExpr::Element { items, .. } => items.iter().find_map(first_grid),
+        BExpr::Ite(branches, otherwise) => {
+            branches.iter().find_map(|(c, v)| first_grid(c).or_else(|| first_grid(v))).or_else(|| first_grid(otherwise))
+        }
+        BExpr::Cmp(..) | BExpr::In(..) | BExpr::AllDifferent(_) | BExpr::Table(..) => None,
+    }
 }
 
 /// An integer bound went past [`MAX_ABS`].

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::check::{Checker, FUNCTIONS, Fault, Named, Scope};
+use super::ir::GridGlobal;
 use super::lower::{Context, Lowerer};
 use super::model::{
     ArrayValue, Base, Constraint, EnumDecl, IntSet, MAX_ABS, Model, Objective, Param, Sense, Shape, Type, Value,
@@ -660,6 +661,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
 
     let mut constraints = Vec::new();
     let mut groups = Vec::new();
+    let mut grids: Vec<GridGlobal> = Vec::new();
     for (k, entry) in file.constraint.unwrap_or_default().into_iter().enumerate() {
         let line = source.location(entry.expr.span().start).line;
         let name = match &entry.name {
@@ -674,8 +676,28 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
             }
             loader.fault(f)
         })?;
+        if let Some(fault) = super::check::misplaced_grid(&expr) {
+            return Err(loader.fault(fault));
+        }
         let ctx = loader.context();
-        let instances = Lowerer::new(&ctx).constraint(&expr).map_err(|f| loader.fault(f))?;
+        let mut lowerer = Lowerer::new(&ctx).numbering_grids_from(grids.len());
+        let instances = lowerer.constraint(&expr).map_err(|f| loader.fault(f))?;
+        let mut found = lowerer.take_grids();
+        for (k, instance) in instances.iter().enumerate() {
+            if let Some(id) = GridGlobal::misplaced_in(&instance.expr) {
+                let global = &found[id - grids.len()];
+                return Err(loader.fault(Fault::new(
+                    global.span,
+                    format!("`{}` under a condition on decision variables (a `where` over them)", global.name()),
+                    "the grid globals as constraints of their own: alone, joined by `/\\`, or under a top-level \
+                     `forall` whose conditions are fixed",
+                )));
+            }
+            for id in GridGlobal::at_top(&instance.expr) {
+                found[id - grids.len()].group = groups.len() + k;
+            }
+        }
+        grids.extend(found);
         for instance in instances {
             let name = if instance.bindings.is_empty() {
                 name.clone()
@@ -691,7 +713,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
     let Loader { enums, params, vars, .. } = loader;
     let model = Model { title: file.title, enums, params, vars, constraints, objective, show, show_span };
-    Ok((model, Program { groups, objective: objective_ir, objective_line }))
+    Ok((model, Program { groups, objective: objective_ir, objective_line, grids }))
 }
 
 #[cfg(test)]

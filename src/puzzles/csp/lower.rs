@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::check::{Fault, Named};
-use super::ir::{BExpr, Cmp, IExpr, Overflow};
+use super::ir::{BExpr, Cmp, GridGlobal, GridKind, IExpr, Overflow};
 use super::model::{ArrayValue, Base, EnumDecl, IntSet, MAX_ABS, Param, Shape, Value, VarDecl, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
 
@@ -76,6 +76,8 @@ pub struct Lowerer<'c, 'm> {
     locals: Vec<(String, LVal)>,
     positions: Vec<usize>,
     unrolled: u64,
+    grids: Vec<GridGlobal>,
+    grid_base: usize,
 }
 
 fn overflow(span: Span) -> Fault {
@@ -123,7 +125,20 @@ impl LVal {
 impl<'c, 'm> Lowerer<'c, 'm> {
     /// An unroller with no loop variables bound.
     pub fn new(ctx: &'c Context<'m>) -> Lowerer<'c, 'm> {
-        Lowerer { ctx, locals: Vec::new(), positions: Vec::new(), unrolled: 0 }
+        Lowerer { ctx, locals: Vec::new(), positions: Vec::new(), unrolled: 0, grids: Vec::new(), grid_base: 0 }
+    }
+
+    /// An unroller whose grid globals are numbered from `base` on, after
+    /// those of earlier constraints.
+    pub fn numbering_grids_from(mut self, base: usize) -> Lowerer<'c, 'm> {
+        self.grid_base = base;
+        self
+    }
+
+    /// The grid globals met so far, numbered from the base on, with their
+    /// group left for the caller to set.
+    pub fn take_grids(&mut self) -> Vec<GridGlobal> {
+        std::mem::take(&mut self.grids)
     }
 
     fn value_name(&self, base: Base, v: i64) -> String {
@@ -877,8 +892,86 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                 let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "an array")) };
                 Ok(LVal::Int(IExpr::constant(a.elems.len() as i64), Base::Int))
             }
+            "array2d" => {
+                let mut index = Vec::new();
+                let mut index_bases = Vec::new();
+                for (value, at) in &args[..2] {
+                    let LVal::Set(set, base) = value else { return Err(internal(*at, "an index set")) };
+                    match set.intervals() {
+                        [] => index.push((1, 0)),
+                        [(lo, hi)] => index.push((*lo, *hi)),
+                        _ => {
+                            return Err(Fault::new(
+                                *at,
+                                format!("the index set {set}, which has gaps"),
+                                "a contiguous range such as `1..n`",
+                            ));
+                        }
+                    }
+                    index_bases.push(if *base == Base::Any { Base::Int } else { *base });
+                }
+                let LVal::Array(a) = &args[2].0 else { return Err(internal(args[2].1, "an array")) };
+                let cells = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as u64).product::<u64>();
+                if cells != a.elems.len() as u64 {
+                    return Err(Fault::new(
+                        args[2].1,
+                        format!("an array of {} elements", a.elems.len()),
+                        format!("{cells} elements, one per cell of the rows and columns given, row by row"),
+                    ));
+                }
+                Ok(LVal::Array(LArray { index, index_bases, base: a.base, elems: a.elems.clone() }))
+            }
+            "grid_path" | "grid_loop" | "grid_connected" => self.grid(name, &args, span),
             _ => Err(internal(span, "an unknown function")),
         }
+    }
+
+    /// A grid global: its array's cells as Booleans, the start and end
+    /// checked to lie inside the array.
+    fn grid(&mut self, name: &str, args: &[(LVal, Span)], span: Span) -> Result<LVal, Fault> {
+        let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "a 2-D array")) };
+        let [rows, cols] = a.index[..] else { return Err(internal(args[0].1, "a 2-D array")) };
+        let on = a
+            .elems
+            .iter()
+            .map(|v| match v {
+                LVal::Bool(b) => Ok(b.clone()),
+                _ => Err(internal(args[0].1, "a Boolean array")),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut cells = Vec::new();
+        for (pair, which) in args[1..].chunks(2).zip(["start", "end"]) {
+            let mut cell = [0i64; 2];
+            for (d, (value, at)) in pair.iter().enumerate() {
+                let LVal::Int(x, _) = value else { return Err(internal(*at, "an index")) };
+                let v = x.as_const().ok_or_else(|| internal(*at, "a fixed index"))?;
+                let (lo, hi) = [rows, cols][d];
+                if v < lo || v > hi {
+                    let base = a.index_bases[d];
+                    let (role, dimension) = [("row", "rows"), ("column", "columns")][d];
+                    let range = if lo > hi {
+                        "none: the array is empty".to_string()
+                    } else {
+                        format!("{}..{}", self.value_name(base, lo), self.value_name(base, hi))
+                    };
+                    return Err(Fault::new(
+                        *at,
+                        format!("the {which} {role} {}, outside the array", self.value_name(base, v)),
+                        format!("a cell inside the array: its {dimension} are {range}"),
+                    ));
+                }
+                cell[d] = v;
+            }
+            cells.push((cell[0], cell[1]));
+        }
+        let kind = match name {
+            "grid_path" => GridKind::Path { start: cells[0], end: cells.get(1).copied() },
+            "grid_loop" => GridKind::Loop,
+            _ => GridKind::Connected,
+        };
+        let id = self.grid_base + self.grids.len();
+        self.grids.push(GridGlobal { kind, index: [rows, cols], on, span, group: 0 });
+        Ok(LVal::Bool(BExpr::Grid(id)))
     }
 
     /// Unrolls a top-level constraint, splitting a `forall` (and a `forall`

@@ -24,6 +24,7 @@
 
 mod check;
 mod compile;
+mod grids;
 mod ir;
 mod load;
 mod lower;
@@ -32,10 +33,12 @@ mod render;
 pub mod syntax;
 mod verify;
 
+use std::cell::RefCell;
 use std::time::Instant;
 
 pub use compile::Linear;
-use compile::{Compiled, Encoder, Objective, ObjectiveUse};
+use compile::{Compiled, Encoder, GridEncoding, Objective, ObjectiveUse};
+use grids::{GridRepair, RepairLog, Route};
 use ir::{BExpr, IExpr};
 use model::{Model, Sense};
 
@@ -46,9 +49,11 @@ use super::{
 use crate::cnf::{ClauseSink, Cnf, Lit, Var};
 use crate::model::{LoadError, Source};
 use crate::render::picture::Picture;
-use crate::solver::{Answer, ProjectedModels, Solve, SolveStats, SolverError, possible_literals, shrink_by_deletion};
+use crate::solver::{
+    Answer, Lazy, ProjectedModels, Solve, SolveStats, SolverError, possible_literals, shrink_by_deletion,
+};
 
-pub use render::{CspFacts, CspSolution, Shown};
+pub use render::{CspFacts, CspSolution, Shown, ShownRoute};
 
 /// The `kind` of csp models.
 pub const KIND: &str = "csp";
@@ -64,6 +69,9 @@ engines! {
         Order = "order",
         /// Binary digits.
         Log = "log",
+        /// As auto, with the grid globals encoded eagerly: positions along
+        /// paths and loops, a ranked tree for regions; one CNF, no cuts.
+        Eager = "eager",
     }
 }
 
@@ -78,8 +86,13 @@ const CUBE_VALUES: u64 = 64;
 /// The name of the group that says the objective is defined, in `explain`.
 pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
 
-/// The engines' names, the default first.
-pub const ENGINES: &[&str] = Engine::NAMES;
+/// The engines' names, the default first, for models without grid globals
+/// (for them `eager` is `auto`).
+pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
+
+/// The engines' names for models with grid globals: also `eager`, against
+/// which `compare` sets the lazy forms.
+pub const GRID_ENGINES: &[&str] = Engine::NAMES;
 
 /// One unrolled constraint, or one instance of a top-level `forall`.
 #[derive(Clone, Debug)]
@@ -104,6 +117,8 @@ pub struct Program {
     pub(crate) objective: Option<(Sense, IExpr)>,
     /// The line of `minimize` or `maximize`.
     pub objective_line: usize,
+    /// The grid globals, in the order the constraints unroll to them.
+    pub(crate) grids: Vec<ir::GridGlobal>,
 }
 
 /// A loaded csp model.
@@ -137,8 +152,9 @@ pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
 /// Checks a model read through its literal values.
 type ModelCheck<'a> = dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String> + 'a;
 
-/// The checked values of every scalar and the objective's value.
-type Found = (Vec<i64>, Option<i64>);
+/// The checked values of every scalar, the objective's value, and each grid
+/// global's route.
+type Found = (Vec<i64>, Option<i64>, Vec<Option<Route>>);
 
 /// A solver wrapper that decodes and checks every model it finds, so that
 /// counts, facts and explanations rest only on checked solutions.
@@ -248,9 +264,10 @@ impl CspPuzzle {
         encoder: &Encoder,
         objective: Option<&Objective>,
         value: &dyn Fn(Lit) -> bool,
+        routes: &[Option<Route>],
     ) -> Result<(Vec<i64>, Option<i64>), String> {
         let values = encoder.decode(&self.model, value)?;
-        verifier.check(&values)?;
+        verifier.check(&values, routes)?;
         let objective = match objective {
             Some(z) => {
                 let encoded = encoder.objective_value(z, value)?;
@@ -275,17 +292,22 @@ impl CspPuzzle {
         verifier: &verify::Verifier<'_>,
         compiled: &mut Compiled,
         solver: &mut dyn Solve,
+        log: &RefCell<RepairLog>,
     ) -> Result<Option<Found>, Error> {
         if solver.solve()? == Answer::Unsat {
             return Ok(None);
         }
         let objective = compiled.objective.clone();
         let check = |enc: &Encoder, solver: &dyn Solve| {
-            self.check_model(verifier, enc, objective.as_ref(), &|l| solver.value(l)).map_err(Error::CheckFailed)
+            let routes = log.borrow().routes.clone();
+            let (values, best) = self
+                .check_model(verifier, enc, objective.as_ref(), &|l| solver.value(l), &routes)
+                .map_err(Error::CheckFailed)?;
+            Ok::<_, Error>((values, best, routes))
         };
-        let (mut values, mut best) = check(&compiled.encoder, solver)?;
+        let (mut values, mut best, mut routes) = check(&compiled.encoder, solver)?;
         let (Some(z), Some((sense, _))) = (&objective, &self.program.objective) else {
-            return Ok(Some((values, best)));
+            return Ok(Some((values, best, routes)));
         };
         let Some(mut value) = best else { return Err(Error::Internal("an objective without a value".into())) };
         let (lo, hi) = compiled.encoder.objective_range(z);
@@ -303,7 +325,7 @@ impl CspPuzzle {
             })?;
             match solver.solve_under(&[bound])? {
                 Answer::Sat => {
-                    (values, best) = check(&compiled.encoder, solver)?;
+                    (values, best, routes) = check(&compiled.encoder, solver)?;
                     value = best.ok_or_else(|| Error::Internal("an objective without a value".into()))?;
                 }
                 Answer::Unsat => {
@@ -314,7 +336,42 @@ impl CspPuzzle {
                 }
             }
         }
-        Ok(Some((values, Some(value))))
+        Ok(Some((values, Some(value), routes)))
+    }
+
+    /// The solver for a compiled model: the plain SAT solver, or, with grid
+    /// globals, the lazy driver that judges every model against them (each
+    /// under its guard, when `guards` has them) before anyone reads it.
+    fn driver<'a>(
+        &'a self,
+        grids: &'a [GridEncoding],
+        plain: Box<dyn Solve>,
+        guards: Vec<Option<Lit>>,
+        splice: bool,
+        log: &'a RefCell<RepairLog>,
+    ) -> Box<dyn Solve + 'a> {
+        if grids.is_empty() {
+            return plain;
+        }
+        let guards = if guards.is_empty() { vec![None; grids.len()] } else { guards };
+        Box::new(Lazy::new(plain, GridRepair::new(&self.program.grids, grids, guards, splice, log)))
+    }
+
+    /// The formula a lazy run solved: the encoding and every cut.
+    fn with_cuts(cnf: &Cnf, cuts: &[Vec<Lit>]) -> Cnf {
+        let mut cnf = cnf.clone();
+        if !cuts.is_empty() {
+            cnf.open_group("cuts against grid globals in pieces, added between solves", None);
+            for cut in cuts {
+                cnf.add_clause(cut);
+            }
+        }
+        cnf
+    }
+
+    /// The stats of a run over `cnf` that added `cuts`.
+    fn run_stats(engine: Engine, cnf: &Cnf, cuts: usize, solver: &dyn Solve, encode_ms: f64) -> Stats {
+        Stats::of_sat_size(engine.name(), (cnf.num_vars(), cnf.num_clauses() + cuts), solver.stats(), encode_ms)
     }
 
     /// The assumptions that keep a search among optimal solutions.
@@ -330,6 +387,23 @@ impl CspPuzzle {
             }
             _ => Ok(Vec::new()),
         }
+    }
+
+    /// The routes of the grid paths and loops, for the output.
+    fn shown_routes(&self, routes: &[Option<Route>]) -> Vec<ShownRoute> {
+        let globals = self.program.grids.iter().zip(routes);
+        globals
+            .filter_map(|(spec, route)| {
+                let group = &self.program.groups[spec.group];
+                Some(ShownRoute {
+                    global: spec.name(),
+                    constraint: group.name.clone(),
+                    line: group.line,
+                    cells: route.clone()?,
+                    index: spec.index,
+                })
+            })
+            .collect()
     }
 
     fn shown_scalars(&self) -> Vec<usize> {
@@ -354,21 +428,24 @@ impl Puzzle for CspPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        ENGINES
+        if self.program.grids.is_empty() { ENGINES } else { GRID_ENGINES }
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
         let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let mut solver = options.new_solver(&compiled.cnf);
-        let found = self.search(&verifier, &mut compiled, &mut solver)?;
-        let cnf = options.settle_formula(found.is_none(), || compiled.cnf.clone())?;
-        let stats = Stats::of_sat_run(engine.name(), &compiled.cnf, solver.stats(), encode_ms);
+        let grids = std::mem::take(&mut compiled.grids);
+        let log = RefCell::new(RepairLog::default());
+        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
+        let found = self.search(&verifier, &mut compiled, &mut *solver, &log)?;
+        let cuts = std::mem::take(&mut log.borrow_mut().cuts);
+        let cnf = options.settle_formula(found.is_none(), || Self::with_cuts(&compiled.cnf, &cuts))?;
+        let stats = Self::run_stats(engine, &compiled.cnf, cuts.len(), &*solver, encode_ms);
         let (status, solution, objective) = match found {
             None => (Status::NoSolution, None, None),
-            Some((values, objective)) => {
-                let typed = render::solution(&self.model, &values, objective);
+            Some((values, objective, routes)) => {
+                let typed = render::solution(&self.model, &values, objective, &self.shown_routes(&routes));
                 let json = serde_json::to_value(&typed).map_err(|e| Error::Internal(e.to_string()))?;
                 let text = render::solution_text(&self.model, &typed);
                 (Status::Solved, Some(Solution { json, text }), objective)
@@ -390,18 +467,33 @@ impl Puzzle for CspPuzzle {
         let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let mut solver = options.new_solver(&compiled.cnf);
+        let grids = std::mem::take(&mut compiled.grids);
+        let log = RefCell::new(RepairLog::default());
+        // No splicing: a spliced route takes other arcs than the model, and
+        // solutions are told apart by their routes.
+        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), false, &log);
         let mut count = 0u64;
         let mut complete = true;
         // Without an objective the enumeration itself finds the first solution.
         let optimum = match self.program.objective {
             None => Some(None),
-            Some(_) => self.search(&verifier, &mut compiled, &mut solver)?.map(|(_, optimum)| optimum),
+            Some(_) => self.search(&verifier, &mut compiled, &mut *solver, &log)?.map(|(_, optimum, _)| optimum),
         };
         if let Some(optimum) = optimum {
-            let assumptions = self.at_optimum(&mut compiled, &mut solver, optimum)?;
+            let assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
             let shown = self.shown_scalars();
-            let (projection, one_hot) = compiled.encoder.projection(&shown);
+            let (vars, one_hot) = compiled.encoder.projection(&shown);
+            // A solution is the shown values and each path's or loop's
+            // route. Blocked on its true literals: with both signs of each
+            // variable that is not in an exactly-one group.
+            let projection: Vec<Lit> = if grids.is_empty() || one_hot {
+                vars.iter().map(|v| v.pos()).collect()
+            } else {
+                vars.iter().flat_map(|v| [v.pos(), v.neg()]).collect()
+            };
+            let projection: Vec<Lit> =
+                projection.into_iter().chain(grids.iter().flat_map(GridEncoding::distinguishing_literals)).collect();
+            let one_hot = one_hot || !grids.is_empty();
             // Cubes: one per value of the shown scalar with the most values
             // (up to CUBE_VALUES), so that each enumeration's blocking clauses
             // stay few; they are retired when its cube is done.
@@ -414,7 +506,7 @@ impl Puzzle for CspPuzzle {
             if let Some(x) = splitter {
                 let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
                 for v in values {
-                    let lit = compiled.encoder.extend(&mut solver, |enc| enc.eq_lit(x, v))?;
+                    let lit = compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?;
                     let mut cube = assumptions.clone();
                     cube.push(lit);
                     cubes.push(cube);
@@ -423,13 +515,13 @@ impl Puzzle for CspPuzzle {
             let encoder = &compiled.encoder;
             let objective = compiled.objective.as_ref();
             let check = |value: &dyn Fn(Lit) -> bool| {
-                let (_, found) = self.check_model(&verifier, encoder, objective, value)?;
+                let (_, found) = self.check_model(&verifier, encoder, objective, value, &log.borrow().routes)?;
                 if found != optimum {
                     return Err(format!("a counted solution has the objective {found:?}, not the optimum {optimum:?}"));
                 }
                 Ok(())
             };
-            let mut checked = Checked { inner: &mut solver, check: &check, failure: None };
+            let mut checked = Checked { inner: &mut *solver, check: &check, failure: None };
             // First without cubes; a count that runs past CUBE_AFTER starts
             // again split into cubes.
             let plain = [assumptions.clone()];
@@ -470,7 +562,8 @@ impl Puzzle for CspPuzzle {
             }
             checked.verdict()?;
         }
-        let stats = Stats::of_sat_run(engine.name(), &compiled.cnf, solver.stats(), encode_ms);
+        let cuts = log.borrow().cuts.len();
+        let stats = Self::run_stats(engine, &compiled.cnf, cuts, &*solver, encode_ms);
         Ok(CountReport { count, complete, saturated: false, stats })
     }
 
@@ -478,16 +571,18 @@ impl Puzzle for CspPuzzle {
         let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let mut solver = options.new_solver(&compiled.cnf);
-        let found = self.search(&verifier, &mut compiled, &mut solver)?;
-        let Some((_, optimum)) = found else {
-            let stats = Stats::of_sat_run(engine.name(), &compiled.cnf, solver.stats(), encode_ms);
+        let grids = std::mem::take(&mut compiled.grids);
+        let log = RefCell::new(RepairLog::default());
+        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
+        let found = self.search(&verifier, &mut compiled, &mut *solver, &log)?;
+        let Some((_, optimum, _)) = found else {
+            let stats = Self::run_stats(engine, &compiled.cnf, log.borrow().cuts.len(), &*solver, encode_ms);
             let mut json = serde_json::Map::new();
             json.insert("values".into(), serde_json::Value::Null);
             let text = "no solution, so there are no facts to report\n".to_string();
             return Ok(FactsReport { status: Status::NoSolution, json, text, stats });
         };
-        let assumptions = self.at_optimum(&mut compiled, &mut solver, optimum)?;
+        let assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
         // One candidate literal per shown scalar and value.
         let scalars = self.shown_scalars();
         let mut candidates: Vec<Lit> = Vec::new();
@@ -499,7 +594,7 @@ impl Puzzle for CspPuzzle {
             } else if let Some(x) = compiled.encoder.scalar_int(s) {
                 let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
                 for v in values {
-                    candidates.push(compiled.encoder.extend(&mut solver, |enc| enc.eq_lit(x, v))?);
+                    candidates.push(compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?);
                     owners.push((s, v));
                 }
             }
@@ -507,7 +602,7 @@ impl Puzzle for CspPuzzle {
         let encoder = &compiled.encoder;
         let objective = compiled.objective.as_ref();
         let check = |value: &dyn Fn(Lit) -> bool| {
-            let (_, found) = self.check_model(&verifier, encoder, objective, value)?;
+            let (_, found) = self.check_model(&verifier, encoder, objective, value, &log.borrow().routes)?;
             if found != optimum {
                 return Err(format!(
                     "a solution behind the facts has the objective {found:?}, not the optimum {optimum:?}"
@@ -515,7 +610,7 @@ impl Puzzle for CspPuzzle {
             }
             Ok(())
         };
-        let mut checked = Checked { inner: &mut solver, check: &check, failure: None };
+        let mut checked = Checked { inner: &mut *solver, check: &check, failure: None };
         let possible = possible_literals(&mut checked, &candidates, &assumptions)?;
         checked.verdict()?;
         let possible = possible.ok_or_else(|| Error::Internal("a model with a solution has no facts".into()))?;
@@ -532,13 +627,14 @@ impl Puzzle for CspPuzzle {
             json.insert("objective".into(), serde_json::json!(v));
         }
         let text = render::facts_text(&self.model, &typed);
-        let stats = Stats::of_sat_run(engine.name(), &compiled.cnf, solver.stats(), encode_ms);
+        let stats = Self::run_stats(engine, &compiled.cnf, log.borrow().cuts.len(), &*solver, encode_ms);
         Ok(FactsReport { status: Status::Solved, json, text, stats })
     }
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
-        let (compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Group)?;
+        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Group)?;
+        let grids = std::mem::take(&mut compiled.grids);
         let started = Instant::now();
         // Each group gets a selector; the hard clauses define literals only.
         let cnf = &compiled.cnf;
@@ -558,7 +654,10 @@ impl Puzzle for CspPuzzle {
                 }
             }
         }
-        let mut solver = options.new_solver(&guarded);
+        let log = RefCell::new(RepairLog::default());
+        // A grid global's cuts hold only while its constraint is selected.
+        let guards = self.program.grids.iter().map(|g| Some(selectors[g.group])).collect();
+        let mut solver = self.driver(&grids, options.new_solver(&guarded), guards, true, &log);
         let verifier = verify::Verifier::new(&self.model);
         let kept = shrink_by_deletion(&selectors, |assumptions| -> Result<Option<Vec<Lit>>, Error> {
             match solver.solve_under(assumptions)? {
@@ -567,14 +666,16 @@ impl Puzzle for CspPuzzle {
                     // The claim "these groups can hold together" rests on a checked witness.
                     let values =
                         compiled.encoder.decode(&self.model, &|l| solver.value(l)).map_err(Error::CheckFailed)?;
+                    let routes = log.borrow().routes.clone();
                     for (g, s) in selectors.iter().enumerate() {
                         if assumptions.contains(s) {
                             let Some(group) = self.program.groups.get(g) else {
                                 verifier.objective(&values).map_err(Error::CheckFailed)?;
                                 continue;
                             };
+                            let first_grid = self.program.grids.partition_point(|grid| grid.group < g);
                             let holds = verifier
-                                .instance_holds(group.constraint, &group.positions, &values)
+                                .instance_holds(group.constraint, &group.positions, &values, &routes, first_grid)
                                 .map_err(Error::CheckFailed)?;
                             if !holds {
                                 return Err(Error::CheckFailed(format!("the witness breaks \"{}\"", group.name)));
@@ -585,7 +686,7 @@ impl Puzzle for CspPuzzle {
                 }
             }
         })?;
-        let mut stats = Stats::of_sat_run(engine.name(), cnf, solver.stats(), encode_ms);
+        let mut stats = Self::run_stats(engine, cnf, log.borrow().cuts.len(), &*solver, encode_ms);
         stats.solve_ms = Stats::ms(started.elapsed());
         let Some(kept) = kept else {
             let (status, constraints) = (Status::Solved, Vec::new());
@@ -611,11 +712,24 @@ impl Puzzle for CspPuzzle {
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
         let engine = Engine::choose(engine)?;
-        let notes = vec![format!(
+        let mut notes = vec![format!(
             "the {engine} integer encoding of the model's constraints; an objective, if any, is not bounded here, \
              so a model is a solution (optimal or not)"
         )];
-        Ok(Formula { cnf: self.cnf(Some(engine.name()))?, engine: engine.name(), equisatisfiable: true, notes })
+        let lazy = !self.program.grids.is_empty() && engine != Engine::Eager;
+        if lazy {
+            notes.push(format!(
+                "the {engine} engine's starting formula: it leaves out that each grid_path, grid_loop and \
+                 grid_connected is one piece, which the engine adds as cut clauses between solves"
+            ));
+            notes.push(
+                "so a model of this formula may have a path with detached cycles, several loops or a region in \
+                 pieces; if it has none the model has no solution, and for a formula with a model exactly when a \
+                 solution exists use --engine eager"
+                    .to_string(),
+            );
+        }
+        Ok(Formula { cnf: self.cnf(Some(engine.name()))?, engine: engine.name(), equisatisfiable: !lazy, notes })
     }
 
     /// The shown 2-D arrays as grids of values, one under another, with

@@ -21,20 +21,50 @@ pub enum Shown {
     List(Vec<Shown>),
 }
 
-/// The shown variables of one solution, in declaration order.
+/// The shown variables of one solution, in declaration order, and the
+/// routes of its grid paths and loops.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CspSolution {
     /// `(name, value)` per shown variable.
     pub values: Vec<(String, Shown)>,
     /// The objective's value, when the model has one.
     pub objective: Option<(String, i64)>,
+    /// Each `grid_path` and `grid_loop` in the order the constraints state
+    /// them.
+    pub routes: Vec<ShownRoute>,
+}
+
+/// The route of a `grid_path` or `grid_loop` in a solution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownRoute {
+    /// `grid_path` or `grid_loop`.
+    #[serde(skip)]
+    pub global: &'static str,
+    /// The constraint (instance) that states it.
+    pub constraint: String,
+    /// The line of the constraint's expression.
+    pub line: usize,
+    /// The array's cells `[row, col]` by its own indices, in order: a path
+    /// from its start, a loop from its first cell in reading order towards
+    /// the one of its two neighbours that comes first in reading order.
+    pub cells: Vec<(i64, i64)>,
+    /// The array's index ranges, rows then columns, for drawing.
+    #[serde(skip)]
+    pub index: [(i64, i64); 2],
 }
 
 impl Serialize for CspSolution {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.values.len()))?;
+        let mut map = serializer.serialize_map(None)?;
         for (name, value) in &self.values {
             map.serialize_entry(name, value)?;
+        }
+        // Function names, which no variable can take.
+        for global in ["grid_path", "grid_loop"] {
+            let routes: Vec<&ShownRoute> = self.routes.iter().filter(|r| r.global == global).collect();
+            if !routes.is_empty() {
+                map.serialize_entry(global, &routes)?;
+            }
         }
         map.end()
     }
@@ -88,8 +118,9 @@ fn dims(decl: &VarDecl) -> Vec<usize> {
     decl.index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect()
 }
 
-/// The shown variables' values in an assignment of every scalar.
-pub fn solution(model: &Model, values: &[i64], objective: Option<i64>) -> CspSolution {
+/// The shown variables' values in an assignment of every scalar, with the
+/// routes of the grid paths and loops.
+pub fn solution(model: &Model, values: &[i64], objective: Option<i64>, routes: &[ShownRoute]) -> CspSolution {
     let shown = model
         .show
         .iter()
@@ -106,7 +137,7 @@ pub fn solution(model: &Model, values: &[i64], objective: Option<i64>) -> CspSol
         };
         (sense.to_string(), v)
     });
-    CspSolution { values: shown, objective }
+    CspSolution { values: shown, objective, routes: routes.to_vec() }
 }
 
 /// The shown variables' possible values: `possible(scalar)` lists them.
@@ -201,6 +232,87 @@ pub fn solution_text(model: &Model, solution: &CspSolution) -> String {
     }
     if let Some((sense, value)) = &solution.objective {
         out.push_str(&format!("objective = {value} (the proven {sense})\n"));
+    }
+    for route in &solution.routes {
+        out.push_str(&route_text(route));
+    }
+    out
+}
+
+/// A route drawn over its array: a path with `S` on its start, an arrow on
+/// each cell towards the next and `*` on its last cell; a loop as a line;
+/// `.` for the cells it does not take.
+fn route_text(route: &ShownRoute) -> String {
+    let [(r0, r1), (c0, c1)] = route.index;
+    let (rows, cols) = ((r1 - r0 + 1).max(0) as usize, (c1 - c0 + 1).max(0) as usize);
+    let at = |(r, c): (i64, i64)| ((r - r0) as usize, (c - c0) as usize);
+    let mut marks = vec![vec!['.'; cols]; rows];
+    // Whether the route steps from each cell to the cell on its right.
+    let mut joined = vec![vec![false; cols]; rows];
+    let cells: Vec<(usize, usize)> = route.cells.iter().map(|&p| at(p)).collect();
+    let n = cells.len();
+    let closed = route.global == "grid_loop";
+    let step = |from: (usize, usize), to: (usize, usize)| -> usize {
+        match (to.0 as i64 - from.0 as i64, to.1 as i64 - from.1 as i64) {
+            (-1, 0) => 0,
+            (1, 0) => 1,
+            (0, -1) => 2,
+            _ => 3,
+        }
+    };
+    for (i, &cell) in cells.iter().enumerate() {
+        let next = if i + 1 < n {
+            Some(cells[i + 1])
+        } else if closed && n > 1 {
+            Some(cells[0])
+        } else {
+            None
+        };
+        if let Some(next) = next
+            && next.0 == cell.0
+        {
+            joined[cell.0][cell.1.min(next.1)] = true;
+        }
+        marks[cell.0][cell.1] = if closed {
+            let before = cells[(i + n - 1) % n];
+            let sides = [step(cell, before), next.map_or(step(cell, before), |x| step(cell, x))];
+            match (sides[0].min(sides[1]), sides[0].max(sides[1])) {
+                (0, 1) => '│',
+                (2, 3) => '─',
+                (1, 3) => '┌',
+                (1, 2) => '┐',
+                (0, 3) => '└',
+                (0, 2) => '┘',
+                _ => 'o',
+            }
+        } else if i == 0 {
+            'S'
+        } else if let Some(next) = next {
+            ['↑', '↓', '←', '→'][step(cell, next)]
+        } else {
+            '*'
+        };
+    }
+    let first = route.cells.first().map_or(String::new(), |&(r, c)| format!("[{r}, {c}]"));
+    let mut out = match route.cells.last() {
+        Some(&(r, c)) if !closed => {
+            format!("{}: {} cells from {first} to [{r}, {c}]\n", route.constraint, route.cells.len())
+        }
+        _ => format!("{}: a loop of {} cells through {first}\n", route.constraint, route.cells.len()),
+    };
+    for (r, row) in marks.iter().enumerate() {
+        let mut line = String::from("  ");
+        for (c, &mark) in row.iter().enumerate() {
+            if c > 0 {
+                line.push(if closed && joined[r][c - 1] { '─' } else { ' ' });
+            }
+            line.push(mark);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    if !closed {
+        out.push_str("  (S the start, arrows the next step, * the last cell, . a cell off the path)\n");
     }
     out
 }

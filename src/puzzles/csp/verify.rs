@@ -3,6 +3,14 @@
 //! apart from the unrolling and the encodings. It follows MiniZinc's
 //! relational semantics: an undefined integer (a division by 0, an index
 //! out of range) makes the nearest enclosing Boolean expression false.
+//!
+//! The grid globals are judged here by walking the grid itself, never
+//! through the graph code the encodings share: a region by a breadth-first
+//! search over the cells that are on, a path or loop by stepping along the
+//! route the answer reports for it (its witness), which must move between
+//! 4-adjacent cells that are on, never repeat one, and take every cell that
+//! is on. The witnesses are given in the order the constraints meet their
+//! grid globals.
 
 use super::model::{Base, IntSet, Model, Value, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, UnOp};
@@ -49,6 +57,10 @@ pub struct Verifier<'m> {
 struct Env<'a> {
     values: &'a [i64],
     locals: Vec<(&'a str, Ev)>,
+    /// Each grid global's route, in the order the constraints meet them.
+    routes: &'a [Option<Vec<(i64, i64)>>],
+    /// The number of the next grid global met.
+    next_grid: usize,
 }
 
 type Eval<T> = Result<T, String>;
@@ -77,9 +89,10 @@ impl<'m> Verifier<'m> {
     }
 
     /// Checks that `values` (one per scalar, Booleans as 0 and 1) lies in
-    /// every domain and meets every constraint; the error names the first
-    /// that fails.
-    pub fn check(&self, values: &[i64]) -> Result<(), String> {
+    /// every domain and meets every constraint, with `routes` the witness of
+    /// each grid global (a path's or loop's cells in order) in the order the
+    /// constraints meet them; the error names the first that fails.
+    pub fn check(&self, values: &[i64], routes: &[Option<Vec<(i64, i64)>>]) -> Result<(), String> {
         if values.len() != self.model.num_scalars() {
             return Err(format!("{} values for {} variables", values.len(), self.model.num_scalars()));
         }
@@ -92,11 +105,13 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
+        let mut next_grid = 0;
         for constraint in &self.model.constraints {
-            let mut env = Env { values, locals: Vec::new() };
+            let mut env = Env { values, locals: Vec::new(), routes, next_grid };
             if !self.truth(&constraint.expr, &mut env)? {
                 return Err(format!("the constraint \"{}\" (line {}) does not hold", constraint.name, constraint.line));
             }
+            next_grid = env.next_grid;
         }
         Ok(())
     }
@@ -105,7 +120,7 @@ impl<'m> Verifier<'m> {
     /// objective or it is undefined.
     pub fn objective(&self, values: &[i64]) -> Result<i64, String> {
         let objective = self.model.objective.as_ref().ok_or_else(|| "the model has no objective".to_string())?;
-        let mut env = Env { values, locals: Vec::new() };
+        let mut env = Env { values, locals: Vec::new(), routes: &[], next_grid: 0 };
         match self.eval(&objective.expr, &mut env)? {
             Ev::Int(v) => Ok(v),
             Ev::Undef => Err("the objective is undefined".to_string()),
@@ -116,10 +131,18 @@ impl<'m> Verifier<'m> {
     /// Whether one unrolled instance of a constraint holds: the instance is
     /// given by the position taken in each enclosing top-level `forall`
     /// generator (outermost first) along `depth` nested `forall`s. An
-    /// instance whose `where` fails holds vacuously.
-    pub fn instance_holds(&self, constraint: usize, positions: &[usize], values: &[i64]) -> Result<bool, String> {
+    /// instance whose `where` fails holds vacuously. Its grid globals take
+    /// their witnesses from `routes`, the first from `routes[first_grid]`.
+    pub fn instance_holds(
+        &self,
+        constraint: usize,
+        positions: &[usize],
+        values: &[i64],
+        routes: &[Option<Vec<(i64, i64)>>],
+        first_grid: usize,
+    ) -> Result<bool, String> {
         let constraint = self.model.constraints.get(constraint).ok_or_else(|| bug("an unknown constraint"))?;
-        let mut env = Env { values, locals: Vec::new() };
+        let mut env = Env { values, locals: Vec::new(), routes, next_grid: first_grid };
         let mut expr = &constraint.expr;
         let mut positions = positions.iter().copied();
         while let ExprKind::GenCall { name, generators, body, .. } = &expr.kind {
@@ -248,6 +271,11 @@ impl<'m> Verifier<'m> {
                 let mut values = Vec::with_capacity(args.len());
                 for arg in args {
                     values.push(self.eval(arg, env)?);
+                }
+                if matches!(name.as_str(), "grid_path" | "grid_loop" | "grid_connected") {
+                    let route = env.routes.get(env.next_grid).and_then(Option::as_deref);
+                    env.next_grid += 1;
+                    return Ok(Ev::Bool(grid_holds(name, &values, route)?));
                 }
                 self.call(name, values)
             }
@@ -541,7 +569,78 @@ impl<'m> Verifier<'m> {
                 Ok(Ev::Set(IntSet::range(lo, hi)))
             }
             "length" => Ok(Ev::Int(elems(&args[0])?.len() as i64)),
+            "array2d" => {
+                let mut index = Vec::new();
+                for arg in &args[..2] {
+                    let Ev::Set(set) = arg else { return Err(bug("array2d without an index set")) };
+                    index.push(match (set.min(), set.max()) {
+                        (Some(lo), Some(hi)) if set.len() as i128 == hi as i128 - lo as i128 + 1 => (lo, hi),
+                        (None, None) => (1, 0),
+                        _ => return Err(bug("array2d over an index set with gaps")),
+                    });
+                }
+                let items = elems(&args[2])?;
+                let cells: i64 = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0)).product();
+                if cells != items.len() as i64 {
+                    return Err(bug("array2d with the wrong number of elements"));
+                }
+                Ok(Ev::Array(index, items))
+            }
             _ => Err(bug(&format!("the unknown function `{name}`"))),
         }
+    }
+}
+
+/// Whether a grid global holds on its array of Booleans: a region is
+/// checked by a breadth-first search; a path or loop by its witness
+/// `route`, which must step between 4-adjacent cells that are on, never
+/// repeat a cell, and take every cell that is on (a path from its start to
+/// its end, if given; a loop back to its first cell).
+fn grid_holds(name: &str, args: &[Ev], route: Option<&[(i64, i64)]>) -> Eval<bool> {
+    let Some(Ev::Array(index, elems)) = args.first() else { return Err(bug("a grid global without an array")) };
+    let [(r0, r1), (c0, c1)] = index[..] else { return Err(bug("a grid global over an array that is not 2-D")) };
+    let width = (c1 - c0 + 1).max(0);
+    let on = |(r, c): (i64, i64)| -> bool {
+        r0 <= r && r <= r1 && c0 <= c && c <= c1 && elems[((r - r0) * width + (c - c0)) as usize] == Ev::Bool(true)
+    };
+    let cells: Vec<(i64, i64)> = (r0..=r1).flat_map(|r| (c0..=c1).map(move |c| (r, c))).filter(|&p| on(p)).collect();
+    let touching = |(a, b): (i64, i64), (c, d): (i64, i64)| (a - c).abs() + (b - d).abs() == 1;
+    let fixed = |k: usize| -> Eval<i64> {
+        match args.get(k) {
+            Some(Ev::Int(v)) => Ok(*v),
+            _ => Err(bug("a grid global without its start or end")),
+        }
+    };
+    match name {
+        "grid_connected" => {
+            let Some(&first) = cells.first() else { return Ok(true) };
+            let mut reached = std::collections::HashSet::from([first]);
+            let mut queue = std::collections::VecDeque::from([first]);
+            while let Some((r, c)) = queue.pop_front() {
+                for next in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
+                    if on(next) && reached.insert(next) {
+                        queue.push_back(next);
+                    }
+                }
+            }
+            Ok(reached.len() == cells.len())
+        }
+        "grid_path" | "grid_loop" => {
+            let Some(route) = route else { return Ok(false) };
+            let distinct: std::collections::HashSet<&(i64, i64)> = route.iter().collect();
+            let steps_ok = route.windows(2).all(|w| touching(w[0], w[1]));
+            let covers = distinct.len() == route.len() && route.len() == cells.len() && route.iter().all(|&p| on(p));
+            if name == "grid_loop" {
+                let closes = route.len() >= 3 && touching(route[route.len() - 1], route[0]);
+                return Ok(covers && steps_ok && closes);
+            }
+            let start = (fixed(1)?, fixed(2)?);
+            let ends = match args.len() {
+                5 => route.last() == Some(&(fixed(3)?, fixed(4)?)),
+                _ => true,
+            };
+            Ok(covers && steps_ok && ends && route.first() == Some(&start))
+        }
+        _ => Err(bug("an unknown grid global")),
     }
 }

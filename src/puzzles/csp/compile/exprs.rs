@@ -628,6 +628,7 @@ impl Encoder {
                 Ok(())
             }
             BExpr::AllDifferent(items) if guard.iter().all(|&g| g == self.t()) => self.all_different(items),
+            BExpr::Grid(id) if guard.iter().all(|&g| g == self.t()) => self.grid(*id),
             BExpr::Table(items, rows) => self.table(guard, items, rows),
             _ => {
                 let l = self.reify(e, Pol::Pos)?;
@@ -928,6 +929,7 @@ impl Encoder {
                 Ok(l)
             }
             BExpr::Const(_) | BExpr::Var(_) | BExpr::Not(_) => self.reify(e, pol),
+            BExpr::Grid(_) => Err(Error::Internal("a grid global under a condition".into())),
         }
     }
 }

@@ -24,6 +24,7 @@
 //! constraint without dropping a definition another one shares.
 
 mod exprs;
+mod grids;
 mod ints;
 mod linear;
 mod mdd;
@@ -37,6 +38,7 @@ use crate::cnf::{Cnf, Lit, Var};
 use crate::puzzles::Error;
 use crate::solver::Solve;
 
+pub use grids::{Form, GridEncoding};
 pub use ints::Repr;
 pub use linear::Lin;
 
@@ -133,6 +135,9 @@ pub struct Encoder {
     pair_cache: HashMap<(u8, usize, usize), usize>,
     names: Vec<(Var, String)>,
     scratch: Vec<Lit>,
+    grid_specs: Vec<super::ir::GridGlobal>,
+    eager_grids: bool,
+    grids: Vec<GridEncoding>,
 }
 
 /// What the solver needs to read answers back: each decision scalar's
@@ -145,6 +150,8 @@ pub struct Compiled {
     pub encoder: Encoder,
     /// The objective as a linear expression, when there is one.
     pub objective: Option<Objective>,
+    /// The grid globals' encodings, in the program's order.
+    pub grids: Vec<GridEncoding>,
 }
 
 impl Encoder {
@@ -171,6 +178,9 @@ impl Encoder {
             pair_cache: HashMap::new(),
             names: vec![(Var::from_index(0), "true".to_string())],
             scratch: Vec::new(),
+            grid_specs: Vec::new(),
+            eager_grids: engine == Engine::Eager,
+            grids: Vec::new(),
         };
         let truth = enc.truth;
         enc.clause(&[truth]);
@@ -207,8 +217,8 @@ impl Encoder {
             _ if size <= 1 => Repr::Const,
             Engine::Direct if size <= MAX_UNARY_DOMAIN => Repr::Direct,
             Engine::Order if size <= MAX_UNARY_DOMAIN => Repr::Order,
-            Engine::Auto if size <= AUTO_DIRECT_LIMIT => Repr::Direct,
-            Engine::Auto if size <= MAX_UNARY_DOMAIN => Repr::Order,
+            Engine::Auto | Engine::Eager if size <= AUTO_DIRECT_LIMIT => Repr::Direct,
+            Engine::Auto | Engine::Eager if size <= MAX_UNARY_DOMAIN => Repr::Order,
             _ => Repr::Log,
         }
     }
@@ -223,6 +233,14 @@ impl Encoder {
         let var = Var::from_index(self.num_vars);
         self.num_vars += 1;
         Ok(var)
+    }
+
+    /// A fresh variable for encodings written against a
+    /// [`crate::cnf::ClauseSink`]; past the limit the next size check fails.
+    fn fresh_var(&mut self) -> Var {
+        let var = Var::from_index(self.num_vars.min(u32::MAX as usize >> 1));
+        self.num_vars += 1;
+        var
     }
 
     fn new_lit(&mut self) -> Result<Lit, Error> {
@@ -288,6 +306,12 @@ impl Encoder {
     }
 
     fn check_size(&self) -> Result<(), Error> {
+        if self.num_vars >= MAX_FORMULA {
+            return Err(Error::TooLarge(format!(
+                "the {} encoding of this model needs more than {MAX_FORMULA} variables",
+                self.engine
+            )));
+        }
         if self.total_clauses >= MAX_FORMULA || self.total_lits >= MAX_LITERALS {
             return Err(Error::TooLarge(format!(
                 "the {} encoding of this model needs more than {MAX_FORMULA} clauses or {MAX_LITERALS} literals",
@@ -546,6 +570,7 @@ pub fn compile(
     let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
     let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
     encoder.diagrams = linear == Linear::Diagrams;
+    encoder.grid_specs = program.grids.clone();
     for (g, group) in program.groups.iter().enumerate() {
         encoder.assert_group(g, &group.expr)?;
     }
@@ -566,5 +591,6 @@ pub fn compile(
     };
     encoder.check_size()?;
     let cnf = encoder.finish(&names);
-    Ok(Compiled { cnf, encoder, objective })
+    let grids = std::mem::take(&mut encoder.grids);
+    Ok(Compiled { cnf, encoder, objective, grids })
 }

@@ -1,0 +1,168 @@
+//! The grid globals in CNF, through the shared encodings of
+//! [`crate::graph`]: each cell's Boolean becomes a literal (constant for a
+//! fixed cell), the cells that can be on become a [`GridGraph`], and the
+//! global's clauses go to its constraint's group.
+//!
+//! The lazy forms (every engine but `eager`) leave out that the arcs or
+//! the region are one piece; the solver's repair step adds cuts between
+//! solves (see `super::super::grids`). The eager forms state it with binary
+//! positions along the path or loop, and a ranked tree of parents for a
+//! region, so the formula alone decides.
+
+use super::{Encoder, Pol};
+use crate::cnf::{ClauseSink, Lit, Var};
+use crate::graph::{self, GridGraph, Named, START, Sink};
+use crate::puzzles::Error;
+use crate::puzzles::csp::ir::{GridGlobal, GridKind};
+
+/// The clauses of one grid global, and what reading its models needs.
+#[derive(Clone, Debug)]
+pub struct GridEncoding {
+    /// The global's number in the program.
+    pub id: usize,
+    /// The cells that can be on; a path's start is node [`START`].
+    pub graph: GridGraph,
+    /// Each node's "on" literal.
+    pub on: Vec<Lit>,
+    /// The nodes that are on whatever the model.
+    pub always_on: Vec<bool>,
+    /// The arcs, per kind.
+    pub form: Form,
+    /// Whether the encoding states that it is one piece (ranks), so that no
+    /// cut is ever needed.
+    pub eager: bool,
+}
+
+/// The variables of each kind of global.
+#[derive(Clone, Debug)]
+pub enum Form {
+    /// A path: an arc variable per arc of the graph, "ends here" per node.
+    Path {
+        /// By arc number.
+        arcs: Vec<Var>,
+        /// By node.
+        lasts: Vec<Option<Lit>>,
+    },
+    /// A loop: an arc variable per arc, and a literal per undirected step.
+    Loop {
+        /// By arc number.
+        arcs: Vec<Var>,
+        /// `(arc, literal)` per pair of opposite arcs.
+        steps: Vec<(usize, Lit)>,
+    },
+    /// A connected region: the "on" literals say it all.
+    Region,
+}
+
+impl GridEncoding {
+    /// The literals that tell two solutions apart when blocked on the ones
+    /// a solution makes true: the arcs of a path (or the steps of a loop),
+    /// and "off" for each node. Two solutions with the same nodes off take
+    /// as many arcs, so neither's arcs are a part of the other's.
+    pub fn distinguishing_literals(&self) -> Vec<Lit> {
+        let choices: Vec<Lit> = match &self.form {
+            Form::Path { arcs, .. } => arcs.iter().map(|v| v.pos()).collect(),
+            Form::Loop { steps, .. } => steps.iter().map(|&(_, l)| l).collect(),
+            Form::Region => Vec::new(),
+        };
+        match self.form {
+            Form::Region => choices,
+            _ => choices.into_iter().chain(self.on.iter().map(|&l| !l)).collect(),
+        }
+    }
+}
+
+/// The encoder as a [`graph::Sink`], naming arcs by the array's cells.
+struct Words<'a> {
+    enc: &'a mut Encoder,
+    graph: &'a GridGraph,
+    spec: &'a GridGlobal,
+}
+
+impl ClauseSink for Words<'_> {
+    fn new_var(&mut self) -> Var {
+        self.enc.fresh_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.enc.clause(clause);
+    }
+}
+
+impl Sink for Words<'_> {
+    fn name(&mut self, var: Var, what: Named) {
+        let cell = |node: usize| {
+            let (r, c) = self.spec.cell(self.graph.position(node));
+            format!("[{r},{c}]")
+        };
+        let name = match what {
+            Named::Arc(arc) => {
+                let (from, to) = self.graph.arcs()[arc];
+                format!("{} step {} -> {}", self.spec.name(), cell(from), cell(to))
+            }
+            Named::Last(node) => format!("{} ends at {}", self.spec.name(), cell(node)),
+        };
+        self.enc.names.push((var, name));
+    }
+}
+
+impl Encoder {
+    /// Encodes grid global `id` into the current group.
+    pub(super) fn grid(&mut self, id: usize) -> Result<(), Error> {
+        let spec = self
+            .grid_specs
+            .get(id)
+            .cloned()
+            .ok_or_else(|| Error::Internal(format!("grid global {id} was not unrolled")))?;
+        let (rows, cols) = spec.shape();
+        let mut cell_lits = Vec::with_capacity(spec.on.len());
+        for b in &spec.on {
+            cell_lits.push(self.reify(b, Pol::Both)?);
+        }
+        let (truth, never) = (self.t(), self.f());
+        let lit_at = |(r, c): (usize, usize)| cell_lits[r * cols + c];
+        let (start, end) = match spec.kind {
+            GridKind::Path { start, end } => (Some(spec.position(start)), end.map(|e| spec.position(e))),
+            GridKind::Loop | GridKind::Connected => (None, None),
+        };
+        let graph = GridGraph::new(rows, cols, |p| lit_at(p) != never, start, end);
+        let on: Vec<Lit> = (0..graph.num_nodes()).map(|n| lit_at(graph.position(n))).collect();
+        let always_on: Vec<bool> = on.iter().map(|&l| l == truth).collect();
+        let eager = self.eager_grids;
+        let mut words = Words { enc: self, graph: &graph, spec: &spec };
+        let form = match spec.kind {
+            GridKind::Path { .. } => {
+                let (arcs, lasts) = graph::path_arcs(&mut words, &graph, &on, true);
+                words.add_clause(&[on[START]]);
+                if let Some(end) = graph.end() {
+                    words.add_clause(&[on[end]]);
+                }
+                if eager {
+                    graph::binary_rank(&mut words, &graph, &arcs, truth, None);
+                }
+                Form::Path { arcs, lasts }
+            }
+            GridKind::Loop => {
+                let arcs = graph::loop_arcs(&mut words, &graph, &on);
+                if eager {
+                    let roots = graph::first_on(&mut words, &on, truth);
+                    graph::binary_rank(&mut words, &graph, &arcs, truth, Some(&roots));
+                }
+                // Definitions, true whatever the arcs: hard clauses.
+                let saved = words.enc.sink;
+                words.enc.sink = 0;
+                let steps = graph::undirected_steps(&mut words, &graph, &arcs);
+                words.enc.sink = saved;
+                Form::Loop { arcs, steps }
+            }
+            GridKind::Connected => {
+                if eager {
+                    graph::rank_tree(&mut words, &graph, &on, truth);
+                }
+                Form::Region
+            }
+        };
+        self.grids.push(GridEncoding { id, graph, on, always_on, form, eager });
+        self.check_size()
+    }
+}

@@ -1,0 +1,122 @@
+//! Solving with grid globals: the repair step that judges each model of
+//! the formula against every grid global (through [`crate::graph`]'s
+//! judges), and the routes it accepted, as the array's own cells, for the
+//! independent check and the output.
+//!
+//! A model whose path, loop or region breaks into pieces gets cut clauses
+//! that hold for every solution of the global, and so of the whole model;
+//! in `explain`, where a constraint's clauses hold only under its selector,
+//! a global's cuts are guarded by the same selector, and a model in which
+//! the selector is off leaves the global unjudged.
+
+use std::cell::RefCell;
+
+use super::compile::{Form, GridEncoding};
+use super::ir::{GridGlobal, GridKind};
+use crate::cnf::Lit;
+use crate::graph::{Cover, CutStyle, Judgement, START, judge_loop, judge_path, judge_region};
+use crate::solver::{Repair, Repairer};
+
+/// A route: the array's cells `(row, col)` in order, by its own indices.
+pub type Route = Vec<(i64, i64)>;
+
+/// What the repair step found: per grid global (by number) the route of the
+/// last accepted model (a path from its start, a loop from its first cell
+/// in reading order towards the nearer of its two neighbours in reading
+/// order; `None` for a region, or a global left unjudged), and every cut.
+#[derive(Clone, Debug, Default)]
+pub struct RepairLog {
+    /// Per global.
+    pub routes: Vec<Option<Route>>,
+    /// Every cut added, for the formula that was solved.
+    pub cuts: Vec<Vec<Lit>>,
+}
+
+/// The repair step for every grid global of a model.
+pub struct GridRepair<'a> {
+    specs: &'a [GridGlobal],
+    grids: &'a [GridEncoding],
+    guards: Vec<Option<Lit>>,
+    splice: bool,
+    found: &'a RefCell<RepairLog>,
+}
+
+impl<'a> GridRepair<'a> {
+    /// A repair step for the encoded `grids` of the globals `specs`, each
+    /// judged only when its guard (if any) holds. With `splice`, detached
+    /// cycles are merged where they fit rather than cut, which changes the
+    /// arcs but not which cells are on: right for solve, facts and explain,
+    /// wrong for counting.
+    pub fn new(
+        specs: &'a [GridGlobal],
+        grids: &'a [GridEncoding],
+        guards: Vec<Option<Lit>>,
+        splice: bool,
+        found: &'a RefCell<RepairLog>,
+    ) -> GridRepair<'a> {
+        GridRepair { specs, grids, guards, splice, found }
+    }
+
+    /// The route of an accepted path or loop, as cells.
+    fn route(&self, grid: &GridEncoding, nodes: Vec<usize>) -> Route {
+        let spec = &self.specs[grid.id];
+        let nodes = match (&grid.form, nodes.len()) {
+            (Form::Path { .. }, _) => std::iter::once(START).chain(nodes).collect(),
+            (_, 0) => nodes,
+            _ => {
+                // Nodes are numbered in reading order: start at the least,
+                // towards its lesser neighbour on the loop.
+                let first = (0..nodes.len()).min_by_key(|&i| nodes[i]).unwrap_or(0);
+                let mut turned: Vec<usize> = nodes[first..].iter().chain(&nodes[..first]).copied().collect();
+                if turned.len() > 2 && turned[1] > turned[turned.len() - 1] {
+                    turned[1..].reverse();
+                }
+                turned
+            }
+        };
+        nodes.into_iter().map(|n| spec.cell(grid.graph.position(n))).collect()
+    }
+}
+
+impl Repairer for GridRepair<'_> {
+    fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+        let mut cuts = Vec::new();
+        let mut routes = vec![None; self.specs.len()];
+        for (grid, &guard) in self.grids.iter().zip(&self.guards) {
+            if guard.is_some_and(|g| !value(g)) {
+                continue;
+            }
+            let cover = Cover { on: &grid.on, always_on: &grid.always_on, most_off: None };
+            let style = (!grid.eager).then_some(CutStyle::CutSet);
+            let judged = match &grid.form {
+                Form::Path { arcs, lasts } => judge_path(&grid.graph, arcs, lasts, &cover, style, self.splice, value)?,
+                Form::Loop { arcs, .. } => judge_loop(&grid.graph, arcs, &cover, style, self.splice, value)?,
+                Form::Region => judge_region(&grid.graph, &cover, value),
+            };
+            let spec = &self.specs[grid.id];
+            match judged {
+                Judgement::Accept(nodes) => {
+                    if !matches!(spec.kind, GridKind::Connected) {
+                        routes[grid.id] = Some(self.route(grid, nodes));
+                    }
+                }
+                Judgement::Cut(_) if grid.eager => {
+                    return Err(format!("the eager encoding of {} let a model in pieces through", spec.name()));
+                }
+                Judgement::Cut(more) => {
+                    cuts.extend(more.into_iter().map(|mut clause| {
+                        clause.extend(guard.map(|g| !g));
+                        clause
+                    }));
+                }
+            }
+        }
+        let mut found = self.found.borrow_mut();
+        if cuts.is_empty() {
+            found.routes = routes;
+            return Ok(Repair::Accept);
+        }
+        found.cuts.extend(cuts.iter().cloned());
+        Ok(Repair::Cut(cuts))
+    }
+}
