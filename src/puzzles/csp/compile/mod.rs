@@ -571,6 +571,14 @@ pub fn compile(
     let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
     encoder.diagrams = linear == Linear::Diagrams;
     encoder.grid_specs = program.grids.clone();
+    if !program.grids.is_empty() {
+        // The clauses never mention the constant, which `clause` folds away,
+        // but the grid globals' cuts and their reading of a model do.
+        let truth = encoder.truth;
+        encoder.clauses[0].push(&[truth]);
+        encoder.total_clauses += 1;
+        encoder.total_lits += 1;
+    }
     for (g, group) in program.groups.iter().enumerate() {
         encoder.assert_group(g, &group.expr)?;
     }
