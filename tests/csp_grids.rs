@@ -338,6 +338,6 @@ fn the_brute_force_counts_known_grids() {
     assert_eq!(loops(4, 4, &all(4, 4)), 6);
     assert_eq!(loops(2, 5, &all(2, 5)), 1);
     assert_eq!(loops(3, 3, &all(3, 3)), 0);
-    assert!(connected(2, 2, &[true, false, false, true]) == false);
+    assert!(!connected(2, 2, &[true, false, false, true]));
     assert!(connected(2, 2, &[false; 4]));
 }
