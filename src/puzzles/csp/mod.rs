@@ -588,8 +588,7 @@ impl Puzzle for CspPuzzle {
         let mut stats = Stats::of_sat_run(engine.name(), cnf, solver.stats(), encode_ms);
         stats.solve_ms = Stats::ms(started.elapsed());
         let Some(kept) = kept else {
-            let (status, constraints) = (Status::Solved, Vec::new());
-            return Ok(ExplainReport { status, constraints, certificate: None, rule: None, stats });
+            return Ok(ExplainReport::solved(stats));
         };
         let constraints = kept
             .iter()
