@@ -453,7 +453,11 @@ impl KeysDoorsPuzzle {
             0 => out.push_str("no keys to collect: the route is empty, 0 steps\n"),
             _ => {
                 let order: Vec<String> = solution.key_order.iter().map(|l| format!("'{l}'")).collect();
-                out.push_str(&format!("{} steps{by}; keys in the order {}\n", solution.steps, order.join(", ")));
+                out.push_str(&format!(
+                    "{}{by}; keys in the order {}\n",
+                    super::counted(solution.steps, "step"),
+                    order.join(", ")
+                ));
             }
         }
         let sequence: Vec<Move> = match &solution.sequence {
