@@ -297,3 +297,19 @@ fn a_missing_output_directory_is_bad_input() {
     let out = somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs", "/no/such/dir/x.cnf"]).assert().code(2);
     assert!(stderr_of(&out).contains("/no/such/dir"));
 }
+
+#[test]
+fn the_report_goes_to_the_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let out = somaria().args(["solve", "models/akh-vaquot.toml", "--format", "json", "-o"]).arg(&report).assert();
+    assert!(out.success().get_output().stdout.is_empty(), "nothing on standard output");
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["status"], "solved");
+    let out = somaria().args(["solve", "models/akh-vaquot.toml", "-o"]).arg(dir.path()).assert().code(2);
+    assert!(stderr_of(&out).contains("is a directory"), "{}", stderr_of(&out));
+    let cnf = dir.path().join("same");
+    let out =
+        somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs"]).arg(&cnf).arg("-o").arg(&cnf).assert().code(2);
+    assert!(stderr_of(&out).contains("both name"), "{}", stderr_of(&out));
+}

@@ -382,6 +382,18 @@ pub struct ExplainReport {
     pub stats: Stats,
 }
 
+impl ExplainReport {
+    /// The report on a puzzle that has a solution, so nothing to explain.
+    pub fn solved(stats: Stats) -> ExplainReport {
+        ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate: None, rule: None, stats }
+    }
+
+    /// The grid cells of the constraints that have one, for pictures.
+    pub fn places(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.constraints.iter().filter_map(|c| c.row.zip(c.col))
+    }
+}
+
 /// One of the puzzle's constraints, in its own words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NamedConstraint {

@@ -689,8 +689,7 @@ impl Puzzle for CspPuzzle {
         let mut stats = Self::run_stats(engine, cnf, log.borrow().cuts.len(), &*solver, encode_ms);
         stats.solve_ms = Stats::ms(started.elapsed());
         let Some(kept) = kept else {
-            let (status, constraints) = (Status::Solved, Vec::new());
-            return Ok(ExplainReport { status, constraints, certificate: None, rule: None, stats });
+            return Ok(ExplainReport::solved(stats));
         };
         let constraints = kept
             .iter()

@@ -464,13 +464,7 @@ impl Puzzle for FanPuzzle {
         stats.solve_ms = Stats::ms(solving.elapsed());
         let Some(mus) = found else {
             stats.sat_calls = 1;
-            return Ok(ExplainReport {
-                status: Status::Solved,
-                constraints: Vec::new(),
-                certificate: None,
-                rule: None,
-                stats,
-            });
+            return Ok(ExplainReport::solved(stats));
         };
         stats.sat_calls = mus.sat_calls;
         let constraints = mus
@@ -543,11 +537,7 @@ impl Puzzle for FanPuzzle {
                 }
             }
             Drawn::Explanation(report) => {
-                for constraint in &report.constraints {
-                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
-                        picture.outlines.push((row, col));
-                    }
-                }
+                picture.outlines.extend(report.places());
                 let n = report.constraints.len();
                 if report.status == Status::NoSolution {
                     let line = format!("outlined: {} that cannot all spin at once", super::counted(n, "weathercock"));

@@ -453,7 +453,11 @@ impl KeysDoorsPuzzle {
             0 => out.push_str("no keys to collect: the route is empty, 0 steps\n"),
             _ => {
                 let order: Vec<String> = solution.key_order.iter().map(|l| format!("'{l}'")).collect();
-                out.push_str(&format!("{} steps{by}; keys in the order {}\n", solution.steps, order.join(", ")));
+                out.push_str(&format!(
+                    "{}{by}; keys in the order {}\n",
+                    super::counted(solution.steps, "step"),
+                    order.join(", ")
+                ));
             }
         }
         let sequence: Vec<Move> = match &solution.sequence {
@@ -696,13 +700,7 @@ impl Puzzle for KeysDoorsPuzzle {
         let stats = Stats { engine: engine.to_string(), solve_ms: Stats::ms(started.elapsed()), ..Stats::default() };
         let stranded = (0..board.num_keys()).find(|&bit| collectable >> bit & 1 == 0);
         let Some(bit) = stranded else {
-            return Ok(ExplainReport {
-                status: Status::Solved,
-                constraints: Vec::new(),
-                certificate: None,
-                rule: None,
-                stats,
-            });
+            return Ok(ExplainReport::solved(stats));
         };
         let cell = board.key_cell(bit);
         let (row, col) = (cell / board.cols(), cell % board.cols());
@@ -826,11 +824,7 @@ impl Puzzle for KeysDoorsPuzzle {
                 return Err(Error::Unsupported { command: "facts", kind: KIND });
             }
             Drawn::Explanation(report) => {
-                for constraint in &report.constraints {
-                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
-                        picture.outlines.push((row, col));
-                    }
-                }
+                picture.outlines.extend(report.places());
                 if let Some(certificate) = &report.certificate {
                     picture.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
                 }

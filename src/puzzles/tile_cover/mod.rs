@@ -787,11 +787,7 @@ impl Puzzle for TileCoverPuzzle {
                 }
             }
             Drawn::Explanation(report) => {
-                for constraint in &report.constraints {
-                    if let (Some(row), Some(col)) = (constraint.row, constraint.col) {
-                        picture.outlines.push((row, col));
-                    }
-                }
+                picture.outlines.extend(report.places());
                 if let Some(certificate) = &report.certificate {
                     picture.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
                 }
