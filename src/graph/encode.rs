@@ -48,6 +48,10 @@ pub enum Part {
     StartRank,
     /// The positions after a node.
     RankAfter(usize),
+    /// A walk alternates colours.
+    ColourCount,
+    /// The colour of the node a path ends on fixes the colour count.
+    EndColour,
 }
 
 /// A variable the encodings create and the caller may name.
@@ -57,6 +61,8 @@ pub enum Named {
     Arc(usize),
     /// The node is the last of the path.
     Last(usize),
+    /// The path ends on a node of the start's colour.
+    EndColour,
 }
 
 /// A formula the encodings write to: variables and clauses, and names for
@@ -309,6 +315,159 @@ pub fn undirected_steps<S: Sink + ?Sized>(sink: &mut S, graph: &GridGraph, arcs:
 }
 
 impl Sink for crate::cnf::Cnf {}
+
+/// What alternates colours on the checkerboard: a path from the start (to
+/// its end node, if the graph has one), or a closed loop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Walk {
+    /// A path from the graph's start.
+    Path,
+    /// A closed loop.
+    Loop,
+}
+
+/// Above this many clauses (estimated) the colour count's counters are left
+/// out: the count is redundant, and counters over hundreds of free cells
+/// cost more clauses than the cuts they would save.
+const MOST_COUNTER_CLAUSES: usize = 40_000;
+
+/// The redundant colour count of a walk through exactly the nodes that are
+/// on. A walk alternates the checkerboard's colours, so a path's cells of
+/// the start's colour outnumber the others by 0 or 1 (exactly 1 or 0 when
+/// its end node is fixed), and a loop has as many of each. Without it, CDCL
+/// meets the parity wall: it cannot see, without search, that a room with
+/// one cell too many of a colour has no walk.
+///
+/// Counted on the free nodes left off (nodes whose `on` is not `truth`,
+/// other than a path's start and end, which the caller makes on), of which
+/// at most `most_off` are ever off (`None`: no bound known), so that the
+/// counters stay small; with every node fixed it is a constant, the empty
+/// clause when violated.
+pub fn colour_count<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    on: &[Lit],
+    truth: Lit,
+    walk: Walk,
+    most_off: Option<usize>,
+) {
+    let Some(off) = OffCount::build(sink, graph, on, truth, walk, most_off, Part::ColourCount) else { return };
+    let (lowest, highest) = match (walk, graph.end()) {
+        (Walk::Loop, _) => (0, 0),
+        (Walk::Path, Some(end)) if graph.colour(end) == off.reference => (1, 1),
+        (Walk::Path, Some(_)) => (0, 0),
+        (Walk::Path, None) => (0, 1),
+    };
+    let (lo, hi) = (off.base - highest, off.base - lowest);
+    for j in 0..=off.most as i64 {
+        sink.add_clause(&[off.other(j + 1), !off.same(j + hi + 1)]);
+        sink.add_clause(&[!off.other(j), off.same(j + lo)]);
+    }
+}
+
+/// The colour count tied to the colour of the node a path without a fixed
+/// end stops on (`lasts`, by node, as [`path_arcs`] gives them): the cells
+/// on have one more of the start's colour when the path ends on that colour
+/// and as many of each otherwise. With nodes free to be off, SAT would
+/// otherwise meet the parity wall between a choice of nodes and an end.
+pub fn end_colour_link<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    on: &[Lit],
+    truth: Lit,
+    most_off: Option<usize>,
+    lasts: &[Option<Lit>],
+) {
+    if graph.end().is_some() {
+        return;
+    }
+    let Some(off) = OffCount::build(sink, graph, on, truth, Walk::Path, most_off, Part::EndColour) else { return };
+    let end_same = sink.new_var().pos();
+    sink.name(end_same.var(), Named::EndColour);
+    for (n, last) in lasts.iter().enumerate() {
+        if let Some(&last) = last.as_ref() {
+            let colour = if graph.colour(n) == off.reference { end_same } else { !end_same };
+            sink.add_clause(&[!last, colour]);
+        }
+    }
+    // Off of the start's colour minus off of the other = base - [end_same].
+    for (when, difference) in [(end_same, off.base - 1), (!end_same, off.base)] {
+        for j in 0..=off.most as i64 {
+            sink.add_clause(&[!when, !off.other(j), off.same(j + difference)]);
+            sink.add_clause(&[!when, off.other(j + 1), !off.same(j + difference + 1)]);
+        }
+    }
+}
+
+/// Counters of the free nodes that are off, per colour: the reference
+/// colour (a path's start's) and the other.
+struct OffCount {
+    reference: bool,
+    /// Nodes of the reference colour minus nodes of the other, all counted.
+    base: i64,
+    /// At most this many free nodes are ever off.
+    most: usize,
+    truth: Lit,
+    same: Option<card::Totalizer>,
+    other: Option<card::Totalizer>,
+}
+
+impl OffCount {
+    /// `None` when the counters would cost too much (the count is redundant).
+    fn build<S: Sink + ?Sized>(
+        sink: &mut S,
+        graph: &GridGraph,
+        on: &[Lit],
+        truth: Lit,
+        walk: Walk,
+        most_off: Option<usize>,
+        part: Part,
+    ) -> Option<OffCount> {
+        let reference = match walk {
+            Walk::Path => graph.colour(START),
+            Walk::Loop => false,
+        };
+        let fixed = |n: usize| on[n] == truth || (walk == Walk::Path && (n == START || Some(n) == graph.end()));
+        let (mut base, mut off_same, mut off_other) = (0i64, Vec::new(), Vec::new());
+        for n in 0..graph.num_nodes() {
+            let same = graph.colour(n) == reference;
+            base += if same { 1 } else { -1 };
+            if !fixed(n) {
+                if same { &mut off_same } else { &mut off_other }.push(!on[n]);
+            }
+        }
+        let most = most_off.unwrap_or(off_same.len() + off_other.len());
+        let cost = |lits: &[Lit]| lits.len() * (most + 1).min(lits.len());
+        if most > 0 && cost(&off_same) + cost(&off_other) > MOST_COUNTER_CLAUSES {
+            return None;
+        }
+        sink.open(part);
+        let mut count = |lits: &[Lit]| {
+            (!lits.is_empty() && most > 0).then(|| card::Totalizer::build(sink, lits, most + 1, card::Bounds::Both))
+        };
+        let same = count(&off_same);
+        let other = count(&off_other);
+        Some(OffCount { reference, base, most, truth, same, other })
+    }
+
+    /// "At least i are off", of the reference colour; more than the bound
+    /// never are.
+    fn same(&self, i: i64) -> Lit {
+        self.at_least(&self.same, i)
+    }
+
+    /// "At least i are off", of the other colour.
+    fn other(&self, i: i64) -> Lit {
+        self.at_least(&self.other, i)
+    }
+
+    fn at_least(&self, counter: &Option<card::Totalizer>, i: i64) -> Lit {
+        if i <= 0 {
+            return self.truth;
+        }
+        counter.as_ref().and_then(|t| t.at_least(i as usize)).unwrap_or(!self.truth)
+    }
+}
 
 #[cfg(test)]
 mod tests {

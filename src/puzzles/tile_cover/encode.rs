@@ -10,9 +10,11 @@
 
 use super::graph::{Room, START};
 use super::presolve::Deductions;
-use crate::cnf::card::{self, Bounds, Totalizer};
+use crate::cnf::card;
 use crate::cnf::{ClauseSink, Cnf, Lit, Var};
-use crate::graph::{Named, Part, PathReading, Sink, binary_rank, path_arcs, read_path};
+use crate::graph::{
+    Named, Part, PathReading, Sink, Walk, binary_rank, colour_count, end_colour_link, path_arcs, read_path,
+};
 
 pub use crate::graph::CutStyle;
 
@@ -96,6 +98,8 @@ impl Sink for Words<'_> {
             Part::NoBackAndForth => ("no arc is walked both ways".to_string(), None),
             Part::StartRank => ("the start is at position 0".to_string(), Some(room.position(START))),
             Part::RankAfter(node) => (format!("position after {}", room.label(node)), Some(room.position(node))),
+            Part::ColourCount => ("a walk alternates colours".to_string(), None),
+            Part::EndColour => ("the last tile's colour fixes the colour count".to_string(), None),
             other => (format!("{other:?}"), None),
         };
         self.cnf.open_group(name, place);
@@ -109,6 +113,7 @@ impl Sink for Words<'_> {
                 format!("{} -> {}", room.label(from), room.label(to))
             }
             Named::Last(tile) => format!("tile {} is the last", room.label(tile)),
+            Named::EndColour => "the last tile has the start's colour".to_string(),
         };
         self.cnf.name_var(var, name);
     }
@@ -138,7 +143,8 @@ impl Encoding {
         cnf.add_clause(&[truth]);
         let covered = covered_vars(&mut cnf, room, truth);
         if options.colour_count {
-            colour_count(&mut cnf, room, &covered, truth);
+            let most_off = Some(room.leave_uncovered());
+            colour_count(&mut Words { cnf: &mut cnf, room }, room, &covered, truth, Walk::Path, most_off);
         }
         let layout = match scheme {
             Scheme::Lazy(_) => {
@@ -156,7 +162,14 @@ impl Encoding {
         // Measured to help the lazy encodings on rooms with tiles to leave,
         // and to slow the rank encoding's assumption solves, so lazy only.
         if let (true, Scheme::Lazy(_), Layout::Arcs(_, ends)) = (options.colour_count, scheme, &layout) {
-            super::structure::end_colour_link(&mut cnf, room, &covered, ends, truth);
+            // Only for small allowances, whose counters stay small (`explain`
+            // encodes its room with every tile allowed to be left); with
+            // nothing to leave the presolve fixes the end's colour.
+            const MOST_LEFT: usize = 16;
+            let k = room.leave_uncovered();
+            if (1..=MOST_LEFT).contains(&k) && room.num_tiles() > 0 {
+                end_colour_link(&mut Words { cnf: &mut cnf, room }, room, &covered, truth, Some(k), ends);
+            }
         }
         if let (Some(deductions), Layout::Arcs(arcs, ends)) = (deductions, &layout) {
             super::structure::add_deductions(&mut cnf, room, deductions, arcs, ends, &covered);
@@ -250,56 +263,6 @@ fn covered_vars(cnf: &mut Cnf, room: &Room, truth: Lit) -> Vec<Lit> {
         cnf.add_clause(&[covered[end]]);
     }
     covered
-}
-
-/// The redundant colour count: a walk alternates colours, so the visited
-/// cells of the start's colour outnumber the others by 0 or 1 (exactly 1
-/// or 0 when the end's colour is fixed). Counted on the tiles left
-/// uncovered, which number at most k, so the totalizers stay small; with
-/// nothing left it is a constant, and the empty clause when violated.
-fn colour_count(cnf: &mut Cnf, room: &Room, covered: &[Lit], truth: Lit) {
-    cnf.open_group("a walk alternates colours", None);
-    let k = room.leave_uncovered();
-    let eligible = |same: bool| -> Vec<Lit> {
-        room.tiles()
-            .filter(|&t| room.same_colour_as_start(t) == same && Some(t) != room.end())
-            .map(|t| !covered[t])
-            .collect()
-    };
-    let (left_same, left_other) = (eligible(true), eligible(false));
-    let same_total = room.tiles().filter(|&t| room.same_colour_as_start(t)).count() as i64;
-    let other_total = room.num_tiles() as i64 - same_total;
-    // Visited same minus visited other = 1 + same_total - other_total - left_same + left_other.
-    let (lowest_excess, highest_excess) = match room.end() {
-        Some(end) if room.same_colour_as_start(end) => (1, 1),
-        Some(_) => (0, 0),
-        None => (0, 1),
-    };
-    let base = 1 + same_total - other_total;
-    // The allowed range of left_same - left_other.
-    let (lo, hi) = (base - highest_excess, base - lowest_excess);
-    let count = |cnf: &mut Cnf, lits: &[Lit]| {
-        (!lits.is_empty() && k > 0).then(|| Totalizer::build(cnf, lits, k + 1, Bounds::Both))
-    };
-    let same = count(cnf, &left_same);
-    let other = count(cnf, &left_other);
-    // "At least i left", with the constants outside the totalizer's range;
-    // more than k are never left, by the at-most-k bound.
-    let at_least = |counter: &Option<Totalizer>, i: i64| -> Lit {
-        if i <= 0 {
-            return truth;
-        }
-        match counter {
-            Some(t) => t.at_least(i as usize).unwrap_or(!truth),
-            None => !truth,
-        }
-    };
-    for j in 0..=k as i64 {
-        // left_other <= j  =>  left_same <= j + hi
-        cnf.add_clause(&[at_least(&other, j + 1), !at_least(&same, j + hi + 1)]);
-        // left_other >= j  =>  left_same >= j + lo
-        cnf.add_clause(&[!at_least(&other, j), at_least(&same, j + lo)]);
-    }
 }
 
 /// `visits[tile][t]`: the tile is step t + 1. A tile's colour fixes the

@@ -11,7 +11,7 @@
 
 use super::{Encoder, Pol};
 use crate::cnf::{ClauseSink, Lit, Var};
-use crate::graph::{self, GridGraph, Named, START, Sink};
+use crate::graph::{self, GridGraph, Named, START, Sink, Walk};
 use crate::puzzles::Error;
 use crate::puzzles::csp::ir::{GridGlobal, GridKind};
 
@@ -101,6 +101,7 @@ impl Sink for Words<'_> {
                 format!("{} step {} -> {}", self.spec.name(), cell(from), cell(to))
             }
             Named::Last(node) => format!("{} ends at {}", self.spec.name(), cell(node)),
+            Named::EndColour => format!("{} ends on its start's colour", self.spec.name()),
         };
         self.enc.names.push((var, name));
     }
@@ -137,13 +138,19 @@ impl Encoder {
                 if let Some(end) = graph.end() {
                     words.add_clause(&[on[end]]);
                 }
+                graph::colour_count(&mut words, &graph, &on, truth, Walk::Path, None);
                 if eager {
                     graph::binary_rank(&mut words, &graph, &arcs, truth, None);
+                } else {
+                    // Measured on the tile-cover family: it helps the lazy
+                    // form and slows the ranks.
+                    graph::end_colour_link(&mut words, &graph, &on, truth, None, &lasts);
                 }
                 Form::Path { arcs, lasts }
             }
             GridKind::Loop => {
                 let arcs = graph::loop_arcs(&mut words, &graph, &on);
+                graph::colour_count(&mut words, &graph, &on, truth, Walk::Loop, None);
                 if eager {
                     let roots = graph::first_on(&mut words, &on, truth);
                     graph::binary_rank(&mut words, &graph, &arcs, truth, Some(&roots));
