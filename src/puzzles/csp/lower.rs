@@ -334,6 +334,27 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             let position = self.position(&decl.index, &decl.index_bases, &tuple, &at, name)?;
             return Ok(self.var_elem(decl, position));
         }
+        // So is a param array: lowering the whole array for each element
+        // made a comprehension over an n-cell table cost n² copies.
+        if let ExprKind::Name(name) = &array.kind
+            && !self.locals.iter().any(|(n, _)| n == name)
+            && let Some(Named::Param(p)) = self.ctx.names.get(name)
+            && let Value::Array(values) = &self.ctx.params[*p].value
+            && at.iter().all(|(i, _)| i.as_const().is_some())
+        {
+            let param = &self.ctx.params[*p];
+            let tuple: Vec<i64> = at.iter().filter_map(|(i, _)| i.as_const()).collect();
+            let bases = match &param.ty.shape {
+                Shape::Array(index) => index.clone(),
+                _ => Vec::new(),
+            };
+            if tuple.len() == values.index.len() && bases.len() == tuple.len() {
+                let position = self.position(&values.index, &bases, &tuple, &at, name)?;
+                if let Some(value) = values.elems.get(position) {
+                    return Ok(LVal::from_value(value, param.ty.base, &[]));
+                }
+            }
+        }
         let LVal::Array(a) = self.lower(array)? else {
             return Err(internal(array.span, "indexing a non-array"));
         };
