@@ -299,6 +299,28 @@ impl Cnf {
         id
     }
 
+    /// A copy with `clauses` added in a group of their own named `group`
+    /// (none when there are no clauses): the formula a lazy solver ended up
+    /// solving, its encoding and the cuts added between solves.
+    ///
+    /// ```
+    /// use somaria::cnf::{ClauseSink, Cnf};
+    /// let mut cnf = Cnf::new();
+    /// let x = cnf.new_var();
+    /// let more = cnf.extended("cuts", &[vec![x.pos()], vec![!x.pos()]]);
+    /// assert_eq!((cnf.num_clauses(), more.num_clauses()), (0, 2));
+    /// ```
+    pub fn extended(&self, group: &str, clauses: &[Vec<Lit>]) -> Cnf {
+        let mut cnf = self.clone();
+        if !clauses.is_empty() {
+            cnf.open_group(group, None);
+            for clause in clauses {
+                cnf.add_clause(clause);
+            }
+        }
+        cnf
+    }
+
     /// Adds a clause to the open group. An empty clause makes the formula
     /// unsatisfiable.
     pub fn add_clause(&mut self, clause: &[Lit]) {

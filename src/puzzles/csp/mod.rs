@@ -357,18 +357,6 @@ impl CspPuzzle {
         Box::new(Lazy::new(plain, GridRepair::new(&self.program.grids, grids, guards, splice, log)))
     }
 
-    /// The formula a lazy run solved: the encoding and every cut.
-    fn with_cuts(cnf: &Cnf, cuts: &[Vec<Lit>]) -> Cnf {
-        let mut cnf = cnf.clone();
-        if !cuts.is_empty() {
-            cnf.open_group("cuts against grid globals in pieces, added between solves", None);
-            for cut in cuts {
-                cnf.add_clause(cut);
-            }
-        }
-        cnf
-    }
-
     /// The stats of a run over `cnf` that added `cuts`.
     fn run_stats(engine: Engine, cnf: &Cnf, cuts: usize, solver: &dyn Solve, encode_ms: f64) -> Stats {
         Stats::of_sat_size(engine.name(), (cnf.num_vars(), cnf.num_clauses() + cuts), solver.stats(), encode_ms)
@@ -440,7 +428,7 @@ impl Puzzle for CspPuzzle {
         let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
         let found = self.search(&verifier, &mut compiled, &mut *solver, &log)?;
         let cuts = std::mem::take(&mut log.borrow_mut().cuts);
-        let cnf = options.settle_formula(found.is_none(), || Self::with_cuts(&compiled.cnf, &cuts))?;
+        let cnf = options.settle_formula(found.is_none(), || compiled.cnf.extended("cuts against grid globals in pieces, added between solves", &cuts))?;
         let stats = Self::run_stats(engine, &compiled.cnf, cuts.len(), &*solver, encode_ms);
         let (status, solution, objective) = match found {
             None => (Status::NoSolution, None, None),

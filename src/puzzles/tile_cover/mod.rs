@@ -48,7 +48,7 @@ use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
-use crate::cnf::{ClauseSink, Cnf, Lit, card};
+use crate::cnf::{ClauseSink, Lit, card};
 use crate::grid::{Dir, Grid, Pos};
 use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::{Answer, Lazy, ProjectedModels, Solve, possible_literals, shrink_by_deletion};
@@ -282,18 +282,6 @@ impl TileCoverPuzzle {
         Lazy::new(solver, Walker::new(room, encoding, splice, confirm))
     }
 
-    /// The formula a lazy solver solved: the encoding and every cut.
-    fn solved_cnf(encoding: &Encoding, cuts: &[Vec<Lit>]) -> Cnf {
-        let mut cnf = encoding.cnf().clone();
-        if !cuts.is_empty() {
-            cnf.open_group("cuts against detached cycles, added between solves", None);
-            for cut in cuts {
-                cnf.add_clause(cut);
-            }
-        }
-        cnf
-    }
-
     /// The stats of a run over `encoding` whose solver added `cuts`.
     fn sat_stats(engine: Engine, encoding: &Encoding, cuts: usize, solver: &impl Solve, encode_ms: f64) -> Stats {
         let size = (encoding.cnf().num_vars(), encoding.cnf().num_clauses() + cuts);
@@ -348,7 +336,7 @@ impl TileCoverPuzzle {
         );
         let encode_ms = Stats::ms(started.elapsed());
         let answer = solver.solve()?;
-        let cnf = options.settle_formula(answer == Answer::Unsat, || Self::solved_cnf(&encoding, solver.cuts()))?;
+        let cnf = options.settle_formula(answer == Answer::Unsat, || encoding.cnf().extended("cuts against detached cycles, added between solves", solver.cuts()))?;
         let (status, solution) = match answer {
             Answer::Unsat => (Status::NoSolution, None),
             Answer::Sat => {
