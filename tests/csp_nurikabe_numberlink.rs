@@ -195,9 +195,17 @@ fn the_nurikabe_is_unique() {
     assert_eq!(count(NURIKABE, Some("eager")), 1);
 }
 
+/// A solved numberlink: its size, its answer's routes and its ends.
+struct Numberlink {
+    rows: usize,
+    cols: usize,
+    routes: Vec<Vec<(i64, i64)>>,
+    ends: Vec<Vec<i64>>,
+}
+
 /// The routes of a solved numberlink, checked against its `line` grid: the
 /// cells of each route hold one number, the number of no other route.
-fn numberlink_answer(path: &str) -> (usize, usize, Vec<Vec<(i64, i64)>>, Vec<Vec<i64>>) {
+fn numberlink_answer(path: &str) -> Numberlink {
     let table = params(path);
     let (rows, cols) = (int(&table, "rows"), int(&table, "cols"));
     let ends = rows_of(&table, "ends");
@@ -219,20 +227,20 @@ fn numberlink_answer(path: &str) -> (usize, usize, Vec<Vec<(i64, i64)>>, Vec<Vec
         assert!(route.iter().all(|&(r, c)| line[r as usize - 1][c as usize - 1] == number));
         assert!(numbers.insert(number), "two routes hold {number}");
     }
-    (rows, cols, routes, ends)
+    Numberlink { rows, cols, routes, ends }
 }
 
 #[test]
 fn the_numberlink_answers_keep_the_rules() {
     for path in [NUMBERLINK, NUMBERLINK_20] {
-        let (rows, cols, routes, ends) = numberlink_answer(path);
+        let Numberlink { rows, cols, routes, ends } = numberlink_answer(path);
         check_numberlink(rows, cols, &routes, &ends).unwrap_or_else(|e| panic!("{path}: {e}"));
     }
 }
 
 #[test]
 fn the_numberlink_checker_rejects_changed_answers() {
-    let (rows, cols, routes, ends) = numberlink_answer(NUMBERLINK);
+    let Numberlink { rows, cols, routes, ends } = numberlink_answer(NUMBERLINK);
     let longest = (0..routes.len()).max_by_key(|&i| routes[i].len()).unwrap();
     let mut cut = routes.clone();
     let last = cut[longest].pop().unwrap();
