@@ -334,6 +334,18 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             let position = self.position(&decl.index, &decl.index_bases, &tuple, &at, name)?;
             return Ok(self.var_elem(decl, position));
         }
+        // Nor does a parameter array: a clue table read once per cell in a
+        // generator was copied whole at every read, most of the time spent
+        // unrolling a 20 x 20 nurikabe.
+        if let ExprKind::Name(name) = &array.kind
+            && !self.locals.iter().any(|(n, _)| n == name)
+            && let Some(Named::Param(p)) = self.ctx.names.get(name)
+            && let Value::Array(values) = &self.ctx.params[*p].value
+            && let Some(tuple) = at.iter().map(|(i, _)| i.as_const()).collect::<Option<Vec<i64>>>()
+            && let Some(position) = flat_position(&values.index, &tuple)
+        {
+            return Ok(LVal::from_value(&values.elems[position], self.ctx.params[*p].ty.base, &[]));
+        }
         let LVal::Array(a) = self.lower(array)? else {
             return Err(internal(array.span, "indexing a non-array"));
         };
