@@ -85,6 +85,24 @@ fn unknown_functions_and_wrong_arities() {
     assert_mentions(&e, &["2-D array of tuples"]);
 }
 
+/// A call with the wrong number of arguments names the forms it takes, also
+/// when it is the whole constraint (where a wrong type asks for "a Boolean
+/// constraint" instead).
+#[test]
+fn a_whole_constraint_with_the_wrong_arguments_names_the_forms() {
+    let e = refused(&constraint("alldifferent(q, q)"), &[]);
+    assert_mentions(&e, &["bad.toml:12:9:", "`alldifferent` with 2 arguments", "alldifferent(array of int)"]);
+    let grid = model(
+        "g = { index = [\"1..2\", \"1..2\"], domain = \"bool\" }\n[[constraint]]\nexpr = 'grid_path(g, 1, 1, 2)'\n",
+    );
+    let e = refused(&grid, &[]);
+    assert_mentions(
+        &e,
+        &["bad.toml:13:9:", "`grid_path` with 4 arguments", "grid_path(on, start_row, start_col, end_row"],
+    );
+    assert!(!e.contains("a Boolean constraint"), "{e}");
+}
+
 #[test]
 fn booleans_and_integers_do_not_mix() {
     let e = refused(&constraint("x + b > 1"), &[]);

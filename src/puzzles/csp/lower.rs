@@ -334,26 +334,17 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             let position = self.position(&decl.index, &decl.index_bases, &tuple, &at, name)?;
             return Ok(self.var_elem(decl, position));
         }
-        // So is a param array: lowering the whole array for each element
-        // made a comprehension over an n-cell table cost n² copies.
+        // Nor does a parameter array: a clue table read once per cell in a
+        // generator was copied whole at every read, most of the time spent
+        // unrolling a 20 x 20 nurikabe.
         if let ExprKind::Name(name) = &array.kind
             && !self.locals.iter().any(|(n, _)| n == name)
             && let Some(Named::Param(p)) = self.ctx.names.get(name)
             && let Value::Array(values) = &self.ctx.params[*p].value
-            && at.iter().all(|(i, _)| i.as_const().is_some())
+            && let Some(tuple) = at.iter().map(|(i, _)| i.as_const()).collect::<Option<Vec<i64>>>()
+            && let Some(position) = flat_position(&values.index, &tuple)
         {
-            let param = &self.ctx.params[*p];
-            let tuple: Vec<i64> = at.iter().filter_map(|(i, _)| i.as_const()).collect();
-            let bases = match &param.ty.shape {
-                Shape::Array(index) => index.clone(),
-                _ => Vec::new(),
-            };
-            if tuple.len() == values.index.len() && bases.len() == tuple.len() {
-                let position = self.position(&values.index, &bases, &tuple, &at, name)?;
-                if let Some(value) = values.elems.get(position) {
-                    return Ok(LVal::from_value(value, param.ty.base, &[]));
-                }
-            }
+            return Ok(LVal::from_value(&values.elems[position], self.ctx.params[*p].ty.base, &[]));
         }
         let LVal::Array(a) = self.lower(array)? else {
             return Err(internal(array.span, "indexing a non-array"));
