@@ -90,7 +90,11 @@ impl Repairer for GridRepair<'_> {
             let style = (!grid.eager).then_some(CutStyle::CutSet);
             let judged = match &grid.form {
                 Form::Path { arcs, lasts } => judge_path(&grid.graph, arcs, lasts, &cover, style, self.splice, value)?,
-                Form::Loop { arcs, .. } => judge_loop(&grid.graph, arcs, &cover, style, self.splice, value)?,
+                // Splicing takes other steps than the model's, which a
+                // model's own step arrays would then contradict.
+                Form::Loop { arcs, bound, .. } => {
+                    judge_loop(&grid.graph, arcs, &cover, style, self.splice && !bound, value)?
+                }
                 Form::Region => judge_region(&grid.graph, &cover, value),
             };
             let spec = &self.specs[grid.id];

@@ -671,7 +671,9 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         let expr = loader.parse(&entry.expr)?;
         let scope = loader.scope();
         Checker::new(&scope).expect_bool(&expr, true).map_err(|mut f| {
-            if f.span == expr.span {
+            // Only the top-level type fault: a call's own fault (such as its
+            // arity) spans the whole expression too, and says more.
+            if f.span == expr.span && f.expected == "a Boolean expression" {
                 f.expected = "a Boolean constraint".to_string();
             }
             loader.fault(f)

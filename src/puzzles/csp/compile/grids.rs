@@ -9,11 +9,13 @@
 //! positions along the path or loop, and a ranked tree of parents for a
 //! region, so the formula alone decides.
 
+use std::collections::HashMap;
+
 use super::{Encoder, Pol};
 use crate::cnf::{ClauseSink, Lit, Var};
 use crate::graph::{self, GridGraph, Named, START, Sink};
 use crate::puzzles::Error;
-use crate::puzzles::csp::ir::{GridGlobal, GridKind};
+use crate::puzzles::csp::ir::{GridGlobal, GridKind, StepArrays};
 
 /// The clauses of one grid global, and what reading its models needs.
 #[derive(Clone, Debug)]
@@ -49,6 +51,9 @@ pub enum Form {
         arcs: Vec<Var>,
         /// `(arc, literal)` per pair of opposite arcs.
         steps: Vec<(usize, Lit)>,
+        /// Whether the model's step arrays are bound to `steps`: then a
+        /// route must keep the model's steps, and cycles cannot be spliced.
+        bound: bool,
     },
     /// A connected region: the "on" literals say it all.
     Region,
@@ -153,7 +158,7 @@ impl Encoder {
                 words.enc.sink = 0;
                 let steps = graph::undirected_steps(&mut words, &graph, &arcs);
                 words.enc.sink = saved;
-                Form::Loop { arcs, steps }
+                Form::Loop { arcs, steps, bound: spec.steps.is_some() }
             }
             GridKind::Connected => {
                 if eager {
@@ -162,7 +167,48 @@ impl Encoder {
                 Form::Region
             }
         };
+        if let (Some(arrays), Form::Loop { steps, .. }) = (&spec.steps, &form) {
+            self.bind_steps(&graph, steps, arrays, cols)?;
+        }
         self.grids.push(GridEncoding { id, graph, on, always_on, form, eager });
         self.check_size()
+    }
+
+    /// States that each element of the model's step arrays is the loop's
+    /// step between its two cells; a step the graph lacks (a cell that is
+    /// never on) is never taken. These clauses belong to the constraint, so
+    /// that `explain` can drop them with it.
+    fn bind_steps(
+        &mut self,
+        graph: &GridGraph,
+        steps: &[(usize, Lit)],
+        arrays: &StepArrays,
+        cols: usize,
+    ) -> Result<(), Error> {
+        let mut by_pair = HashMap::with_capacity(steps.len());
+        for &(arc, lit) in steps {
+            let (from, to) = graph.arcs()[arc];
+            let (a, b) = (graph.position(from), graph.position(to));
+            by_pair.insert((a.min(b), a.max(b)), lit);
+        }
+        let across = arrays.across.iter().enumerate().map(|(k, b)| {
+            let (r, c) = (k / (cols - 1), k % (cols - 1));
+            (b, ((r, c), (r, c + 1)))
+        });
+        let down = arrays.down.iter().enumerate().map(|(k, b)| {
+            let (r, c) = (k / cols, k % cols);
+            (b, ((r, c), (r + 1, c)))
+        });
+        for (b, pair) in across.chain(down).collect::<Vec<_>>() {
+            let given = self.reify(b, Pol::Both)?;
+            match by_pair.get(&pair) {
+                Some(&step) => {
+                    self.clause(&[!given, step]);
+                    self.clause(&[given, !step]);
+                }
+                None => self.clause(&[!given]),
+            }
+        }
+        Ok(())
     }
 }
