@@ -83,10 +83,8 @@ fn check_slitherlink(clues: &[Vec<i64>], across: &[Vec<bool>], down: &[Vec<bool>
         }
     }
     // Walk the loop from its first corner: it must take every step.
-    let start = (0..=n)
-        .flat_map(|i| (0..=m).map(move |j| (i, j)))
-        .find(|&(i, j)| !next[i][j].is_empty())
-        .ok_or("no loop")?;
+    let start =
+        (0..=n).flat_map(|i| (0..=m).map(move |j| (i, j))).find(|&(i, j)| !next[i][j].is_empty()).ok_or("no loop")?;
     let (mut previous, mut here) = (start, next[start.0][start.1][0]);
     let mut walked = 1;
     while here != start {
