@@ -75,10 +75,10 @@ fn check_slitherlink(clues: &[Vec<i64>], across: &[Vec<bool>], down: &[Vec<bool>
             }
         }
     }
-    for i in 0..=n {
-        for j in 0..=m {
-            if !matches!(next[i][j].len(), 0 | 2) {
-                return Err(format!("corner ({i}, {j}) has {} steps", next[i][j].len()));
+    for (i, row) in next.iter().enumerate() {
+        for (j, corner) in row.iter().enumerate() {
+            if !matches!(corner.len(), 0 | 2) {
+                return Err(format!("corner ({i}, {j}) has {} steps", corner.len()));
             }
         }
     }

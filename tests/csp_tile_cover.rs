@@ -46,7 +46,10 @@ fn csp_model(rows: &[Vec<char>], k: usize) -> String {
         .map(|r| format!("[{}]", r.iter().map(|&c| code(c).to_string()).collect::<Vec<_>>().join(", ")))
         .collect();
     let find = |symbol: char| {
-        (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, c)| rows[r][c] == symbol).map(|(r, c)| (r + 1, c + 1))
+        (0..h)
+            .flat_map(|r| (0..w).map(move |c| (r, c)))
+            .find(|&(r, c)| rows[r][c] == symbol)
+            .map(|(r, c)| (r + 1, c + 1))
     };
     let (sr, sc) = find('S').unwrap();
     let end = find('E').map(|(r, c)| format!(", {r}, {c}")).unwrap_or_default();
