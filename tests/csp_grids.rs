@@ -6,19 +6,31 @@
 //! A counter written here walks every assignment of the free cells and
 //! counts, for each, the regions that are connected, the paths from the
 //! start (to the end) over exactly the cells on, or the loops through them
-//! (as sets of steps); nothing is shared with somaria's code. Every engine
+//! (as sets of steps); nothing is shared with somaria's code. Loops with
+//! their step arrays (`grid_loop(on, across, down)`) also get steps fixed
+//! and slitherlink-like clues (the steps around a 2 × 2 block of cells),
+//! counted against the brute force's loops as sets of steps, and each
+//! solution's step arrays must be one of those loops. Every engine
 //! must count the same, `solve` must agree on whether a solution exists,
 //! `facts` must find the values each cell takes, and `explain` must agree
 //! that there is no solution.
 
+use std::collections::HashSet;
+
+use assert_cmd::Command;
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
 use somaria::rng::SplitMix64;
 
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Global {
-    Path { start: (usize, usize), end: Option<(usize, usize)> },
+    Path {
+        start: (usize, usize),
+        end: Option<(usize, usize)>,
+    },
     Loop,
+    /// `grid_loop(on, across, down)`, with some steps fixed and clues.
+    LoopSteps,
     Connected,
 }
 
@@ -49,15 +61,29 @@ struct Case {
     global: Global,
     most_on: Option<usize>,
     form: Form,
+    /// Per step (across, then down, row by row), fixed taken or not.
+    step_fix: Vec<Option<bool>>,
+    /// `((i, j), n)`: the steps around the 2 × 2 block of cells with top
+    /// left (i, j) number n.
+    clues: Vec<((usize, usize), usize)>,
 }
 
 impl Case {
     fn random(rng: &mut SplitMix64, global: u8) -> Case {
         let (rows, cols) = [(2, 2), (2, 3), (3, 3), (2, 4), (3, 4), (4, 4), (3, 5), (1, 4)][rng.below(8)];
         let form = [Form::VarArray, Form::Param, Form::Mixed, Form::Reified][rng.below(4)];
+        // Fixed steps and clues on top of fixed cells leave few loops: mostly
+        // free cells there, as in a slitherlink.
+        let form = if global == 3 && form == Form::Param && rng.chance(0.7) { Form::VarArray } else { form };
         // Mostly free cells only on small grids, where every cut is tried
         // against many solutions but the counts stay small.
-        let densities = if rows * cols <= 12 { &[0.2, 0.35, 0.5, 0.9][..] } else { &[0.2, 0.35, 0.5][..] };
+        let densities = if global == 3 {
+            &[0.5, 0.7, 0.9][..]
+        } else if rows * cols <= 12 {
+            &[0.2, 0.35, 0.5, 0.9][..]
+        } else {
+            &[0.2, 0.35, 0.5][..]
+        };
         let free = if form == Form::Param { 0.0 } else { densities[rng.below(densities.len())] };
         let off = [0.0, 0.1, 0.25][rng.below(3)];
         let cells: Vec<Cell> = (0..rows * cols)
@@ -79,10 +105,22 @@ impl Case {
                 Global::Path { start, end }
             }
             1 => Global::Loop,
+            3 => Global::LoopSteps,
             _ => Global::Connected,
         };
         let most_on = rng.chance(0.25).then(|| 1 + rng.below(rows * cols));
-        Case { rows, cols, cells, global, most_on, form }
+        let mut step_fix = Vec::new();
+        let mut clues = Vec::new();
+        if global == Global::LoopSteps {
+            let fixed = [0.0, 0.1, 0.2][rng.below(3)];
+            step_fix = (0..num_steps(rows, cols)).map(|_| rng.chance(fixed).then(|| rng.chance(0.5))).collect();
+            if rows > 1 && cols > 1 {
+                for _ in 0..rng.below(3) {
+                    clues.push(((rng.below(rows - 1), rng.below(cols - 1)), rng.below(4)));
+                }
+            }
+        }
+        Case { rows, cols, cells, global, most_on, form, step_fix, clues }
     }
 
     fn model(&self) -> String {
@@ -133,16 +171,88 @@ impl Case {
                 format!("grid_path({on}, {}, {}{end})", start.0 + 1, start.1 + 1)
             }
             Global::Loop => format!("grid_loop({on})"),
+            Global::LoopSteps => format!("grid_loop({on}, across, down)"),
             Global::Connected => format!("grid_connected({on})"),
         };
         text.push_str(&format!("[[constraint]]\nname = \"the global\"\nexpr = '{call}'\n"));
+        if self.global == Global::LoopSteps {
+            self.step_constraints(&mut text);
+        }
         text
+    }
+
+    /// The step arrays' declarations (appended as TOML: `[vars.across]`
+    /// tables may follow the constraints), the fixed steps and the clues.
+    fn step_constraints(&self, text: &mut String) {
+        let (r, c) = (self.rows, self.cols);
+        text.push_str(&format!("[vars.across]\nindex = [\"1..{r}\", \"1..{}\"]\ndomain = \"bool\"\n", c - 1));
+        text.push_str(&format!("[vars.down]\nindex = [\"1..{}\", \"1..{c}\"]\ndomain = \"bool\"\n", r - 1));
+        let fixed: Vec<String> = self
+            .step_fix
+            .iter()
+            .enumerate()
+            .filter_map(|(k, fix)| {
+                let name = step_name(r, c, k);
+                fix.map(|taken| if taken { name } else { format!("not {name}") })
+            })
+            .collect();
+        if !fixed.is_empty() {
+            text.push_str(&format!("[[constraint]]\nname = \"fixed steps\"\nexpr = '{}'\n", fixed.join(" /\\ ")));
+        }
+        for &((i, j), n) in &self.clues {
+            let around: Vec<String> =
+                block_steps(r, c, i, j).iter().map(|&k| format!("bool2int({})", step_name(r, c, k))).collect();
+            text.push_str(&format!("[[constraint]]\nexpr = '{} = {n}'\n", around.join(" + ")));
+        }
     }
 }
 
-/// Solutions of the case and, per cell, whether it is off or on in some.
-fn brute_force(case: &Case) -> (u64, Vec<[bool; 2]>) {
+/// The steps of a grid: across (between (i, j) and (i, j + 1)) row by row,
+/// then down (between (i, j) and (i + 1, j)).
+fn num_steps(rows: usize, cols: usize) -> usize {
+    rows * (cols - 1) + (rows - 1) * cols
+}
+
+/// The step's name in a model, 1-based.
+fn step_name(rows: usize, cols: usize, k: usize) -> String {
+    let across = rows * (cols - 1);
+    if k < across {
+        format!("across[{}, {}]", k / (cols - 1) + 1, k % (cols - 1) + 1)
+    } else {
+        format!("down[{}, {}]", (k - across) / cols + 1, (k - across) % cols + 1)
+    }
+}
+
+/// The step between two neighbouring cells.
+fn step_between(rows: usize, cols: usize, a: usize, b: usize) -> usize {
+    let (a, b) = (a.min(b), a.max(b));
+    if b == a + 1 { (a / cols) * (cols - 1) + a % cols } else { rows * (cols - 1) + a }
+}
+
+/// The four steps around the 2 × 2 block of cells with top left (i, j).
+fn block_steps(rows: usize, cols: usize, i: usize, j: usize) -> [usize; 4] {
+    let k = i * cols + j;
+    [
+        step_between(rows, cols, k, k + 1),
+        step_between(rows, cols, k + cols, k + cols + 1),
+        step_between(rows, cols, k, k + cols),
+        step_between(rows, cols, k + 1, k + cols + 1),
+    ]
+}
+
+/// What the brute force finds: the number of solutions, per cell whether
+/// it is off or on in some, and for loops with step arrays every solution's
+/// steps (as a bit set).
+struct Found {
+    total: u64,
+    seen: Vec<[bool; 2]>,
+    step_sets: HashSet<u64>,
+}
+
+/// Solutions of the case.
+fn brute_force(case: &Case) -> Found {
     let (rows, cols) = (case.rows, case.cols);
+    let mut step_sets = HashSet::new();
     let free: Vec<usize> = (0..rows * cols).filter(|&k| case.cells[k] == Cell::Free).collect();
     let mut total = 0;
     let mut seen = vec![[false; 2]; rows * cols];
@@ -158,6 +268,18 @@ fn brute_force(case: &Case) -> (u64, Vec<[bool; 2]>) {
             Global::Connected => u64::from(connected(rows, cols, &on)),
             Global::Path { start, end } => paths(rows, cols, &on, start, end),
             Global::Loop => loops(rows, cols, &on),
+            Global::LoopSteps => {
+                let fits = |set: u64| {
+                    let taken = |k: usize| set >> k & 1 == 1;
+                    case.step_fix.iter().enumerate().all(|(k, fix)| fix.is_none_or(|f| f == taken(k)))
+                        && case.clues.iter().all(|&((i, j), n)| {
+                            block_steps(rows, cols, i, j).iter().filter(|&&k| taken(k)).count() == n
+                        })
+                };
+                let sets: Vec<u64> = loop_steps(rows, cols, &on).into_iter().filter(|&set| fits(set)).collect();
+                step_sets.extend(&sets);
+                sets.len() as u64
+            }
         };
         total += found;
         if found > 0 {
@@ -166,7 +288,7 @@ fn brute_force(case: &Case) -> (u64, Vec<[bool; 2]>) {
             }
         }
     }
-    (total, seen)
+    Found { total, seen, step_sets }
 }
 
 fn neighbours(rows: usize, cols: usize, k: usize) -> Vec<usize> {
@@ -263,14 +385,74 @@ fn loops(rows: usize, cols: usize, on: &[bool]) -> u64 {
     closing(rows, cols, on, &mut seen, s, count - 1, s) / 2
 }
 
+/// Loops through exactly the cells on, as their sets of steps.
+fn loop_steps(rows: usize, cols: usize, on: &[bool]) -> HashSet<u64> {
+    let mut sets = HashSet::new();
+    let count = on.iter().filter(|&&b| b).count();
+    let Some(s) = on.iter().position(|&b| b) else { return sets };
+    if count < 3 {
+        return sets;
+    }
+    // Closed walks from s, each loop once per direction; a set holds it once.
+    #[allow(clippy::too_many_arguments)]
+    fn closing(
+        rows: usize,
+        cols: usize,
+        on: &[bool],
+        seen: &mut [bool],
+        here: usize,
+        left: usize,
+        steps: u64,
+        sets: &mut HashSet<u64>,
+        s: usize,
+    ) {
+        if left == 0 {
+            if neighbours(rows, cols, here).contains(&s) {
+                sets.insert(steps | 1 << step_between(rows, cols, here, s));
+            }
+            return;
+        }
+        for n in neighbours(rows, cols, here) {
+            if on[n] && !seen[n] {
+                seen[n] = true;
+                let steps = steps | 1 << step_between(rows, cols, here, n);
+                closing(rows, cols, on, seen, n, left - 1, steps, sets, s);
+                seen[n] = false;
+            }
+        }
+    }
+    let mut seen = vec![false; on.len()];
+    seen[s] = true;
+    closing(rows, cols, on, &mut seen, s, count - 1, 0, &mut sets, s);
+    sets
+}
+
+/// A solution's steps as a bit set, from its `across` and `down` arrays.
+fn solution_steps(case: &Case, values: &serde_json::Value) -> u64 {
+    let mut set = 0;
+    let mut k = 0;
+    for name in ["across", "down"] {
+        for row in values[name].as_array().unwrap_or_else(|| panic!("no {name} in {values}")) {
+            for taken in row.as_array().unwrap() {
+                set |= u64::from(taken.as_bool().unwrap()) << k;
+                k += 1;
+            }
+        }
+    }
+    assert_eq!(k, num_steps(case.rows, case.cols), "{values}");
+    set
+}
+
 fn load(text: &str) -> Box<dyn Puzzle> {
     puzzles::load(&Source::from_text("grid.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-fn check_case(case: &Case, with_facts: bool) {
+/// Checks one case; whether it has a solution.
+fn check_case(case: &Case, with_facts: bool) -> bool {
     let text = case.model();
     let puzzle = load(&text);
-    let (expected, seen) = brute_force(case);
+    let found = brute_force(case);
+    let (expected, seen) = (found.total, &found.seen);
     let engines: &[&str] = match case.form {
         Form::Reified => &["auto", "direct", "order", "log", "eager"],
         _ => &["auto", "eager"],
@@ -283,15 +465,22 @@ fn check_case(case: &Case, with_facts: bool) {
         let solved = puzzle.solve(&SolveOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
         let status = if expected > 0 { Status::Solved } else { Status::NoSolution };
         assert_eq!(solved.status, status, "solve with {engine}\n{text}");
+        if case.global == Global::LoopSteps && expected > 0 {
+            let steps = solution_steps(case, &solved.solution.as_ref().unwrap().json);
+            assert!(found.step_sets.contains(&steps), "solve with {engine}: steps {steps:b} not a loop\n{text}");
+        }
     }
     if expected == 0 {
         let explained = puzzle.explain(&SolveOptions::default()).unwrap();
         assert_eq!(explained.status, Status::NoSolution, "{text}");
         assert!(!explained.constraints.is_empty(), "{text}");
-        return;
+        return false;
     }
-    if with_facts && case.form == Form::VarArray {
-        let facts = puzzle.facts(&SolveOptions::default()).unwrap();
+    if !with_facts {
+        return true;
+    }
+    let facts = puzzle.facts(&SolveOptions::default()).unwrap();
+    if case.form == Form::VarArray {
         let rows = facts.json["values"]["on"].as_array().unwrap();
         for (i, row) in rows.iter().enumerate() {
             for (j, values) in row.as_array().unwrap().iter().enumerate() {
@@ -302,15 +491,35 @@ fn check_case(case: &Case, with_facts: bool) {
             }
         }
     }
+    if case.global == Global::LoopSteps {
+        // Per step, the values it takes in some solution.
+        let mut k = 0;
+        for name in ["across", "down"] {
+            for row in facts.json["values"][name].as_array().unwrap() {
+                for values in row.as_array().unwrap() {
+                    let took: Vec<bool> = values.as_array().unwrap().iter().map(|v| v.as_bool().unwrap()).collect();
+                    let wanted: Vec<bool> = [false, true]
+                        .into_iter()
+                        .filter(|&b| found.step_sets.iter().any(|set| (set >> k & 1 == 1) == b))
+                        .collect();
+                    assert_eq!(took, wanted, "facts of {}\n{text}", step_name(case.rows, case.cols, k));
+                    k += 1;
+                }
+            }
+        }
+    }
+    true
 }
 
-fn run(global: u8, cases: usize, seed: u64) {
+fn run(global: u8, cases: usize, seed: u64) -> u64 {
     let cases = std::env::var("SOMARIA_GRID_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
     let mut rng = SplitMix64::new(seed);
+    let mut solvable = 0;
     for k in 0..cases {
         let case = Case::random(&mut rng, global);
-        check_case(&case, k % 3 == 0);
+        solvable += u64::from(check_case(&case, k % 3 == 0));
     }
+    solvable
 }
 
 #[test]
@@ -329,6 +538,15 @@ fn regions_count_as_brute_force() {
 }
 
 #[test]
+fn loops_with_step_arrays_count_as_brute_force() {
+    let solvable = run(3, 250, 4);
+    // Fixed steps and clues must leave enough cases with loops to check
+    // the solutions' steps against.
+    let cases = std::env::var("SOMARIA_GRID_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(250);
+    assert!(solvable * 3 >= cases, "only {solvable} of {cases} cases had a solution");
+}
+
+#[test]
 fn the_brute_force_counts_known_grids() {
     let all = |rows: usize, cols: usize| vec![true; rows * cols];
     // Hamiltonian paths of a 3 x 3 grid from a corner, and to the far corner.
@@ -340,4 +558,92 @@ fn the_brute_force_counts_known_grids() {
     assert_eq!(loops(3, 3, &all(3, 3)), 0);
     assert!(!connected(2, 2, &[true, false, false, true]));
     assert!(connected(2, 2, &[false; 4]));
+}
+
+/// Runs `solve` on a model; returns stderr, checking exit 2 and one line.
+fn refused(text: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::cargo_bin("somaria").unwrap().arg("solve").arg(&path).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    stderr
+}
+
+/// A 3 x 4 loop with step arrays declared over `across` and `down`, with
+/// the call `call` on line 7.
+fn steps_model(across: &str, down: &str, call: &str) -> String {
+    format!(
+        "kind = \"csp\"\n[vars]\non = {{ index = [\"1..3\", \"1..4\"], domain = \"bool\" }}\n\
+         across = {{ index = [{across}], domain = \"bool\" }}\ndown = {{ index = [{down}], domain = \"bool\" }}\n\
+         [[constraint]]\nexpr = '{call}'\n"
+    )
+}
+
+#[test]
+fn step_arrays_of_the_wrong_shape_are_refused_with_their_place() {
+    let good = steps_model("\"1..3\", \"1..3\"", "\"1..2\", \"1..4\"", "grid_loop(on, across, down)");
+    // Every loop of a 3 x 4 grid, each once.
+    let loops: usize = (0u32..1 << 12)
+        .map(|mask| loop_steps(3, 4, &(0..12).map(|k| mask >> k & 1 == 1).collect::<Vec<_>>()).len())
+        .sum();
+    assert_eq!(load(&good).count(&CountOptions::default()).unwrap().count, loops as u64);
+    let cases = [
+        // `across` as big as `on`.
+        (
+            "\"1..3\", \"1..4\"",
+            "\"1..2\", \"1..4\"",
+            "grid_loop(on, across, down)",
+            &[
+                "bad.toml:7:23:",
+                "rows 1..3 and columns 1..4",
+                "expected rows 1..3 and columns 1..3",
+                "one fewer column",
+            ][..],
+        ),
+        // `down` indexed from 0.
+        (
+            "\"1..3\", \"1..3\"",
+            "\"0..1\", \"1..4\"",
+            "grid_loop(on, across, down)",
+            &[
+                "bad.toml:7:31:",
+                "`down`",
+                "rows 0..1 and columns 1..4",
+                "expected rows 1..2 and columns 1..4",
+                "one fewer row",
+            ],
+        ),
+        // The two swapped.
+        (
+            "\"1..3\", \"1..3\"",
+            "\"1..2\", \"1..4\"",
+            "grid_loop(on, down, across)",
+            &["bad.toml:7:23:", "rows 1..2 and columns 1..4"],
+        ),
+        // One step array alone.
+        (
+            "\"1..3\", \"1..3\"",
+            "\"1..2\", \"1..4\"",
+            "grid_loop(on, across)",
+            &["bad.toml:7:9:", "`grid_loop` with 2 arguments", "grid_loop(on, across, down)"],
+        ),
+        // A step array that is not 2-D Booleans.
+        (
+            "\"1..3\", \"1..3\"",
+            "\"1..2\", \"1..4\"",
+            "grid_loop(on, across, [true, false])",
+            &["bad.toml:7:31:", "a 2-D array of Booleans `down`"],
+        ),
+    ];
+    for (across, down, call, parts) in cases {
+        let text = steps_model(across, down, call);
+        let stderr = refused(&text);
+        for part in parts {
+            assert!(stderr.contains(part), "expected {part:?} in {stderr:?}\n{text}");
+        }
+    }
 }

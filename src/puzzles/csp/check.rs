@@ -77,7 +77,11 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("length", "length(array)"),
     ("array2d", "array2d(rows, cols, 1-D array), such as array2d(1..n, 1..m, [e | i in 1..n, j in 1..m])"),
     ("grid_path", "grid_path(on, start_row, start_col) or grid_path(on, start_row, start_col, end_row, end_col)"),
-    ("grid_loop", "grid_loop(on)"),
+    (
+        "grid_loop",
+        "grid_loop(on) or grid_loop(on, across, down): across[i, j] is the step (i, j)-(i, j+1), down[i, j] the step \
+         (i, j)-(i+1, j)",
+    ),
     ("grid_connected", "grid_connected(on)"),
 ];
 
@@ -679,10 +683,31 @@ impl<'s, 'm> Checker<'s, 'm> {
                 Ok(Type { base, shape: Shape::Array(index), var })
             }
             "grid_path" | "grid_loop" | "grid_connected" => {
-                arity(if name == "grid_path" { &[3, 5] } else { &[1] })?;
+                arity(match name {
+                    "grid_path" => &[3, 5],
+                    "grid_loop" => &[1, 3],
+                    _ => &[1],
+                })?;
                 let grid = "a 2-D array of Booleans (decision variables or fixed), one per cell of the grid";
                 expect_array(0, Some(Base::Bool), Some(2), grid)?;
                 let Shape::Array(index) = &args[0].0.shape else { unreachable!("checked to be an array") };
+                if name == "grid_loop" {
+                    for (i, role) in [(1, "across"), (2, "down")].into_iter().take(args.len() - 1) {
+                        let rows = super::model::base_name(index[0], scope.enums);
+                        let cols = super::model::base_name(index[1], scope.enums);
+                        let steps = format!(
+                            "a 2-D array of Booleans `{role}` with {rows} rows and {cols} columns like the loop's \
+                             array, one per step between neighbouring cells"
+                        );
+                        expect_array(i, Some(Base::Bool), Some(2), &steps)?;
+                        let (ty, e) = &args[i];
+                        let Shape::Array(steps_index) = &ty.shape else { unreachable!("checked to be an array") };
+                        if steps_index.iter().zip(index).any(|(a, b)| !a.fits(*b)) {
+                            return Err(Fault::new(e.span, format!("{} of type {}", what(e), describe(ty)), steps));
+                        }
+                    }
+                    return Ok(boolean(true));
+                }
                 let coordinates =
                     [(1, 0, "start row"), (2, 1, "start column"), (3, 0, "end row"), (4, 1, "end column")];
                 for &(i, dim, role) in coordinates.iter().take(args.len() - 1) {

@@ -111,7 +111,7 @@ pub enum GridKind {
         /// The end cell, when given.
         end: Option<(i64, i64)>,
     },
-    /// `grid_loop(on)`.
+    /// `grid_loop(on)` or `grid_loop(on, across, down)`.
     Loop,
     /// `grid_connected(on)`.
     Connected,
@@ -127,10 +127,25 @@ pub struct GridGlobal {
     pub index: [(i64, i64); 2],
     /// The cells' Booleans, row by row.
     pub on: Vec<BExpr>,
+    /// For `grid_loop(on, across, down)`, the step arrays the loop's steps
+    /// are bound to.
+    pub steps: Option<StepArrays>,
     /// Where the call is, for messages.
     pub span: super::syntax::Span,
     /// The group (constraint instance) it belongs to.
     pub group: usize,
+}
+
+/// The Booleans of a loop's steps, as the model names them: `across` has
+/// one per pair of neighbours in a row (rows × (cols − 1), row by row, the
+/// step from column j to j + 1 at column j), `down` one per pair in a column
+/// ((rows − 1) × cols, the step from row i to i + 1 at row i).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepArrays {
+    /// Steps within a row.
+    pub across: Vec<BExpr>,
+    /// Steps within a column.
+    pub down: Vec<BExpr>,
 }
 
 impl GridGlobal {

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::check::{Fault, Named};
-use super::ir::{BExpr, Cmp, GridGlobal, GridKind, IExpr, Overflow};
+use super::ir::{BExpr, Cmp, GridGlobal, GridKind, IExpr, Overflow, StepArrays};
 use super::model::{ArrayValue, Base, EnumDecl, IntSet, MAX_ABS, Param, Shape, Value, VarDecl, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
 
@@ -86,6 +86,18 @@ fn overflow(span: Span) -> Fault {
         format!("an expression whose value can go beyond ±{MAX_ABS}"),
         format!("integer values and bounds within ±{MAX_ABS} (2^40)"),
     )
+}
+
+/// The elements of a Boolean array argument.
+fn booleans(arg: &(LVal, Span)) -> Result<Vec<BExpr>, Fault> {
+    let LVal::Array(a) = &arg.0 else { return Err(internal(arg.1, "a 2-D array")) };
+    a.elems
+        .iter()
+        .map(|v| match v {
+            LVal::Bool(b) => Ok(b.clone()),
+            _ => Err(internal(arg.1, "a Boolean array")),
+        })
+        .collect()
 }
 
 fn internal(span: Span, what: &str) -> Fault {
@@ -943,14 +955,19 @@ impl<'c, 'm> Lowerer<'c, 'm> {
     fn grid(&mut self, name: &str, args: &[(LVal, Span)], span: Span) -> Result<LVal, Fault> {
         let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "a 2-D array")) };
         let [rows, cols] = a.index[..] else { return Err(internal(args[0].1, "a 2-D array")) };
-        let on = a
-            .elems
-            .iter()
-            .map(|v| match v {
-                LVal::Bool(b) => Ok(b.clone()),
-                _ => Err(internal(args[0].1, "a Boolean array")),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let on = booleans(&args[0])?;
+        if name == "grid_loop" {
+            let steps = match args {
+                [_, across, down] => Some(StepArrays {
+                    across: self.step_array(a, across, "across", [rows, (cols.0, cols.1 - 1)])?,
+                    down: self.step_array(a, down, "down", [(rows.0, rows.1 - 1), cols])?,
+                }),
+                _ => None,
+            };
+            let id = self.grid_base + self.grids.len();
+            self.grids.push(GridGlobal { kind: GridKind::Loop, index: [rows, cols], on, steps, span, group: 0 });
+            return Ok(LVal::Bool(BExpr::Grid(id)));
+        }
         let mut cells = Vec::new();
         for (pair, which) in args[1..].chunks(2).zip(["start", "end"]) {
             let mut cell = [0i64; 2];
@@ -978,12 +995,53 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         }
         let kind = match name {
             "grid_path" => GridKind::Path { start: cells[0], end: cells.get(1).copied() },
-            "grid_loop" => GridKind::Loop,
             _ => GridKind::Connected,
         };
         let id = self.grid_base + self.grids.len();
-        self.grids.push(GridGlobal { kind, index: [rows, cols], on, span, group: 0 });
+        self.grids.push(GridGlobal { kind, index: [rows, cols], on, steps: None, span, group: 0 });
         Ok(LVal::Bool(BExpr::Grid(id)))
+    }
+
+    /// A loop's step array (`across` or `down`, the argument `arg`), whose
+    /// index ranges must be `wanted`: one element per pair of neighbouring
+    /// cells of `on`, at the pair's first cell.
+    fn step_array(
+        &self,
+        on: &LArray,
+        arg: &(LVal, Span),
+        role: &str,
+        wanted: [(i64, i64); 2],
+    ) -> Result<Vec<BExpr>, Fault> {
+        let LVal::Array(a) = &arg.0 else { return Err(internal(arg.1, "a 2-D array")) };
+        let range = |d: usize, (lo, hi): (i64, i64)| -> String {
+            if lo > hi {
+                "none".to_string()
+            } else {
+                format!("{}..{}", self.value_name(on.index_bases[d], lo), self.value_name(on.index_bases[d], hi))
+            }
+        };
+        let fits = |(lo, hi): (i64, i64), (wlo, whi): (i64, i64)| (lo, hi) == (wlo, whi) || (lo > hi && wlo > whi);
+        if a.index.len() != 2 || !fits(a.index[0], wanted[0]) || !fits(a.index[1], wanted[1]) {
+            let shape =
+                |index: &[(i64, i64)]| format!("rows {} and columns {}", range(0, index[0]), range(1, index[1]));
+            let (ordinal, along, pair) = if role == "across" {
+                ("second", "one fewer column than", "(i, j) and (i, j+1)")
+            } else {
+                ("third", "one fewer row than", "(i, j) and (i+1, j)")
+            };
+            let found = if a.index.len() == 2 { shape(&a.index) } else { format!("{} dimension(s)", a.index.len()) };
+            return Err(Fault::new(
+                arg.1,
+                format!("a step array `{role}` (the {ordinal} argument of `grid_loop`) with {found}"),
+                format!(
+                    "{}, {along} the loop's array (rows {}, columns {}): element [i, j] is the step between cells {pair}",
+                    shape(&wanted),
+                    range(0, on.index[0]),
+                    range(1, on.index[1])
+                ),
+            ));
+        }
+        booleans(arg)
     }
 
     /// Unrolls a top-level constraint, splitting a `forall` (and a `forall`

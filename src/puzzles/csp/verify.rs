@@ -591,6 +591,39 @@ impl<'m> Verifier<'m> {
     }
 }
 
+/// Whether the step arrays of `grid_loop(on, across, down)` name exactly
+/// the steps of the closed `route` over `on`'s index ranges `index`:
+/// `across[i, j]` the step between (i, j) and (i, j+1), `down[i, j]` the
+/// one between (i, j) and (i+1, j).
+fn steps_match(route: &[(i64, i64)], across: &Ev, down: &Ev, index: [(i64, i64); 2]) -> Eval<bool> {
+    let [(r0, r1), (c0, c1)] = index;
+    let mut taken = std::collections::HashSet::new();
+    for (k, &a) in route.iter().enumerate() {
+        let b = route[(k + 1) % route.len()];
+        taken.insert((a.min(b), a.max(b)));
+    }
+    let mut named = 0;
+    for (array, (dr, dc)) in [(across, (0, 1)), (down, (1, 0))] {
+        let Ev::Array(shape, elems) = array else { return Err(bug("a step array that is not an array")) };
+        let fits = |(lo, hi): (i64, i64), (wlo, whi): (i64, i64)| (lo, hi) == (wlo, whi) || (lo > hi && wlo > whi);
+        if shape.len() != 2 || !fits(shape[0], (r0, r1 - dr)) || !fits(shape[1], (c0, c1 - dc)) {
+            return Err(bug("a step array whose shape does not fit the loop's array"));
+        }
+        let width = (c1 - dc - c0 + 1).max(0);
+        for (k, elem) in elems.iter().enumerate() {
+            let (r, c) = (r0 + k as i64 / width, c0 + k as i64 % width);
+            let step = taken.contains(&((r, c), (r + dr, c + dc)));
+            match elem {
+                Ev::Bool(b) if *b == step => named += usize::from(step),
+                Ev::Bool(_) => return Ok(false),
+                _ => return Err(bug("a step array that is not Boolean")),
+            }
+        }
+    }
+    // Every step of the route lies inside the arrays, so each was named.
+    Ok(named == taken.len())
+}
+
 /// Whether a grid global holds on its array of Booleans: a region is
 /// checked by a breadth-first search; a path or loop by its witness
 /// `route`, which must step between 4-adjacent cells that are on, never
@@ -632,7 +665,11 @@ fn grid_holds(name: &str, args: &[Ev], route: Option<&[(i64, i64)]>) -> Eval<boo
             let covers = distinct.len() == route.len() && route.len() == cells.len() && route.iter().all(|&p| on(p));
             if name == "grid_loop" {
                 let closes = route.len() >= 3 && touching(route[route.len() - 1], route[0]);
-                return Ok(covers && steps_ok && closes);
+                let given_steps = match args {
+                    [_, across, down] => steps_match(route, across, down, [(r0, r1), (c0, c1)])?,
+                    _ => true,
+                };
+                return Ok(covers && steps_ok && closes && given_steps);
             }
             let start = (fixed(1)?, fixed(2)?);
             let ends = match args.len() {

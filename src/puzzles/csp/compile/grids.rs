@@ -9,11 +9,13 @@
 //! positions along the path or loop, and a ranked tree of parents for a
 //! region, so the formula alone decides.
 
+use std::collections::HashMap;
+
 use super::{Encoder, Pol};
 use crate::cnf::{ClauseSink, Lit, Var};
 use crate::graph::{self, GridGraph, Named, START, Sink, Walk};
 use crate::puzzles::Error;
-use crate::puzzles::csp::ir::{GridGlobal, GridKind};
+use crate::puzzles::csp::ir::{GridGlobal, GridKind, StepArrays};
 
 /// The clauses of one grid global, and what reading its models needs.
 #[derive(Clone, Debug)]
@@ -49,6 +51,9 @@ pub enum Form {
         arcs: Vec<Var>,
         /// `(arc, literal)` per pair of opposite arcs.
         steps: Vec<(usize, Lit)>,
+        /// Whether the model's step arrays are bound to `steps`: then a
+        /// route must keep the model's steps, and cycles cannot be spliced.
+        bound: bool,
     },
     /// A connected region: the "on" literals say it all.
     Region,
@@ -160,7 +165,7 @@ impl Encoder {
                 words.enc.sink = 0;
                 let steps = graph::undirected_steps(&mut words, &graph, &arcs);
                 words.enc.sink = saved;
-                Form::Loop { arcs, steps }
+                Form::Loop { arcs, steps, bound: spec.steps.is_some() }
             }
             GridKind::Connected => {
                 if eager {
@@ -169,7 +174,80 @@ impl Encoder {
                 Form::Region
             }
         };
+        if let Form::Loop { steps, .. } = &form {
+            self.step_degrees(&graph, &on, steps);
+            if let Some(arrays) = &spec.steps {
+                self.bind_steps(&graph, steps, arrays, cols)?;
+            }
+        }
         self.grids.push(GridEncoding { id, graph, on, always_on, form, eager });
         self.check_size()
+    }
+
+    /// Redundant clauses on the undirected steps: a node on the loop takes
+    /// exactly two of its steps, a node off none. The arcs imply this, but
+    /// only through their directions; stated on the steps, the solver
+    /// propagates it at once from the model's own step arrays (a
+    /// slitherlink's clues), which cuts the search severalfold.
+    fn step_degrees(&mut self, graph: &GridGraph, on: &[Lit], steps: &[(usize, Lit)]) {
+        let mut at: Vec<Vec<Lit>> = vec![Vec::new(); graph.num_nodes()];
+        for &(arc, lit) in steps {
+            let (from, to) = graph.arcs()[arc];
+            at[from].push(lit);
+            at[to].push(lit);
+        }
+        for (node, around) in at.iter().enumerate() {
+            for (i, &a) in around.iter().enumerate() {
+                self.clause(&[!a, on[node]]);
+                let others: Vec<Lit> = around.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &l)| l).collect();
+                self.clause(&[&[!on[node]], &others[..]].concat());
+                for (j, &b) in around.iter().enumerate().skip(i + 1) {
+                    for &c in &around[j + 1..] {
+                        self.clause(&[!a, !b, !c]);
+                    }
+                }
+            }
+            if around.len() < 2 {
+                self.clause(&[!on[node]]);
+            }
+        }
+    }
+
+    /// States that each element of the model's step arrays is the loop's
+    /// step between its two cells; a step the graph lacks (a cell that is
+    /// never on) is never taken. These clauses belong to the constraint, so
+    /// that `explain` can drop them with it.
+    fn bind_steps(
+        &mut self,
+        graph: &GridGraph,
+        steps: &[(usize, Lit)],
+        arrays: &StepArrays,
+        cols: usize,
+    ) -> Result<(), Error> {
+        let mut by_pair = HashMap::with_capacity(steps.len());
+        for &(arc, lit) in steps {
+            let (from, to) = graph.arcs()[arc];
+            let (a, b) = (graph.position(from), graph.position(to));
+            by_pair.insert((a.min(b), a.max(b)), lit);
+        }
+        let across = arrays.across.iter().enumerate().map(|(k, b)| {
+            let (r, c) = (k / (cols - 1), k % (cols - 1));
+            (b, ((r, c), (r, c + 1)))
+        });
+        let down = arrays.down.iter().enumerate().map(|(k, b)| {
+            let (r, c) = (k / cols, k % cols);
+            (b, ((r, c), (r + 1, c)))
+        });
+        for (b, pair) in across.chain(down).collect::<Vec<_>>() {
+            let given = self.reify(b, Pol::Both)?;
+            match by_pair.get(&pair) {
+                Some(&step) => {
+                    self.clause(&[!given, step]);
+                    self.clause(&[given, !step]);
+                }
+                None => self.clause(&[!given]),
+            }
+        }
+        Ok(())
     }
 }
