@@ -116,7 +116,10 @@ fn csp_room(grid: &str) -> String {
     let rows: Vec<Vec<char>> = grid.lines().map(|l| l.chars().collect()).collect();
     let (h, w) = (rows.len(), rows[0].len());
     let find = |symbol: char| {
-        (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, c)| rows[r][c] == symbol).map(|(r, c)| (r + 1, c + 1))
+        (0..h)
+            .flat_map(|r| (0..w).map(move |c| (r, c)))
+            .find(|&(r, c)| rows[r][c] == symbol)
+            .map(|(r, c)| (r + 1, c + 1))
     };
     let (sr, sc) = find('S').expect("a room has a start");
     let end = find('E').map(|(r, c)| format!(", {r}, {c}")).unwrap_or_default();

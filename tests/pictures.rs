@@ -230,3 +230,45 @@ fn commands_without_a_picture_refuse_svg() {
     }
     somaria().args(["solve", "models/akh-vaquot-listed.toml", "--format", "svg"]).assert().code(2);
 }
+
+/// The cells of a csp solution's first route of `global`, by the array's
+/// own indices less `base`.
+fn route_of(json: &Value, global: &str, base: usize) -> Vec<(usize, usize)> {
+    cells(&json["solution"][global][0]["cells"]).into_iter().map(|(r, c)| (r - base, c - base)).collect()
+}
+
+#[test]
+fn csp_paths_and_loops_are_drawn_under_the_shown_arrays() {
+    // Hero's Cave with the cane: `walked` (9 rows), a row between, then
+    // the path's grid; the array counts from 1.
+    let model = "models/csp/heros-cave-somaria.toml";
+    let rendered = Rendered::of(&svg_of(&["solve", model]));
+    let json = json_of(&["solve", model]);
+    let path = route_of(&json, "grid_path", 1);
+    // The start and all 111 tiles but one.
+    assert_eq!(path.len(), 111);
+    for &(r, c) in &path {
+        assert_eq!(rendered.centre((10 + r, c)), rgb(ROUTES[0]), "path on {:?}", (r, c));
+    }
+    let walls = grid_of("models/heros-cave.toml");
+    for (r, line) in walls.iter().enumerate() {
+        for (c, &ch) in line.iter().enumerate() {
+            if ch == '#' || !path.contains(&(r, c)) {
+                assert_ne!(rendered.centre((10 + r, c)), rgb(ROUTES[0]), "no path on {:?}", (r, c));
+            }
+        }
+    }
+    // The 10 x 10 slitherlink: `across` (11 rows) and `down` (10), each
+    // with a row after it, then the loop over the 11 x 11 corners from 0.
+    let model = "models/csp/slitherlink.toml";
+    let rendered = Rendered::of(&svg_of(&["solve", model]));
+    let json = json_of(&["solve", model]);
+    let lattice = route_of(&json, "grid_loop", 0);
+    assert!(lattice.len() >= 4);
+    for r in 0..11 {
+        for c in 0..11 {
+            let colour = rendered.centre((23 + r, c));
+            assert_eq!(colour == rgb(ROUTES[0]), lattice.contains(&(r, c)), "corner {:?}", (r, c));
+        }
+    }
+}

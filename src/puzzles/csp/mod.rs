@@ -39,7 +39,7 @@ use std::time::Instant;
 pub use compile::Linear;
 use compile::{Compiled, Encoder, GridEncoding, Objective, ObjectiveUse};
 use grids::{GridRepair, RepairLog, Route};
-use ir::{BExpr, IExpr};
+use ir::{BExpr, GridKind, IExpr};
 use model::{Model, Sense};
 
 use super::{
@@ -394,6 +394,29 @@ impl CspPuzzle {
             .collect()
     }
 
+    /// The paths and loops of a solution's JSON, placed on their arrays.
+    fn drawn_routes(&self, values: &serde_json::Value) -> Vec<render::DrawnRoute> {
+        let mut drawn = Vec::new();
+        for spec in &self.program.grids {
+            let group = &self.program.groups[spec.group];
+            let Some(entries) = values.get(spec.name()).and_then(|v| v.as_array()) else { continue };
+            let entry = entries.iter().find(|e| {
+                e["constraint"].as_str() == Some(group.name.as_str()) && e["line"].as_u64() == Some(group.line as u64)
+            });
+            let Some(cells) = entry.and_then(|e| serde_json::from_value::<Vec<(i64, i64)>>(e["cells"].clone()).ok())
+            else {
+                continue;
+            };
+            drawn.push(render::DrawnRoute {
+                constraint: group.name.clone(),
+                shape: spec.shape(),
+                cells: cells.into_iter().map(|cell| spec.position(cell)).collect(),
+                closed: matches!(spec.kind, GridKind::Loop),
+            });
+        }
+        drawn
+    }
+
     fn shown_scalars(&self) -> Vec<usize> {
         self.model
             .show
@@ -428,7 +451,9 @@ impl Puzzle for CspPuzzle {
         let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
         let found = self.search(&verifier, &mut compiled, &mut *solver, &log)?;
         let cuts = std::mem::take(&mut log.borrow_mut().cuts);
-        let cnf = options.settle_formula(found.is_none(), || compiled.cnf.extended("cuts against grid globals in pieces, added between solves", &cuts))?;
+        let cnf = options.settle_formula(found.is_none(), || {
+            compiled.cnf.extended("cuts against grid globals in pieces, added between solves", &cuts)
+        })?;
         let stats = Self::run_stats(engine, &compiled.cnf, cuts.len(), &*solver, encode_ms);
         let (status, solution, objective) = match found {
             None => (Status::NoSolution, None, None),
@@ -726,7 +751,7 @@ impl Puzzle for CspPuzzle {
         Ok(match of {
             Drawn::Solution(report) => {
                 let values = report.solution.as_ref().map(|s| s.json.clone()).unwrap_or_default();
-                let mut picture = render::picture(&values, false);
+                let mut picture = render::picture(&values, false, &self.drawn_routes(&values));
                 if report.solution.is_none() {
                     picture.caption.push("no solution".to_string());
                 }
@@ -737,7 +762,7 @@ impl Puzzle for CspPuzzle {
             }
             Drawn::Facts(report) => {
                 let values = report.json.get("values").cloned().unwrap_or_default();
-                let mut picture = render::picture(&values, true);
+                let mut picture = render::picture(&values, true, &[]);
                 picture.caption.push("shaded: cells that take more than one value across solutions".to_string());
                 picture
             }

@@ -329,12 +329,27 @@ pub fn facts_text(model: &Model, facts: &CspFacts) -> String {
     out
 }
 
+/// A grid path or loop to draw: its array's shape, its cells as 0-based
+/// positions in order, and its constraint.
+#[derive(Clone, Debug)]
+pub struct DrawnRoute {
+    /// The constraint that states it, for the caption.
+    pub constraint: String,
+    /// The array's rows and columns.
+    pub shape: (usize, usize),
+    /// The cells in order.
+    pub cells: Vec<(usize, usize)>,
+    /// A loop, drawn closed; a path gets a start and an end mark.
+    pub closed: bool,
+}
+
 /// A picture of shown values as JSON: every 2-D array as a grid of labels,
-/// one under another with a row between, the rest in the caption. With
-/// `sets`, each leaf is the list of values a cell can take: one value is
-/// drawn, several shade the cell.
-pub fn picture(values: &serde_json::Value, sets: bool) -> crate::render::picture::Picture {
-    use crate::render::picture::{Ground, Mark, Picture, Tint};
+/// one under another with a row between, then each route over a grid of
+/// its array's shape, the rest in the caption. With `sets`, each leaf is
+/// the list of values a cell can take: one value is drawn, several shade
+/// the cell.
+pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) -> crate::render::picture::Picture {
+    use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
     use serde_json::Value;
     let label = |leaf: &Value| -> (String, bool) {
         let single = |v: &Value| match v {
@@ -366,12 +381,25 @@ pub fn picture(values: &serde_json::Value, sets: bool) -> crate::render::picture
             });
             match rows {
                 Some(rows) if !rows.is_empty() => grids.push((name, rows)),
+                // Drawn as routes.
+                _ if !routes.is_empty() && (name == "grid_path" || name == "grid_loop") => {}
                 _ => caption.push(format!("{name} = {value}")),
             }
         }
     }
-    let cols = grids.iter().flat_map(|(_, rows)| rows.iter().map(Vec::len)).max().unwrap_or(0);
-    let height: usize = grids.iter().map(|(_, rows)| rows.len()).sum::<usize>() + grids.len().saturating_sub(1);
+    let cols = grids
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(Vec::len))
+        .chain(routes.iter().map(|r| r.shape.1))
+        .max()
+        .unwrap_or(0);
+    let mut route_rows: Vec<(usize, usize)> = routes.iter().map(|r| r.shape).collect();
+    route_rows.sort_unstable();
+    route_rows.dedup();
+    let panels = grids.len() + route_rows.len();
+    let height: usize = grids.iter().map(|(_, rows)| rows.len()).sum::<usize>()
+        + route_rows.iter().map(|shape| shape.0).sum::<usize>()
+        + panels.saturating_sub(1);
     let mut picture = Picture::new(height, cols);
     let mut top = 0;
     for (name, rows) in &grids {
@@ -380,7 +408,12 @@ pub fn picture(values: &serde_json::Value, sets: bool) -> crate::render::picture
                 if *shaded {
                     picture.set_ground((top + r, c), Ground::Shaded);
                 }
-                picture.marks.push(((top + r, c), Mark::Label(text.clone(), Tint::Ink)));
+                // Booleans as a dot or nothing: "false" does not fit a cell.
+                match text.as_str() {
+                    "true" => picture.marks.push(((top + r, c), Mark::Dot(Tint::Ink))),
+                    "false" => {}
+                    _ => picture.marks.push(((top + r, c), Mark::Label(text.clone(), Tint::Ink))),
+                }
             }
             for c in row.len()..cols {
                 picture.set_ground((top + r, c), Ground::Wall);
@@ -388,6 +421,48 @@ pub fn picture(values: &serde_json::Value, sets: bool) -> crate::render::picture
         }
         picture.caption.push(format!("rows {} to {}: {name}", top, top + rows.len() - 1));
         top += rows.len();
+        if top < height {
+            for c in 0..cols {
+                picture.set_ground((top, c), Ground::Wall);
+            }
+            top += 1;
+        }
+    }
+    // Routes over arrays of one shape share a grid (numberlink's lines),
+    // each in its own colour.
+    let mut shapes: Vec<(usize, usize)> = Vec::new();
+    for route in routes {
+        if !shapes.contains(&route.shape) {
+            shapes.push(route.shape);
+        }
+    }
+    for &(rows, width) in &shapes {
+        for r in 0..rows {
+            for c in width..cols {
+                picture.set_ground((top + r, c), Ground::Wall);
+            }
+        }
+        let mut names = Vec::new();
+        for (k, route) in routes.iter().enumerate().filter(|(_, r)| r.shape == (rows, width)) {
+            let cells: Vec<(usize, usize)> = route.cells.iter().map(|&(r, c)| (top + r, c)).collect();
+            if !route.closed {
+                if let Some(&first) = cells.first() {
+                    picture.marks.push((first, Mark::Start(Tint::Route(k))));
+                }
+                if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
+                    picture.marks.push((last, Mark::End(Tint::Route(k))));
+                }
+            }
+            picture.trails.push(Trail { cells, tint: Tint::Route(k), closed: route.closed });
+            let what = if route.closed { "grid_loop" } else { "grid_path" };
+            names.push(format!("{what} of {}", route.constraint));
+        }
+        let named = match names.len() {
+            0..=3 => names.join("; "),
+            n => format!("{n} routes, {} and more", names[..2].join("; ")),
+        };
+        picture.caption.push(format!("rows {} to {}: {named}", top, top + rows - 1));
+        top += rows;
         if top < height {
             for c in 0..cols {
                 picture.set_ground((top, c), Ground::Wall);

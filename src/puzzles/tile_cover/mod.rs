@@ -336,7 +336,9 @@ impl TileCoverPuzzle {
         );
         let encode_ms = Stats::ms(started.elapsed());
         let answer = solver.solve()?;
-        let cnf = options.settle_formula(answer == Answer::Unsat, || encoding.cnf().extended("cuts against detached cycles, added between solves", solver.cuts()))?;
+        let cnf = options.settle_formula(answer == Answer::Unsat, || {
+            encoding.cnf().extended("cuts against detached cycles, added between solves", solver.cuts())
+        })?;
         let (status, solution) = match answer {
             Answer::Unsat => (Status::NoSolution, None),
             Answer::Sat => {

@@ -58,4 +58,3 @@ pub(super) fn add_deductions(
         cnf.add_clause(&[covered[tile]]);
     }
 }
-
