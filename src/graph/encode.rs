@@ -427,13 +427,13 @@ impl OffCount {
             Walk::Path => graph.colour(START),
             Walk::Loop => false,
         };
-        let fixed = |n: usize| on[n] == truth || (walk == Walk::Path && (n == START || Some(n) == graph.end()));
+        let ends = |n: usize| walk == Walk::Path && (n == START || Some(n) == graph.end());
         let (mut base, mut off_same, mut off_other) = (0i64, Vec::new(), Vec::new());
-        for n in 0..graph.num_nodes() {
+        for (n, &lit) in on.iter().enumerate().take(graph.num_nodes()) {
             let same = graph.colour(n) == reference;
             base += if same { 1 } else { -1 };
-            if !fixed(n) {
-                if same { &mut off_same } else { &mut off_other }.push(!on[n]);
+            if lit != truth && !ends(n) {
+                if same { &mut off_same } else { &mut off_other }.push(!lit);
             }
         }
         let most = most_off.unwrap_or(off_same.len() + off_other.len());
