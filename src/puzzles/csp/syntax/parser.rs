@@ -12,7 +12,8 @@ const MAX_DEPTH: usize = 200;
 
 /// Deepest syntax tree accepted: a chain `a + b + c + ...` nests one level
 /// per operator, and every later pass walks the tree recursively. Longer
-/// sums and conjunctions are written with `sum`, `forall` and arrays.
+/// sums are written with `sum` and arrays; runs of `/\` and `\/` are
+/// balanced as they are parsed, so they nest only logarithmically.
 pub const MAX_TREE_DEPTH: usize = 400;
 
 /// Parses one expression. `to_file` maps a byte offset in `text` to the
@@ -48,6 +49,17 @@ pub fn parse(text: &str, to_file: &dyn Fn(usize) -> usize) -> Result<Expr, Synta
         ));
     }
     Ok(expr)
+}
+
+/// `a op b op c ...` for an associative `op`, as a tree of depth log n.
+fn balanced(op: BinOp, mut operands: Vec<Expr>) -> Expr {
+    if operands.len() == 1 {
+        return operands.pop().expect("one operand");
+    }
+    let right = operands.split_off(operands.len() / 2);
+    let (left, right) = (balanced(op, operands), balanced(op, right));
+    let span = left.span.to(right.span);
+    Expr { kind: ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span }
 }
 
 /// The first sub-expression found below `limit` levels, walking without
@@ -219,6 +231,21 @@ impl Parser {
             }
             self.bump();
             let right = self.expr(level + 1)?;
+            if matches!(op, BinOp::And | BinOp::Or) {
+                // A run of one associative operator becomes a balanced tree:
+                // a generated model's conjunction of 1,000 clues then nests
+                // 10 levels deep, not 1,000.
+                let mut operands = vec![left, right];
+                while let Some((next, next_level, _)) = infix(self.peek())
+                    && next == op
+                    && next_level == level
+                {
+                    self.bump();
+                    operands.push(self.expr(level + 1)?);
+                }
+                left = balanced(op, operands);
+                continue;
+            }
             let span = left.span.to(right.span);
             left = Expr { kind: ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span };
             if !chains
@@ -596,6 +623,27 @@ mod tests {
         assert!(fails(&chain).found.contains("nested more than"));
         let fine = vec!["x"; 300].join(" /\\ ");
         assert!(parse(&fine, &|o| o).is_ok());
+    }
+
+    #[test]
+    fn long_conjunctions_and_disjunctions_parse_as_balanced_trees() {
+        for op in [" /\\ ", " \\/ "] {
+            let chain = (0..5000).map(|i| format!("x{i}")).collect::<Vec<_>>().join(op);
+            let tree = parse(&chain, &|o| o).unwrap();
+            assert!(deeper_than(&tree, 14).is_none(), "5,000 operands nest about 13 deep");
+            // Every operand is kept, in order.
+            let mut names = Vec::new();
+            let mut stack = vec![&tree];
+            while let Some(e) = stack.pop() {
+                match &e.kind {
+                    ExprKind::Name(n) => names.push(n.clone()),
+                    _ => stack.extend(children(e).into_iter().rev()),
+                }
+            }
+            assert_eq!(names, (0..5000).map(|i| format!("x{i}")).collect::<Vec<_>>());
+        }
+        // Other operators at the same level still associate to the left.
+        assert_eq!(p("a \\/ b xor c \\/ d"), "(((a \\/ b) xor c) \\/ d)");
     }
 
     #[test]
