@@ -493,7 +493,11 @@ fn encode(common: &Common, engine: Option<String>) -> Result<u8, Failure> {
     let mut notes = formula.notes.clone();
     notes.insert(0, format!("{} puzzle, {} engine, not solved", run.kind(), formula.engine));
     let shown = output.map_or("standard output".to_string(), |p| p.display().to_string());
-    target.write(|out| formula.cnf.write_dimacs_noted(out, &notes)).map_err(|e| cannot_write(Path::new(&shown), e))?;
+    match target.write(|out| formula.cnf.write_dimacs_noted(out, &notes)) {
+        // `somaria encode M | head` closes the pipe by choice, as for reports.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe && matches!(target, Target::Stdout) => {}
+        written => written.map_err(|e| cannot_write(Path::new(&shown), e))?,
+    }
     if !matches!(target, Target::Stdout) {
         let json = json!({
             "kind": run.kind(),

@@ -313,3 +313,24 @@ fn the_report_goes_to_the_output_file() {
         somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs"]).arg(&cnf).arg("-o").arg(&cnf).assert().code(2);
     assert!(stderr_of(&out).contains("both name"), "{}", stderr_of(&out));
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `somaria encode M | head -1`: the formula (100 KB, more than a pipe
+    // holds) meets a closed pipe, which is the reader's choice.
+    use std::io::{BufRead, BufReader};
+    for args in [&["encode", "models/csp/slitherlink.toml"][..], &["solve", "models/csp/slitherlink.toml"][..]] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("somaria"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        assert!(!first.is_empty());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
