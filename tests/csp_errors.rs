@@ -334,14 +334,33 @@ proptest! {
 }
 
 /// Shipped models to mutate.
-const SEEDS: [&str; 6] = [
+const SEEDS: [&str; 10] = [
     include_str!("../models/csp/queens.toml"),
     include_str!("../models/csp/zebra.toml"),
     include_str!("../models/csp/sudoku-17.toml"),
     include_str!("../models/csp/knapsack.toml"),
     include_str!("../models/csp/magic-square.toml"),
     include_str!("../models/csp/exam-timetable.toml"),
+    include_str!("../models/csp/slitherlink.toml"),
+    include_str!("../models/csp/nurikabe.toml"),
+    include_str!("../models/csp/numberlink.toml"),
+    include_str!("../models/csp/heros-cave-somaria.toml"),
 ];
+
+/// A small model with every grid global, to mutate and solve.
+const SMALL_GRIDS: &str = r#"kind = "csp"
+[vars]
+on = { index = ["1..3", "1..4"], domain = "bool" }
+across = { index = ["1..3", "1..3"], domain = "bool" }
+down = { index = ["1..2", "1..4"], domain = "bool" }
+walk = { index = ["1..3", "1..3"], domain = "bool" }
+[[constraint]]
+expr = 'grid_loop(on, across, down) /\ on[2, 2]'
+[[constraint]]
+expr = 'grid_connected(array2d(1..3, 1..4, [not on[i, j] | i in 1..3, j in 1..4]))'
+[[constraint]]
+expr = 'grid_path(walk, 1, 1, 3, 3) /\ sum(i, j in 1..3)(bool2int(walk[i, j])) >= 5'
+"#;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
@@ -351,10 +370,10 @@ proptest! {
     /// failed check.
     #[test]
     fn mutated_small_models_solve_cleanly(
-        which in 0usize..3,
+        which in 0usize..4,
         edits in prop::collection::vec((any::<usize>(), 0u8..3, prop::sample::select(b"qxn1238[](){}=<>-+,|\\/ ".to_vec())), 1..4),
     ) {
-        let seeds = [SEEDS[0], SEEDS[5], SEEDS[4]];
+        let seeds = [SEEDS[0], SEEDS[5], SEEDS[4], SMALL_GRIDS];
         let mut bytes = seeds[which].replace("n = 8", "n = 5").into_bytes();
         for (at, kind, byte) in edits {
             let at = at % bytes.len();
@@ -377,7 +396,7 @@ proptest! {
             return Ok(());
         }
         if let Ok(puzzle) = puzzles::load(&Source::from_text("fuzz.toml", text.clone())) {
-            for engine in ["auto", "log"] {
+            for engine in ["auto", "log", "eager"] {
                 let options = SolveOptions { engine: Some(engine.into()), ..Default::default() };
                 let solved = puzzle.solve(&options);
                 prop_assert!(solved.is_ok() || matches!(solved, Err(puzzles::Error::TooLarge(_))), "{} {:?}", text, solved.err());
@@ -387,5 +406,15 @@ proptest! {
                 prop_assert!(explained.is_ok() || matches!(explained, Err(puzzles::Error::TooLarge(_))), "{} {:?}", text, explained.err());
             }
         }
+    }
+}
+
+#[test]
+fn the_grid_seed_solves_before_it_is_mutated() {
+    // Otherwise the fuzzing above would only ever see refused models.
+    let puzzle = puzzles::load(&Source::from_text("grids.toml", SMALL_GRIDS.to_string())).unwrap();
+    for engine in ["auto", "eager"] {
+        let counted = puzzle.count(&CountOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();
+        assert_eq!(counted.count, 252, "{engine}");
     }
 }
