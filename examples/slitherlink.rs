@@ -2,18 +2,26 @@
 //! csp model (the layout of `models/csp/slitherlink.toml`).
 //!
 //! ```text
-//! cargo run --release --example slitherlink -- N SEED [--engine NAME] > slitherlink.toml
+//! cargo run --release --example slitherlink -- N SEED [--engine NAME] [--budget SECONDS] > slitherlink.toml
 //! cargo run --release --example slitherlink -- 10 7 > models/csp/slitherlink.toml
 //! ```
 //!
 //! A random loop (the boundary of a random region of cells grown from one
 //! cell, with no holes and never touching itself at a corner), every clue,
 //! then clues dropped in random order while a count with a limit of 2 still
-//! finds exactly one solution. The output depends on N, SEED and the engine
-//! alone: every count runs to the end, since a time budget per count (as the
-//! earlier Python generator had) would make the puzzle depend on the
-//! machine's speed. Large grids therefore take a while; progress goes to
-//! stderr.
+//! finds exactly one solution. Progress goes to stderr.
+//!
+//! Without `--budget` the output depends on the arguments alone, and every
+//! count runs to the end; on a large grid a dropped clue can leave a count
+//! that takes many minutes. `--budget SECONDS` keeps every clue whose count
+//! takes longer (so the puzzle stays quick to prove unique), which makes the
+//! output depend on the machine's speed and load. varisat cannot be
+//! interrupted, so a budgeted count runs in a child process (this example
+//! again, with `--count-stdin`), killed when its time is up.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions};
@@ -27,20 +35,35 @@ const FILL: f64 = 0.5;
 /// by its own corner rule stops growing long before this.
 const GROWTH_TRIES: usize = 200_000;
 
+/// The hidden mode a budgeted count runs in: count the model on stdin and
+/// print the count.
+const COUNT_STDIN: &str = "--count-stdin";
+
 fn usage() -> ! {
-    eprintln!("usage: slitherlink N SEED [--engine NAME]");
+    eprintln!("usage: slitherlink N SEED [--engine NAME] [--budget SECONDS]");
     std::process::exit(2);
 }
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut engine = None;
-    if let Some(at) = args.iter().position(|a| a == "--engine") {
-        if at + 1 >= args.len() {
-            usage();
+    let mut option = |name: &str| -> Option<String> {
+        let at = args.iter().position(|a| a == name)?;
+        let value = args.get(at + 1).cloned().unwrap_or_else(|| usage());
+        args.drain(at..at + 2);
+        Some(value)
+    };
+    let engine = option("--engine");
+    let budget = option("--budget").map(|b| match b.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Duration::from_secs_f64(seconds),
+        _ => usage(),
+    });
+    if args.first().map(String::as_str) == Some(COUNT_STDIN) {
+        let mut text = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            fail(&format!("reading the model: {e}"));
         }
-        engine = Some(args.remove(at + 1));
-        args.remove(at);
+        println!("{}", count(&text, engine));
+        return;
     }
     if args.len() != 2 {
         usage();
@@ -52,23 +75,21 @@ fn main() {
         std::process::exit(2);
     }
 
-    let arguments = match &engine {
-        Some(engine) => format!("{n} {seed} --engine {engine}"),
-        None => format!("{n} {seed}"),
-    };
+    let mut arguments = format!("{n} {seed}");
+    if let Some(engine) = &engine {
+        arguments += &format!(" --engine {engine}");
+    }
+    if let Some(budget) = budget {
+        arguments += &format!(" --budget {}", budget.as_secs_f64());
+    }
     let mut rng = SplitMix64::new(seed);
     let inside = region(n, &mut rng);
     let mut clues = clues_of(n, &inside);
     let unique = |clues: &[Vec<i64>]| -> bool {
         let text = model(n, &arguments, clues);
-        let puzzle = match puzzles::load(&Source::from_text("slitherlink.toml", text)) {
-            Ok(puzzle) => puzzle,
-            Err(e) => fail(&format!("the generated model does not load: {e}")),
-        };
-        let options = CountOptions { engine: engine.clone(), limit: Some(2), ..Default::default() };
-        match puzzle.count(&options) {
-            Ok(report) => report.count == 1,
-            Err(e) => fail(&format!("count failed: {e}")),
+        match budget {
+            None => count(&text, engine.clone()) == 1,
+            Some(budget) => count_within(&text, engine.as_deref(), budget) == Some(1),
         }
     };
     if !unique(&clues) {
@@ -89,6 +110,52 @@ fn main() {
     let left = clues.iter().flatten().filter(|&&v| v >= 0).count();
     eprintln!("clues left: {left}, cells inside the loop: {}", inside.iter().flatten().filter(|&&v| v).count());
     print!("{}", model(n, &arguments, &clues));
+}
+
+/// The model's count with a limit of 2: 1 means unique.
+fn count(text: &str, engine: Option<String>) -> u64 {
+    let puzzle = match puzzles::load(&Source::from_text("slitherlink.toml", text.to_string())) {
+        Ok(puzzle) => puzzle,
+        Err(e) => fail(&format!("the generated model does not load: {e}")),
+    };
+    match puzzle.count(&CountOptions { engine, limit: Some(2), ..Default::default() }) {
+        Ok(report) => report.count,
+        Err(e) => fail(&format!("count failed: {e}")),
+    }
+}
+
+/// [`count`] in a child process, or `None` when it takes longer than
+/// `budget`.
+fn count_within(text: &str, engine: Option<&str>, budget: Duration) -> Option<u64> {
+    let exe = std::env::current_exe().unwrap_or_else(|e| fail(&format!("finding this program: {e}")));
+    let mut command = Command::new(exe);
+    command.arg(COUNT_STDIN).stdin(Stdio::piped()).stdout(Stdio::piped());
+    if let Some(engine) = engine {
+        command.args(["--engine", engine]);
+    }
+    let mut child = command.spawn().unwrap_or_else(|e| fail(&format!("starting a count: {e}")));
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin.write_all(text.as_bytes()).unwrap_or_else(|e| fail(&format!("handing the model over: {e}")));
+    drop(stdin);
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if started.elapsed() < budget => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) => {
+                // An error here means it has just exited by itself.
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            Err(e) => fail(&format!("waiting for a count: {e}")),
+        }
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| fail(&format!("reading a count: {e}")));
+    if !out.status.success() {
+        fail("a count failed (its error is above)");
+    }
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok().or_else(|| fail("a count printed no number"))
 }
 
 fn fail(message: &str) -> ! {

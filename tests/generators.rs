@@ -40,6 +40,15 @@ fn the_slitherlink_generator_makes_a_unique_puzzle() {
     }
 }
 
+/// A budget no count comes near changes nothing but the header, so the
+/// counts in child processes agree with the counts in the process.
+#[test]
+fn a_generous_budget_gives_the_slitherlink_made_without_one() {
+    let plain = generate("slitherlink", &["5", "3"]);
+    let budgeted = generate("slitherlink", &["5", "3", "--budget", "60"]);
+    assert_eq!(budgeted.replacen("-- 5 3 --budget 60`", "-- 5 3`", 1), plain);
+}
+
 #[test]
 fn the_nurikabe_generator_makes_a_unique_puzzle() {
     for seed in ["1", "2"] {
