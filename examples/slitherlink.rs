@@ -1,0 +1,308 @@
+//! Makes a slitherlink with exactly one solution and prints it as a somaria
+//! csp model (the layout of `models/csp/slitherlink.toml`).
+//!
+//! ```text
+//! cargo run --release --example slitherlink -- N SEED [--engine NAME] [--budget SECONDS] > slitherlink.toml
+//! cargo run --release --example slitherlink -- 10 7 > models/csp/slitherlink.toml
+//! ```
+//!
+//! A random loop (the boundary of a random region of cells grown from one
+//! cell, with no holes and never touching itself at a corner), every clue,
+//! then clues dropped in random order while a count with a limit of 2 still
+//! finds exactly one solution. Progress goes to stderr.
+//!
+//! Without `--budget` the output depends on the arguments alone, and every
+//! count runs to the end; on a large grid a dropped clue can leave a count
+//! that takes many minutes. `--budget SECONDS` keeps every clue whose count
+//! takes longer (so the puzzle stays quick to prove unique), which makes the
+//! output depend on the machine's speed and load. varisat cannot be
+//! interrupted, so a budgeted count runs in a child process (this example
+//! again, with `--count-stdin`), killed when its time is up.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use somaria::model::Source;
+use somaria::puzzles::{self, CountOptions};
+use somaria::rng::SplitMix64;
+
+/// The share of the cells the region tries to cover: about half keeps the
+/// loop long and winding.
+const FILL: f64 = 0.5;
+
+/// Growth attempts before settling for a smaller region; a region walled in
+/// by its own corner rule stops growing long before this.
+const GROWTH_TRIES: usize = 200_000;
+
+/// The hidden mode a budgeted count runs in: count the model on stdin and
+/// print the count.
+const COUNT_STDIN: &str = "--count-stdin";
+
+fn usage() -> ! {
+    eprintln!("usage: slitherlink N SEED [--engine NAME] [--budget SECONDS]");
+    std::process::exit(2);
+}
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut option = |name: &str| -> Option<String> {
+        let at = args.iter().position(|a| a == name)?;
+        let value = args.get(at + 1).cloned().unwrap_or_else(|| usage());
+        args.drain(at..at + 2);
+        Some(value)
+    };
+    let engine = option("--engine");
+    let budget = option("--budget").map(|b| match b.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Duration::from_secs_f64(seconds),
+        _ => usage(),
+    });
+    if args.first().map(String::as_str) == Some(COUNT_STDIN) {
+        let mut text = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            fail(&format!("reading the model: {e}"));
+        }
+        println!("{}", count(&text, engine));
+        return;
+    }
+    if args.len() != 2 {
+        usage();
+    }
+    let n: usize = args[0].parse().unwrap_or_else(|_| usage());
+    let seed: u64 = args[1].parse().unwrap_or_else(|_| usage());
+    if n < 2 {
+        eprintln!("N must be at least 2");
+        std::process::exit(2);
+    }
+
+    let mut arguments = format!("{n} {seed}");
+    if let Some(engine) = &engine {
+        arguments += &format!(" --engine {engine}");
+    }
+    if let Some(budget) = budget {
+        arguments += &format!(" --budget {}", budget.as_secs_f64());
+    }
+    let mut rng = SplitMix64::new(seed);
+    let inside = region(n, &mut rng);
+    let mut clues = clues_of(n, &inside);
+    let unique = |clues: &[Vec<i64>]| -> bool {
+        let text = model(n, &arguments, clues);
+        match budget {
+            None => count(&text, engine.clone()) == 1,
+            Some(budget) => count_within(&text, engine.as_deref(), budget) == Some(1),
+        }
+    };
+    if !unique(&clues) {
+        fail("every clue given, yet the count is not 1");
+    }
+    let mut cells: Vec<(usize, usize)> = (0..n).flat_map(|r| (0..n).map(move |c| (r, c))).collect();
+    shuffle(&mut cells, &mut rng);
+    for (done, &(r, c)) in cells.iter().enumerate() {
+        let keep = clues[r][c];
+        clues[r][c] = -1;
+        if !unique(&clues) {
+            clues[r][c] = keep;
+        }
+        if (done + 1) % n == 0 {
+            eprintln!("{} of {} cells tried", done + 1, cells.len());
+        }
+    }
+    let left = clues.iter().flatten().filter(|&&v| v >= 0).count();
+    eprintln!("clues left: {left}, cells inside the loop: {}", inside.iter().flatten().filter(|&&v| v).count());
+    print!("{}", model(n, &arguments, &clues));
+}
+
+/// The model's count with a limit of 2: 1 means unique.
+fn count(text: &str, engine: Option<String>) -> u64 {
+    let puzzle = match puzzles::load(&Source::from_text("slitherlink.toml", text.to_string())) {
+        Ok(puzzle) => puzzle,
+        Err(e) => fail(&format!("the generated model does not load: {e}")),
+    };
+    match puzzle.count(&CountOptions { engine, limit: Some(2), ..Default::default() }) {
+        Ok(report) => report.count,
+        Err(e) => fail(&format!("count failed: {e}")),
+    }
+}
+
+/// [`count`] in a child process, or `None` when it takes longer than
+/// `budget`.
+fn count_within(text: &str, engine: Option<&str>, budget: Duration) -> Option<u64> {
+    let exe = std::env::current_exe().unwrap_or_else(|e| fail(&format!("finding this program: {e}")));
+    let mut command = Command::new(exe);
+    command.arg(COUNT_STDIN).stdin(Stdio::piped()).stdout(Stdio::piped());
+    if let Some(engine) = engine {
+        command.args(["--engine", engine]);
+    }
+    let mut child = command.spawn().unwrap_or_else(|e| fail(&format!("starting a count: {e}")));
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin.write_all(text.as_bytes()).unwrap_or_else(|e| fail(&format!("handing the model over: {e}")));
+    drop(stdin);
+    let started = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if started.elapsed() < budget => std::thread::sleep(Duration::from_millis(5)),
+            Ok(None) => {
+                // An error here means it has just exited by itself.
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+            Err(e) => fail(&format!("waiting for a count: {e}")),
+        }
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| fail(&format!("reading a count: {e}")));
+    if !out.status.success() {
+        fail("a count failed (its error is above)");
+    }
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok().or_else(|| fail("a count printed no number"))
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("error: {message}");
+    std::process::exit(1);
+}
+
+/// Fisher–Yates, so that the order depends on the seed alone.
+fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+/// A random region of cells whose boundary is one loop: grown a cell at a
+/// time, refusing cells that would leave the outside in two pieces (a hole
+/// is a second loop) or make two cells meet only at a corner (the loop
+/// would touch itself there).
+fn region(n: usize, rng: &mut SplitMix64) -> Vec<Vec<bool>> {
+    let mut inside = vec![vec![false; n]; n];
+    let mut members = vec![(rng.below(n), rng.below(n))];
+    inside[members[0].0][members[0].1] = true;
+    let target = (n as f64 * n as f64 * FILL) as usize;
+    let mut tries = 0;
+    while members.len() < target && tries < GROWTH_TRIES {
+        tries += 1;
+        let (r, c) = members[rng.below(members.len())];
+        let (dr, dc) = [(1, 0), (-1, 0), (0, 1), (0, -1)][rng.below(4)];
+        let (nr, nc) = (r as i64 + dr, c as i64 + dc);
+        if nr < 0 || nc < 0 || nr >= n as i64 || nc >= n as i64 || inside[nr as usize][nc as usize] {
+            continue;
+        }
+        let cell = (nr as usize, nc as usize);
+        inside[cell.0][cell.1] = true;
+        if keeps_one_loop(&inside, cell) {
+            members.push(cell);
+        } else {
+            inside[cell.0][cell.1] = false;
+        }
+    }
+    inside
+}
+
+/// Whether the region, just grown by `cell`, still has one loop as its
+/// boundary.
+fn keeps_one_loop(inside: &[Vec<bool>], (r, c): (usize, usize)) -> bool {
+    let n = inside.len() as i64;
+    // Cells beyond the grid are outside, so the border ring joins the
+    // outside cells that touch the edge.
+    let at = |i: i64, j: i64| i >= 0 && j >= 0 && i < n && j < n && inside[i as usize][j as usize];
+    let (r, c) = (r as i64, c as i64);
+    for top in [r - 1, r] {
+        for left in [c - 1, c] {
+            let block = [at(top, left), at(top, left + 1), at(top + 1, left), at(top + 1, left + 1)];
+            if block == [true, false, false, true] || block == [false, true, true, false] {
+                return false;
+            }
+        }
+    }
+    let side = (n + 2) as usize;
+    let index = |i: i64, j: i64| (i + 1) as usize * side + (j + 1) as usize;
+    let outside = (-1..=n).flat_map(|i| (-1..=n).map(move |j| (i, j))).filter(|&(i, j)| !at(i, j)).count();
+    let mut seen = vec![false; side * side];
+    let mut stack = vec![(-1i64, -1i64)];
+    seen[index(-1, -1)] = true;
+    let mut reached = 1;
+    while let Some((i, j)) = stack.pop() {
+        for (qi, qj) in [(i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)] {
+            if qi < -1 || qj < -1 || qi > n || qj > n || at(qi, qj) || seen[index(qi, qj)] {
+                continue;
+            }
+            seen[index(qi, qj)] = true;
+            reached += 1;
+            stack.push((qi, qj));
+        }
+    }
+    reached == outside
+}
+
+/// Each cell's clue: how many of its sides part it from a cell on the
+/// other side of the loop.
+fn clues_of(n: usize, inside: &[Vec<bool>]) -> Vec<Vec<i64>> {
+    let at = |i: i64, j: i64| i >= 0 && j >= 0 && i < n as i64 && j < n as i64 && inside[i as usize][j as usize];
+    (0..n as i64)
+        .map(|r| {
+            (0..n as i64)
+                .map(|c| {
+                    let here = at(r, c);
+                    [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)].iter().filter(|&&(i, j)| at(i, j) != here).count()
+                        as i64
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The model text; `arguments` are the generator's, named in the header so
+/// that the file says how to make it again.
+fn model(n: usize, arguments: &str, clues: &[Vec<i64>]) -> String {
+    let table = clues
+        .iter()
+        .map(|row| format!("  {}", row.iter().map(|v| format!("{v:2}")).collect::<Vec<_>>().join(",")))
+        .collect::<Vec<_>>()
+        .join(" |\n");
+    let (m, nm1) = (n + 1, n - 1);
+    format!(
+        r#"# Slitherlink, {n} × {n}: draw one closed loop along the grid lines, never
+# crossing or touching itself, so that each number tells how many of the four
+# sides of its cell the loop runs along. Made by
+# `cargo run --release --example slitherlink -- {arguments}` (a random loop,
+# every clue, then clues dropped while somaria counts one solution).
+#
+# The loop runs on the lattice of cell corners, not on the cells: a grid of
+# {n} × {n} cells has {m} × {m} corners, indexed 0..{n} here so that cell (i, j)
+# (1..{n}) has the corners (i-1, j-1) and (i, j) at its top left and bottom
+# right. `grid_loop(on, across, down)` takes
+#   - `on`: one Boolean per corner, true where the loop passes;
+#   - `across`: one per pair of neighbouring corners in a row, {m} × {n}:
+#     across[i, j] is the step between corners (i, j) and (i, j+1);
+#   - `down`: one per pair in a column, {n} × {m}: down[i, j] is the step
+#     between corners (i, j) and (i+1, j).
+# The index ranges must be exactly these (somaria refuses others). A step is
+# the side of the cells on either side of it, so cell (i, j)'s four sides are
+# across[i-1, j-1] (top), across[i, j-1] (bottom), down[i-1, j-1] (left) and
+# down[i-1, j] (right).
+kind = "csp"
+title = "Slitherlink {n} × {n}"
+show = ["across", "down"]
+
+[params]
+# The clues, -1 where a cell has none.
+clue = """[|
+{table} |]"""
+
+[vars]
+on = {{ index = ["0..{n}", "0..{n}"], domain = "bool" }}
+across = {{ index = ["0..{n}", "0..{nm1}"], domain = "bool" }}
+down = {{ index = ["0..{nm1}", "0..{n}"], domain = "bool" }}
+
+[[constraint]]
+name = "one loop along the grid lines"
+expr = 'grid_loop(on, across, down)'
+
+[[constraint]]
+name = "each clue counts the loop's steps around its cell"
+expr = """forall(i in 1..{n}, j in 1..{n} where clue[i, j] >= 0)(
+  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
+"#
+    )
+}
