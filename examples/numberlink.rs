@@ -72,12 +72,12 @@ fn main() {
         // Split a line where the other solution differs, between two cells
         // that each keep a neighbour on their side (no line of one cell).
         let mut differ: Vec<Cell> = grid.cells().filter(|&(r, c)| other[r][c] != number[r][c]).collect();
-        shuffle(&mut differ, &mut rng);
+        rng.shuffle(&mut differ);
         let split = differ.into_iter().find_map(|cell| {
             let at = lines.iter().position(|line| line.contains(&cell))?;
             let i = lines[at].iter().position(|&x| x == cell)?;
             let cuts: Vec<usize> = [i, i + 1].into_iter().filter(|&j| 2 <= j && j + 2 <= lines[at].len()).collect();
-            (!cuts.is_empty()).then(|| (at, choose(&cuts, &mut rng)))
+            (!cuts.is_empty()).then(|| (at, rng.choose(&cuts)))
         });
         let Some((at, cut)) = split else {
             eprintln!("no line can be split; try another seed");
@@ -96,17 +96,6 @@ fn main() {
 fn fail(message: &str) -> ! {
     eprintln!("error: {message}");
     std::process::exit(1);
-}
-
-/// Fisher–Yates, so that the order depends on the seed alone.
-fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
-}
-
-fn choose<T: Copy>(items: &[T], rng: &mut SplitMix64) -> T {
-    items[rng.below(items.len())]
 }
 
 #[derive(Clone, Copy)]
@@ -150,7 +139,7 @@ impl Grid {
             let mut stuck = 0;
             while stuck < 20 * self.rows * self.cols {
                 let a = (rng.below(self.rows), rng.below(self.cols));
-                let b = choose(&self.neighbours(a), rng);
+                let b = rng.choose(&self.neighbours(a));
                 let (ka, kb) = (owner[index(a)], owner[index(b)]);
                 let (la, lb) = (lines[ka].as_ref().expect("owned"), lines[kb].as_ref().expect("owned"));
                 let is_end = |line: &[Cell], cell| line[0] == cell || line[line.len() - 1] == cell;
@@ -185,7 +174,7 @@ impl Grid {
             for k in singles {
                 let cell = lines[k].as_ref().expect("a single")[0];
                 let mut around = self.neighbours(cell);
-                shuffle(&mut around, rng);
+                rng.shuffle(&mut around);
                 for n in around {
                     let kn = owner[index(n)];
                     let other = lines[kn].as_mut().expect("owned");

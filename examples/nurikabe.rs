@@ -62,7 +62,7 @@ fn main() {
     for start in 0..restarts {
         let mut sol = solution(rows, cols, &mut rng, max_island);
         // clues[k - 1] is the numbered cell of island k.
-        let mut clues: Vec<Cell> = (1..=sol.sizes.len()).map(|k| choose(&sol.cells_of(k), &mut rng)).collect();
+        let mut clues: Vec<Cell> = (1..=sol.sizes.len()).map(|k| rng.choose(&sol.cells_of(k))).collect();
         for step in 0..repairs {
             let text = model_text(rows, cols, &clue_list(&sol, &clues), &arguments);
             let Some(other) = second_solution(&text, &sol) else {
@@ -83,17 +83,6 @@ fn main() {
 fn fail(message: &str) -> ! {
     eprintln!("error: {message}");
     std::process::exit(1);
-}
-
-/// Fisher–Yates, so that the order depends on the seed alone.
-fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
-}
-
-fn choose<T: Copy>(items: &[T], rng: &mut SplitMix64) -> T {
-    items[rng.below(items.len())]
 }
 
 /// An intended solution: each cell's island (1-based) or 0 for the sea, and
@@ -194,7 +183,7 @@ impl Shading {
     /// touches, or starts a new one.
     fn fill_pool(&mut self, (r, c): Cell, rng: &mut SplitMix64, max_island: usize) -> bool {
         let mut block = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)];
-        shuffle(&mut block, rng);
+        rng.shuffle(&mut block);
         for cell in block {
             let touching = self.islands_touching(cell);
             if touching.len() > 1 {
@@ -216,7 +205,7 @@ fn solution(rows: usize, cols: usize, rng: &mut SplitMix64, max_island: usize) -
     for _ in 0..SOLUTION_TRIES {
         let mut sol = Shading { grid: vec![vec![0; cols]; rows], sizes: Vec::new() };
         let mut cells: Vec<Cell> = sol.cells().collect();
-        shuffle(&mut cells, rng);
+        rng.shuffle(&mut cells);
         // Grow islands from random seeds to random sizes.
         for (r, c) in cells {
             if sol.grid[r][c] != 0 || !sol.try_land((r, c), None) {
@@ -234,7 +223,7 @@ fn solution(rows: usize, cols: usize, rng: &mut SplitMix64, max_island: usize) -
                     .filter(|&(r, c)| sol.grid[r][c] == 0)
                     .collect();
                 if !edge.is_empty() {
-                    let cell = choose(&edge, rng);
+                    let cell = rng.choose(&edge);
                     sol.try_land(cell, Some(island));
                 }
             }
@@ -245,7 +234,7 @@ fn solution(rows: usize, cols: usize, rng: &mut SplitMix64, max_island: usize) -
             if left.is_empty() {
                 return sol;
             }
-            shuffle(&mut left, rng);
+            rng.shuffle(&mut left);
             if !left.into_iter().any(|corner| sol.fill_pool(corner, rng, max_island)) {
                 break;
             }
@@ -259,7 +248,7 @@ fn solution(rows: usize, cols: usize, rng: &mut SplitMix64, max_island: usize) -
 /// when no such change is valid.
 fn repair(sol: &mut Shading, clues: &mut Vec<Cell>, other: &[Vec<bool>], rng: &mut SplitMix64) -> bool {
     let mut differ: Vec<Cell> = sol.cells().filter(|&(r, c)| (sol.grid[r][c] == 0) != other[r][c]).collect();
-    shuffle(&mut differ, rng);
+    rng.shuffle(&mut differ);
     for (r, c) in differ {
         let k = sol.grid[r][c];
         if k == 0 {
@@ -295,7 +284,7 @@ fn repair(sol: &mut Shading, clues: &mut Vec<Cell>, other: &[Vec<bool>], rng: &m
             sol.sizes.pop();
             clues.pop();
         } else if clues[k - 1] == (r, c) {
-            clues[k - 1] = choose(&sol.cells_of(k), rng);
+            clues[k - 1] = rng.choose(&sol.cells_of(k));
         }
         return true;
     }

@@ -96,7 +96,7 @@ fn main() {
         fail("every clue given, yet the count is not 1");
     }
     let mut cells: Vec<(usize, usize)> = (0..n).flat_map(|r| (0..n).map(move |c| (r, c))).collect();
-    shuffle(&mut cells, &mut rng);
+    rng.shuffle(&mut cells);
     for (done, &(r, c)) in cells.iter().enumerate() {
         let keep = clues[r][c];
         clues[r][c] = -1;
@@ -161,13 +161,6 @@ fn count_within(text: &str, engine: Option<&str>, budget: Duration) -> Option<u6
 fn fail(message: &str) -> ! {
     eprintln!("error: {message}");
     std::process::exit(1);
-}
-
-/// Fisher–Yates, so that the order depends on the seed alone.
-fn shuffle<T>(items: &mut [T], rng: &mut SplitMix64) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
 }
 
 /// A random region of cells whose boundary is one loop: grown a cell at a

@@ -35,6 +35,33 @@ impl SplitMix64 {
         (self.next_u64() % n as u64) as usize
     }
 
+    /// Shuffles `items` in place (Fisher–Yates, from the back), so that the
+    /// order depends on the seed alone.
+    ///
+    /// ```
+    /// use somaria::rng::SplitMix64;
+    /// let mut items: Vec<u32> = (0..10).collect();
+    /// SplitMix64::new(3).shuffle(&mut items);
+    /// let mut sorted = items.clone();
+    /// sorted.sort();
+    /// assert_eq!(sorted, (0..10).collect::<Vec<_>>());
+    /// ```
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+
+    /// One of `items`, which must not be empty.
+    ///
+    /// ```
+    /// use somaria::rng::SplitMix64;
+    /// assert!([2, 3, 5].contains(&SplitMix64::new(1).choose(&[2, 3, 5])));
+    /// ```
+    pub fn choose<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p

@@ -92,9 +92,7 @@ fn carve(rows: usize, cols: usize, keys: usize, loops_percent: usize, seed: u64)
     }
     // Letters in a shuffled order, so the order of collection is not a-b-c.
     let mut letters: Vec<char> = ('a'..='z').take(key_cells.len()).collect();
-    for i in (1..letters.len()).rev() {
-        letters.swap(i, rng.below(i + 1));
-    }
+    rng.shuffle(&mut letters);
     let paths: Vec<Vec<(usize, usize)>> = key_cells.iter().map(|&k| path_to(k)).collect();
     for (i, &(r, c)) in key_cells.iter().enumerate() {
         grid[r][c] = letters[i];
@@ -233,9 +231,7 @@ fn carve_vault(seed: u64, walkers: usize) -> String {
         }
     }
     let mut letters: Vec<char> = ('a'..='z').collect();
-    for i in (1..letters.len()).rev() {
-        letters.swap(i, rng.below(i + 1));
-    }
+    rng.shuffle(&mut letters);
     let paths: Vec<Vec<(usize, usize)>> = key_cells.iter().map(|&k| path_to(k)).collect();
     for (i, &(r, c)) in key_cells.iter().enumerate() {
         grid[r][c] = letters[i];
