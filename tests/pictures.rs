@@ -272,3 +272,25 @@ fn csp_paths_and_loops_are_drawn_under_the_shown_arrays() {
         }
     }
 }
+
+#[test]
+fn two_paths_in_one_constraint_are_each_drawn_where_they_run() {
+    // Both globals share the constraint's name and line; each must still
+    // be drawn with its own cells, in its own colour.
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("two.toml");
+    std::fs::write(
+        &model,
+        "kind = \"csp\"\nshow = []\n[vars]\na = { index = [\"1..2\", \"1..3\"], domain = \"bool\" }\n\
+         b = { index = [\"1..2\", \"1..3\"], domain = \"bool\" }\n[[constraint]]\n\
+         expr = 'grid_path(a, 1, 1, 1, 3) /\\ grid_path(b, 2, 1, 2, 3) /\\ not a[2, 2] /\\ not b[1, 2]'\n",
+    )
+    .unwrap();
+    let model = model.to_str().unwrap();
+    let rendered = Rendered::of(&svg_of(&["solve", model]));
+    // No arrays shown: the two paths share the one grid of their shape.
+    for c in 0..3 {
+        assert_eq!(rendered.centre((0, c)), rgb(ROUTES[0]), "a along row 1, column {}", c + 1);
+        assert_eq!(rendered.centre((1, c)), rgb(ROUTES[1]), "b along row 2, column {}", c + 1);
+    }
+}

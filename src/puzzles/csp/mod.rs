@@ -396,23 +396,23 @@ impl CspPuzzle {
 
     /// The paths and loops of a solution's JSON, placed on their arrays.
     fn drawn_routes(&self, values: &serde_json::Value) -> Vec<render::DrawnRoute> {
+        // The solution lists each kind's routes in the order of the globals
+        // (see `shown_routes`), and globals joined by `/\` share their
+        // constraint's name and line, so the order is what ties an entry to
+        // its global.
         let mut drawn = Vec::new();
-        for spec in &self.program.grids {
-            let group = &self.program.groups[spec.group];
-            let Some(entries) = values.get(spec.name()).and_then(|v| v.as_array()) else { continue };
-            let entry = entries.iter().find(|e| {
-                e["constraint"].as_str() == Some(group.name.as_str()) && e["line"].as_u64() == Some(group.line as u64)
-            });
-            let Some(cells) = entry.and_then(|e| serde_json::from_value::<Vec<(i64, i64)>>(e["cells"].clone()).ok())
-            else {
-                continue;
-            };
-            drawn.push(render::DrawnRoute {
-                constraint: group.name.clone(),
-                shape: spec.shape(),
-                cells: cells.into_iter().map(|cell| spec.position(cell)).collect(),
-                closed: matches!(spec.kind, GridKind::Loop),
-            });
+        for kind in ["grid_path", "grid_loop"] {
+            let entries = values.get(kind).and_then(|v| v.as_array()).map(Vec::as_slice).unwrap_or_default();
+            let specs = self.program.grids.iter().filter(|spec| spec.name() == kind);
+            for (spec, entry) in specs.zip(entries) {
+                let Ok(cells) = serde_json::from_value::<Vec<(i64, i64)>>(entry["cells"].clone()) else { continue };
+                drawn.push(render::DrawnRoute {
+                    constraint: self.program.groups[spec.group].name.clone(),
+                    shape: spec.shape(),
+                    cells: cells.into_iter().map(|cell| spec.position(cell)).collect(),
+                    closed: matches!(spec.kind, GridKind::Loop),
+                });
+            }
         }
         drawn
     }
