@@ -186,42 +186,13 @@ impl Encoder {
             }
         };
         if let Form::Loop { steps, .. } = &form {
-            self.step_degrees(&graph, &on, steps);
+            graph::step_degrees(&mut Words { enc: self, graph: &graph, spec: &spec }, &graph, &on, steps);
             if let Some(arrays) = &spec.steps {
                 self.bind_steps(&graph, steps, arrays, cols)?;
             }
         }
         self.grids.push(GridEncoding { id, graph, on, always_on, form, eager });
         self.check_size()
-    }
-
-    /// Redundant clauses on the undirected steps: a node on the loop takes
-    /// exactly two of its steps, a node off none. The arcs imply this, but
-    /// only through their directions; stated on the steps, the solver
-    /// propagates it at once from the model's own step arrays (a
-    /// slitherlink's clues), which cuts the search severalfold.
-    fn step_degrees(&mut self, graph: &GridGraph, on: &[Lit], steps: &[(usize, Lit)]) {
-        let mut at: Vec<Vec<Lit>> = vec![Vec::new(); graph.num_nodes()];
-        for &(arc, lit) in steps {
-            let (from, to) = graph.arcs()[arc];
-            at[from].push(lit);
-            at[to].push(lit);
-        }
-        for (node, around) in at.iter().enumerate() {
-            for (i, &a) in around.iter().enumerate() {
-                self.clause(&[!a, on[node]]);
-                let others: Vec<Lit> = around.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &l)| l).collect();
-                self.clause(&[&[!on[node]], &others[..]].concat());
-                for (j, &b) in around.iter().enumerate().skip(i + 1) {
-                    for &c in &around[j + 1..] {
-                        self.clause(&[!a, !b, !c]);
-                    }
-                }
-            }
-            if around.len() < 2 {
-                self.clause(&[!on[node]]);
-            }
-        }
     }
 
     /// States that each element of the model's step arrays is the loop's
