@@ -90,6 +90,7 @@ pub fn judge_path(
 pub fn judge_loop(
     graph: &GridGraph,
     arcs: &[Var],
+    steps: &[(usize, Lit)],
     cover: &Cover<'_>,
     style: Option<CutStyle>,
     splice: bool,
@@ -107,7 +108,7 @@ pub fn judge_loop(
             if splice && let Some(whole) = splice_into_loop(graph, cycles.iter().map(|c| nodes(c)).collect()) {
                 return Ok(Judgement::Accept(whole));
             }
-            Ok(Judgement::Cut(loop_cuts(graph, arcs, cover, style, &cycles)))
+            Ok(Judgement::Cut(loop_cuts(graph, arcs, steps, cover, style, &cycles)))
         }
     }
 }

@@ -13,8 +13,8 @@ use std::cell::RefCell;
 
 use super::compile::{Form, GridEncoding};
 use super::ir::{GridGlobal, GridKind};
-use crate::cnf::{Lit, Var};
-use crate::graph::{Cover, CutStyle, Judgement, START, judge_loop, judge_path, judge_region, read_loops};
+use crate::cnf::Lit;
+use crate::graph::{Cover, CutStyle, Judgement, START, judge_loop, judge_path, judge_region};
 use crate::solver::{Repair, Repairer};
 
 /// A route: the array's cells `(row, col)` in order, by its own indices.
@@ -87,13 +87,16 @@ impl Repairer for GridRepair<'_> {
                 continue;
             }
             let cover = Cover { on: &grid.on, always_on: &grid.always_on, most_off: None };
-            let style = (!grid.eager).then_some(CutStyle::CutSet);
+            // A loop whose steps the model names is cut over those steps,
+            // which its own constraints (a slitherlink's clues) speak about.
+            let named_steps = matches!(grid.form, Form::Loop { bound: true, .. });
+            let style = (!grid.eager).then_some(if named_steps { CutStyle::Nogood } else { CutStyle::CutSet });
             let judged = match &grid.form {
                 Form::Path { arcs, lasts } => judge_path(&grid.graph, arcs, lasts, &cover, style, self.splice, value)?,
                 // Splicing takes other steps than the model's, which a
                 // model's own step arrays would then contradict.
-                Form::Loop { arcs, bound, .. } => {
-                    judge_loop(&grid.graph, arcs, &cover, style, self.splice && !bound, value)?
+                Form::Loop { arcs, steps, bound } => {
+                    judge_loop(&grid.graph, arcs, steps, &cover, style, self.splice && !bound, value)?
                 }
                 Form::Region => judge_region(&grid.graph, &cover, value),
             };
@@ -108,10 +111,6 @@ impl Repairer for GridRepair<'_> {
                     return Err(format!("the eager encoding of {} let a model in pieces through", spec.name()));
                 }
                 Judgement::Cut(more) => {
-                    let more = match &grid.form {
-                        Form::Loop { arcs, steps, bound: true } => step_nogoods(grid, arcs, steps, value)?,
-                        _ => more,
-                    };
                     cuts.extend(more.into_iter().map(|mut clause| {
                         clause.extend(guard.map(|g| !g));
                         clause
@@ -127,41 +126,4 @@ impl Repairer for GridRepair<'_> {
         found.cuts.extend(cuts.iter().cloned());
         Ok(Repair::Cut(cuts))
     }
-}
-
-/// The cuts of a loop whose steps the model names, against a model of
-/// several cycles: per cycle, "not all of its steps, or the node `w` of
-/// another cycle is off". Taking all of a cycle's steps closes it, so the
-/// loop is that cycle alone and nothing outside it is on; the clause holds
-/// in every solution. Measured on the shipped slitherlinks, these short
-/// clauses over the steps, which the model's own constraints (the clues)
-/// speak about, need about a quarter of the solving time of the cut-sets
-/// (entering arcs, guarded node by node), whose clauses grow with the
-/// cycle's size squared.
-fn step_nogoods(
-    grid: &GridEncoding,
-    arcs: &[Var],
-    steps: &[(usize, Lit)],
-    value: &dyn Fn(Lit) -> bool,
-) -> Result<Vec<Vec<Lit>>, String> {
-    let graph = &grid.graph;
-    let mut step_of = vec![None; graph.arcs().len()];
-    for &(arc, lit) in steps {
-        step_of[arc] = Some(lit);
-        if let Some(back) = graph.reverse(arc) {
-            step_of[back] = Some(lit);
-        }
-    }
-    let cycles = read_loops(graph, arcs, value)?;
-    let mut cuts = Vec::with_capacity(cycles.len());
-    for (i, cycle) in cycles.iter().enumerate() {
-        let other = graph.arcs()[cycles[(i + 1) % cycles.len()][0]].0;
-        let mut clause = Vec::with_capacity(cycle.len() + 1);
-        for &arc in cycle {
-            clause.push(!step_of[arc].ok_or("a loop's arc without its step")?);
-        }
-        clause.push(!grid.on[other]);
-        cuts.push(clause);
-    }
-    Ok(cuts)
 }
