@@ -256,3 +256,31 @@ fn every_shipped_model_gets_one_verdict() {
         }
     }
 }
+
+// ---------------------------------------------------------------- a fixed sample, for comparing builds
+
+/// Writes a fixed, seeded sample of this suite's random models (300 rooms,
+/// 150 fan grids, 150 vaults) into the folder `SOMARIA_DUMP_DIR`, so that
+/// two builds' reports on them can be compared byte for byte
+/// (`tests/same_reports.sh`). Ignored: it is a tool, not a check.
+#[test]
+#[ignore]
+fn dump_random_models() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let dir = PathBuf::from(std::env::var("SOMARIA_DUMP_DIR").expect("SOMARIA_DUMP_DIR names a folder"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut runner = TestRunner::deterministic();
+    for i in 0..300 {
+        let (rows, k) = random_room().new_tree(&mut runner).unwrap().current();
+        let text =
+            format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
+        std::fs::write(dir.join(format!("room-{i:03}.toml")), text).unwrap();
+    }
+    for i in 0..150 {
+        std::fs::write(dir.join(format!("fans-{i:03}.toml")), random_fans().new_tree(&mut runner).unwrap().current())
+            .unwrap();
+        std::fs::write(dir.join(format!("vault-{i:03}.toml")), random_vault().new_tree(&mut runner).unwrap().current())
+            .unwrap();
+    }
+}

@@ -1094,3 +1094,16 @@ fn random_models_agree_with_minizinc_where_installed() {
         }
     }
 }
+
+/// Writes the first 200 random models as files into `SOMARIA_DUMP_DIR`, so
+/// that two builds' reports on them can be compared byte for byte
+/// (`tests/same_reports.sh`). Ignored: it is a tool, not a check.
+#[test]
+#[ignore]
+fn dump_random_models() {
+    let dir = std::path::PathBuf::from(std::env::var("SOMARIA_DUMP_DIR").expect("SOMARIA_DUMP_DIR names a folder"));
+    std::fs::create_dir_all(&dir).unwrap();
+    for seed in 0..200 {
+        std::fs::write(dir.join(format!("csp-{seed:03}.toml")), generate(seed).text()).unwrap();
+    }
+}
