@@ -22,6 +22,7 @@
 //! ```
 
 pub mod cnf;
+pub mod deduce;
 pub mod graph;
 pub mod grid;
 pub mod model;

@@ -20,6 +20,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::cnf::Cnf;
+use crate::deduce::{Deductions, Rule, Wanted};
 use crate::model::{LoadError, Problem, Source};
 use crate::render::picture::Picture;
 use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverError};
@@ -410,6 +411,17 @@ pub struct NamedConstraint {
     pub line: Option<usize>,
 }
 
+impl From<&Rule> for NamedConstraint {
+    fn from(rule: &Rule) -> NamedConstraint {
+        NamedConstraint {
+            name: rule.name.clone(),
+            row: rule.place.map(|p| p.0),
+            col: rule.place.map(|p| p.1),
+            line: rule.line,
+        }
+    }
+}
+
 /// Why a run failed. None of these is a verdict about the puzzle.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -499,6 +511,16 @@ pub trait Puzzle: Send + Sync {
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let _ = options;
         Err(Error::Unsupported { command: "explain", kind: self.kind() })
+    }
+
+    /// The puzzle ready for deductions ([`crate::deduce`]): its named rules
+    /// as switches, its candidate facts as literals, a solver holding both
+    /// and the independent check of a model. `wanted` says which parts the
+    /// caller will use, so that nothing else is built. [`Puzzle::facts`] and
+    /// [`Puzzle::explain`] rest on it where a family offers it.
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        let _ = (options, wanted);
+        Err(Error::Unsupported { command: "deductions", kind: self.kind() })
     }
 
     /// The CNF the engine would hand to the solver first, built without

@@ -1,77 +1,8 @@
-//! Minimal unsatisfiable subsets of named clause groups: the smallest story
-//! of why a puzzle has no solution, told in the puzzle's own rules.
-//!
-//! Each soft group gets a selector literal added to its clauses; solving
-//! under all selectors gives a failed core, which deletion then shrinks until
-//! dropping any one group left makes the rest satisfiable. Groups not listed
-//! as soft stay as they are: the puzzle's mechanics rather than its demands.
+//! Minimal unsatisfiable subsets of assumptions, by deletion: the engine
+//! behind the smallest story of why a puzzle has no solution
+//! ([`crate::deduce::minimal_conflict`]).
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
-use super::{Answer, Progress, Solve, SolverError, VarisatSolver};
-use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
-
-/// What [`minimal_unsat_subset`] found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mus {
-    /// The groups, in the order of `soft`; together with the hard clauses
-    /// they have no model, and without any one of them they have one.
-    pub groups: Vec<GroupId>,
-    /// SAT calls made.
-    pub sat_calls: u64,
-}
-
-/// A minimal subset of the `soft` groups of `cnf` that, with every other
-/// group, has no model; `None` when the whole formula has a model.
-///
-/// ```
-/// use somaria::cnf::Cnf;
-/// use somaria::solver::minimal_unsat_subset;
-/// let mut cnf = Cnf::new();
-/// let a = cnf.new_var();
-/// let wants_a = cnf.open_group("a", None);
-/// cnf.add_clause(&[a.pos()]);
-/// let wants_not_a = cnf.open_group("not a", None);
-/// cnf.add_clause(&[a.neg()]);
-/// let harmless = cnf.open_group("a or not a", None);
-/// cnf.add_clause(&[a.pos(), a.neg()]);
-/// let mus = minimal_unsat_subset(&cnf, &[wants_a, wants_not_a, harmless], None).unwrap().unwrap();
-/// assert_eq!(mus.groups, vec![wants_a, wants_not_a]);
-/// ```
-pub fn minimal_unsat_subset(
-    cnf: &Cnf,
-    soft: &[GroupId],
-    progress: Option<Arc<Progress>>,
-) -> Result<Option<Mus>, SolverError> {
-    let mut solver = VarisatSolver::build(&Cnf::new(), progress, None);
-    for _ in 0..cnf.num_vars() {
-        solver.new_var();
-    }
-    let selectors: HashMap<GroupId, Lit> = soft.iter().map(|&g| (g, solver.new_var().pos())).collect();
-    for (group, clause) in cnf.grouped_clauses() {
-        match selectors.get(&group) {
-            Some(&selector) => {
-                let mut guarded = clause.to_vec();
-                guarded.push(!selector);
-                solver.add_clause(&guarded);
-            }
-            None => solver.add_clause(clause),
-        }
-    }
-    let group_of: HashMap<Lit, GroupId> = selectors.iter().map(|(&g, &s)| (s, g)).collect();
-
-    let everything: Vec<Lit> = soft.iter().map(|g| selectors[g]).collect();
-    let shrunk = shrink_by_deletion(&everything, |assumptions| {
-        Ok(match solver.solve_under(assumptions)? {
-            Answer::Sat => None,
-            Answer::Unsat => Some(solver.failed_core()),
-        })
-    })?;
-    let Some(kept) = shrunk else { return Ok(None) };
-    let groups: Vec<GroupId> = kept.iter().map(|l| group_of[l]).collect();
-    Ok(Some(Mus { groups, sat_calls: solver.stats().sat_calls }))
-}
+use crate::cnf::Lit;
 
 /// Shrinks a set of assumption literals that cannot all hold to a minimal
 /// such set, by deletion. `solve` answers for a set of assumptions: `None`
@@ -110,52 +41,4 @@ pub fn shrink_by_deletion<E>(
         }
     }
     Ok(Some(in_order(&necessary)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn satisfiable(cnf: &Cnf, keep: &dyn Fn(GroupId) -> bool) -> bool {
-        (0u32..1 << cnf.num_vars()).any(|bits| {
-            let assignment: Vec<bool> = (0..cnf.num_vars()).map(|i| bits >> i & 1 == 1).collect();
-            cnf.grouped_clauses().filter(|(g, _)| keep(*g)).all(|(_, c)| c.iter().any(|l| l.holds(&assignment)))
-        })
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-
-        /// Random groups of clauses over 4 variables, the first group hard:
-        /// the subset is unsatisfiable, and dropping any one of its groups
-        /// makes it satisfiable, checked over all 16 assignments.
-        #[test]
-        fn the_subset_is_unsatisfiable_and_minimal(
-            groups in prop::collection::vec(
-                prop::collection::vec(prop::collection::vec((0usize..4, any::<bool>()), 1..3), 1..3), 2..9),
-        ) {
-            let mut cnf = Cnf::new();
-            let vars = cnf.new_vars(4);
-            let mut ids = Vec::new();
-            for (i, clauses) in groups.iter().enumerate() {
-                ids.push(cnf.open_group(format!("g{i}"), None));
-                for clause in clauses {
-                    let lits: Vec<Lit> = clause.iter().map(|&(v, p)| vars[v].lit(p)).collect();
-                    cnf.add_clause(&lits);
-                }
-            }
-            let soft = &ids[1..];
-            let found = minimal_unsat_subset(&cnf, soft, None).unwrap();
-            let whole = satisfiable(&cnf, &|_| true);
-            prop_assert_eq!(found.is_none(), whole);
-            if let Some(mus) = found {
-                let hard = |g: GroupId| !soft.contains(&g);
-                prop_assert!(!satisfiable(&cnf, &|g| hard(g) || mus.groups.contains(&g)));
-                for &dropped in &mus.groups {
-                    prop_assert!(satisfiable(&cnf, &|g| hard(g) || (g != dropped && mus.groups.contains(&g))));
-                }
-            }
-        }
-    }
 }
