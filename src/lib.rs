@@ -22,8 +22,10 @@
 //! ```
 
 pub mod cnf;
+pub mod compile;
 pub mod graph;
 pub mod grid;
+pub mod lang;
 pub mod model;
 pub mod puzzles;
 pub mod render;

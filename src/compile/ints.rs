@@ -3,8 +3,8 @@
 
 use super::Encoder;
 use crate::cnf::Lit;
+use crate::lang::model::IntSet;
 use crate::puzzles::Error;
-use crate::puzzles::csp::model::IntSet;
 
 /// How an integer variable is spelled out in literals.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@
 use super::linear::{ENUM_LIMIT, Lin, Rel};
 use super::{Encoder, Pol};
 use crate::cnf::Lit;
+use crate::lang::ir::{BExpr, Cmp, IExpr, IKind};
+use crate::lang::model::IntSet;
 use crate::puzzles::Error;
-use crate::puzzles::csp::ir::{BExpr, Cmp, IExpr, IKind};
-use crate::puzzles::csp::model::IntSet;
 
 /// The most pairs of values a function of two variables is tabulated over.
 const PAIR_LIMIT: u64 = 4096;

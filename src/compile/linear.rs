@@ -16,8 +16,8 @@ use super::mdd::{self, Next};
 use super::{Encoder, Repr};
 use crate::cnf::card::{self, AmoEncoding, Bounds, Totalizer};
 use crate::cnf::{Cnf, Lit, Var};
+use crate::lang::model::IntSet;
 use crate::puzzles::Error;
-use crate::puzzles::csp::model::IntSet;
 
 /// The largest at-most-one encoded pairwise (above, a sequential counter).
 pub const PAIRWISE_AMO: usize = 16;

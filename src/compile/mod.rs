@@ -28,14 +28,15 @@ mod grids;
 mod ints;
 mod linear;
 mod mdd;
+pub(crate) mod repair;
 
 use std::collections::HashMap;
 
-use super::Engine;
-use super::ir::{BExpr, IExpr};
-use super::model::{Base, IntSet, Model};
 use crate::cnf::{Cnf, Lit, Var};
+use crate::lang::ir::{BExpr, IExpr};
+use crate::lang::model::{Base, IntSet, Model};
 use crate::puzzles::Error;
+use crate::puzzles::csp::Engine;
 use crate::solver::Solve;
 
 pub use grids::{Form, GridEncoding};
@@ -135,7 +136,7 @@ pub struct Encoder {
     pair_cache: HashMap<(u8, usize, usize), usize>,
     names: Vec<(Var, String)>,
     scratch: Vec<Lit>,
-    grid_specs: Vec<super::ir::GridGlobal>,
+    grid_specs: Vec<crate::lang::ir::GridGlobal>,
     eager_grids: bool,
     grids: Vec<GridEncoding>,
 }
@@ -562,7 +563,7 @@ pub enum Linear {
 /// Encodes a whole program with `engine`.
 pub fn compile(
     model: &Model,
-    program: &super::Program,
+    program: &crate::lang::Program,
     engine: Engine,
     use_: ObjectiveUse,
     linear: Linear,
@@ -592,7 +593,7 @@ pub fn compile(
                 encoder.clause(&[d]);
             }
             encoder.sink = 0;
-            names.push(super::OBJECTIVE_DEFINED.to_string());
+            names.push(crate::puzzles::csp::OBJECTIVE_DEFINED.to_string());
             None
         }
         (None, _) => None,

@@ -5,7 +5,7 @@
 //!
 //! The lazy forms (every engine but `eager`) leave out that the arcs or
 //! the region are one piece; the solver's repair step adds cuts between
-//! solves (see `super::super::grids`). The eager forms state it with binary
+//! solves (see `super::repair`). The eager forms state it with binary
 //! positions along the path or loop, and a ranked tree of parents for a
 //! region, so the formula alone decides.
 
@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use super::{Encoder, Pol};
 use crate::cnf::{ClauseSink, Lit, Var};
 use crate::graph::{self, GridGraph, Named, START, Sink, Walk};
+use crate::lang::ir::{GridGlobal, GridKind, StepArrays};
 use crate::puzzles::Error;
-use crate::puzzles::csp::ir::{GridGlobal, GridKind, StepArrays};
 
 /// The clauses of one grid global, and what reading its models needs.
 #[derive(Clone, Debug)]
