@@ -11,11 +11,11 @@
 
 use std::collections::HashMap;
 
+use super::CompileError;
 use super::{Encoder, Pol};
 use crate::cnf::{ClauseSink, Lit, Var};
 use crate::graph::{self, GridGraph, Named, START, Sink, Walk};
 use crate::lang::ir::{GridGlobal, GridKind, StepArrays};
-use crate::puzzles::Error;
 
 /// The clauses of one grid global, and what reading its models needs.
 #[derive(Clone, Debug)]
@@ -114,12 +114,12 @@ impl Sink for Words<'_> {
 
 impl Encoder {
     /// Encodes grid global `id` into the current group.
-    pub(super) fn grid(&mut self, id: usize) -> Result<(), Error> {
+    pub(super) fn grid(&mut self, id: usize) -> Result<(), CompileError> {
         let spec = self
             .grid_specs
             .get(id)
             .cloned()
-            .ok_or_else(|| Error::Internal(format!("grid global {id} was not unrolled")))?;
+            .ok_or_else(|| CompileError::Internal(format!("grid global {id} was not unrolled")))?;
         let (rows, cols) = spec.shape();
         let mut cell_lits = Vec::with_capacity(spec.on.len());
         for b in &spec.on {
@@ -205,7 +205,7 @@ impl Encoder {
         steps: &[(usize, Lit)],
         arrays: &StepArrays,
         cols: usize,
-    ) -> Result<(), Error> {
+    ) -> Result<(), CompileError> {
         let mut by_pair = HashMap::with_capacity(steps.len());
         for &(arc, lit) in steps {
             let (from, to) = graph.arcs()[arc];

@@ -27,9 +27,9 @@ mod render;
 use std::cell::RefCell;
 use std::time::Instant;
 
-pub use crate::compile::Linear;
 use crate::compile::repair::{GridRepair, RepairLog, Route};
-use crate::compile::{self, Compiled, Encoder, GridEncoding, Objective, ObjectiveUse};
+use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective, ObjectiveUse};
+pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
 use crate::lang::ir::GridKind;
 use crate::lang::model::{Model, Sense};
 pub use crate::lang::{Group, Program, model, syntax};
@@ -68,6 +68,19 @@ engines! {
     }
 }
 
+impl Engine {
+    /// The compiler's encoding for this engine.
+    fn encoding(self) -> Encoding {
+        match self {
+            Engine::Auto => Encoding::Auto,
+            Engine::Direct => Encoding::Direct,
+            Engine::Order => Encoding::Order,
+            Engine::Log => Encoding::Log,
+            Engine::Eager => Encoding::Eager,
+        }
+    }
+}
+
 /// A count that passes this many solutions starts again split into cubes:
 /// measured on the queens, a restart this early pays for itself (8 queens
 /// lose about 10%, 10 queens gain about 20%).
@@ -75,9 +88,6 @@ const CUBE_AFTER: u64 = 16;
 
 /// The most values of the variable whose values split a count into cubes.
 const CUBE_VALUES: u64 = 64;
-
-/// The name of the group that says the objective is defined, in `explain`.
-pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
 
 /// The engines' names, the default first, for models without grid globals
 /// (for them `eager` is `auto`).
@@ -218,7 +228,7 @@ impl CspPuzzle {
 
     fn compiled(&self, engine: Engine, use_: ObjectiveUse) -> Result<(Compiled, f64), Error> {
         let started = Instant::now();
-        let compiled = compile::compile(&self.model, &self.program, engine, use_, self.linear)?;
+        let compiled = compile::compile(&self.model, &self.program, engine.encoding(), use_, self.linear)?;
         Ok((compiled, Stats::ms(started.elapsed())))
     }
 
