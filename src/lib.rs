@@ -22,9 +22,11 @@
 //! ```
 
 pub mod cnf;
+pub mod compile;
 pub mod deduce;
 pub mod graph;
 pub mod grid;
+pub mod lang;
 pub mod model;
 pub mod puzzles;
 pub mod render;

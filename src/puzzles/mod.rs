@@ -482,6 +482,16 @@ impl From<SolverError> for Error {
     }
 }
 
+impl From<crate::compile::CompileError> for Error {
+    fn from(e: crate::compile::CompileError) -> Error {
+        use crate::compile::CompileError;
+        match e {
+            CompileError::TooLarge(why) => Error::TooLarge(why),
+            CompileError::Internal(why) => Error::Internal(why),
+        }
+    }
+}
+
 /// A loaded, validated puzzle of any family. Puzzles are plain data, so a
 /// caller may run one on another thread, for instance under a time limit.
 pub trait Puzzle: Send + Sync {

@@ -22,25 +22,18 @@
 //! assert_eq!(puzzle.count(&CountOptions::default()).unwrap().count, 3);
 //! ```
 
-mod check;
-mod compile;
-mod grids;
-mod ir;
-mod load;
-mod lower;
-pub mod model;
 mod render;
-pub mod syntax;
-mod verify;
 
 use std::cell::RefCell;
 use std::time::Instant;
 
-pub use compile::Linear;
-use compile::{Compiled, Encoder, GridEncoding, Objective, ObjectiveUse};
-use grids::{GridRepair, RepairLog, Route};
-use ir::{BExpr, GridKind, IExpr};
-use model::{Model, Sense};
+use crate::compile::repair::{GridRepair, RepairLog, Route};
+use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective, ObjectiveUse};
+pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
+use crate::lang::ir::GridKind;
+use crate::lang::model::{Model, Sense};
+pub use crate::lang::{Group, Program, model, syntax};
+use crate::lang::{load, verify};
 
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
@@ -75,6 +68,19 @@ engines! {
     }
 }
 
+impl Engine {
+    /// The compiler's encoding for this engine.
+    fn encoding(self) -> Encoding {
+        match self {
+            Engine::Auto => Encoding::Auto,
+            Engine::Direct => Encoding::Direct,
+            Engine::Order => Encoding::Order,
+            Engine::Log => Encoding::Log,
+            Engine::Eager => Encoding::Eager,
+        }
+    }
+}
+
 /// A count that passes this many solutions starts again split into cubes:
 /// measured on the queens, a restart this early pays for itself (8 queens
 /// lose about 10%, 10 queens gain about 20%).
@@ -83,9 +89,6 @@ const CUBE_AFTER: u64 = 16;
 /// The most values of the variable whose values split a count into cubes.
 const CUBE_VALUES: u64 = 64;
 
-/// The name of the group that says the objective is defined, in `explain`.
-pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
-
 /// The engines' names, the default first, for models without grid globals
 /// (for them `eager` is `auto`).
 pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
@@ -93,33 +96,6 @@ pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
 /// The engines' names for models with grid globals: also `eager`, against
 /// which `compare` sets the lazy forms.
 pub const GRID_ENGINES: &[&str] = Engine::NAMES;
-
-/// One unrolled constraint, or one instance of a top-level `forall`.
-#[derive(Clone, Debug)]
-pub struct Group {
-    /// The constraint's name, with the instance's loop values.
-    pub name: String,
-    /// The line of the constraint's expression.
-    pub line: usize,
-    /// The unrolled expression.
-    pub(crate) expr: BExpr,
-    /// Which `[[constraint]]` it came from.
-    pub constraint: usize,
-    /// The position in each enclosing `forall` generator.
-    pub positions: Vec<usize>,
-}
-
-/// The unrolled model.
-#[derive(Clone, Debug)]
-pub struct Program {
-    /// The groups in file order.
-    pub groups: Vec<Group>,
-    pub(crate) objective: Option<(Sense, IExpr)>,
-    /// The line of `minimize` or `maximize`.
-    pub objective_line: usize,
-    /// The grid globals, in the order the constraints unroll to them.
-    pub(crate) grids: Vec<ir::GridGlobal>,
-}
 
 /// A loaded csp model.
 #[derive(Clone, Debug)]
@@ -252,7 +228,7 @@ impl CspPuzzle {
 
     fn compiled(&self, engine: Engine, use_: ObjectiveUse) -> Result<(Compiled, f64), Error> {
         let started = Instant::now();
-        let compiled = compile::compile(&self.model, &self.program, engine, use_, self.linear)?;
+        let compiled = compile::compile(&self.model, &self.program, engine.encoding(), use_, self.linear)?;
         Ok((compiled, Stats::ms(started.elapsed())))
     }
 

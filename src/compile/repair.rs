@@ -11,10 +11,10 @@
 
 use std::cell::RefCell;
 
-use super::compile::{Form, GridEncoding};
-use super::ir::{GridGlobal, GridKind};
+use super::{Form, GridEncoding};
 use crate::cnf::Lit;
 use crate::graph::{Cover, CutStyle, Judgement, START, judge_loop, judge_path, judge_region};
+use crate::lang::ir::{GridGlobal, GridKind};
 use crate::solver::{Repair, Repairer};
 
 /// A route: the array's cells `(row, col)` in order, by its own indices.
