@@ -10,6 +10,7 @@
 //! the selector is off leaves the global unjudged.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use super::{Form, GridEncoding};
 use crate::cnf::Lit;
@@ -33,12 +34,15 @@ pub struct RepairLog {
 }
 
 /// The repair step for every grid global of a model.
+///
+/// It shares the encoded grids and its log with its builder (`Rc`), so a
+/// solver built on it may outlive the function that built it.
 pub struct GridRepair<'a> {
     specs: &'a [GridGlobal],
-    grids: &'a [GridEncoding],
+    grids: Rc<[GridEncoding]>,
     guards: Vec<Option<Lit>>,
     splice: bool,
-    found: &'a RefCell<RepairLog>,
+    found: Rc<RefCell<RepairLog>>,
 }
 
 impl<'a> GridRepair<'a> {
@@ -49,10 +53,10 @@ impl<'a> GridRepair<'a> {
     /// wrong for counting.
     pub fn new(
         specs: &'a [GridGlobal],
-        grids: &'a [GridEncoding],
+        grids: Rc<[GridEncoding]>,
         guards: Vec<Option<Lit>>,
         splice: bool,
-        found: &'a RefCell<RepairLog>,
+        found: Rc<RefCell<RepairLog>>,
     ) -> GridRepair<'a> {
         GridRepair { specs, grids, guards, splice, found }
     }

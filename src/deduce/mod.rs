@@ -74,8 +74,11 @@ impl Wanted {
 
 /// The independent check of a model, read through its literal values: with
 /// `None`, against the whole puzzle; with `Some(rules)`, against the fixed
-/// part and those rules only (indices into [`Deductions::rules`]).
-pub type Check<'p> = dyn FnMut(&dyn Fn(Lit) -> bool, Option<&[usize]>) -> Result<(), String> + 'p;
+/// part and those rules only (indices into [`Deductions::rules`]). The error
+/// says what the model breaks.
+pub trait ModelCheck: FnMut(&dyn Fn(Lit) -> bool, Option<&[usize]>) -> Result<(), String> {}
+
+impl<F: FnMut(&dyn Fn(Lit) -> bool, Option<&[usize]>) -> Result<(), String>> ModelCheck for F {}
 
 /// A puzzle ready for deductions: see the module documentation.
 pub struct Deductions<'p> {
@@ -90,16 +93,13 @@ pub struct Deductions<'p> {
     /// Set when building already proved that the puzzle has no solution
     /// (an optimisation found none), so nothing need be asked.
     pub refuted: bool,
-    check: Box<Check<'p>>,
+    check: Box<dyn ModelCheck + 'p>,
 }
 
 impl<'p> Deductions<'p> {
     /// Deductions over `solver` with the family's `check`; the rules, facts
     /// and assumptions are filled in by the family afterwards.
-    pub fn new(
-        solver: Box<dyn Solve + 'p>,
-        check: impl FnMut(&dyn Fn(Lit) -> bool, Option<&[usize]>) -> Result<(), String> + 'p,
-    ) -> Deductions<'p> {
+    pub fn new(solver: Box<dyn Solve + 'p>, check: impl ModelCheck + 'p) -> Deductions<'p> {
         Deductions {
             solver,
             assumptions: Vec::new(),

@@ -473,3 +473,10 @@ pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) ->
     picture.caption.extend(caption);
     picture
 }
+
+/// "x[2,4] = 5", "on[1] = true", "colour = red": a scalar taking a value,
+/// as a fact about a solution is named.
+pub fn value_statement(model: &Model, scalar_id: usize, value: i64) -> String {
+    let base = model.scalar_owner(scalar_id).0.base;
+    format!("{} = {}", model.scalar_name(scalar_id), leaf_text(&scalar(model, base, value)))
+}

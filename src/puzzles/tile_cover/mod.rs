@@ -43,7 +43,7 @@ pub use graph::{Room, START};
 pub use load::{load, load_puzzle};
 
 use self::encode::{CutStyle, Encoding, Scheme};
-use self::walker::Walker;
+use self::walker::{BorrowedWalker, Confirm, Walker};
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
     Solution, SolveOptions, SolveReport, Stats, Status,
@@ -278,12 +278,12 @@ impl TileCoverPuzzle {
         encoding: &'a Encoding,
         solver: Box<dyn Solve>,
         splice: bool,
-    ) -> Lazy<Box<dyn Solve>, Walker<&'a Room, &'a Encoding, impl Fn(&Room, &[usize]) -> Result<(), String> + 'a>> {
+    ) -> Lazy<Box<dyn Solve>, BorrowedWalker<'a, impl Confirm + 'a>> {
         Lazy::new(solver, Walker::new(room, encoding, splice, self.confirm()))
     }
 
     /// The independent check of a walk in a room: [`TileCoverPuzzle::route_in`].
-    fn confirm(&self) -> impl Fn(&Room, &[usize]) -> Result<(), String> + '_ {
+    fn confirm(&self) -> impl Confirm + '_ {
         |room: &Room, walk: &[usize]| self.route_in(room, walk).map(drop)
     }
 

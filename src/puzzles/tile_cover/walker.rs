@@ -16,6 +16,15 @@ use crate::cnf::Lit;
 use crate::graph::{Cover, Judgement, PathReading, judge_path};
 use crate::solver::{Repair, Repairer};
 
+/// The independent check a walk must pass before it is accepted: the
+/// walk's tiles in order, after the start, in the room.
+pub trait Confirm: Fn(&Room, &[usize]) -> Result<(), String> {}
+
+impl<F: Fn(&Room, &[usize]) -> Result<(), String>> Confirm for F {}
+
+/// A walker over a room and encoding that its caller keeps.
+pub type BorrowedWalker<'a, C> = Walker<&'a Room, &'a Encoding, C>;
+
 /// Judges models of an [`Encoding`] of a room, as a [`Repairer`]. The room
 /// and encoding are borrowed for a search that lives in one call, or owned
 /// by a walker that outlives its builder (deductions).
@@ -33,15 +42,13 @@ impl<R, E, C> Walker<R, E, C>
 where
     R: Borrow<Room>,
     E: Borrow<Encoding>,
-    C: Fn(&Room, &[usize]) -> Result<(), String>,
+    C: Confirm,
 {
     /// A walker that accepts only models that are walks, or, when `splice`,
     /// also models whose detached cycles can be spliced into the walk. A
     /// spliced walk covers the same tiles as the model but uses other arcs,
     /// so splicing suits searches that read only "covered" (solve, facts,
     /// explain) and not those that tell solutions apart by arcs (count).
-    /// `confirm` is the independent check a walk must pass before it is
-    /// accepted: the walk's tiles in order, after the start, in the room.
     pub fn new(room: R, encoding: E, splice: bool, confirm: C) -> Walker<R, E, C> {
         let nodes = room.borrow().num_nodes();
         let covered = (0..nodes).map(|n| encoding.borrow().covered(n)).collect();
@@ -76,7 +83,7 @@ impl<R, E, C> Repairer for Walker<R, E, C>
 where
     R: Borrow<Room>,
     E: Borrow<Encoding>,
-    C: Fn(&Room, &[usize]) -> Result<(), String>,
+    C: Confirm,
 {
     fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
         let (room, encoding) = (self.room.borrow(), self.encoding.borrow());
