@@ -1,6 +1,5 @@
 //! Minimal unsatisfiable subsets of assumptions, by deletion: the engine
-//! behind the smallest story of why a puzzle has no solution
-//! ([`crate::deduce::minimal_conflict`]).
+//! behind the smallest story of why a puzzle has no solution.
 
 use crate::cnf::Lit;
 

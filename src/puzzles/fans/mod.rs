@@ -584,7 +584,12 @@ impl FanPuzzle {
         let (solver, rules) = if wanted.switchable {
             let soft = encoding.weathercock_groups();
             let (guarded, selectors) = deduce::switchable(encoding.cnf(), soft);
-            let rules = soft.iter().zip(selectors).map(|(&g, s)| deduce::rule_of_group(encoding.cnf(), g, s));
+            let rules = soft.iter().zip(selectors).zip(&self.weathercocks).map(|((&g, s), weathercock)| {
+                let mut rule = deduce::rule_of_group(encoding.cnf(), g, s);
+                rule.cells.extend(weathercock.hit_by.iter().filter_map(|hit| self.fan_places[hit.fan]));
+                rule.cells.dedup();
+                rule
+            });
             (options.new_solver(&guarded), rules.collect())
         } else {
             (options.new_solver(encoding.cnf()), Vec::new())
