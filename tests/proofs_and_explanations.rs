@@ -5,16 +5,17 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use serde_json::Value;
 use somaria::grid::Grid;
 use somaria::model::Source;
 use somaria::puzzles::fans::{Cell, FanPuzzle, Hit, load_puzzle};
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
+mod common;
+
+use common::cli::{somaria, write_model};
+use common::models::fans_model;
+use common::{dimacs, rooms};
 
 /// A naive forward checker for textual DRAT proofs: every lemma must follow
 /// by unit propagation (RUP) from the clauses so far, and the proof must
@@ -91,9 +92,7 @@ fn solve_with_proof(model: &Path, format: &str) -> (String, Vec<u8>, Value) {
 }
 
 fn model_file(dir: &tempfile::TempDir, rows: &[String]) -> std::path::PathBuf {
-    let path = dir.path().join("m.toml");
-    std::fs::write(&path, format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"))).unwrap();
-    path
+    write_model(dir.path(), "m.toml", fans_model(&rows.join("\n")))
 }
 
 fn unsolvable(rows: &[String]) -> bool {
@@ -133,9 +132,7 @@ fn the_checkers_reject_a_proof_of_another_formula() {
     let (cnf, proof, _) = solve_with_proof(&model, "varisat");
     let weakened: String = cnf.lines().filter(|l| *l != "2 0").map(|l| format!("{l}\n")).collect();
     let weakened = weakened.replace("p cnf 8 17", "p cnf 8 16");
-    let mut solver = varisat::Solver::new();
-    solver.add_dimacs_cnf(weakened.as_bytes()).unwrap();
-    assert!(solver.solve().unwrap(), "the weakened formula has a model");
+    assert!(dimacs::is_satisfiable(&weakened), "the weakened formula has a model");
     assert!(varisat_refutes(&weakened, &proof).is_err());
     let (_, drat, _) = solve_with_proof(&model, "drat");
     assert!(drat_refutes(&weakened, &String::from_utf8(drat).unwrap()).is_err());
@@ -182,7 +179,7 @@ proptest! {
     #[test]
     fn explanations_are_minimal_unsolvable_subsets(rows in crowded_grid()) {
         prop_assume!(unsolvable(&rows));
-        let text = format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
+        let text = fans_model(&rows.join("\n"));
         let puzzle = load_puzzle(&Source::from_text("m.toml", text.clone())).unwrap();
         let dynamic = somaria::puzzles::load(&Source::from_text("m.toml", text)).unwrap();
         let report = dynamic.explain(&Default::default()).unwrap();
@@ -304,40 +301,12 @@ fn tile_cover_refutations_with_cuts_check_in_both_formats() {
 /// there is one), as the set of cells it covers: a brute force that shares
 /// nothing with the encodings.
 fn covered_sets(rows: &[Vec<char>]) -> Vec<HashSet<(usize, usize)>> {
-    let (h, w) = (rows.len(), rows[0].len());
-    let find = |c: char| (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, col)| rows[r][col] == c);
-    let start = find('S').unwrap();
-    let end = find('E');
-    let mut out = Vec::new();
-    fn go(
-        rows: &[Vec<char>],
-        at: (usize, usize),
-        path: &mut Vec<(usize, usize)>,
-        end: Option<(usize, usize)>,
-        out: &mut Vec<HashSet<(usize, usize)>>,
-    ) {
-        let (h, w) = (rows.len() as i64, rows[0].len() as i64);
-        for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
-            let (r, c) = (at.0 as i64 + dr, at.1 as i64 + dc);
-            if r < 0 || c < 0 || r >= h || c >= w {
-                continue;
-            }
-            let next = (r as usize, c as usize);
-            if !matches!(rows[next.0][next.1], '.' | 'E') || path.contains(&next) {
-                continue;
-            }
-            path.push(next);
-            if end.is_none_or(|e| e == next) {
-                out.push(path.iter().copied().collect());
-            }
-            if Some(next) != end {
-                go(rows, next, path, end, out);
-            }
-            path.pop();
-        }
-    }
-    go(rows, start, &mut Vec::new(), end, &mut out);
-    out
+    let mut sets = Vec::new();
+    rooms::walks(rows, &mut |path| {
+        sets.push(path.iter().copied().collect());
+        true
+    });
+    sets
 }
 
 fn small_room() -> impl Strategy<Value = Vec<Vec<char>>> {

@@ -1,0 +1,72 @@
+//! Model texts built from grids, and models loaded and counted in the
+//! library rather than through the binary.
+
+use std::path::Path;
+
+use somaria::model::Source;
+use somaria::puzzles::{self, CountOptions, Puzzle};
+
+/// Grid rows as the text of a model's `grid`, a line a row.
+pub fn grid_text(rows: &[Vec<char>]) -> String {
+    rows.iter().map(|r| r.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
+}
+
+/// A tile-cover model of the room `grid` that may leave `k` tiles uncovered.
+pub fn tile_cover_model(grid: &str, k: usize) -> String {
+    format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+}
+
+/// A fans model of the grid `grid`.
+pub fn fans_model(grid: &str) -> String {
+    format!("kind = \"fans\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+}
+
+/// The grid of a model file, read with the toml crate rather than somaria:
+/// its non-blank lines, trimmed.
+pub fn grid_of(path: &str) -> Vec<Vec<char>> {
+    let table: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
+    table["grid"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.trim().chars().collect())
+        .collect()
+}
+
+/// The model `text`, loaded; panics showing the error and the text.
+pub fn load_text(text: &str) -> Box<dyn Puzzle> {
+    puzzles::load(&Source::from_text("model.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The model file at `path`, loaded; panics showing the error.
+pub fn load_file(path: impl AsRef<Path>) -> Box<dyn Puzzle> {
+    puzzles::load_file(path.as_ref()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every solution, counted to the end with `engine` (the default when
+/// `None`).
+pub fn count(puzzle: &dyn Puzzle, engine: Option<&str>) -> u64 {
+    let report = puzzle.count(&CountOptions { engine: engine.map(String::from), ..Default::default() }).unwrap();
+    assert!(report.complete, "the count finished");
+    report.count
+}
+
+/// Whether `lhs rel rhs` holds for one of the comparisons `=`, `!=`, `<`,
+/// `<=`, `>` and `>=` (any other `rel` is taken as `>=`).
+pub fn relation_holds(rel: &str, lhs: i64, rhs: i64) -> bool {
+    match rel {
+        "=" => lhs == rhs,
+        "!=" => lhs != rhs,
+        "<" => lhs < rhs,
+        "<=" => lhs <= rhs,
+        ">" => lhs > rhs,
+        _ => lhs >= rhs,
+    }
+}
+
+/// Cases for each property that fuzzes the loader: 3,000, or
+/// `SOMARIA_FUZZ_CASES` for a longer run (see the README).
+pub fn fuzz_cases() -> u32 {
+    std::env::var("SOMARIA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
+}
