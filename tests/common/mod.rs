@@ -8,13 +8,15 @@
 //! - [`models`]: model texts, and loading and counting them in the library;
 //! - [`reports`]: the parts of a JSON report that suites check;
 //! - [`dimacs`]: a written formula read back by varisat;
-//! - [`rooms`]: random tile rooms and every walk through one.
+//! - [`rooms`]: random tile rooms and every walk through one;
+//! - [`fans`]: random fan grids.
 
 // Each suite uses a subset of these helpers.
 #![allow(dead_code)]
 
 pub mod cli;
 pub mod dimacs;
+pub mod fans;
 pub mod models;
 pub mod reports;
 pub mod rooms;
