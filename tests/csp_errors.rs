@@ -10,7 +10,7 @@ use somaria::puzzles::{self, CountOptions, SolveOptions};
 mod common;
 
 use common::cli::{assert_mentions, refused, refused_with, somaria, write_model};
-use common::models::fuzz_cases;
+use common::models::{fuzz_cases, mutate};
 
 const HEADER: &str = "kind = \"csp\"\n[params]\nn = 8\n[enums]\nDir = [\"up\", \"down\"]\n[vars]\nq = { index = [\"1..n\"], domain = \"1..n\" }\nx = \"0..9\"\nb = \"bool\"\nd = \"Dir\"\n";
 
@@ -293,20 +293,7 @@ proptest! {
         which in 0usize..SEEDS.len(),
         edits in prop::collection::vec((any::<usize>(), 0u8..3, prop::sample::select(b"qxn19[](){}=<>/\\-+,.'\"|\n abcdefgh".to_vec())), 1..6),
     ) {
-        let mut bytes = SEEDS[which].as_bytes().to_vec();
-        for (at, kind, byte) in edits {
-            if bytes.is_empty() {
-                bytes.push(byte);
-                continue;
-            }
-            let at = at % bytes.len();
-            match kind {
-                0 => bytes[at] = byte,
-                1 => bytes.insert(at, byte),
-                _ => { bytes.remove(at); }
-            }
-        }
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let text = String::from_utf8_lossy(&mutate(SEEDS[which], &edits)).into_owned();
         prop_assert!(load_never_panics(&text).is_ok(), "{}", text);
     }
 }

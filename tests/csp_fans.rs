@@ -7,7 +7,7 @@ use proptest::prelude::*;
 mod common;
 
 use common::fans::small_grid;
-use common::models::{count, fans_model, grid_text, load_file, load_text};
+use common::models::{count, csp_array, fans_model, grid_text, load_file, load_text};
 
 /// The fans rule as a csp model over `grid` (0 floor, 1 fan, 2 weathercock,
 /// 3 wall): a weathercock spins when some fan in its row or column blows
@@ -43,15 +43,11 @@ fn csp_model(rows: &[Vec<char>]) -> String {
         '#' => 3,
         _ => 0,
     };
-    let grid: Vec<String> = rows
-        .iter()
-        .map(|r| format!("[{}]", r.iter().map(|&c| code(c).to_string()).collect::<Vec<_>>().join(", ")))
-        .collect();
     format!(
-        "kind = \"csp\"\n\n[params]\nrows = {}\ncols = {}\ngrid = [{}]\n{RULE}",
+        "kind = \"csp\"\n\n[params]\nrows = {}\ncols = {}\ngrid = {}\n{RULE}",
         rows.len(),
         rows[0].len(),
-        grid.join(", ")
+        csp_array(rows, code)
     )
 }
 

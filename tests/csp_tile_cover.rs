@@ -10,7 +10,7 @@ use somaria::rng::SplitMix64;
 
 mod common;
 
-use common::models::{count, grid_text, load_text, tile_cover_model};
+use common::models::{count, csp_array, grid_text, load_text, tile_cover_model};
 use common::rooms;
 
 fn random_room(rng: &mut SplitMix64) -> (Vec<Vec<char>>, usize) {
@@ -28,10 +28,7 @@ fn csp_model(rows: &[Vec<char>], k: usize) -> String {
         'E' => 3,
         _ => 1,
     };
-    let grid: Vec<String> = rows
-        .iter()
-        .map(|r| format!("[{}]", r.iter().map(|&c| code(c).to_string()).collect::<Vec<_>>().join(", ")))
-        .collect();
+    let room = csp_array(rows, code);
     let find = |symbol: char| {
         (0..h)
             .flat_map(|r| (0..w).map(move |c| (r, c)))
@@ -45,7 +42,7 @@ fn csp_model(rows: &[Vec<char>], k: usize) -> String {
 show = ["on"]
 
 [params]
-room = [{grid}]
+room = {room}
 
 [vars]
 on = {{ index = ["1..{h}", "1..{w}"], domain = "bool" }}
@@ -65,8 +62,7 @@ expr = 'sum(c in on)(bool2int(c)) >= 2'
 [[constraint]]
 name = "one walk from the start"
 expr = 'grid_path(on, {sr}, {sc}{end})'
-"#,
-        grid = grid.join(", ")
+"#
     )
 }
 

@@ -8,7 +8,7 @@ use somaria::model::Source;
 mod common;
 
 use common::cli::{assert_mentions, refused, somaria, write_model};
-use common::models::fuzz_cases;
+use common::models::{fuzz_cases, mutate};
 
 #[test]
 fn not_toml() {
@@ -123,25 +123,6 @@ const SEED_MODELS: [&str; 6] = [
 
 /// The kinds, for text generated after a `kind` line.
 const KINDS: [&str; 3] = ["fans", "tile-cover", "keys-doors"];
-
-fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
-    let mut bytes = text.as_bytes().to_vec();
-    for &(at, kind, byte) in edits {
-        if bytes.is_empty() {
-            bytes.push(byte);
-            continue;
-        }
-        let at = at % bytes.len();
-        match kind % 3 {
-            0 => bytes[at] = byte,
-            1 => bytes.insert(at, byte),
-            _ => {
-                bytes.remove(at);
-            }
-        }
-    }
-    bytes
-}
 
 fn load_never_panics(bytes: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(bytes).into_owned();

@@ -65,6 +65,38 @@ pub fn relation_holds(rel: &str, lhs: i64, rhs: i64) -> bool {
     }
 }
 
+/// The grid as a csp 2-d array literal, `[[a, b], [c, d]]`, each cell
+/// written as the number `code` gives it.
+pub fn csp_array(rows: &[Vec<char>], code: impl Fn(char) -> i64) -> String {
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| format!("[{}]", r.iter().map(|&c| code(c).to_string()).collect::<Vec<_>>().join(", ")))
+        .collect();
+    format!("[{}]", rows.join(", "))
+}
+
+/// `text` after the byte edits `(at, kind, byte)` in turn: by `kind` modulo
+/// 3, set the byte at `at` (modulo the length) to `byte`, insert `byte`
+/// there, or remove the byte there; an empty text only grows.
+pub fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
+    let mut bytes = text.as_bytes().to_vec();
+    for &(at, kind, byte) in edits {
+        if bytes.is_empty() {
+            bytes.push(byte);
+            continue;
+        }
+        let at = at % bytes.len();
+        match kind % 3 {
+            0 => bytes[at] = byte,
+            1 => bytes.insert(at, byte),
+            _ => {
+                bytes.remove(at);
+            }
+        }
+    }
+    bytes
+}
+
 /// Cases for each property that fuzzes the loader: 3,000, or
 /// `SOMARIA_FUZZ_CASES` for a longer run (see the README).
 pub fn fuzz_cases() -> u32 {
