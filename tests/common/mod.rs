@@ -9,6 +9,7 @@
 //! - [`reports`]: the parts of a JSON report that suites check;
 //! - [`dimacs`]: a written formula read back by varisat;
 //! - [`rooms`]: random tile rooms and every walk through one;
+//! - [`keys_doors`]: keys-and-doors routes replayed by the rules;
 //! - [`fans`]: random fan grids.
 
 // Each suite uses a subset of these helpers.
@@ -17,6 +18,7 @@
 pub mod cli;
 pub mod dimacs;
 pub mod fans;
+pub mod keys_doors;
 pub mod models;
 pub mod reports;
 pub mod rooms;
