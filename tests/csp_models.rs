@@ -7,7 +7,7 @@ use somaria::puzzles::{Puzzle, SolveOptions, Status};
 
 mod common;
 
-use common::cli::{run_json, somaria, write_model};
+use common::cli::{json_of, run_json, somaria, write_model};
 use common::models::{count, load_file, load_text};
 use common::reports::int_grid;
 
@@ -352,7 +352,7 @@ fn a_time_limit_stops_a_long_count_with_the_partial_count() {
     let path = write_model(dir.path(), "queens-14.toml", queens);
     let out = somaria().args(["count", "--timeout", "0.5", "--format", "json"]).arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(3));
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&out.stdout);
     assert_eq!(json["complete"], false);
     assert!(json["count"].as_u64().unwrap() > 0, "{json}");
 }

@@ -7,11 +7,10 @@
 use std::path::Path;
 
 use proptest::prelude::*;
-use serde_json::Value;
 
 mod common;
 
-use common::cli::{somaria, write_model};
+use common::cli::{json_of, somaria, write_model};
 use common::dimacs;
 use common::reports::formula_size;
 
@@ -26,11 +25,11 @@ fn verdicts(model: &Path, engine: &str, dir: &Path) -> (String, bool, bool) {
         .arg(&cnf)
         .assert()
         .success();
-    let summary: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let summary = json_of(&out.get_output().stdout);
     let formula = std::fs::read_to_string(&cnf).unwrap();
     assert_eq!(dimacs::header(&formula), formula_size(&summary), "the summary matches the file");
     let solved = somaria().arg("solve").arg(model).args(["--engine", engine, "--format", "json"]).output().unwrap();
-    let status: Value = serde_json::from_slice(&solved.stdout).unwrap();
+    let status = json_of(&solved.stdout);
     (
         status["status"].as_str().unwrap().to_string(),
         dimacs::is_satisfiable(&formula),

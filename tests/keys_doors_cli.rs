@@ -11,7 +11,7 @@ use serde_json::Value;
 
 mod common;
 
-use common::cli::{somaria, write_model};
+use common::cli::{json_of, somaria, write_model};
 use common::dimacs;
 use common::keys_doors::{moves_of, replay};
 use common::models::grid_of;
@@ -37,7 +37,7 @@ fn the_lesson_grids_give_3_5_2_none_and_8_with_every_engine_and_routes_replay() 
         for engine in ENGINES {
             let output =
                 somaria().args(["solve", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
-            let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let json = json_of(&output.stdout);
             match steps {
                 Some(steps) => {
                     assert_eq!(output.status.code(), Some(0), "{name} {engine}");
@@ -90,7 +90,7 @@ fn counts_agree_across_engines_and_compare_passes() {
             let output =
                 somaria().args(["count", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
             assert_eq!(output.status.code(), Some(0));
-            let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let json = json_of(&output.stdout);
             assert_eq!(json["count"], expected, "{name} {engine}");
             assert_eq!(json["complete"], true);
         }
@@ -110,14 +110,14 @@ fn an_open_room_has_many_shortest_routes_and_the_limit_stops_the_count() {
     std::fs::write(&path, "kind = \"keys-doors\"\ngrid = \"\"\"\n@...\n....\n....\n...a\n\"\"\"\n").unwrap();
     for engine in ENGINES {
         let output = somaria().args(["count", "--format", "json", "--engine", engine]).arg(&path).output().unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         assert_eq!(json["count"], 20, "{engine}");
         let output = somaria()
             .args(["count", "--format", "json", "--limit", "7", "--engine", engine])
             .arg(&path)
             .output()
             .unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         assert_eq!((json["count"].as_u64(), json["complete"].as_bool()), (Some(7), Some(false)), "{engine}");
     }
 }
@@ -128,7 +128,7 @@ const MAZE: &str = "models/keys-doors/maze-41.toml";
 fn the_larger_maze_route_replays() {
     let output = somaria().args(["solve", "--format", "json", MAZE]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = json_of(&output.stdout);
     let moves = json["solution"]["moves"].as_array().unwrap();
     assert!(moves.len() > 100, "the maze should take a real walk, not {} steps", moves.len());
     assert_eq!(replay(&grid_of(MAZE), &moves_of(&json["solution"])).unwrap().len(), 6);
@@ -140,7 +140,7 @@ fn the_larger_maze_route_replays() {
 fn the_larger_maze_agrees_across_engines() {
     let output = somaria().args(["compare", "--count", "--format", "json", MAZE]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = json_of(&output.stdout);
     assert_eq!(json["agree"], true);
     assert_eq!(json["results"][1]["count"], json["results"][0]["count"]);
 }
@@ -252,7 +252,7 @@ proptest! {
 fn solve_json(engine: &str, path: &str) -> Value {
     let output = somaria().args(["solve", "--format", "json", "--engine", engine, path]).output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{engine} {path}: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    json_of(&output.stdout)
 }
 
 #[test]
@@ -277,7 +277,7 @@ fn two_walkers_share_keys_with_every_engine_and_the_json_lists_each_walker() {
     // after walker 0's two, and its last two come after: 3 sequences.
     for engine in ["bfs", "sat"] {
         let output = somaria().args(["count", "--format", "json", "--engine", engine, &path]).output().unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         assert_eq!(json["count"], 3, "{engine}");
     }
     // With several walkers, count defaults to bfs, which counts interleavings.
@@ -293,7 +293,7 @@ fn two_walkers_share_keys_with_every_engine_and_the_json_lists_each_walker() {
     // compare sets the whole-leg engines' counts aside instead of failing.
     let output = somaria().args(["compare", "--count", "--format", "json", &path]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = json_of(&output.stdout);
     assert_eq!(json["agree"], true);
     let counts: Vec<Value> = (0..4).map(|i| json["results"][i]["count"].clone()).collect();
     assert_eq!(counts, vec![Value::Null, 3.into(), Value::Null, 3.into()]);
@@ -395,7 +395,7 @@ fn the_stats_of_each_sat_engine_match_the_dimacs_it_writes() {
             .arg(model(name))
             .output()
             .unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         let text = std::fs::read_to_string(&cnf).unwrap();
         let header = dimacs::header(&text);
         let clauses = text.lines().filter(|l| !l.starts_with('c') && !l.starts_with('p')).count() as u64;

@@ -13,7 +13,7 @@ use somaria::puzzles::fans::{Cell, FanPuzzle, Hit, load_puzzle};
 
 mod common;
 
-use common::cli::{somaria, write_model};
+use common::cli::{json_of, somaria, write_model};
 use common::models::fans_model;
 use common::{dimacs, rooms};
 
@@ -147,7 +147,7 @@ fn a_solvable_puzzle_gets_no_proof_and_says_why() {
         .arg(&proof)
         .assert()
         .success();
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert!(json["proof"]["path"].is_null());
     assert!(json["proof"]["reason"].as_str().unwrap().contains("has a solution"));
     assert!(!proof.exists() && !dir.path().join("p.proof.partial").exists());
@@ -205,13 +205,13 @@ fn explain_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let model = model_file(&dir, &["WFW".into(), ".W.".into(), "#.F".into()]);
     let out = somaria().arg("explain").arg(&model).args(["--format", "json"]).assert().code(1);
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["status"], "no_solution");
     assert_eq!(json["constraints"].as_array().unwrap().len(), 2);
     assert!(json["sat_calls"].as_u64().unwrap() >= 2);
     assert_eq!(json["constraints"][0]["name"], "weathercock at (0, 0) spins");
     let out = somaria().args(["explain", "models/akh-vaquot.toml", "--format", "json"]).assert().success();
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["status"], "solved");
 }
 
@@ -233,7 +233,7 @@ fn solve_with_proof_args(model: &Path, args: &[&str], format: &str) -> (String, 
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!dir.path().join("f.proof.partial").exists());
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&out.stdout);
     (std::fs::read_to_string(cnf).unwrap(), std::fs::read(proof).unwrap(), json)
 }
 
@@ -257,7 +257,7 @@ fn keys_and_doors_sat_refutations_check_in_both_formats() {
             .arg(dir.path().join("none.proof"))
             .assert()
             .code(1);
-        let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        let json = json_of(&out.get_output().stdout);
         assert!(json["proof"]["path"].is_null());
         assert!(json["proof"]["reason"].as_str().unwrap().contains("exact search"), "{name}");
     }
@@ -358,7 +358,7 @@ fn keys_doors_explanations_name_a_key_that_cannot_be_collected() {
     let model = dir.path().join("m.toml");
     std::fs::write(&model, "kind = \"keys-doors\"\ngrid = \"\"\"\n@.A.a\n.b#..\n\"\"\"\n").unwrap();
     let out = somaria().arg("explain").arg(&model).args(["--format", "json"]).assert().code(1);
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["constraints"].as_array().unwrap().len(), 1);
     assert_eq!(json["constraints"][0]["name"], "collect key 'a' at (0, 4)");
     assert!(json["certificate"].as_str().unwrap().contains("door 'A'"));

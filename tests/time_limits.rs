@@ -3,11 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 mod common;
 
-use common::cli::{somaria, write_model};
+use common::cli::{json_of, somaria, write_model};
 
 /// Thirty fans and no weathercocks: 4^30 solutions, far too many to count.
 const ENDLESS_COUNT: &str = "kind = \"fans\"\nfans = 30\n";
@@ -19,7 +17,7 @@ fn an_endless_count_stops_at_the_limit_with_a_partial_count() {
     let started = Instant::now();
     let out = somaria().arg("count").arg(&model).args(["--timeout", "0.5", "--format", "json"]).assert().code(3);
     assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["complete"], false);
     assert!(json["count"].as_u64().unwrap() > 0, "some solutions were counted before the limit");
     assert!(json["stats"]["sat_calls"].as_u64().unwrap() >= json["count"].as_u64().unwrap());
@@ -55,7 +53,7 @@ fn a_hard_room_answers_unknown_within_about_two_seconds() {
         let out = somaria().args(&args).assert().code(3);
         let elapsed = started.elapsed();
         assert!(elapsed < Duration::from_millis(2500), "{command} took {elapsed:?}");
-        let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        let json = json_of(&out.get_output().stdout);
         match command {
             "solve" => assert_eq!(json["status"], "unknown"),
             "count" => assert_eq!(json["complete"], false),
