@@ -26,20 +26,20 @@ fn constraint(expr: &str) -> String {
 #[test]
 fn an_unknown_name_points_inside_the_expression_and_suggests_the_nearest() {
     // Line 12 is the expr line; the expression starts at column 9.
-    let e = refused(&constraint("alldifferent(qq)"));
+    let e = refused(constraint("alldifferent(qq)"));
     assert_mentions(&e, &["bad.toml:12:22:", "unknown name `qq`", "did you mean `q`?"]);
-    let e = refused(&constraint("forall(i in 1..nn)(q[i] > 0)"));
+    let e = refused(constraint("forall(i in 1..nn)(q[i] > 0)"));
     assert_mentions(&e, &["bad.toml:12:24:", "unknown name `nn`", "did you mean `n`?"]);
-    let e = refused(&constraint("forall(i in 1..n)(dd[i] > 0)"));
+    let e = refused(constraint("forall(i in 1..n)(dd[i] > 0)"));
     assert_mentions(&e, &["bad.toml:12:27:", "unknown name `dd`", "did you mean `d`?"]);
-    let e = refused(&constraint("q[1] = zebra"));
+    let e = refused(constraint("q[1] = zebra"));
     assert_mentions(&e, &["bad.toml:12:16:", "unknown name `zebra`"]);
     assert!(!e.contains("did you mean"), "no far-fetched suggestion: {e}");
 }
 
 #[test]
 fn parse_errors_point_at_the_token_in_every_string_form() {
-    let e = refused(&constraint("q[1] + "));
+    let e = refused(constraint("q[1] + "));
     assert_mentions(&e, &["bad.toml:12:16:", "the end of the expression; expected an expression"]);
     // A multi-line literal string: the error is on its third line.
     let text = model("[[constraint]]\nexpr = '''\nforall(i in 1..n)(\n  q[i] > 0 /\\ )\n'''\n");
@@ -49,23 +49,23 @@ fn parse_errors_point_at_the_token_in_every_string_form() {
     let text = model("[[constraint]]\nexpr = \"b /\\\\ x ==\"\n");
     let e = refused(&text);
     assert_mentions(&e, &["bad.toml:12:19:", "expected an expression"]);
-    let e = refused(&constraint("x < q[1] < 3"));
+    let e = refused(constraint("x < q[1] < 3"));
     assert_mentions(&e, &["bad.toml:12:18:", "do not chain"]);
-    let e = refused(&constraint("x / 2 = 1"));
+    let e = refused(constraint("x / 2 = 1"));
     assert_mentions(&e, &["bad.toml:12:11:", "use `div`"]);
-    let e = refused(&constraint("x = 1.5"));
+    let e = refused(constraint("x = 1.5"));
     assert_mentions(&e, &["bad.toml:12:13:", "floats are not part"]);
-    let e = refused(&constraint("if b then x = 1 endif"));
+    let e = refused(constraint("if b then x = 1 endif"));
     assert_mentions(&e, &["every `if` needs an `else`"]);
 }
 
 #[test]
 fn unknown_functions_and_wrong_arities() {
-    let e = refused(&constraint("alldiff(q)"));
+    let e = refused(constraint("alldiff(q)"));
     assert_mentions(&e, &["bad.toml:12:9:", "unknown function `alldiff`", "did you mean `alldifferent`?"]);
-    let e = refused(&constraint("abs(x, 1) = 2"));
+    let e = refused(constraint("abs(x, 1) = 2"));
     assert_mentions(&e, &["`abs` with 2 arguments", "abs(int)"]);
-    let e = refused(&constraint("table(q, [1, 2])"));
+    let e = refused(constraint("table(q, [1, 2])"));
     assert_mentions(&e, &["2-D array of tuples"]);
 }
 
@@ -74,7 +74,7 @@ fn unknown_functions_and_wrong_arities() {
 /// constraint" instead).
 #[test]
 fn a_whole_constraint_with_the_wrong_arguments_names_the_forms() {
-    let e = refused(&constraint("alldifferent(q, q)"));
+    let e = refused(constraint("alldifferent(q, q)"));
     assert_mentions(&e, &["bad.toml:12:9:", "`alldifferent` with 2 arguments", "alldifferent(array of int)"]);
     let grid = model(
         "g = { index = [\"1..2\", \"1..2\"], domain = \"bool\" }\n[[constraint]]\nexpr = 'grid_path(g, 1, 1, 2)'\n",
@@ -89,33 +89,33 @@ fn a_whole_constraint_with_the_wrong_arguments_names_the_forms() {
 
 #[test]
 fn booleans_and_integers_do_not_mix() {
-    let e = refused(&constraint("x + b > 1"));
+    let e = refused(constraint("x + b > 1"));
     assert_mentions(&e, &["bad.toml:12:13:", "`b` of type var bool", "use bool2int"]);
-    let e = refused(&constraint("x /\\ b"));
+    let e = refused(constraint("x /\\ b"));
     assert_mentions(&e, &["bad.toml:12:9:", "`x` of type var int", "a Boolean expression"]);
-    let e = refused(&constraint("x"));
+    let e = refused(constraint("x"));
     assert_mentions(&e, &["a Boolean constraint"]);
-    let e = refused(&constraint("d = 1"));
+    let e = refused(constraint("d = 1"));
     assert_mentions(&e, &["bad.toml:12:13:", "a value of type Dir"]);
-    let e = refused(&constraint("sum(i in 1..n)(q[i] > 1) = 3"));
+    let e = refused(constraint("sum(i in 1..n)(q[i] > 1) = 3"));
     assert_mentions(&e, &["use bool2int"]);
 }
 
 #[test]
 fn fixed_parts_must_be_fixed() {
-    let e = refused(&constraint("forall(i in 1..x)(q[i] > 0)"));
+    let e = refused(constraint("forall(i in 1..x)(q[i] > 0)"));
     assert_mentions(&e, &["bad.toml:12:24:", "depends on decision variables", "a fixed range bound"]);
-    let e = refused(&constraint("sum([q[i] | i in 1..n where q[i] > 2]) > 1"));
+    let e = refused(constraint("sum([q[i] | i in 1..n where q[i] > 2]) > 1"));
     assert_mentions(&e, &["fixed `where` condition"]);
 }
 
 #[test]
 fn index_out_of_range_division_by_zero_and_overflow() {
-    let e = refused(&constraint("q[9] = 1"));
+    let e = refused(constraint("q[9] = 1"));
     assert_mentions(&e, &["bad.toml:12:11:", "index 9 out of range", "an index of `q` in 1..8"]);
-    let e = refused(&constraint("forall(i in 1..n)(q[i] < q[i + 1])"));
+    let e = refused(constraint("forall(i in 1..n)(q[i] < q[i + 1])"));
     assert_mentions(&e, &["bad.toml:12:36:", "index 9 out of range"]);
-    let e = refused(&constraint("x div 0 = 1"));
+    let e = refused(constraint("x div 0 = 1"));
     assert_mentions(&e, &["bad.toml:12:15:", "`div` by 0"]);
     let big =
         "kind = \"csp\"\n[vars]\nx = \"0..1000000000\"\ny = \"0..1000000000\"\n[[constraint]]\nexpr = 'x * y > 5'\n";
@@ -123,11 +123,11 @@ fn index_out_of_range_division_by_zero_and_overflow() {
     assert_mentions(&e, &["bad.toml:6:9:", "beyond ±1099511627776"]);
     let e = refused("kind = \"csp\"\n[params]\nn = 9999999999999\n");
     assert_mentions(&e, &["bad.toml:3:5:", "the integer 9999999999999"]);
-    let e = refused(&constraint("min([]) = 1"));
+    let e = refused(constraint("min([]) = 1"));
     assert_mentions(&e, &["`min` of an empty array"]);
-    let e = refused(&constraint("table([x, b2i], [| 1 |])"));
+    let e = refused(constraint("table([x, b2i], [| 1 |])"));
     assert_mentions(&e, &["unknown name `b2i`"]);
-    let e = refused(&constraint("table([x, x], [| 1, 2, 3 |])"));
+    let e = refused(constraint("table([x, x], [| 1, 2, 3 |])"));
     assert_mentions(&e, &["tuples of 3 values", "tuples of 2 values"]);
 }
 
@@ -161,15 +161,15 @@ fn declarations_are_validated() {
 
 #[test]
 fn show_and_objectives_are_validated() {
-    let e = refused(&format!("kind = \"csp\"\nshow = [\"qq\"]\n{}", &HEADER[13..]));
+    let e = refused(format!("kind = \"csp\"\nshow = [\"qq\"]\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:9:", "`qq` in `show`", "did you mean `q`?"]);
-    let e = refused(&format!("kind = \"csp\"\nminimize = 'x'\nmaximize = 'x'\n{}", &HEADER[13..]));
+    let e = refused(format!("kind = \"csp\"\nminimize = 'x'\nmaximize = 'x'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:3:12:", "both `minimize` and `maximize`"]);
-    let e = refused(&format!("kind = \"csp\"\nminimize = 'b'\n{}", &HEADER[13..]));
+    let e = refused(format!("kind = \"csp\"\nminimize = 'b'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:13:", "an integer expression to optimise"]);
-    let e = refused(&format!("kind = \"csp\"\n[constraint]\nexpr = 'x > 1'\n{}", &HEADER[13..]));
+    let e = refused(format!("kind = \"csp\"\n[constraint]\nexpr = 'x > 1'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:"]);
-    let e = refused(&model("[[constraint]]\nname = \"no expression\"\n"));
+    let e = refused(model("[[constraint]]\nname = \"no expression\"\n"));
     assert_mentions(&e, &["missing field `expr`"]);
 }
 
