@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Answer, Progress, Solve, SolverError, VarisatSolver};
+use super::{Answer, Progress, Solve, SolverConfig, SolverError};
 use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
 
 /// What [`minimal_unsat_subset`] found.
@@ -23,11 +23,12 @@ pub struct Mus {
 }
 
 /// A minimal subset of the `soft` groups of `cnf` that, with every other
-/// group, has no model; `None` when the whole formula has a model.
+/// group, has no model; `None` when the whole formula has a model. Solved
+/// on a solver of `config`, counting in `progress`.
 ///
 /// ```
 /// use somaria::cnf::Cnf;
-/// use somaria::solver::minimal_unsat_subset;
+/// use somaria::solver::{SolverConfig, minimal_unsat_subset};
 /// let mut cnf = Cnf::new();
 /// let a = cnf.new_var();
 /// let wants_a = cnf.open_group("a", None);
@@ -36,15 +37,17 @@ pub struct Mus {
 /// cnf.add_clause(&[a.neg()]);
 /// let harmless = cnf.open_group("a or not a", None);
 /// cnf.add_clause(&[a.pos(), a.neg()]);
-/// let mus = minimal_unsat_subset(&cnf, &[wants_a, wants_not_a, harmless], None).unwrap().unwrap();
+/// let soft = [wants_a, wants_not_a, harmless];
+/// let mus = minimal_unsat_subset(&cnf, &soft, &SolverConfig::default(), None).unwrap().unwrap();
 /// assert_eq!(mus.groups, vec![wants_a, wants_not_a]);
 /// ```
 pub fn minimal_unsat_subset(
     cnf: &Cnf,
     soft: &[GroupId],
+    config: &SolverConfig,
     progress: Option<Arc<Progress>>,
 ) -> Result<Option<Mus>, SolverError> {
-    let mut solver = VarisatSolver::build(&Cnf::new(), progress, None);
+    let mut solver = config.new_solver(&Cnf::new(), progress);
     for _ in 0..cnf.num_vars() {
         solver.new_var();
     }
@@ -146,7 +149,7 @@ mod tests {
                 }
             }
             let soft = &ids[1..];
-            let found = minimal_unsat_subset(&cnf, soft, None).unwrap();
+            let found = minimal_unsat_subset(&cnf, soft, &SolverConfig::default(), None).unwrap();
             let whole = satisfiable(&cnf, &|_| true);
             prop_assert_eq!(found.is_none(), whole);
             if let Some(mus) = found {

@@ -458,8 +458,8 @@ impl Puzzle for FanPuzzle {
         let encode_ms = Stats::ms(started.elapsed());
         let solving = Instant::now();
         // Each fan turning one way is the mechanism; the weathercocks are the demands.
-        let found =
-            minimal_unsat_subset(encoding.cnf(), encoding.weathercock_groups(), Some(options.progress.clone()))?;
+        let demands = encoding.weathercock_groups();
+        let found = minimal_unsat_subset(encoding.cnf(), demands, &options.solver, Some(options.progress.clone()))?;
         let mut stats = Stats::of_sat_run(engine.name(), encoding.cnf(), Default::default(), encode_ms);
         stats.solve_ms = Stats::ms(solving.elapsed());
         let Some(mus) = found else {
