@@ -23,7 +23,7 @@ use somaria::puzzles::{
     SolveReport, Stats, Status,
 };
 use somaria::render;
-use somaria::solver::{Progress, ProofFormat};
+use somaria::solver::{Progress, ProofFormat, SolverConfig};
 
 #[global_allocator]
 static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
@@ -226,6 +226,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 limit,
                 skip_presolve: no_presolve,
                 progress: run.progress.clone(),
+                solver: run.solver(),
             };
             let (report, stopped) = match run.supervise(move |puzzle| puzzle.count(&options)) {
                 Finished::Done(result) => (result?, None),
@@ -242,8 +243,12 @@ fn run(command: Command) -> Result<u8, Failure> {
         }
         Command::Facts { common, engine } => {
             let run = Run::start(&common, &[])?;
-            let options =
-                SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
+            let options = SolveOptions {
+                engine: engine.clone(),
+                progress: run.progress.clone(),
+                solver: run.solver(),
+                ..SolveOptions::default()
+            };
             let report = match run.supervise(move |puzzle| puzzle.facts(&options)) {
                 Finished::Done(result) => result?,
                 Finished::Stopped(reason) => FactsReport {
@@ -260,8 +265,12 @@ fn run(command: Command) -> Result<u8, Failure> {
         }
         Command::Explain { common, engine } => {
             let run = Run::start(&common, &[])?;
-            let options =
-                SolveOptions { engine: engine.clone(), progress: run.progress.clone(), ..SolveOptions::default() };
+            let options = SolveOptions {
+                engine: engine.clone(),
+                progress: run.progress.clone(),
+                solver: run.solver(),
+                ..SolveOptions::default()
+            };
             let (report, stopped) = match run.supervise(move |puzzle| puzzle.explain(&options)) {
                 Finished::Done(result) => (result?, None),
                 Finished::Stopped(reason) => {
@@ -321,6 +330,7 @@ fn solve(
             .as_ref()
             .map(|t| ProofRequest { path: t.path().to_path_buf(), format: proof_format.format() }),
         progress: run.progress.clone(),
+        solver: run.solver(),
     };
     let (report, stopped) = match run.supervise(move |puzzle| puzzle.solve(&options)) {
         Finished::Done(result) => (result?, false),
@@ -435,7 +445,13 @@ fn settle_proof(
 
 fn compare(common: &Common, count: bool, limit: Option<u64>, no_presolve: bool) -> Result<u8, Failure> {
     let run = Run::start(common, &[])?;
-    let options = CompareOptions { count, limit, skip_presolve: no_presolve, progress: run.progress.clone() };
+    let options = CompareOptions {
+        count,
+        limit,
+        skip_presolve: no_presolve,
+        progress: run.progress.clone(),
+        solver: run.solver(),
+    };
     let (sender, receiver) = mpsc::channel();
     // Each engine's result is sent as it finishes, so a stop still reports
     // the engines that got through.
@@ -563,14 +579,11 @@ impl Run {
 
     /// Loads the model under the limits, which the rest of the run shares.
     fn start_with(common: &Common, report_target: Option<Target>) -> Result<Run, Failure> {
-        let limits = Limits {
-            started: Instant::now(),
-            time: common.timeout,
-            memory: common.memory_limit.unwrap_or_else(memory::default_cap),
-        };
+        let limits =
+            Limits::new(Instant::now(), common.timeout, common.memory_limit.unwrap_or_else(memory::default_cap));
         let progress = Arc::new(Progress::default());
         let path = common.model.clone();
-        let puzzle = match supervise(limits, &progress, move || Ok(puzzles::load_file(&path)?)) {
+        let puzzle = match supervise(&limits, &progress, move || Ok(puzzles::load_file(&path)?)) {
             Finished::Done(result) => result?,
             Finished::Stopped(reason) => {
                 let message = format!("{}: {} while loading the model", common.model.display(), reason.describe());
@@ -601,7 +614,13 @@ impl Run {
         job: impl FnOnce(&dyn Puzzle) -> Result<T, puzzles::Error> + Send + 'static,
     ) -> Finished<T> {
         let puzzle = Arc::clone(&self.puzzle);
-        supervise(self.limits, &self.progress, move || Ok(job(puzzle.as_ref())?))
+        supervise(&self.limits, &self.progress, move || Ok(job(puzzle.as_ref())?))
+    }
+
+    /// The solver configuration of the run's searches: the default backend,
+    /// stopping on the run's limits.
+    fn solver(&self) -> SolverConfig {
+        SolverConfig { stop: self.limits.stop.clone(), ..SolverConfig::default() }
     }
 
     /// What a stopped run had built: the engine, the formula handed to the

@@ -8,25 +8,15 @@ use std::os::unix::fs::FileTypeExt;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
+mod common;
 
-fn json_of(output: &[u8]) -> Value {
-    serde_json::from_slice(output).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(output)))
-}
+use common::cli::{json_of, somaria};
+use common::dimacs;
 
 fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&assert.get_output().stderr).to_string()
-}
-
-fn p_line(dimacs: &str) -> (u64, u64) {
-    let line = dimacs.lines().find(|l| l.starts_with("p cnf ")).expect("a p line");
-    let numbers: Vec<u64> = line[6..].split_whitespace().map(|n| n.parse().unwrap()).collect();
-    (numbers[0], numbers[1])
 }
 
 #[test]
@@ -50,8 +40,8 @@ fn twenty_concurrent_writers_leave_one_whole_file() {
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     }
     let text = std::fs::read_to_string(&target).unwrap();
-    let formula = varisat::dimacs::DimacsParser::parse(text.as_bytes()).unwrap();
-    let (vars, clauses) = p_line(&text);
+    let formula = dimacs::formula(&text);
+    let (vars, clauses) = dimacs::header(&text);
     assert_eq!((formula.var_count() as u64, formula.len() as u64), (vars, clauses));
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left.len(), 1, "temporary files left behind: {left:?}");
@@ -245,7 +235,7 @@ fn stats_match_the_written_formula() {
                 .output()
                 .unwrap();
             let json = json_of(&out.stdout);
-            let (vars, clauses) = p_line(&std::fs::read_to_string(&cnf).unwrap());
+            let (vars, clauses) = dimacs::header(&std::fs::read_to_string(&cnf).unwrap());
             assert_eq!(
                 (json["stats"]["variables"].as_u64(), json["stats"]["clauses"].as_u64()),
                 (Some(vars), Some(clauses)),

@@ -9,12 +9,16 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use serde_json::Value;
-use somaria::model::Source;
 use somaria::puzzles::compare::{Agreement, CompareOptions, compare};
 use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+
+mod common;
+
+use common::cli::somaria;
+use common::models::{fans_model, load_text, tile_cover_model};
+use common::rooms;
 
 /// Whether a solution exists, by every command of the library on `puzzle`;
 /// panics naming the first command that disagrees with `solve`. Returns the
@@ -43,43 +47,24 @@ fn one_verdict(puzzle: &dyn Puzzle, context: &str) -> bool {
     exists
 }
 
-fn load(text: &str) -> Box<dyn Puzzle> {
-    puzzles::load(&Source::from_text("random.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
 // ---------------------------------------------------------------- tile rooms
 
-/// Every set of tiles some walk from `S` covers, as bit masks over the
-/// tiles in reading order: walks of at least one move over distinct tiles,
-/// ending on `E` when there is one. Shares nothing with somaria.
+/// Every set of tiles some walk from `S` covers ([`rooms::walks`]), as bit
+/// masks over the tiles in reading order: walks of at least one move over
+/// distinct tiles, ending on `E` when there is one. Shares nothing with
+/// somaria.
 fn walk_masks(rows: &[String]) -> (Vec<u32>, Vec<(usize, usize)>) {
-    let cells: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
-    let (h, w) = (cells.len(), cells[0].len());
-    let tiles: Vec<(usize, usize)> =
-        (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).filter(|&(r, c)| matches!(cells[r][c], '.' | 'E')).collect();
-    let bit = |pos: (usize, usize)| tiles.iter().position(|&t| t == pos).map(|i| 1u32 << i);
-    let start = (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, c)| cells[r][c] == 'S').unwrap();
-    let has_end = cells.iter().flatten().any(|&c| c == 'E');
+    let cells = rooms::from_lines(rows);
+    let tiles: Vec<(usize, usize)> = (0..cells.len())
+        .flat_map(|r| (0..cells[0].len()).map(move |c| (r, c)))
+        .filter(|&(r, c)| matches!(cells[r][c], '.' | 'E'))
+        .collect();
+    let bit = |pos: &(usize, usize)| 1u32 << tiles.iter().position(|t| t == pos).unwrap();
     let mut masks = BTreeSet::new();
-    let mut stack = vec![(start, 0u32)];
-    while let Some(((r, c), mask)) = stack.pop() {
-        let here = cells[r][c];
-        if mask != 0 && (!has_end || here == 'E') {
-            masks.insert(mask);
-        }
-        if here == 'E' {
-            continue;
-        }
-        for (nr, nc) in [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)] {
-            if nr < h
-                && nc < w
-                && let Some(b) = bit((nr, nc))
-                && mask & b == 0
-            {
-                stack.push(((nr, nc), mask | b));
-            }
-        }
-    }
+    rooms::walks(&cells, &mut |path| {
+        masks.insert(path.iter().map(bit).fold(0, |a, b| a | b));
+        true
+    });
     (masks.into_iter().collect(), tiles)
 }
 
@@ -92,26 +77,17 @@ fn random_room() -> impl Strategy<Value = (Vec<String>, usize)> {
     let shapes = prop::sample::select(vec![(1, 4), (2, 3), (2, 4), (3, 3), (3, 4), (4, 4), (3, 5), (2, 5)]);
     (shapes, any::<u64>(), 0usize..=3).prop_map(|((h, w), seed, k)| {
         let mut rng = somaria::rng::SplitMix64::new(seed);
-        let mut cells: Vec<Vec<char>> =
-            (0..h).map(|_| (0..w).map(|_| if rng.below(100) < 15 { '#' } else { '.' }).collect()).collect();
-        let start = rng.below(h * w);
-        cells[start / w][start % w] = 'S';
-        if rng.below(2) == 0 {
-            let end = rng.below(h * w);
-            if end != start {
-                cells[end / w][end % w] = 'E';
-            }
-        }
+        let mut cells = rooms::scattered(&mut rng, (h, w), 15, 2);
         // Now and then a room with nothing to cover, which has no route.
         if rng.below(20) == 0 {
-            for (i, c) in cells.iter_mut().flatten().enumerate() {
-                if i != start {
+            for c in cells.iter_mut().flatten() {
+                if *c != 'S' {
                     *c = '#';
                 }
             }
         }
-        let tiles = cells.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
-        (cells.into_iter().map(|r| r.into_iter().collect()).collect(), k.min(tiles))
+        let tiles = rooms::tiles(&cells);
+        (rooms::lines(&cells), k.min(tiles))
     })
 }
 
@@ -123,8 +99,8 @@ proptest! {
     /// search, and every explanation holds up against that search.
     #[test]
     fn tile_rooms_get_one_verdict((rows, k) in random_room()) {
-        let text = format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
-        let puzzle = load(&text);
+        let text = tile_cover_model(&rows.join("\n"), k);
+        let puzzle = load_text(&text);
         let exists = one_verdict(puzzle.as_ref(), &text);
         let (masks, tiles) = walk_masks(&rows);
         let all = (1u32 << tiles.len()) - 1;
@@ -157,7 +133,7 @@ fn random_fans() -> impl Strategy<Value = String> {
     (1usize..=4, 1usize..=4).prop_flat_map(move |(h, w)| {
         prop::collection::vec(prop::collection::vec(cell.clone(), w), h).prop_map(|rows| {
             let grid: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
-            format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", grid.join("\n"))
+            fans_model(&grid.join("\n"))
         })
     })
 }
@@ -167,7 +143,7 @@ proptest! {
 
     #[test]
     fn fan_grids_get_one_verdict(text in random_fans()) {
-        one_verdict(load(&text).as_ref(), &text);
+        one_verdict(load_text(&text).as_ref(), &text);
     }
 }
 
@@ -197,7 +173,7 @@ proptest! {
 
     #[test]
     fn vaults_get_one_verdict(text in random_vault()) {
-        one_verdict(load(&text).as_ref(), &text);
+        one_verdict(load_text(&text).as_ref(), &text);
     }
 }
 
@@ -215,7 +191,7 @@ fn model_files(dir: &Path, found: &mut Vec<PathBuf>) {
 }
 
 fn cli_json(args: &[&str]) -> (Value, i32) {
-    let out = Command::cargo_bin("somaria").unwrap().args(args).args(["--format", "json"]).output().unwrap();
+    let out = somaria().args(args).args(["--format", "json"]).output().unwrap();
     let code = out.status.code().unwrap();
     if code == 2 {
         return (Value::Null, code);
@@ -273,9 +249,7 @@ fn dump_random_models() {
     let mut runner = TestRunner::deterministic();
     for i in 0..300 {
         let (rows, k) = random_room().new_tree(&mut runner).unwrap().current();
-        let text =
-            format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
-        std::fs::write(dir.join(format!("room-{i:03}.toml")), text).unwrap();
+        std::fs::write(dir.join(format!("room-{i:03}.toml")), tile_cover_model(&rows.join("\n"), k)).unwrap();
     }
     for i in 0..150 {
         std::fs::write(dir.join(format!("fans-{i:03}.toml")), random_fans().new_tree(&mut runner).unwrap().current())

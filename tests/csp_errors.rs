@@ -3,10 +3,14 @@
 //! expected. Arbitrary and mutated expressions and models never panic the
 //! loader.
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions, SolveOptions};
+
+mod common;
+
+use common::cli::{assert_mentions, refused, refused_with, somaria, write_model};
+use common::models::{fuzz_cases, mutate};
 
 const HEADER: &str = "kind = \"csp\"\n[params]\nn = 8\n[enums]\nDir = [\"up\", \"down\"]\n[vars]\nq = { index = [\"1..n\"], domain = \"1..n\" }\nx = \"0..9\"\nb = \"bool\"\nd = \"Dir\"\n";
 
@@ -15,73 +19,53 @@ fn model(rest: &str) -> String {
     format!("{HEADER}{rest}")
 }
 
-/// Runs `solve` on a model; returns stderr, checking exit 2 and the shape.
-fn refused(text: &str, args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bad.toml");
-    std::fs::write(&path, text).unwrap();
-    let out = Command::cargo_bin("somaria").unwrap().arg("solve").arg(&path).args(args).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(out.stdout.is_empty());
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    stderr
-}
-
 fn constraint(expr: &str) -> String {
     model(&format!("[[constraint]]\nexpr = '{expr}'\n"))
-}
-
-fn assert_mentions(stderr: &str, parts: &[&str]) {
-    for part in parts {
-        assert!(stderr.contains(part), "expected {part:?} in {stderr:?}");
-    }
 }
 
 #[test]
 fn an_unknown_name_points_inside_the_expression_and_suggests_the_nearest() {
     // Line 12 is the expr line; the expression starts at column 9.
-    let e = refused(&constraint("alldifferent(qq)"), &[]);
+    let e = refused(constraint("alldifferent(qq)"));
     assert_mentions(&e, &["bad.toml:12:22:", "unknown name `qq`", "did you mean `q`?"]);
-    let e = refused(&constraint("forall(i in 1..nn)(q[i] > 0)"), &[]);
+    let e = refused(constraint("forall(i in 1..nn)(q[i] > 0)"));
     assert_mentions(&e, &["bad.toml:12:24:", "unknown name `nn`", "did you mean `n`?"]);
-    let e = refused(&constraint("forall(i in 1..n)(dd[i] > 0)"), &[]);
+    let e = refused(constraint("forall(i in 1..n)(dd[i] > 0)"));
     assert_mentions(&e, &["bad.toml:12:27:", "unknown name `dd`", "did you mean `d`?"]);
-    let e = refused(&constraint("q[1] = zebra"), &[]);
+    let e = refused(constraint("q[1] = zebra"));
     assert_mentions(&e, &["bad.toml:12:16:", "unknown name `zebra`"]);
     assert!(!e.contains("did you mean"), "no far-fetched suggestion: {e}");
 }
 
 #[test]
 fn parse_errors_point_at_the_token_in_every_string_form() {
-    let e = refused(&constraint("q[1] + "), &[]);
+    let e = refused(constraint("q[1] + "));
     assert_mentions(&e, &["bad.toml:12:16:", "the end of the expression; expected an expression"]);
     // A multi-line literal string: the error is on its third line.
     let text = model("[[constraint]]\nexpr = '''\nforall(i in 1..n)(\n  q[i] > 0 /\\ )\n'''\n");
-    let e = refused(&text, &[]);
+    let e = refused(&text);
     assert_mentions(&e, &["bad.toml:14:15:", "`)`; expected an expression"]);
     // A basic string with an escaped backslash keeps columns right.
     let text = model("[[constraint]]\nexpr = \"b /\\\\ x ==\"\n");
-    let e = refused(&text, &[]);
+    let e = refused(&text);
     assert_mentions(&e, &["bad.toml:12:19:", "expected an expression"]);
-    let e = refused(&constraint("x < q[1] < 3"), &[]);
+    let e = refused(constraint("x < q[1] < 3"));
     assert_mentions(&e, &["bad.toml:12:18:", "do not chain"]);
-    let e = refused(&constraint("x / 2 = 1"), &[]);
+    let e = refused(constraint("x / 2 = 1"));
     assert_mentions(&e, &["bad.toml:12:11:", "use `div`"]);
-    let e = refused(&constraint("x = 1.5"), &[]);
+    let e = refused(constraint("x = 1.5"));
     assert_mentions(&e, &["bad.toml:12:13:", "floats are not part"]);
-    let e = refused(&constraint("if b then x = 1 endif"), &[]);
+    let e = refused(constraint("if b then x = 1 endif"));
     assert_mentions(&e, &["every `if` needs an `else`"]);
 }
 
 #[test]
 fn unknown_functions_and_wrong_arities() {
-    let e = refused(&constraint("alldiff(q)"), &[]);
+    let e = refused(constraint("alldiff(q)"));
     assert_mentions(&e, &["bad.toml:12:9:", "unknown function `alldiff`", "did you mean `alldifferent`?"]);
-    let e = refused(&constraint("abs(x, 1) = 2"), &[]);
+    let e = refused(constraint("abs(x, 1) = 2"));
     assert_mentions(&e, &["`abs` with 2 arguments", "abs(int)"]);
-    let e = refused(&constraint("table(q, [1, 2])"), &[]);
+    let e = refused(constraint("table(q, [1, 2])"));
     assert_mentions(&e, &["2-D array of tuples"]);
 }
 
@@ -90,12 +74,12 @@ fn unknown_functions_and_wrong_arities() {
 /// constraint" instead).
 #[test]
 fn a_whole_constraint_with_the_wrong_arguments_names_the_forms() {
-    let e = refused(&constraint("alldifferent(q, q)"), &[]);
+    let e = refused(constraint("alldifferent(q, q)"));
     assert_mentions(&e, &["bad.toml:12:9:", "`alldifferent` with 2 arguments", "alldifferent(array of int)"]);
     let grid = model(
         "g = { index = [\"1..2\", \"1..2\"], domain = \"bool\" }\n[[constraint]]\nexpr = 'grid_path(g, 1, 1, 2)'\n",
     );
-    let e = refused(&grid, &[]);
+    let e = refused(&grid);
     assert_mentions(
         &e,
         &["bad.toml:13:9:", "`grid_path` with 4 arguments", "grid_path(on, start_row, start_col, end_row"],
@@ -105,101 +89,100 @@ fn a_whole_constraint_with_the_wrong_arguments_names_the_forms() {
 
 #[test]
 fn booleans_and_integers_do_not_mix() {
-    let e = refused(&constraint("x + b > 1"), &[]);
+    let e = refused(constraint("x + b > 1"));
     assert_mentions(&e, &["bad.toml:12:13:", "`b` of type var bool", "use bool2int"]);
-    let e = refused(&constraint("x /\\ b"), &[]);
+    let e = refused(constraint("x /\\ b"));
     assert_mentions(&e, &["bad.toml:12:9:", "`x` of type var int", "a Boolean expression"]);
-    let e = refused(&constraint("x"), &[]);
+    let e = refused(constraint("x"));
     assert_mentions(&e, &["a Boolean constraint"]);
-    let e = refused(&constraint("d = 1"), &[]);
+    let e = refused(constraint("d = 1"));
     assert_mentions(&e, &["bad.toml:12:13:", "a value of type Dir"]);
-    let e = refused(&constraint("sum(i in 1..n)(q[i] > 1) = 3"), &[]);
+    let e = refused(constraint("sum(i in 1..n)(q[i] > 1) = 3"));
     assert_mentions(&e, &["use bool2int"]);
 }
 
 #[test]
 fn fixed_parts_must_be_fixed() {
-    let e = refused(&constraint("forall(i in 1..x)(q[i] > 0)"), &[]);
+    let e = refused(constraint("forall(i in 1..x)(q[i] > 0)"));
     assert_mentions(&e, &["bad.toml:12:24:", "depends on decision variables", "a fixed range bound"]);
-    let e = refused(&constraint("sum([q[i] | i in 1..n where q[i] > 2]) > 1"), &[]);
+    let e = refused(constraint("sum([q[i] | i in 1..n where q[i] > 2]) > 1"));
     assert_mentions(&e, &["fixed `where` condition"]);
 }
 
 #[test]
 fn index_out_of_range_division_by_zero_and_overflow() {
-    let e = refused(&constraint("q[9] = 1"), &[]);
+    let e = refused(constraint("q[9] = 1"));
     assert_mentions(&e, &["bad.toml:12:11:", "index 9 out of range", "an index of `q` in 1..8"]);
-    let e = refused(&constraint("forall(i in 1..n)(q[i] < q[i + 1])"), &[]);
+    let e = refused(constraint("forall(i in 1..n)(q[i] < q[i + 1])"));
     assert_mentions(&e, &["bad.toml:12:36:", "index 9 out of range"]);
-    let e = refused(&constraint("x div 0 = 1"), &[]);
+    let e = refused(constraint("x div 0 = 1"));
     assert_mentions(&e, &["bad.toml:12:15:", "`div` by 0"]);
     let big =
         "kind = \"csp\"\n[vars]\nx = \"0..1000000000\"\ny = \"0..1000000000\"\n[[constraint]]\nexpr = 'x * y > 5'\n";
-    let e = refused(big, &[]);
+    let e = refused(big);
     assert_mentions(&e, &["bad.toml:6:9:", "beyond ±1099511627776"]);
-    let e = refused("kind = \"csp\"\n[params]\nn = 9999999999999\n", &[]);
+    let e = refused("kind = \"csp\"\n[params]\nn = 9999999999999\n");
     assert_mentions(&e, &["bad.toml:3:5:", "the integer 9999999999999"]);
-    let e = refused(&constraint("min([]) = 1"), &[]);
+    let e = refused(constraint("min([]) = 1"));
     assert_mentions(&e, &["`min` of an empty array"]);
-    let e = refused(&constraint("table([x, b2i], [| 1 |])"), &[]);
+    let e = refused(constraint("table([x, b2i], [| 1 |])"));
     assert_mentions(&e, &["unknown name `b2i`"]);
-    let e = refused(&constraint("table([x, x], [| 1, 2, 3 |])"), &[]);
+    let e = refused(constraint("table([x, x], [| 1, 2, 3 |])"));
     assert_mentions(&e, &["tuples of 3 values", "tuples of 2 values"]);
 }
 
 #[test]
 fn declarations_are_validated() {
-    let e = refused("kind = \"csp\"\n[vars]\nx = \"5..1\"\n", &[]);
+    let e = refused("kind = \"csp\"\n[vars]\nx = \"5..1\"\n");
     assert_mentions(&e, &["bad.toml:3:5:", "the empty domain \"5..1\""]);
-    let e = refused("kind = \"csp\"\n[vars]\nx = \"int\"\n", &[]);
+    let e = refused("kind = \"csp\"\n[vars]\nx = \"int\"\n");
     assert_mentions(&e, &["unbounded domain `int`"]);
-    let e = refused("kind = \"csp\"\n[vars]\nx = \"1..m\"\n", &[]);
+    let e = refused("kind = \"csp\"\n[vars]\nx = \"1..m\"\n");
     assert_mentions(&e, &["bad.toml:3:9:", "unknown name `m`"]);
-    let e = refused("kind = \"csp\"\n[vars]\nx = \"0..9\"\nsum = \"bool\"\n", &[]);
+    let e = refused("kind = \"csp\"\n[vars]\nx = \"0..9\"\nsum = \"bool\"\n");
     assert_mentions(&e, &["bad.toml:4:1:", "the reserved name `sum`"]);
-    let e = refused("kind = \"csp\"\n[params]\nx = 1\n[vars]\nx = \"0..9\"\n", &[]);
+    let e = refused("kind = \"csp\"\n[params]\nx = 1\n[vars]\nx = \"0..9\"\n");
     assert_mentions(&e, &["bad.toml:5:1:", "a second declaration of `x`"]);
-    let e = refused("kind = \"csp\"\n[vars]\nq = { index = [\"1..3\"], domian = \"1..3\" }\n", &[]);
+    let e = refused("kind = \"csp\"\n[vars]\nq = { index = [\"1..3\"], domian = \"1..3\" }\n");
     assert_mentions(&e, &["bad.toml:3:5:", "unknown key `domian`"]);
-    let e = refused("kind = \"csp\"\n[vars]\nq = { index = [\"{1, 3}\"], domain = \"1..3\" }\n", &[]);
+    let e = refused("kind = \"csp\"\n[vars]\nq = { index = [\"{1, 3}\"], domain = \"1..3\" }\n");
     assert_mentions(&e, &["has gaps"]);
-    let e = refused("kind = \"csp\"\n[params]\ng = [[1, 2], [3]]\n", &[]);
+    let e = refused("kind = \"csp\"\n[params]\ng = [[1, 2], [3]]\n");
     assert_mentions(&e, &["bad.toml:3:14:", "a row of 1 elements", "rectangular"]);
-    let e = refused("kind = \"csp\"\n[params]\nf = 2.5\n", &[]);
+    let e = refused("kind = \"csp\"\n[params]\nf = 2.5\n");
     assert_mentions(&e, &["bad.toml:3:5:", "the float 2.5"]);
-    let e = refused("kind = \"csp\"\n[params]\nm = \"n + 1\"\nn = 3\n", &[]);
+    let e = refused("kind = \"csp\"\n[params]\nm = \"n + 1\"\nn = 3\n");
     assert_mentions(&e, &["bad.toml:3:6:", "unknown name `n`"]);
-    let e = refused("kind = \"csp\"\n[enums]\nE = []\n", &[]);
+    let e = refused("kind = \"csp\"\n[enums]\nE = []\n");
     assert_mentions(&e, &["an enum with no values"]);
-    let e = refused("kind = \"csp\"\n[enums]\nE = [\"a\"]\nF = [\"a\"]\n", &[]);
+    let e = refused("kind = \"csp\"\n[enums]\nE = [\"a\"]\nF = [\"a\"]\n");
     assert_mentions(&e, &["bad.toml:4:6:", "a second declaration of `a`"]);
 }
 
 #[test]
 fn show_and_objectives_are_validated() {
-    let e = refused(&format!("kind = \"csp\"\nshow = [\"qq\"]\n{}", &HEADER[13..]), &[]);
+    let e = refused(format!("kind = \"csp\"\nshow = [\"qq\"]\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:9:", "`qq` in `show`", "did you mean `q`?"]);
-    let e = refused(&format!("kind = \"csp\"\nminimize = 'x'\nmaximize = 'x'\n{}", &HEADER[13..]), &[]);
+    let e = refused(format!("kind = \"csp\"\nminimize = 'x'\nmaximize = 'x'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:3:12:", "both `minimize` and `maximize`"]);
-    let e = refused(&format!("kind = \"csp\"\nminimize = 'b'\n{}", &HEADER[13..]), &[]);
+    let e = refused(format!("kind = \"csp\"\nminimize = 'b'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:13:", "an integer expression to optimise"]);
-    let e = refused(&format!("kind = \"csp\"\n[constraint]\nexpr = 'x > 1'\n{}", &HEADER[13..]), &[]);
+    let e = refused(format!("kind = \"csp\"\n[constraint]\nexpr = 'x > 1'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:"]);
-    let e = refused(&model("[[constraint]]\nname = \"no expression\"\n"), &[]);
+    let e = refused(model("[[constraint]]\nname = \"no expression\"\n"));
     assert_mentions(&e, &["missing field `expr`"]);
 }
 
 #[test]
 fn a_domain_too_large_for_an_engine_is_a_usage_error() {
     let text = "kind = \"csp\"\n[vars]\nx = \"0..100000000\"\n[[constraint]]\nexpr = 'x > 5'\n";
-    let e = refused(text, &["--engine", "direct"]);
+    let e = refused_with(text, &["--engine", "direct"]);
     assert_mentions(&e, &["x has 100000001 values", "--engine log"]);
     // The log encoding and auto take it.
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.toml");
-    std::fs::write(&path, text).unwrap();
+    let path = write_model(dir.path(), "big.toml", text);
     for engine in ["log", "auto"] {
-        Command::cargo_bin("somaria").unwrap().arg("solve").arg(&path).args(["--engine", engine]).assert().code(0);
+        somaria().arg("solve").arg(&path).args(["--engine", engine]).assert().code(0);
     }
 }
 
@@ -211,11 +194,6 @@ fn load_never_panics(text: &str) -> Result<(), String> {
             if message.starts_with("fuzz.toml") && !message.contains("INTERNAL") { Ok(()) } else { Err(message) }
         }
     }
-}
-
-/// Cases per fuzz property; set `SOMARIA_FUZZ_CASES` for a longer run.
-fn fuzz_cases() -> u32 {
-    std::env::var("SOMARIA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
 }
 
 /// Words and symbols of the expression language, to assemble at random.
@@ -315,20 +293,7 @@ proptest! {
         which in 0usize..SEEDS.len(),
         edits in prop::collection::vec((any::<usize>(), 0u8..3, prop::sample::select(b"qxn19[](){}=<>/\\-+,.'\"|\n abcdefgh".to_vec())), 1..6),
     ) {
-        let mut bytes = SEEDS[which].as_bytes().to_vec();
-        for (at, kind, byte) in edits {
-            if bytes.is_empty() {
-                bytes.push(byte);
-                continue;
-            }
-            let at = at % bytes.len();
-            match kind {
-                0 => bytes[at] = byte,
-                1 => bytes.insert(at, byte),
-                _ => { bytes.remove(at); }
-            }
-        }
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let text = String::from_utf8_lossy(&mutate(SEEDS[which], &edits)).into_owned();
         prop_assert!(load_never_panics(&text).is_ok(), "{}", text);
     }
 }

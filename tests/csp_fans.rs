@@ -3,8 +3,11 @@
 //! on every engine.
 
 use proptest::prelude::*;
-use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, Puzzle};
+
+mod common;
+
+use common::fans::small_grid;
+use common::models::{count, csp_array, fans_model, grid_text, load_file, load_text};
 
 /// The fans rule as a csp model over `grid` (0 floor, 1 fan, 2 weathercock,
 /// 3 wall): a weathercock spins when some fan in its row or column blows
@@ -40,36 +43,12 @@ fn csp_model(rows: &[Vec<char>]) -> String {
         '#' => 3,
         _ => 0,
     };
-    let grid: Vec<String> = rows
-        .iter()
-        .map(|r| format!("[{}]", r.iter().map(|&c| code(c).to_string()).collect::<Vec<_>>().join(", ")))
-        .collect();
     format!(
-        "kind = \"csp\"\n\n[params]\nrows = {}\ncols = {}\ngrid = [{}]\n{RULE}",
+        "kind = \"csp\"\n\n[params]\nrows = {}\ncols = {}\ngrid = {}\n{RULE}",
         rows.len(),
         rows[0].len(),
-        grid.join(", ")
+        csp_array(rows, code)
     )
-}
-
-fn fans_model(rows: &[Vec<char>]) -> String {
-    let grid: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-    format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", grid.join("\n"))
-}
-
-fn count(puzzle: &dyn Puzzle, engine: &str) -> u64 {
-    let report = puzzle.count(&CountOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
-    assert!(report.complete);
-    report.count
-}
-
-/// Grids up to 5×5 with at most six fans.
-fn small_grid() -> impl Strategy<Value = Vec<Vec<char>>> {
-    (1usize..=5, 1usize..=5)
-        .prop_flat_map(|(h, w)| {
-            prop::collection::vec(prop::collection::vec(prop::sample::select(vec!['F', 'W', 'W', '.', '#']), w), h)
-        })
-        .prop_filter("at most six fans", |rows| rows.iter().flatten().filter(|&&c| c == 'F').count() <= 6)
 }
 
 proptest! {
@@ -77,12 +56,12 @@ proptest! {
 
     #[test]
     fn csp_models_of_fan_grids_count_like_the_fans_family(rows in small_grid()) {
-        let fans = puzzles::load(&Source::from_text("fans.toml", fans_model(&rows))).unwrap();
-        let expected = count(fans.as_ref(), "sat");
+        let fans = load_text(&fans_model(&grid_text(&rows)));
+        let expected = count(fans.as_ref(), Some("sat"));
         let text = csp_model(&rows);
-        let csp = puzzles::load(&Source::from_text("fans-csp.toml", text.clone())).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let csp = load_text(&text);
         for engine in csp.engines() {
-            prop_assert_eq!(count(csp.as_ref(), engine), expected, "{}\n{}", engine, text);
+            prop_assert_eq!(count(csp.as_ref(), Some(engine)), expected, "{}\n{}", engine, text);
         }
     }
 }
@@ -90,10 +69,10 @@ proptest! {
 #[test]
 fn the_shrine_grid_as_a_csp_model_is_unique_with_the_fans_answer() {
     let rows: Vec<Vec<char>> = ["FWWFW", "WWFWW", "WWWFW", "FWWWF"].iter().map(|r| r.chars().collect()).collect();
-    let csp = puzzles::load(&Source::from_text("shrine.toml", csp_model(&rows))).unwrap();
-    assert_eq!(count(csp.as_ref(), "auto"), 1);
+    let csp = load_text(&csp_model(&rows));
+    assert_eq!(count(csp.as_ref(), Some("auto")), 1);
     let solved = csp.solve(&Default::default()).unwrap().solution.unwrap().json;
-    let fans = puzzles::load_file("models/akh-vaquot.toml".as_ref()).unwrap();
+    let fans = load_file("models/akh-vaquot.toml");
     let expected = fans.solve(&Default::default()).unwrap().solution.unwrap().json;
     for fan in expected["fans"].as_array().unwrap() {
         let (r, c) = (fan["row"].as_u64().unwrap() as usize, fan["col"].as_u64().unwrap() as usize);

@@ -4,9 +4,12 @@
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
 
+mod common;
+
+use common::models::load_text;
+
 fn counts(text: &str) -> Vec<u64> {
-    let puzzle =
-        puzzles::load(&Source::from_text("feature.toml", text.to_string())).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let puzzle = load_text(text);
     puzzle
         .engines()
         .iter()

@@ -17,10 +17,13 @@
 
 use std::collections::HashSet;
 
-use assert_cmd::Command;
-use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::puzzles::{CountOptions, SolveOptions, Status};
 use somaria::rng::SplitMix64;
+
+mod common;
+
+use common::cli::refused;
+use common::models::load_text;
 
 #[derive(Copy, Clone, Debug, PartialEq)]
 enum Global {
@@ -443,14 +446,10 @@ fn solution_steps(case: &Case, values: &serde_json::Value) -> u64 {
     set
 }
 
-fn load(text: &str) -> Box<dyn Puzzle> {
-    puzzles::load(&Source::from_text("grid.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
 /// Checks one case; whether it has a solution.
 fn check_case(case: &Case, with_facts: bool) -> bool {
     let text = case.model();
-    let puzzle = load(&text);
+    let puzzle = load_text(&text);
     let found = brute_force(case);
     let (expected, seen) = (found.total, &found.seen);
     let engines: &[&str] = match case.form {
@@ -560,19 +559,6 @@ fn the_brute_force_counts_known_grids() {
     assert!(connected(2, 2, &[false; 4]));
 }
 
-/// Runs `solve` on a model; returns stderr, checking exit 2 and one line.
-fn refused(text: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bad.toml");
-    std::fs::write(&path, text).unwrap();
-    let out = Command::cargo_bin("somaria").unwrap().arg("solve").arg(&path).output().unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(out.stdout.is_empty());
-    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
-    stderr
-}
-
 /// A 3 x 4 loop with step arrays declared over `across` and `down`, with
 /// the call `call` on line 7.
 fn steps_model(across: &str, down: &str, call: &str) -> String {
@@ -590,7 +576,7 @@ fn step_arrays_of_the_wrong_shape_are_refused_with_their_place() {
     let loops: usize = (0u32..1 << 12)
         .map(|mask| loop_steps(3, 4, &(0..12).map(|k| mask >> k & 1 == 1).collect::<Vec<_>>()).len())
         .sum();
-    assert_eq!(load(&good).count(&CountOptions::default()).unwrap().count, loops as u64);
+    assert_eq!(load_text(&good).count(&CountOptions::default()).unwrap().count, loops as u64);
     let cases = [
         // `across` as big as `on`.
         (

@@ -4,39 +4,19 @@
 //! from the room's rules accepts, and `facts` naming the same 56 tiles as
 //! the family.
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+mod common;
+
+use common::cli::run_json;
+use common::models::grid_of;
 
 /// The room, read from the family's file: `true` for a tile, and the start.
 fn room() -> (Vec<Vec<bool>>, (usize, usize)) {
-    let text = std::fs::read_to_string("models/heros-cave.toml").unwrap();
-    let table: toml::Table = text.parse().unwrap();
-    let grid = table["grid"].as_str().unwrap();
-    let rows: Vec<&str> = grid.lines().filter(|l| !l.is_empty()).collect();
-    let mut start = None;
-    let tiles = rows
-        .iter()
-        .enumerate()
-        .map(|(r, row)| {
-            row.chars()
-                .enumerate()
-                .map(|(c, ch)| {
-                    if ch == 'S' {
-                        start = Some((r, c));
-                    }
-                    ch != '#'
-                })
-                .collect()
-        })
-        .collect();
+    let grid = grid_of("models/heros-cave.toml");
+    let start = (0..grid.len()).flat_map(|r| (0..grid[r].len()).map(move |c| (r, c))).find(|&(r, c)| grid[r][c] == 'S');
+    let tiles = grid.iter().map(|row| row.iter().map(|&ch| ch != '#').collect()).collect();
     (tiles, start.unwrap())
-}
-
-fn run(args: &[&str]) -> (i32, Value) {
-    let out = Command::cargo_bin("somaria").unwrap().args(args).args(["--format", "json"]).output().unwrap();
-    let json = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (out.status.code().unwrap(), json)
 }
 
 /// A walk by the room's rules: it starts on the start, takes 4-neighbour
@@ -66,12 +46,12 @@ fn route(solution: &Value) -> Vec<(usize, usize)> {
 
 #[test]
 fn the_cave_has_no_walk_in_either_form_as_in_the_family() {
-    let (family, _) = run(&["solve", "models/heros-cave.toml"]);
+    let (family, _) = run_json(&["solve", "models/heros-cave.toml"]);
     assert_eq!(family, 1);
     for engine in ["auto", "eager"] {
-        let (code, report) = run(&["solve", "models/csp/heros-cave.toml", "--engine", engine]);
+        let (code, report) = run_json(&["solve", "models/csp/heros-cave.toml", "--engine", engine]);
         assert_eq!((code, report["status"].as_str()), (1, Some("no_solution")), "{engine}");
-        let (code, counted) = run(&["count", "models/csp/heros-cave.toml", "--engine", engine]);
+        let (code, counted) = run_json(&["count", "models/csp/heros-cave.toml", "--engine", engine]);
         assert_eq!((code, counted["count"].as_u64()), (0, Some(0)), "{engine}");
     }
 }
@@ -79,7 +59,7 @@ fn the_cave_has_no_walk_in_either_form_as_in_the_family() {
 #[test]
 fn with_the_cane_the_walk_is_checked_and_the_same_56_tiles_can_be_left() {
     for engine in ["auto", "eager"] {
-        let (code, report) = run(&["solve", "models/csp/heros-cave-somaria.toml", "--engine", engine]);
+        let (code, report) = run_json(&["solve", "models/csp/heros-cave-somaria.toml", "--engine", engine]);
         assert_eq!(code, 0, "{engine}");
         let cells = route(&report["solution"]);
         assert_walk(&cells, 1);
@@ -91,10 +71,10 @@ fn with_the_cane_the_walk_is_checked_and_the_same_56_tiles_can_be_left() {
             assert!(walked[r - 1][c - 1]);
         }
     }
-    let (_, family) = run(&["facts", "models/heros-cave-somaria.toml"]);
+    let (_, family) = run_json(&["facts", "models/heros-cave-somaria.toml"]);
     let left: Vec<(usize, usize)> = serde_json::from_value(family["can_be_left"].clone()).unwrap();
     assert_eq!(left.len(), 56);
-    let (_, facts) = run(&["facts", "models/csp/heros-cave-somaria.toml"]);
+    let (_, facts) = run_json(&["facts", "models/csp/heros-cave-somaria.toml"]);
     let values = facts["values"]["walked"].as_array().unwrap();
     let mut possible_off = Vec::new();
     for (r, row) in values.iter().enumerate() {
@@ -114,8 +94,8 @@ fn with_the_cane_the_walk_is_checked_and_the_same_56_tiles_can_be_left() {
 #[test]
 fn counts_agree_with_the_family_up_to_a_limit() {
     for limit in ["1", "40"] {
-        let (_, family) = run(&["count", "models/heros-cave-somaria.toml", "--limit", limit]);
-        let (_, csp) = run(&["count", "models/csp/heros-cave-somaria.toml", "--limit", limit]);
+        let (_, family) = run_json(&["count", "models/heros-cave-somaria.toml", "--limit", limit]);
+        let (_, csp) = run_json(&["count", "models/csp/heros-cave-somaria.toml", "--limit", limit]);
         assert_eq!(family["count"], csp["count"], "limit {limit}");
         assert_eq!(csp["count"].as_u64().unwrap().to_string(), limit);
     }

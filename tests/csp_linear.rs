@@ -10,6 +10,10 @@ use somaria::model::Source;
 use somaria::puzzles::csp::{Linear, load_puzzle};
 use somaria::puzzles::{CountOptions, Puzzle};
 
+mod common;
+
+use common::models::relation_holds;
+
 #[derive(Clone, Debug)]
 struct Case {
     domains: Vec<Vec<i64>>,
@@ -18,17 +22,6 @@ struct Case {
     /// How the constraints are combined: 0 all asserted, 1 the first under a
     /// Boolean guard, 2 the first negated, 3 exactly one of them holds.
     form: u8,
-}
-
-fn holds(rel: &str, lhs: i64, rhs: i64) -> bool {
-    match rel {
-        "=" => lhs == rhs,
-        "!=" => lhs != rhs,
-        "<" => lhs < rhs,
-        "<=" => lhs <= rhs,
-        ">" => lhs > rhs,
-        _ => lhs >= rhs,
-    }
 }
 
 impl Case {
@@ -72,7 +65,9 @@ impl Case {
                 let each: Vec<bool> = self
                     .constraints
                     .iter()
-                    .map(|(coefs, rel, rhs)| holds(rel, coefs.iter().zip(&assignment).map(|(c, v)| c * v).sum(), *rhs))
+                    .map(|(coefs, rel, rhs)| {
+                        relation_holds(rel, coefs.iter().zip(&assignment).map(|(c, v)| c * v).sum(), *rhs)
+                    })
                     .collect();
                 let ok = match self.form {
                     0 => each.iter().all(|&x| x),

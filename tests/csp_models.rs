@@ -1,46 +1,20 @@
 //! The shipped csp models give their known answers, every engine agrees on
 //! them, and the command line keeps the JSON contract.
 
-use assert_cmd::Command;
 use serde_json::Value;
-use somaria::model::Source;
 use somaria::puzzles::compare::{CompareOptions, compare};
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::puzzles::{Puzzle, SolveOptions, Status};
 
-fn load(path: &str) -> Box<dyn Puzzle> {
-    puzzles::load_file(path.as_ref()).unwrap_or_else(|e| panic!("{e}"))
-}
+mod common;
 
-fn load_text(text: &str) -> Box<dyn Puzzle> {
-    puzzles::load(&Source::from_text("inline.toml", text.to_string())).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn count(puzzle: &dyn Puzzle, engine: Option<&str>) -> u64 {
-    let report = puzzle.count(&CountOptions { engine: engine.map(String::from), ..Default::default() }).unwrap();
-    assert!(report.complete);
-    report.count
-}
+use common::cli::{json_of, run_json, somaria, write_model};
+use common::models::{count, load_file, load_text};
+use common::reports::int_grid;
 
 fn solution(puzzle: &dyn Puzzle) -> Value {
     let report = puzzle.solve(&SolveOptions::default()).unwrap();
     assert_eq!(report.status, Status::Solved);
     report.solution.unwrap().json
-}
-
-/// Runs the binary; returns the exit code and stdout parsed as JSON.
-fn run_json(args: &[&str]) -> (i32, Value) {
-    let out = Command::cargo_bin("somaria").unwrap().args(args).args(["--format", "json"]).output().unwrap();
-    let json = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (out.status.code().unwrap(), json)
-}
-
-fn grid(json: &Value) -> Vec<Vec<i64>> {
-    json.as_array()
-        .unwrap()
-        .iter()
-        .map(|row| row.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect())
-        .collect()
 }
 
 /// A valid sudoku: rows, columns and boxes hold 1 to 9, and the givens stand.
@@ -72,8 +46,8 @@ fn givens(path: &str) -> Vec<Vec<i64>> {
 
 #[test]
 fn the_hardest_sudoku_has_its_published_unique_solution() {
-    let puzzle = load("models/csp/sudoku-hardest.toml");
-    let cells = grid(&solution(puzzle.as_ref())["cell"]);
+    let puzzle = load_file("models/csp/sudoku-hardest.toml");
+    let cells = int_grid(&solution(puzzle.as_ref())["cell"]);
     let published = [
         "812753649",
         "943682175",
@@ -96,8 +70,8 @@ fn the_hardest_sudoku_has_its_published_unique_solution() {
 
 #[test]
 fn the_17_given_sudoku_is_unique() {
-    let puzzle = load("models/csp/sudoku-17.toml");
-    let cells = grid(&solution(puzzle.as_ref())["cell"]);
+    let puzzle = load_file("models/csp/sudoku-17.toml");
+    let cells = int_grid(&solution(puzzle.as_ref())["cell"]);
     assert_sudoku(&cells, &givens("models/csp/sudoku-17.toml"));
     assert_eq!(givens("models/csp/sudoku-17.toml").iter().flatten().filter(|&&v| v != 0).count(), 17);
     for engine in puzzle.engines() {
@@ -122,7 +96,7 @@ fn queens_counts_for_n_from_4_to_10() {
 
 #[test]
 fn every_engine_counts_the_8_queens() {
-    let puzzle = load("models/csp/queens.toml");
+    let puzzle = load_file("models/csp/queens.toml");
     for engine in puzzle.engines() {
         assert_eq!(count(puzzle.as_ref(), Some(engine)), 92, "{engine}");
     }
@@ -136,7 +110,7 @@ fn every_engine_counts_the_8_queens() {
 
 #[test]
 fn send_more_money_is_unique() {
-    let puzzle = load("models/csp/send-more-money.toml");
+    let puzzle = load_file("models/csp/send-more-money.toml");
     let s = solution(puzzle.as_ref());
     let digits: Vec<i64> = ["S", "E", "N", "D", "M", "O", "R", "Y"].iter().map(|l| s[*l].as_i64().unwrap()).collect();
     assert_eq!(digits, vec![9, 5, 6, 7, 1, 0, 8, 2]);
@@ -147,13 +121,13 @@ fn send_more_money_is_unique() {
 
 #[test]
 fn magic_squares_and_latin_squares() {
-    let magic = load("models/csp/magic-square.toml");
-    let latin = load("models/csp/latin-square.toml");
+    let magic = load_file("models/csp/magic-square.toml");
+    let latin = load_file("models/csp/latin-square.toml");
     for engine in magic.engines() {
         assert_eq!(count(magic.as_ref(), Some(engine)), 8, "{engine}");
         assert_eq!(count(latin.as_ref(), Some(engine)), 576, "{engine}");
     }
-    let square = grid(&solution(magic.as_ref())["square"]);
+    let square = int_grid(&solution(magic.as_ref())["square"]);
     for (i, row) in square.iter().enumerate() {
         assert_eq!(row.iter().sum::<i64>(), 15);
         assert_eq!(square.iter().map(|r| r[i]).sum::<i64>(), 15);
@@ -162,7 +136,7 @@ fn magic_squares_and_latin_squares() {
 
 #[test]
 fn the_zebra_belongs_to_the_japanese_and_the_norwegian_drinks_water() {
-    let puzzle = load("models/csp/zebra.toml");
+    let puzzle = load_file("models/csp/zebra.toml");
     let s = solution(puzzle.as_ref());
     let house = |array: &str, index: usize| s[array][index].as_i64().unwrap();
     // Enum order: Nation english, spanish, ukrainian, norwegian, japanese; Pet ... zebra last; Drink ... water last.
@@ -175,8 +149,8 @@ fn the_zebra_belongs_to_the_japanese_and_the_norwegian_drinks_water() {
 
 #[test]
 fn the_shrine_as_constraints_agrees_with_the_fans_family() {
-    let csp = load("models/csp/akh-vaquot.toml");
-    let fans = load("models/akh-vaquot-listed.toml");
+    let csp = load_file("models/csp/akh-vaquot.toml");
+    let fans = load_file("models/akh-vaquot-listed.toml");
     let from_csp: Vec<String> =
         solution(csp.as_ref())["fan"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
     let from_fans: Vec<String> = solution(fans.as_ref())["fans"]
@@ -211,7 +185,7 @@ fn the_knapsack_optimum_and_its_count_match_brute_force() {
             }
         }
     }
-    let puzzle = load("models/csp/knapsack.toml");
+    let puzzle = load_file("models/csp/knapsack.toml");
     for engine in puzzle.engines() {
         let options = SolveOptions { engine: Some(engine.to_string()), ..Default::default() };
         let report = puzzle.solve(&options).unwrap();
@@ -256,7 +230,7 @@ fn every_engine_agrees_in_compare() {
         "knapsack",
         "exam-timetable",
     ] {
-        let puzzle = load(&format!("models/csp/{model}.toml"));
+        let puzzle = load_file(&format!("models/csp/{model}.toml"));
         let report = compare(puzzle.as_ref(), &CompareOptions { count: true, ..Default::default() }).unwrap();
         assert!(report.agree, "{model}: {report:?}");
         assert_eq!(report.results.len(), 4);
@@ -332,14 +306,13 @@ fn explain_names_a_minimal_set_with_lines() {
 
 #[test]
 fn text_output_draws_grids_and_names_enums() {
-    let out =
-        Command::cargo_bin("somaria").unwrap().args(["solve", "models/csp/sudoku-hardest.toml"]).output().unwrap();
+    let out = somaria().args(["solve", "models/csp/sudoku-hardest.toml"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("cell =\n  8 1 2 7 5 3 6 4 9\n  9 4 3 6 8 2 1 7 5\n"), "{text}");
-    let out = Command::cargo_bin("somaria").unwrap().args(["solve", "models/csp/zebra.toml"]).output().unwrap();
+    let out = somaria().args(["solve", "models/csp/zebra.toml"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("nation = [english: 3, spanish: 4, ukrainian: 2, norwegian: 1, japanese: 5]"), "{text}");
-    let out = Command::cargo_bin("somaria").unwrap().args(["solve", "models/csp/knapsack.toml"]).output().unwrap();
+    let out = somaria().args(["solve", "models/csp/knapsack.toml"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("objective = 309 (the proven maximum)"), "{text}");
 }
@@ -349,8 +322,7 @@ fn no_solution_comes_with_a_checkable_proof_and_dimacs() {
     let dir = tempfile::tempdir().unwrap();
     let proof = dir.path().join("proof.bin");
     let cnf = dir.path().join("model.cnf");
-    let out = Command::cargo_bin("somaria")
-        .unwrap()
+    let out = somaria()
         .args(["solve", "models/csp/exam-timetable.toml", "--proof"])
         .arg(&proof)
         .arg("--dimacs")
@@ -367,11 +339,7 @@ fn no_solution_comes_with_a_checkable_proof_and_dimacs() {
 
 #[test]
 fn unknown_engines_are_refused_with_the_list() {
-    let out = Command::cargo_bin("somaria")
-        .unwrap()
-        .args(["solve", "models/csp/queens.toml", "--engine", "cp"])
-        .output()
-        .unwrap();
+    let out = somaria().args(["solve", "models/csp/queens.toml", "--engine", "cp"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("auto, direct, order, log"), "{stderr}");
@@ -380,17 +348,11 @@ fn unknown_engines_are_refused_with_the_list() {
 #[test]
 fn a_time_limit_stops_a_long_count_with_the_partial_count() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("queens-14.toml");
-    std::fs::write(&path, std::fs::read_to_string("models/csp/queens.toml").unwrap().replace("n = 8", "n = 14"))
-        .unwrap();
-    let out = Command::cargo_bin("somaria")
-        .unwrap()
-        .args(["count", "--timeout", "0.5", "--format", "json"])
-        .arg(&path)
-        .output()
-        .unwrap();
+    let queens = std::fs::read_to_string("models/csp/queens.toml").unwrap().replace("n = 8", "n = 14");
+    let path = write_model(dir.path(), "queens-14.toml", queens);
+    let out = somaria().args(["count", "--timeout", "0.5", "--format", "json"]).arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(3));
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&out.stdout);
     assert_eq!(json["complete"], false);
     assert!(json["count"].as_u64().unwrap() > 0, "{json}");
 }

@@ -7,18 +7,19 @@
 use std::collections::{BTreeSet, HashSet};
 
 use serde_json::Value;
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::puzzles::{CountOptions, SolveOptions, Status};
+
+mod common;
+
+use common::models::load_file;
+use common::reports::int_grid;
 
 const NURIKABE: &str = "models/csp/nurikabe.toml";
 const NUMBERLINK: &str = "models/csp/numberlink.toml";
 const NUMBERLINK_20: &str = "models/csp/numberlink-20x20.toml";
 
-fn load(path: &str) -> Box<dyn Puzzle> {
-    puzzles::load_file(path.as_ref()).unwrap_or_else(|e| panic!("{e}"))
-}
-
 fn solve(path: &str) -> Value {
-    let report = load(path).solve(&SolveOptions::default()).unwrap();
+    let report = load_file(path).solve(&SolveOptions::default()).unwrap();
     assert_eq!(report.status, Status::Solved, "{path}");
     report.solution.unwrap().json
 }
@@ -26,7 +27,7 @@ fn solve(path: &str) -> Value {
 /// The count with a limit of 2: 1 means unique.
 fn count(path: &str, engine: Option<&str>) -> u64 {
     let options = CountOptions { engine: engine.map(String::from), limit: Some(2), ..Default::default() };
-    let report = load(path).count(&options).unwrap();
+    let report = load_file(path).count(&options).unwrap();
     report.count
 }
 
@@ -44,14 +45,6 @@ fn int(table: &toml::Table, key: &str) -> usize {
 fn rows_of(table: &toml::Table, key: &str) -> Vec<Vec<i64>> {
     let rows = table[key].as_array().unwrap();
     rows.iter().map(|r| r.as_array().unwrap().iter().map(|v| v.as_integer().unwrap()).collect()).collect()
-}
-
-fn grid(json: &Value) -> Vec<Vec<i64>> {
-    json.as_array()
-        .unwrap()
-        .iter()
-        .map(|row| row.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect())
-        .collect()
 }
 
 fn neighbours(rows: usize, cols: usize, (r, c): (usize, usize)) -> impl Iterator<Item = (usize, usize)> {
@@ -163,7 +156,7 @@ fn nurikabe_answer() -> (Vec<Vec<bool>>, Vec<Vec<i64>>) {
     let table = params(NURIKABE);
     let clues = rows_of(&table, "clues");
     assert_eq!(int(&table, "islands"), clues.len());
-    let island = grid(&solve(NURIKABE)["island"]);
+    let island = int_grid(&solve(NURIKABE)["island"]);
     assert_eq!((island.len(), island[0].len()), (int(&table, "rows"), int(&table, "cols")));
     let sea: Vec<Vec<bool>> = island.iter().map(|row| row.iter().map(|&k| k == 0).collect()).collect();
     (sea, clues)
@@ -211,7 +204,7 @@ fn numberlink_answer(path: &str) -> Numberlink {
     let ends = rows_of(&table, "ends");
     assert_eq!(int(&table, "numbers"), ends.len());
     let answer = solve(path);
-    let line = grid(&answer["line"]);
+    let line = int_grid(&answer["line"]);
     let routes: Vec<Vec<(i64, i64)>> = answer["grid_path"]
         .as_array()
         .unwrap()

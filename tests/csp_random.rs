@@ -15,6 +15,10 @@ use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
 use somaria::rng::SplitMix64;
 
+mod common;
+
+use common::models::relation_holds;
+
 const COLOURS: [&str; 3] = ["red", "green", "blue"];
 
 /// A scalar decision variable of the generated model.
@@ -442,10 +446,10 @@ impl Eval<'_> {
                 }
             }
             B::Cmp(op, a, b) => match (self.i(a), self.i(b)) {
-                (Some(a), Some(b)) => compare(op, a, b),
+                (Some(a), Some(b)) => relation_holds(op, a, b),
                 _ => false,
             },
-            B::Colour(op, s, c) => compare(op, self.values[*s], *c as i64 + 1),
+            B::Colour(op, s, c) => relation_holds(op, self.values[*s], *c as i64 + 1),
             B::In(a, values) => self.i(a).is_some_and(|v| values.contains(&v)),
             B::AllDiff(items) => {
                 let values: Option<Vec<i64>> = items.iter().map(|i| self.i(i)).collect();
@@ -519,17 +523,6 @@ fn fixed(e: &B) -> bool {
         B::Card(_, n, items, v) => fixed_i(n) && items.iter().all(fixed_i) && fixed_i(v),
         B::Quant(_, _, _, f, body) => f.as_deref().is_none_or(fixed) && fixed(body),
         B::Ite(branches, otherwise) => branches.iter().all(|(c, v)| fixed(c) && fixed(v)) && fixed(otherwise),
-    }
-}
-
-fn compare(op: &str, a: i64, b: i64) -> bool {
-    match op {
-        "=" => a == b,
-        "!=" => a != b,
-        "<" => a < b,
-        "<=" => a <= b,
-        ">" => a > b,
-        _ => a >= b,
     }
 }
 

@@ -5,30 +5,17 @@
 //! forms alike; `solve` agrees on whether there is a route, and `facts`
 //! finds the same tiles that can be left.
 
-use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions};
+use somaria::puzzles::SolveOptions;
 use somaria::rng::SplitMix64;
 
-fn random_room(rng: &mut SplitMix64) -> (Vec<Vec<char>>, usize) {
-    let (h, w) = [(3, 3), (3, 4), (4, 4), (4, 5), (2, 5), (3, 5), (3, 6), (2, 3)][rng.below(8)];
-    let density = [0, 5, 10, 15, 20][rng.below(5)];
-    let mut rows: Vec<Vec<char>> =
-        (0..h).map(|_| (0..w).map(|_| if rng.below(100) < density { '#' } else { '.' }).collect()).collect();
-    let s = rng.below(h * w);
-    rows[s / w][s % w] = 'S';
-    if rng.below(4) == 0 {
-        let e = rng.below(h * w);
-        if e != s {
-            rows[e / w][e % w] = 'E';
-        }
-    }
-    let tiles = rows.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
-    (rows, rng.below(3).min(tiles))
-}
+mod common;
 
-fn family_model(rows: &[Vec<char>], k: usize) -> String {
-    let grid: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-    format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", grid.join("\n"))
+use common::models::{count, csp_array, grid_text, load_text, tile_cover_model};
+use common::rooms;
+
+fn random_room(rng: &mut SplitMix64) -> (Vec<Vec<char>>, usize) {
+    let shapes = [(3, 3), (3, 4), (4, 4), (4, 5), (2, 5), (3, 5), (3, 6), (2, 3)];
+    rooms::random_room(rng, &shapes, &[0, 5, 10, 15, 20])
 }
 
 /// The room as a csp model: `room` holds 0 for a wall, 1 a tile, 2 the
@@ -41,10 +28,7 @@ fn csp_model(rows: &[Vec<char>], k: usize) -> String {
         'E' => 3,
         _ => 1,
     };
-    let grid: Vec<String> = rows
-        .iter()
-        .map(|r| format!("[{}]", r.iter().map(|&c| code(c).to_string()).collect::<Vec<_>>().join(", ")))
-        .collect();
+    let room = csp_array(rows, code);
     let find = |symbol: char| {
         (0..h)
             .flat_map(|r| (0..w).map(move |c| (r, c)))
@@ -58,7 +42,7 @@ fn csp_model(rows: &[Vec<char>], k: usize) -> String {
 show = ["on"]
 
 [params]
-room = [{grid}]
+room = {room}
 
 [vars]
 on = {{ index = ["1..{h}", "1..{w}"], domain = "bool" }}
@@ -78,20 +62,8 @@ expr = 'sum(c in on)(bool2int(c)) >= 2'
 [[constraint]]
 name = "one walk from the start"
 expr = 'grid_path(on, {sr}, {sc}{end})'
-"#,
-        grid = grid.join(", ")
+"#
     )
-}
-
-fn load(text: &str) -> Box<dyn Puzzle> {
-    puzzles::load(&Source::from_text("room.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn count(puzzle: &dyn Puzzle, engine: Option<&str>) -> u64 {
-    let options = CountOptions { engine: engine.map(String::from), ..Default::default() };
-    let report = puzzle.count(&options).unwrap();
-    assert!(report.complete);
-    report.count
 }
 
 #[test]
@@ -100,9 +72,9 @@ fn csp_rooms_count_as_the_family() {
     let mut routes = 0;
     for case in 0..300 {
         let (rows, k) = random_room(&mut rng);
-        let family = load(&family_model(&rows, k));
+        let family = load_text(&tile_cover_model(&grid_text(&rows), k));
         let text = csp_model(&rows, k);
-        let csp = load(&text);
+        let csp = load_text(&text);
         let expected = count(family.as_ref(), None);
         routes += expected;
         let context = format!("case {case}\n{text}");

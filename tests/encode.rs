@@ -6,22 +6,13 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use proptest::prelude::*;
-use serde_json::Value;
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
+mod common;
 
-/// Whether varisat finds the DIMACS file satisfiable.
-fn file_is_satisfiable(path: &Path) -> bool {
-    let file = std::fs::File::open(path).unwrap();
-    let formula = varisat::dimacs::DimacsParser::parse(file).unwrap();
-    let mut solver = varisat::Solver::new();
-    solver.add_formula(&formula);
-    solver.solve().unwrap()
-}
+use common::cli::{json_of, somaria, write_model};
+use common::dimacs;
+use common::reports::formula_size;
 
 /// The verdict of `solve` with the engine, and whether the formula `encode`
 /// wrote for it is satisfiable and said to be equisatisfiable.
@@ -34,17 +25,16 @@ fn verdicts(model: &Path, engine: &str, dir: &Path) -> (String, bool, bool) {
         .arg(&cnf)
         .assert()
         .success();
-    let summary: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    let header = std::fs::read_to_string(&cnf).unwrap();
-    let p_line = header.lines().find(|l| l.starts_with("p cnf")).unwrap().to_string();
-    assert_eq!(
-        p_line,
-        format!("p cnf {} {}", summary["variables"], summary["clauses"]),
-        "the summary matches the file"
-    );
+    let summary = json_of(&out.get_output().stdout);
+    let formula = std::fs::read_to_string(&cnf).unwrap();
+    assert_eq!(dimacs::header(&formula), formula_size(&summary), "the summary matches the file");
     let solved = somaria().arg("solve").arg(model).args(["--engine", engine, "--format", "json"]).output().unwrap();
-    let status: Value = serde_json::from_slice(&solved.stdout).unwrap();
-    (status["status"].as_str().unwrap().to_string(), file_is_satisfiable(&cnf), summary["equisatisfiable"] == true)
+    let status = json_of(&solved.stdout);
+    (
+        status["status"].as_str().unwrap().to_string(),
+        dimacs::is_satisfiable(&formula),
+        summary["equisatisfiable"] == true,
+    )
 }
 
 fn check(model: &Path, engines: &[&str]) {
@@ -90,12 +80,6 @@ fn encode_writes_to_standard_output_by_default_with_its_notes() {
     assert!(text.contains("\np cnf "));
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
@@ -114,9 +98,9 @@ proptest! {
         if tiles > 0 {
             let grid: Vec<String> = cells.iter().map(|r| r.iter().collect()).collect();
             let text = format!("kind = \"tile-cover\"\nleave_uncovered = {}\ngrid = '''\n{}\n'''\n", k.min(tiles), grid.join("\n"));
-            check(&write(dir.path(), "room.toml", &text), &["lazy", "rank", "steps"]);
+            check(&write_model(dir.path(), "room.toml", &text), &["lazy", "rank", "steps"]);
         }
         let text = format!("kind = \"fans\"\ngrid = '''\n{}\n'''\n", fans.join("\n"));
-        check(&write(dir.path(), "fans.toml", &text), &["sat"]);
+        check(&write_model(dir.path(), "fans.toml", &text), &["sat"]);
     }
 }

@@ -2,8 +2,12 @@
 //! random small fan grids, and the grid form against the article's listing.
 
 use proptest::prelude::*;
-use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
+use somaria::puzzles::{CountOptions, SolveOptions, Status};
+
+mod common;
+
+use common::fans::small_grid;
+use common::models::{fans_model, grid_text, load_text};
 
 /// The wind rule, written afresh: a fan blows over every cell in its
 /// direction until a wall or the edge.
@@ -35,27 +39,13 @@ fn brute_force_count(rows: &[Vec<char>]) -> u64 {
     count
 }
 
-fn model_text(rows: &[Vec<char>]) -> String {
-    let grid: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-    format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", grid.join("\n"))
-}
-
-/// Small grids with at most six fans, so 4^6 assignments at most.
-fn small_grid() -> impl Strategy<Value = Vec<Vec<char>>> {
-    (1usize..=5, 1usize..=5)
-        .prop_flat_map(|(h, w)| {
-            prop::collection::vec(prop::collection::vec(prop::sample::select(vec!['F', 'W', 'W', '.', '#']), w), h)
-        })
-        .prop_filter("at most six fans", |rows| rows.iter().flatten().filter(|&&c| c == 'F').count() <= 6)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(600))]
 
     #[test]
     fn count_and_solve_agree_with_brute_force(rows in small_grid()) {
         let expected = brute_force_count(&rows);
-        let puzzle = puzzles::load(&Source::from_text("random.toml", model_text(&rows))).unwrap();
+        let puzzle = load_text(&fans_model(&grid_text(&rows)));
         let counted = puzzle.count(&CountOptions::default()).unwrap();
         prop_assert!(counted.complete);
         prop_assert_eq!(counted.count, expected);

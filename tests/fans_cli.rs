@@ -1,23 +1,13 @@
 //! The CLI contract on fan puzzles: output shapes, exit codes, `--limit`
 //! and `--dimacs`.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
-use serde_json::Value;
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
+mod common;
 
-fn json_of(output: &[u8]) -> Value {
-    serde_json::from_slice(output).expect("stdout is one JSON object")
-}
-
-fn write_model(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
+use common::cli::{json_of, somaria, write_model};
+use common::dimacs;
+use common::reports::formula_size;
 
 const SHRINE_SOLUTION: [(usize, usize, &str); 6] =
     [(0, 0, "right"), (0, 3, "down"), (1, 2, "left"), (2, 3, "left"), (3, 0, "right"), (3, 4, "up")];
@@ -83,7 +73,7 @@ fn both_shrine_files_count_exactly_one_solution() {
 fn limit_stops_the_count_and_says_it_is_incomplete() {
     let dir = tempfile::tempdir().unwrap();
     // One lone fan with nothing to blow on: four solutions.
-    let model = write_model(&dir, "free.toml", "kind = \"fans\"\ngrid = \"F\"\n");
+    let model = write_model(dir.path(), "free.toml", "kind = \"fans\"\ngrid = \"F\"\n");
     let out = somaria().args(["count"]).arg(&model).args(["--format", "json"]).assert().success();
     assert_eq!(json_of(&out.get_output().stdout)["count"], 4);
     let out = somaria().args(["count"]).arg(&model).args(["--limit", "2", "--format", "json"]).assert().success();
@@ -98,7 +88,7 @@ fn limit_stops_the_count_and_says_it_is_incomplete() {
 #[test]
 fn an_unsolvable_grid_exits_1_with_null_solution_and_count_0() {
     let dir = tempfile::tempdir().unwrap();
-    let model = write_model(&dir, "walled.toml", "kind = \"fans\"\ngrid = \"\"\"\nF#W\n\"\"\"\n");
+    let model = write_model(dir.path(), "walled.toml", "kind = \"fans\"\ngrid = \"\"\"\nF#W\n\"\"\"\n");
     let out = somaria().args(["solve"]).arg(&model).args(["--format", "json"]).assert().code(1);
     let json = json_of(&out.get_output().stdout);
     assert_eq!(json["status"], "no_solution");
@@ -115,17 +105,12 @@ fn dimacs_output_is_the_formula_that_was_solved() {
     let cnf_path = dir.path().join("shrine.cnf");
     somaria().args(["solve", "models/akh-vaquot.toml", "--dimacs"]).arg(&cnf_path).assert().success();
     let text = std::fs::read_to_string(&cnf_path).unwrap();
-    let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
-    let numbers: Vec<usize> = header.split_whitespace().skip(2).map(|n| n.parse().unwrap()).collect();
     let out = somaria().args(["solve", "models/akh-vaquot.toml", "--format", "json"]).assert().success();
     let stats = json_of(&out.get_output().stdout)["stats"].clone();
-    assert_eq!(numbers, [stats["variables"].as_u64().unwrap() as usize, stats["clauses"].as_u64().unwrap() as usize]);
+    assert_eq!(dimacs::header(&text), formula_size(&stats));
     // Another parser and solver agree it is satisfiable, and its models,
     // projected on the direction variables, are the one shrine solution.
-    let mut solver = varisat::Solver::new();
-    solver.add_dimacs_cnf(text.as_bytes()).unwrap();
-    assert!(solver.solve().unwrap());
-    let model = solver.model().unwrap();
+    let model = dimacs::model(&text).expect("the formula has a model");
     let blows_right_first = model.iter().find(|l| l.to_dimacs().abs() == 4).unwrap();
     assert!(blows_right_first.is_positive(), "fan 0 blows right (variable 4 = fan 0 right)");
     assert!(text.contains("c var 4 = fan 0 at (0, 0) blows right"));

@@ -5,10 +5,17 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use proptest::prelude::*;
 use serde_json::Value;
+
+mod common;
+
+use common::cli::{json_of, somaria, write_model};
+use common::dimacs;
+use common::keys_doors::{moves_of, replay};
+use common::models::grid_of;
+use common::reports::formula_size;
 
 const LESSON: &[(&str, Option<usize>)] = &[
     ("one-key", Some(3)),
@@ -20,55 +27,8 @@ const LESSON: &[(&str, Option<usize>)] = &[
 
 const ENGINES: [&str; 4] = ["keygraph", "bfs", "sat-keys", "sat"];
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
-
 fn model(name: &str) -> String {
     format!("models/keys-doors/{name}.toml")
-}
-
-/// The grid of a model file, read with the toml crate rather than somaria.
-fn grid_of(path: &str) -> Vec<Vec<char>> {
-    let table: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
-    table["grid"]
-        .as_str()
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.trim().chars().collect())
-        .collect()
-}
-
-/// Walks the moves from '@' and returns the keys in the order picked up;
-/// panics on a move the rules forbid or a route that stops short or goes on.
-fn replay(grid: &[Vec<char>], moves: &[Value]) -> Vec<char> {
-    let wanted = grid.iter().flatten().filter(|c| c.is_ascii_lowercase()).count();
-    let mut at = (0..grid.len())
-        .flat_map(|r| (0..grid[0].len()).map(move |c| (r, c)))
-        .find(|&(r, c)| grid[r][c] == '@')
-        .unwrap();
-    let mut order: Vec<char> = Vec::new();
-    for (i, m) in moves.iter().enumerate() {
-        assert!(order.len() < wanted, "move {i} comes after the last key");
-        at = match m.as_str().unwrap() {
-            "up" => (at.0.wrapping_sub(1), at.1),
-            "down" => (at.0 + 1, at.1),
-            "left" => (at.0, at.1.wrapping_sub(1)),
-            "right" => (at.0, at.1 + 1),
-            other => panic!("unknown move {other}"),
-        };
-        let symbol = *grid.get(at.0).and_then(|row| row.get(at.1)).expect("inside the grid");
-        assert_ne!(symbol, '#', "move {i} walks into a wall");
-        if symbol.is_ascii_uppercase() {
-            assert!(order.contains(&symbol.to_ascii_lowercase()), "move {i} opens {symbol} without its key");
-        }
-        if symbol.is_ascii_lowercase() && !order.contains(&symbol) {
-            order.push(symbol);
-        }
-    }
-    assert_eq!(order.len(), wanted, "keys left behind");
-    order
 }
 
 #[test]
@@ -77,7 +37,7 @@ fn the_lesson_grids_give_3_5_2_none_and_8_with_every_engine_and_routes_replay() 
         for engine in ENGINES {
             let output =
                 somaria().args(["solve", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
-            let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let json = json_of(&output.stdout);
             match steps {
                 Some(steps) => {
                     assert_eq!(output.status.code(), Some(0), "{name} {engine}");
@@ -86,7 +46,7 @@ fn the_lesson_grids_give_3_5_2_none_and_8_with_every_engine_and_routes_replay() 
                     assert_eq!(solution["steps"], steps, "{name} {engine}");
                     let moves = solution["moves"].as_array().unwrap();
                     assert_eq!(moves.len(), steps);
-                    let order = replay(&grid_of(&model(name)), moves);
+                    let order = replay(&grid_of(&model(name)), &moves_of(solution)).unwrap();
                     let printed: Vec<char> = solution["key_order"]
                         .as_array()
                         .unwrap()
@@ -130,7 +90,7 @@ fn counts_agree_across_engines_and_compare_passes() {
             let output =
                 somaria().args(["count", "--format", "json", "--engine", engine, &model(name)]).output().unwrap();
             assert_eq!(output.status.code(), Some(0));
-            let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+            let json = json_of(&output.stdout);
             assert_eq!(json["count"], expected, "{name} {engine}");
             assert_eq!(json["complete"], true);
         }
@@ -150,14 +110,14 @@ fn an_open_room_has_many_shortest_routes_and_the_limit_stops_the_count() {
     std::fs::write(&path, "kind = \"keys-doors\"\ngrid = \"\"\"\n@...\n....\n....\n...a\n\"\"\"\n").unwrap();
     for engine in ENGINES {
         let output = somaria().args(["count", "--format", "json", "--engine", engine]).arg(&path).output().unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         assert_eq!(json["count"], 20, "{engine}");
         let output = somaria()
             .args(["count", "--format", "json", "--limit", "7", "--engine", engine])
             .arg(&path)
             .output()
             .unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         assert_eq!((json["count"].as_u64(), json["complete"].as_bool()), (Some(7), Some(false)), "{engine}");
     }
 }
@@ -168,10 +128,10 @@ const MAZE: &str = "models/keys-doors/maze-41.toml";
 fn the_larger_maze_route_replays() {
     let output = somaria().args(["solve", "--format", "json", MAZE]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = json_of(&output.stdout);
     let moves = json["solution"]["moves"].as_array().unwrap();
     assert!(moves.len() > 100, "the maze should take a real walk, not {} steps", moves.len());
-    assert_eq!(replay(&grid_of(MAZE), moves).len(), 6);
+    assert_eq!(replay(&grid_of(MAZE), &moves_of(&json["solution"])).unwrap().len(), 6);
 }
 
 /// Both engines on the 41×41 maze, counts included (about a second with the
@@ -180,7 +140,7 @@ fn the_larger_maze_route_replays() {
 fn the_larger_maze_agrees_across_engines() {
     let output = somaria().args(["compare", "--count", "--format", "json", MAZE]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = json_of(&output.stdout);
     assert_eq!(json["agree"], true);
     assert_eq!(json["results"][1]["count"], json["results"][0]["count"]);
 }
@@ -208,12 +168,6 @@ fn an_unknown_engine_is_bad_input() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("expected one of keygraph, bfs, sat-keys, sat"));
-}
-
-fn write_model(dir: &Path, text: &str) -> std::path::PathBuf {
-    let path = dir.join("bad.toml");
-    std::fs::write(&path, text).unwrap();
-    path
 }
 
 #[test]
@@ -248,7 +202,7 @@ fn malformed_models_fail_with_exit_2_naming_the_place() {
     ];
     let dir = tempfile::tempdir().unwrap();
     for (text, message) in cases {
-        let path = write_model(dir.path(), text);
+        let path = write_model(dir.path(), "bad.toml", text);
         for command in ["solve", "count", "compare"] {
             let output = somaria().arg(command).arg(&path).output().unwrap();
             let stderr = String::from_utf8_lossy(&output.stderr);
@@ -295,56 +249,10 @@ proptest! {
     }
 }
 
-/// The moves of a solution as (walker, direction): `moves` with one walker,
-/// `sequence` with several.
-fn moves_of(solution: &Value) -> Vec<(usize, String)> {
-    match solution["sequence"].as_array() {
-        Some(sequence) => sequence
-            .iter()
-            .map(|m| (m["walker"].as_u64().unwrap() as usize, m["move"].as_str().unwrap().to_string()))
-            .collect(),
-        None => solution["moves"].as_array().unwrap().iter().map(|m| (0, m.as_str().unwrap().to_string())).collect(),
-    }
-}
-
-/// Walks several walkers' moves from their '@' (reading order) and returns
-/// the keys in the order picked up; panics on a move the rules forbid or a
-/// route that stops short or goes on.
-fn replay_walkers(grid: &[Vec<char>], moves: &[(usize, String)]) -> Vec<char> {
-    let wanted = grid.iter().flatten().filter(|c| c.is_ascii_lowercase()).count();
-    let mut at: Vec<(usize, usize)> = (0..grid.len())
-        .flat_map(|r| (0..grid[0].len()).map(move |c| (r, c)))
-        .filter(|&(r, c)| grid[r][c] == '@')
-        .collect();
-    let mut order: Vec<char> = Vec::new();
-    for (i, (walker, m)) in moves.iter().enumerate() {
-        assert!(order.len() < wanted, "move {i} comes after the last key");
-        let (r, c) = at[*walker];
-        let next = match m.as_str() {
-            "up" => (r.wrapping_sub(1), c),
-            "down" => (r + 1, c),
-            "left" => (r, c.wrapping_sub(1)),
-            "right" => (r, c + 1),
-            other => panic!("unknown move {other}"),
-        };
-        let symbol = *grid.get(next.0).and_then(|row| row.get(next.1)).expect("inside the grid");
-        assert_ne!(symbol, '#', "move {i} walks into a wall");
-        if symbol.is_ascii_uppercase() {
-            assert!(order.contains(&symbol.to_ascii_lowercase()), "move {i} opens {symbol} without its key");
-        }
-        if symbol.is_ascii_lowercase() && !order.contains(&symbol) {
-            order.push(symbol);
-        }
-        at[*walker] = next;
-    }
-    assert_eq!(order.len(), wanted, "keys left behind");
-    order
-}
-
 fn solve_json(engine: &str, path: &str) -> Value {
     let output = somaria().args(["solve", "--format", "json", "--engine", engine, path]).output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{engine} {path}: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    json_of(&output.stdout)
 }
 
 #[test]
@@ -362,14 +270,14 @@ fn two_walkers_share_keys_with_every_engine_and_the_json_lists_each_walker() {
         let moves = moves_of(solution);
         let per_walker: usize = (0..2).map(|w| solution["walkers"][w]["moves"].as_array().unwrap().len()).sum();
         assert_eq!((moves.len(), per_walker), (5, 5));
-        assert_eq!(replay_walkers(&grid_of(&path), &moves), vec!['a', 'b'], "{engine}");
+        assert_eq!(replay(&grid_of(&path), &moves), Ok(vec!['a', 'b']), "{engine}");
         assert_eq!(solution["pickups"][1]["walker"], 1);
     }
     // Door A waits for 'a': walker 1's first step can go before, between or
     // after walker 0's two, and its last two come after: 3 sequences.
     for engine in ["bfs", "sat"] {
         let output = somaria().args(["count", "--format", "json", "--engine", engine, &path]).output().unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         assert_eq!(json["count"], 3, "{engine}");
     }
     // With several walkers, count defaults to bfs, which counts interleavings.
@@ -385,7 +293,7 @@ fn two_walkers_share_keys_with_every_engine_and_the_json_lists_each_walker() {
     // compare sets the whole-leg engines' counts aside instead of failing.
     let output = somaria().args(["compare", "--count", "--format", "json", &path]).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = json_of(&output.stdout);
     assert_eq!(json["agree"], true);
     let counts: Vec<Value> = (0..4).map(|i| json["results"][i]["count"].clone()).collect();
     assert_eq!(counts, vec![Value::Null, 3.into(), Value::Null, 3.into()]);
@@ -432,7 +340,7 @@ fn the_generated_vault_is_answered_alike_by_keygraph_and_bfs() {
     let steps = keygraph["solution"]["steps"].as_u64().unwrap();
     assert!((3000..=8000).contains(&steps), "{steps} steps");
     for json in [&keygraph, &bfs] {
-        assert_eq!(replay_walkers(&grid, &moves_of(&json["solution"])).len(), 26);
+        assert_eq!(replay(&grid, &moves_of(&json["solution"])).unwrap().len(), 26);
     }
 }
 
@@ -453,7 +361,7 @@ fn the_four_walker_vault_is_answered_alike_by_keygraph_and_sat_keys() {
     let sat_keys = solve_json("sat-keys", &vault_four);
     assert_eq!(keygraph["solution"]["steps"], sat_keys["solution"]["steps"]);
     for json in [&keygraph, &sat_keys] {
-        assert_eq!(replay_walkers(&grid, &moves_of(&json["solution"])).len(), 26);
+        assert_eq!(replay(&grid, &moves_of(&json["solution"])).unwrap().len(), 26);
     }
     // Fewer steps than one walker from the centre: no walking between quarters.
     let one = solve_json("keygraph", VAULT)["solution"]["steps"].as_u64().unwrap();
@@ -470,7 +378,7 @@ fn an_open_room_with_26_keys_is_answered_by_sat_keys() {
     std::fs::write(&path, format!("kind = \"keys-doors\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")).unwrap();
     let json = solve_json("sat-keys", path.to_str().unwrap());
     let grid: Vec<Vec<char>> = grid.lines().map(|l| l.chars().collect()).collect();
-    assert_eq!(replay_walkers(&grid, &moves_of(&json["solution"])).len(), 26);
+    assert_eq!(replay(&grid, &moves_of(&json["solution"])).unwrap().len(), 26);
     assert_eq!(json["stats"]["engine"], "sat-keys");
 }
 
@@ -487,22 +395,11 @@ fn the_stats_of_each_sat_engine_match_the_dimacs_it_writes() {
             .arg(model(name))
             .output()
             .unwrap();
-        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = json_of(&output.stdout);
         let text = std::fs::read_to_string(&cnf).unwrap();
-        let header: Vec<u64> = text
-            .lines()
-            .find(|l| l.starts_with("p cnf "))
-            .unwrap()
-            .split_whitespace()
-            .skip(2)
-            .map(|n| n.parse().unwrap())
-            .collect();
+        let header = dimacs::header(&text);
         let clauses = text.lines().filter(|l| !l.starts_with('c') && !l.starts_with('p')).count() as u64;
-        assert_eq!(header[1], clauses, "{engine} {name}: the header counts the clauses written");
-        assert_eq!(
-            (json["stats"]["variables"].as_u64().unwrap(), json["stats"]["clauses"].as_u64().unwrap()),
-            (header[0], header[1]),
-            "{engine} {name}"
-        );
+        assert_eq!(header.1, clauses, "{engine} {name}: the header counts the clauses written");
+        assert_eq!(formula_size(&json["stats"]), header, "{engine} {name}");
     }
 }

@@ -2,28 +2,13 @@
 //! the place when known, what was found and what was expected. No input
 //! makes the loader panic.
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use somaria::model::Source;
 
-/// Runs `solve` on a model with the given text; returns stderr.
-fn refused(text: &[u8]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bad.toml");
-    std::fs::write(&path, text).unwrap();
-    let out = Command::cargo_bin("somaria").unwrap().arg("solve").arg(&path).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(stderr.contains("bad.toml"), "names the file: {stderr}");
-    assert!(out.get_output().stdout.is_empty(), "nothing on stdout");
-    stderr
-}
+mod common;
 
-fn assert_mentions(stderr: &str, parts: &[&str]) {
-    for part in parts {
-        assert!(stderr.contains(part), "expected {part:?} in {stderr:?}");
-    }
-}
+use common::cli::{assert_mentions, refused, somaria, write_model};
+use common::models::{fuzz_cases, mutate};
 
 #[test]
 fn not_toml() {
@@ -115,14 +100,14 @@ fn binary_junk() {
 
 #[test]
 fn a_file_that_does_not_exist() {
-    let out = Command::cargo_bin("somaria").unwrap().args(["solve", "no/such/model.toml"]).assert().code(2);
+    let out = somaria().args(["solve", "no/such/model.toml"]).assert().code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert_mentions(&stderr, &["no/such/model.toml", "cannot read the file"]);
 }
 
 #[test]
 fn a_directory_is_not_a_model() {
-    let out = Command::cargo_bin("somaria").unwrap().args(["count", "models"]).assert().code(2);
+    let out = somaria().args(["count", "models"]).assert().code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("cannot read the file"));
 }
 
@@ -139,25 +124,6 @@ const SEED_MODELS: [&str; 6] = [
 /// The kinds, for text generated after a `kind` line.
 const KINDS: [&str; 3] = ["fans", "tile-cover", "keys-doors"];
 
-fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
-    let mut bytes = text.as_bytes().to_vec();
-    for &(at, kind, byte) in edits {
-        if bytes.is_empty() {
-            bytes.push(byte);
-            continue;
-        }
-        let at = at % bytes.len();
-        match kind % 3 {
-            0 => bytes[at] = byte,
-            1 => bytes.insert(at, byte),
-            _ => {
-                bytes.remove(at);
-            }
-        }
-    }
-    bytes
-}
-
 fn load_never_panics(bytes: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(bytes).into_owned();
     match somaria::puzzles::load(&Source::from_text("fuzz.toml", text)) {
@@ -167,12 +133,6 @@ fn load_never_panics(bytes: &[u8]) -> Result<(), String> {
             if message.starts_with("fuzz.toml") && message.len() > "fuzz.toml: ".len() { Ok(()) } else { Err(message) }
         }
     }
-}
-
-/// Cases per fuzz property: 3,000 in the default suite; set
-/// `SOMARIA_FUZZ_CASES` for a longer run (see the README).
-fn fuzz_cases() -> u32 {
-    std::env::var("SOMARIA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
 }
 
 proptest! {
@@ -222,9 +182,8 @@ proptest! {
         edits in prop::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 1..4),
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("m.toml");
-        std::fs::write(&path, mutate(SEED_MODELS[which], &edits)).unwrap();
-        let out = Command::cargo_bin("somaria").unwrap().arg("solve").arg(&path).output().unwrap();
+        let path = write_model(dir.path(), "m.toml", mutate(SEED_MODELS[which], &edits));
+        let out = somaria().arg("solve").arg(&path).output().unwrap();
         let code = out.status.code();
         prop_assert!(matches!(code, Some(0..=2)), "exit {:?}", code);
         if code == Some(2) {

@@ -4,23 +4,19 @@
 //! walls on walls, shading on tiles left or leavable, outlines on the tiles
 //! an explanation names. The shrine's SVG text is also kept as a golden file.
 
-use assert_cmd::Command;
 use serde_json::Value;
 use somaria::render::svg::{CELL_PX, FLOOR, GOAL, INK, OUTLINE, ROUTES, SHADE, WALL};
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
+mod common;
+
+use common::cli::{run_json, somaria};
+use common::models::grid_of;
+use common::reports::cells;
 
 fn svg_of(args: &[&str]) -> String {
     let out = somaria().args(args).args(["--format", "svg"]).output().unwrap();
     assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = somaria().args(args).args(["--format", "json"]).output().unwrap();
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// A rendered picture, read at cell centres and cell edges.
@@ -57,26 +53,11 @@ fn rgb(hex: &str) -> [u8; 3] {
     [(n >> 16) as u8, (n >> 8) as u8, n as u8]
 }
 
-fn cells(value: &Value) -> Vec<(usize, usize)> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize))
-        .collect()
-}
-
-fn grid_of(model: &str) -> Vec<Vec<char>> {
-    let text = std::fs::read_to_string(model).unwrap();
-    let table: toml::Table = text.parse().unwrap();
-    table["grid"].as_str().unwrap().lines().filter(|l| !l.is_empty()).map(|l| l.chars().collect()).collect()
-}
-
 #[test]
 fn the_somaria_route_covers_its_tiles_and_shades_the_one_left() {
     let model = "models/heros-cave-somaria.toml";
     let rendered = Rendered::of(&svg_of(&["solve", model]));
-    let json = json_of(&["solve", model]);
+    let (_, json) = run_json(&["solve", model]);
     let path = cells(&json["solution"]["path"]);
     let left = cells(&json["solution"]["uncovered"]);
     assert_eq!((path.len(), left.len()), (110, 1));
@@ -99,7 +80,7 @@ fn the_somaria_route_covers_its_tiles_and_shades_the_one_left() {
 fn the_facts_shade_exactly_the_tiles_that_can_be_left() {
     let model = "models/heros-cave-somaria.toml";
     let rendered = Rendered::of(&svg_of(&["facts", model]));
-    let json = json_of(&["facts", model]);
+    let (_, json) = run_json(&["facts", model]);
     let (left, always) = (cells(&json["can_be_left"]), cells(&json["always_covered"]));
     assert_eq!(left.len(), 56);
     for &tile in &left {
@@ -114,7 +95,7 @@ fn the_facts_shade_exactly_the_tiles_that_can_be_left() {
 fn the_explanation_outlines_the_tiles_it_names() {
     let model = "models/heros-cave.toml";
     let rendered = Rendered::of(&svg_of(&["explain", model]));
-    let json = json_of(&["explain", model]);
+    let (_, json) = run_json(&["explain", model]);
     let named: Vec<(usize, usize)> = json["constraints"]
         .as_array()
         .unwrap()
@@ -157,7 +138,7 @@ fn the_shrine_shows_walls_weathercocks_and_turned_fans() {
 fn each_walker_is_drawn_in_its_own_colour() {
     let model = "models/keys-doors/two-walkers.toml";
     let rendered = Rendered::of(&svg_of(&["solve", model]));
-    let json = json_of(&["solve", model]);
+    let (_, json) = run_json(&["solve", model]);
     let walkers = json["solution"]["walkers"].as_array().unwrap();
     assert_eq!(walkers.len(), 2);
     let paths: Vec<Vec<(usize, usize)>> = walkers.iter().map(|w| cells(&w["path"])).collect();
@@ -187,7 +168,7 @@ fn csp_facts_shade_the_cells_that_vary() {
     std::fs::write(&model, text).unwrap();
     let path = model.to_str().unwrap();
     let rendered = Rendered::of(&svg_of(&["facts", path]));
-    let json = json_of(&["facts", path]);
+    let (_, json) = run_json(&["facts", path]);
     let sets = json["values"]["x"].as_array().unwrap();
     for (r, row) in sets.iter().enumerate() {
         for (c, options) in row.as_array().unwrap().iter().enumerate() {
@@ -243,7 +224,7 @@ fn csp_paths_and_loops_are_drawn_under_the_shown_arrays() {
     // the path's grid; the array counts from 1.
     let model = "models/csp/heros-cave-somaria.toml";
     let rendered = Rendered::of(&svg_of(&["solve", model]));
-    let json = json_of(&["solve", model]);
+    let (_, json) = run_json(&["solve", model]);
     let path = route_of(&json, "grid_path", 1);
     // The start and all 111 tiles but one.
     assert_eq!(path.len(), 111);
@@ -262,7 +243,7 @@ fn csp_paths_and_loops_are_drawn_under_the_shown_arrays() {
     // with a row after it, then the loop over the 11 x 11 corners from 0.
     let model = "models/csp/slitherlink.toml";
     let rendered = Rendered::of(&svg_of(&["solve", model]));
-    let json = json_of(&["solve", model]);
+    let (_, json) = run_json(&["solve", model]);
     let lattice = route_of(&json, "grid_loop", 0);
     assert!(lattice.len() >= 4);
     for r in 0..11 {

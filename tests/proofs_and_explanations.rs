@@ -5,16 +5,17 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use assert_cmd::Command;
 use proptest::prelude::*;
 use serde_json::Value;
 use somaria::grid::Grid;
 use somaria::model::Source;
 use somaria::puzzles::fans::{Cell, FanPuzzle, Hit, load_puzzle};
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
+mod common;
+
+use common::cli::{json_of, somaria, write_model};
+use common::models::fans_model;
+use common::{dimacs, rooms};
 
 /// A naive forward checker for textual DRAT proofs: every lemma must follow
 /// by unit propagation (RUP) from the clauses so far, and the proof must
@@ -91,9 +92,7 @@ fn solve_with_proof(model: &Path, format: &str) -> (String, Vec<u8>, Value) {
 }
 
 fn model_file(dir: &tempfile::TempDir, rows: &[String]) -> std::path::PathBuf {
-    let path = dir.path().join("m.toml");
-    std::fs::write(&path, format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"))).unwrap();
-    path
+    write_model(dir.path(), "m.toml", fans_model(&rows.join("\n")))
 }
 
 fn unsolvable(rows: &[String]) -> bool {
@@ -133,9 +132,7 @@ fn the_checkers_reject_a_proof_of_another_formula() {
     let (cnf, proof, _) = solve_with_proof(&model, "varisat");
     let weakened: String = cnf.lines().filter(|l| *l != "2 0").map(|l| format!("{l}\n")).collect();
     let weakened = weakened.replace("p cnf 8 17", "p cnf 8 16");
-    let mut solver = varisat::Solver::new();
-    solver.add_dimacs_cnf(weakened.as_bytes()).unwrap();
-    assert!(solver.solve().unwrap(), "the weakened formula has a model");
+    assert!(dimacs::is_satisfiable(&weakened), "the weakened formula has a model");
     assert!(varisat_refutes(&weakened, &proof).is_err());
     let (_, drat, _) = solve_with_proof(&model, "drat");
     assert!(drat_refutes(&weakened, &String::from_utf8(drat).unwrap()).is_err());
@@ -150,7 +147,7 @@ fn a_solvable_puzzle_gets_no_proof_and_says_why() {
         .arg(&proof)
         .assert()
         .success();
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert!(json["proof"]["path"].is_null());
     assert!(json["proof"]["reason"].as_str().unwrap().contains("has a solution"));
     assert!(!proof.exists() && !dir.path().join("p.proof.partial").exists());
@@ -182,7 +179,7 @@ proptest! {
     #[test]
     fn explanations_are_minimal_unsolvable_subsets(rows in crowded_grid()) {
         prop_assume!(unsolvable(&rows));
-        let text = format!("kind = \"fans\"\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
+        let text = fans_model(&rows.join("\n"));
         let puzzle = load_puzzle(&Source::from_text("m.toml", text.clone())).unwrap();
         let dynamic = somaria::puzzles::load(&Source::from_text("m.toml", text)).unwrap();
         let report = dynamic.explain(&Default::default()).unwrap();
@@ -208,13 +205,13 @@ fn explain_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let model = model_file(&dir, &["WFW".into(), ".W.".into(), "#.F".into()]);
     let out = somaria().arg("explain").arg(&model).args(["--format", "json"]).assert().code(1);
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["status"], "no_solution");
     assert_eq!(json["constraints"].as_array().unwrap().len(), 2);
     assert!(json["sat_calls"].as_u64().unwrap() >= 2);
     assert_eq!(json["constraints"][0]["name"], "weathercock at (0, 0) spins");
     let out = somaria().args(["explain", "models/akh-vaquot.toml", "--format", "json"]).assert().success();
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["status"], "solved");
 }
 
@@ -236,7 +233,7 @@ fn solve_with_proof_args(model: &Path, args: &[&str], format: &str) -> (String, 
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(!dir.path().join("f.proof.partial").exists());
-    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = json_of(&out.stdout);
     (std::fs::read_to_string(cnf).unwrap(), std::fs::read(proof).unwrap(), json)
 }
 
@@ -260,7 +257,7 @@ fn keys_and_doors_sat_refutations_check_in_both_formats() {
             .arg(dir.path().join("none.proof"))
             .assert()
             .code(1);
-        let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        let json = json_of(&out.get_output().stdout);
         assert!(json["proof"]["path"].is_null());
         assert!(json["proof"]["reason"].as_str().unwrap().contains("exact search"), "{name}");
     }
@@ -304,40 +301,12 @@ fn tile_cover_refutations_with_cuts_check_in_both_formats() {
 /// there is one), as the set of cells it covers: a brute force that shares
 /// nothing with the encodings.
 fn covered_sets(rows: &[Vec<char>]) -> Vec<HashSet<(usize, usize)>> {
-    let (h, w) = (rows.len(), rows[0].len());
-    let find = |c: char| (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, col)| rows[r][col] == c);
-    let start = find('S').unwrap();
-    let end = find('E');
-    let mut out = Vec::new();
-    fn go(
-        rows: &[Vec<char>],
-        at: (usize, usize),
-        path: &mut Vec<(usize, usize)>,
-        end: Option<(usize, usize)>,
-        out: &mut Vec<HashSet<(usize, usize)>>,
-    ) {
-        let (h, w) = (rows.len() as i64, rows[0].len() as i64);
-        for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
-            let (r, c) = (at.0 as i64 + dr, at.1 as i64 + dc);
-            if r < 0 || c < 0 || r >= h || c >= w {
-                continue;
-            }
-            let next = (r as usize, c as usize);
-            if !matches!(rows[next.0][next.1], '.' | 'E') || path.contains(&next) {
-                continue;
-            }
-            path.push(next);
-            if end.is_none_or(|e| e == next) {
-                out.push(path.iter().copied().collect());
-            }
-            if Some(next) != end {
-                go(rows, next, path, end, out);
-            }
-            path.pop();
-        }
-    }
-    go(rows, start, &mut Vec::new(), end, &mut out);
-    out
+    let mut sets = Vec::new();
+    rooms::walks(rows, &mut |path| {
+        sets.push(path.iter().copied().collect());
+        true
+    });
+    sets
 }
 
 fn small_room() -> impl Strategy<Value = Vec<Vec<char>>> {
@@ -389,7 +358,7 @@ fn keys_doors_explanations_name_a_key_that_cannot_be_collected() {
     let model = dir.path().join("m.toml");
     std::fs::write(&model, "kind = \"keys-doors\"\ngrid = \"\"\"\n@.A.a\n.b#..\n\"\"\"\n").unwrap();
     let out = somaria().arg("explain").arg(&model).args(["--format", "json"]).assert().code(1);
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["constraints"].as_array().unwrap().len(), 1);
     assert_eq!(json["constraints"][0]["name"], "collect key 'a' at (0, 4)");
     assert!(json["certificate"].as_str().unwrap().contains("door 'A'"));

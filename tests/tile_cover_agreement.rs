@@ -12,61 +12,15 @@ use somaria::puzzles::tile_cover::{Cell, START, check, construct, load_puzzle, p
 use somaria::puzzles::{CountOptions, Puzzle, SolveOptions, Status};
 use somaria::rng::SplitMix64;
 
-fn random_room(rng: &mut SplitMix64) -> (Vec<String>, usize) {
-    let (h, w) = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (4, 6), (2, 5), (3, 5)][rng.below(8)];
-    let density = [0, 5, 10, 15, 20][rng.below(5)];
-    let mut rows: Vec<Vec<char>> =
-        (0..h).map(|_| (0..w).map(|_| if rng.below(100) < density { '#' } else { '.' }).collect()).collect();
-    let s = rng.below(h * w);
-    rows[s / w][s % w] = 'S';
-    if rng.below(4) == 0 {
-        let e = rng.below(h * w);
-        if e != s {
-            rows[e / w][e % w] = 'E';
-        }
-    }
-    let tiles = rows.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
-    let k = rng.below(3).min(tiles);
-    (rows.into_iter().map(|r| r.into_iter().collect()).collect(), k)
-}
+mod common;
 
-/// Whether some walk from `S` over distinct tiles leaves at most `k` tiles
-/// and ends on `E` when there is one. Shares nothing with somaria.
-fn has_route(rows: &[String], k: usize) -> bool {
-    let cells: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
-    let (h, w) = (cells.len(), cells[0].len());
-    let tiles = cells.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
-    let start = (0..h).flat_map(|r| (0..w).map(move |c| (r, c))).find(|&(r, c)| cells[r][c] == 'S').unwrap();
-    let has_end = cells.iter().flatten().any(|&c| c == 'E');
-    let mut seen = vec![vec![false; w]; h];
-    fn go(
-        cells: &[Vec<char>],
-        seen: &mut Vec<Vec<bool>>,
-        (r, c): (usize, usize),
-        n: usize,
-        tiles: usize,
-        k: usize,
-        end: bool,
-    ) -> bool {
-        let here = cells[r][c];
-        if n >= 1 && tiles - n <= k && (!end || here == 'E') {
-            return true;
-        }
-        if here == 'E' {
-            return false;
-        }
-        for (nr, nc) in [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)] {
-            if nr < cells.len() && nc < cells[0].len() && matches!(cells[nr][nc], '.' | 'E') && !seen[nr][nc] {
-                seen[nr][nc] = true;
-                if go(cells, seen, (nr, nc), n + 1, tiles, k, end) {
-                    return true;
-                }
-                seen[nr][nc] = false;
-            }
-        }
-        false
-    }
-    go(&cells, &mut seen, start, 0, tiles, k, has_end)
+use common::models::tile_cover_model;
+use common::rooms;
+
+fn random_room(rng: &mut SplitMix64) -> (Vec<String>, usize) {
+    let shapes = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (4, 6), (2, 5), (3, 5)];
+    let (cells, k) = rooms::random_room(rng, &shapes, &[0, 5, 10, 15, 20]);
+    (rooms::lines(&cells), k)
 }
 
 fn verdict(solved: bool) -> Status {
@@ -80,10 +34,8 @@ fn every_command_agrees_with_depth_first_search_on_random_rooms() {
     let mut built = 0;
     for case in 0..1500 {
         let (rows, k) = random_room(&mut rng);
-        let model =
-            format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", rows.join("\n"));
-        let puzzle = load_puzzle(&Source::from_text("room.toml", model)).unwrap();
-        let truth = has_route(&rows, k);
+        let puzzle = load_puzzle(&Source::from_text("room.toml", tile_cover_model(&rows.join("\n"), k))).unwrap();
+        let truth = rooms::has_route(&rooms::from_lines(&rows), k);
         solvable += usize::from(truth);
         let context = || format!("case {case}, k = {k}, route exists: {truth}\n{}", rows.join("\n"));
         let expected = verdict(truth);
@@ -139,24 +91,12 @@ fn the_presolve_and_constructions_agree_with_sat_alone_on_larger_rooms() {
     let mut rng = SplitMix64::new(99);
     let mut refuted = 0;
     for case in 0..1500 {
-        let (h, w) = (5 + rng.below(6), 5 + rng.below(6));
-        let density = [2, 5, 8, 12][rng.below(4)];
-        let mut rows: Vec<Vec<char>> =
-            (0..h).map(|_| (0..w).map(|_| if rng.below(100) < density { '#' } else { '.' }).collect()).collect();
-        let s = rng.below(h * w);
-        rows[s / w][s % w] = 'S';
-        if rng.below(4) == 0 {
-            let e = rng.below(h * w);
-            if e != s {
-                rows[e / w][e % w] = 'E';
-            }
-        }
-        let tiles = rows.iter().flatten().filter(|&&c| c == '.' || c == 'E').count();
-        let k = rng.below(3).min(tiles);
-        let text: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
-        let model =
-            format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{}\n\"\"\"\n", text.join("\n"));
-        let puzzle = load_puzzle(&Source::from_text("room.toml", model)).unwrap();
+        let shape = (5 + rng.below(6), 5 + rng.below(6));
+        let wall_percent = [2, 5, 8, 12][rng.below(4)];
+        let cells = rooms::scattered(&mut rng, shape, wall_percent, 4);
+        let k = rng.below(3).min(rooms::tiles(&cells));
+        let text = rooms::lines(&cells);
+        let puzzle = load_puzzle(&Source::from_text("room.toml", tile_cover_model(&text.join("\n"), k))).unwrap();
         let analysis = presolve::analyse(puzzle.room());
         let bare = puzzle.solve(&SolveOptions { skip_presolve: true, ..Default::default() }).unwrap();
         let full = puzzle.solve(&SolveOptions::default()).unwrap();

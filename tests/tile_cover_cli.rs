@@ -3,29 +3,17 @@
 //! the facts checked against one assumption solve per tile; compare; and
 //! bad models refused with exit 2, never a panic.
 
-use assert_cmd::Command;
 use proptest::prelude::*;
-use serde_json::Value;
 use somaria::model::Source;
 use somaria::puzzles::tile_cover::{ENGINES, load_puzzle};
 use somaria::puzzles::{self, Puzzle, SolveOptions, Status};
 
-fn somaria() -> Command {
-    Command::cargo_bin("somaria").unwrap()
-}
+mod common;
 
-fn json_of(output: &[u8]) -> Value {
-    serde_json::from_slice(output).expect("stdout is one JSON object")
-}
-
-fn cells(value: &Value) -> Vec<(usize, usize)> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize))
-        .collect()
-}
+use common::cli::{json_of, refused, somaria};
+use common::dimacs;
+use common::models::tile_cover_model;
+use common::reports::{cells, formula_size};
 
 #[test]
 fn heros_cave_is_refuted_by_the_colour_count_without_sat() {
@@ -118,8 +106,7 @@ fn the_facts_match_one_assumption_solve_per_tile() {
 fn facts_match_per_tile_checks_on_small_rooms() {
     let rooms = [("S...\n.#..\n....", 2), ("S..\n...\n..E", 1), ("..S..\n.....\n#...#", 3), ("S.\n..", 0)];
     for (grid, k) in rooms {
-        let text = format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{grid}\n\"\"\"\n");
-        let puzzle = load_puzzle(&Source::from_text("room.toml", text)).unwrap();
+        let puzzle = load_puzzle(&Source::from_text("room.toml", tile_cover_model(grid, k))).unwrap();
         for engine in ENGINES {
             let options = SolveOptions { engine: Some(engine.to_string()), ..Default::default() };
             let facts = puzzle.facts(&options).unwrap();
@@ -173,20 +160,8 @@ fn dimacs_holds_the_cnf_that_was_solved() {
         .assert()
         .success();
     let json = json_of(&out.get_output().stdout);
-    let dimacs = std::fs::read_to_string(&path).unwrap();
-    let header = dimacs.lines().find(|l| l.starts_with("p cnf")).unwrap().to_string();
-    assert_eq!(header, format!("p cnf {} {}", json["stats"]["variables"], json["stats"]["clauses"]));
-}
-
-/// Runs `solve` on a model text; returns stderr after checking exit 2.
-fn refused(text: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bad.toml");
-    std::fs::write(&path, text).unwrap();
-    let out = somaria().arg("solve").arg(&path).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(stderr.starts_with("error: ") && stderr.contains("bad.toml"), "{stderr}");
-    stderr
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(dimacs::header(&text), formula_size(&json["stats"]));
 }
 
 #[test]

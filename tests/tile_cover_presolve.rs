@@ -1,9 +1,9 @@
-//! The structural presolve against a depth-first search written here: on
-//! random rooms up to 5 × 5 and 4 × 6 with scattered walls, an end tile
-//! sometimes, and 0 to 2 tiles to leave, every refutation must be right,
-//! every certificate's cells must be uncoverable by any walk, and every
-//! deduction handed to SAT must hold for every route. A property test plants
-//! a route in larger rooms: no rule may refute them.
+//! The structural presolve against a depth-first search (in
+//! `tests/common/rooms.rs`): on random rooms up to 5 × 5 and 4 × 6 with
+//! scattered walls, an end tile sometimes, and 0 to 2 tiles to leave, every
+//! refutation must be right, every certificate's cells must be uncoverable
+//! by any walk, and every deduction handed to SAT must hold for every route.
+//! A property test plants a route in larger rooms: no rule may refute them.
 
 use proptest::prelude::*;
 use somaria::model::Source;
@@ -12,7 +12,10 @@ use somaria::puzzles::tile_cover::{Room, load_puzzle};
 use somaria::rng::SplitMix64;
 use std::collections::HashMap;
 
-type Cell = (usize, usize);
+mod common;
+
+use common::models::{grid_text, tile_cover_model};
+use common::rooms::{self, Cell};
 
 /// The room's text rows, `S` start, `E` end, `#` wall, `.` tile.
 struct Grid {
@@ -21,74 +24,16 @@ struct Grid {
 }
 
 impl Grid {
-    fn open(&self, (r, c): Cell) -> bool {
-        matches!(self.rows[r][c], '.' | 'E')
-    }
-
-    fn neighbours(&self, (r, c): Cell) -> Vec<Cell> {
-        let (h, w) = (self.rows.len(), self.rows[0].len());
-        [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)]
-            .into_iter()
-            .filter(|&(nr, nc)| nr < h && nc < w && self.open((nr, nc)))
-            .collect()
-    }
-
-    fn find(&self, symbol: char) -> Option<Cell> {
-        (0..self.rows.len())
-            .flat_map(|r| (0..self.rows[0].len()).map(move |c| (r, c)))
-            .find(|&(r, c)| self.rows[r][c] == symbol)
-    }
-
     fn tiles(&self) -> usize {
-        self.rows.iter().flatten().filter(|&&c| c == '.' || c == 'E').count()
+        rooms::tiles(&self.rows)
     }
 
     fn model(&self) -> String {
-        let text: Vec<String> = self.rows.iter().map(|r| r.iter().collect()).collect();
-        format!("kind = \"tile-cover\"\nleave_uncovered = {}\ngrid = \"\"\"\n{}\n\"\"\"\n", self.k, text.join("\n"))
+        tile_cover_model(&self.text(), self.k)
     }
 
     fn text(&self) -> String {
-        self.rows.iter().map(|r| r.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
-    }
-
-    /// Walks from the start over distinct tiles, each reported with `visit`
-    /// when it could stop there (at least one tile, on `E` when there is
-    /// one); `visit` returns false to stop the search.
-    fn walks(&self, visit: &mut dyn FnMut(&[Cell]) -> bool) {
-        let start = self.find('S').unwrap();
-        let has_end = self.find('E').is_some();
-        let mut seen = vec![vec![false; self.rows[0].len()]; self.rows.len()];
-        let mut path = Vec::new();
-        fn go(
-            g: &Grid,
-            seen: &mut Vec<Vec<bool>>,
-            path: &mut Vec<Cell>,
-            here: Cell,
-            has_end: bool,
-            visit: &mut dyn FnMut(&[Cell]) -> bool,
-        ) -> bool {
-            if !path.is_empty() && (!has_end || g.rows[here.0][here.1] == 'E') && !visit(path) {
-                return false;
-            }
-            if g.rows[here.0][here.1] == 'E' {
-                return true;
-            }
-            for next in g.neighbours(here) {
-                if !seen[next.0][next.1] {
-                    seen[next.0][next.1] = true;
-                    path.push(next);
-                    let going = go(g, seen, path, next, has_end, visit);
-                    path.pop();
-                    seen[next.0][next.1] = false;
-                    if !going {
-                        return false;
-                    }
-                }
-            }
-            true
-        }
-        go(self, &mut seen, &mut path, start, has_end, visit);
+        grid_text(&self.rows)
     }
 
     /// Up to `cap` routes (walks leaving at most k tiles), and whether
@@ -97,7 +42,7 @@ impl Grid {
         let need = self.tiles().saturating_sub(self.k);
         let mut found = Vec::new();
         let mut more = false;
-        self.walks(&mut |path| {
+        rooms::walks(&self.rows, &mut |path| {
             if path.len() >= need {
                 if found.len() == cap {
                     more = true;
@@ -113,7 +58,7 @@ impl Grid {
     /// Whether some walk (leaving any tiles) covers all of `cells`.
     fn some_walk_covers(&self, cells: &[Cell]) -> bool {
         let mut covered = false;
-        self.walks(&mut |path| {
+        rooms::walks(&self.rows, &mut |path| {
             covered = cells.iter().all(|c| path.contains(c));
             !covered
         });
@@ -122,21 +67,9 @@ impl Grid {
 }
 
 fn random_grid(rng: &mut SplitMix64) -> Grid {
-    let (h, w) = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (4, 6), (2, 5), (3, 5)][rng.below(8)];
-    let density = [5, 10, 15, 20][rng.below(4)];
-    let mut rows: Vec<Vec<char>> =
-        (0..h).map(|_| (0..w).map(|_| if rng.below(100) < density { '#' } else { '.' }).collect()).collect();
-    let s = rng.below(h * w);
-    rows[s / w][s % w] = 'S';
-    if rng.below(4) == 0 {
-        let e = rng.below(h * w);
-        if e != s {
-            rows[e / w][e % w] = 'E';
-        }
-    }
-    let mut grid = Grid { rows, k: 0 };
-    grid.k = rng.below(3).min(grid.tiles());
-    grid
+    let shapes = [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (4, 6), (2, 5), (3, 5)];
+    let (rows, k) = rooms::random_room(rng, &shapes, &[5, 10, 15, 20]);
+    Grid { rows, k }
 }
 
 /// Every deduction the presolve hands to SAT holds on this route.

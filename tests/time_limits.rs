@@ -3,8 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
+
+use common::cli::{json_of, somaria, write_model};
 
 /// Thirty fans and no weathercocks: 4^30 solutions, far too many to count.
 const ENDLESS_COUNT: &str = "kind = \"fans\"\nfans = 30\n";
@@ -12,18 +13,11 @@ const ENDLESS_COUNT: &str = "kind = \"fans\"\nfans = 30\n";
 #[test]
 fn an_endless_count_stops_at_the_limit_with_a_partial_count() {
     let dir = tempfile::tempdir().unwrap();
-    let model = dir.path().join("endless.toml");
-    std::fs::write(&model, ENDLESS_COUNT).unwrap();
+    let model = write_model(dir.path(), "endless.toml", ENDLESS_COUNT);
     let started = Instant::now();
-    let out = Command::cargo_bin("somaria")
-        .unwrap()
-        .arg("count")
-        .arg(&model)
-        .args(["--timeout", "0.5", "--format", "json"])
-        .assert()
-        .code(3);
+    let out = somaria().arg("count").arg(&model).args(["--timeout", "0.5", "--format", "json"]).assert().code(3);
     assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
-    let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let json = json_of(&out.get_output().stdout);
     assert_eq!(json["complete"], false);
     assert!(json["count"].as_u64().unwrap() > 0, "some solutions were counted before the limit");
     assert!(json["stats"]["sat_calls"].as_u64().unwrap() >= json["count"].as_u64().unwrap());
@@ -31,21 +25,13 @@ fn an_endless_count_stops_at_the_limit_with_a_partial_count() {
 
 #[test]
 fn a_finished_run_ignores_a_generous_limit() {
-    Command::cargo_bin("somaria")
-        .unwrap()
-        .args(["count", "models/akh-vaquot.toml", "--timeout", "60"])
-        .assert()
-        .success();
+    somaria().args(["count", "models/akh-vaquot.toml", "--timeout", "60"]).assert().success();
 }
 
 #[test]
 fn bad_limits_are_usage_errors() {
     for bad in ["0", "-1", "soon", "inf", "NaN"] {
-        Command::cargo_bin("somaria")
-            .unwrap()
-            .args(["solve", "models/akh-vaquot.toml", "--timeout", bad])
-            .assert()
-            .code(2);
+        somaria().args(["solve", "models/akh-vaquot.toml", "--timeout", bad]).assert().code(2);
     }
 }
 
@@ -64,10 +50,10 @@ fn a_hard_room_answers_unknown_within_about_two_seconds() {
         if command == "solve" || command == "compare" {
             args.push("--no-presolve");
         }
-        let out = Command::cargo_bin("somaria").unwrap().args(&args).assert().code(3);
+        let out = somaria().args(&args).assert().code(3);
         let elapsed = started.elapsed();
         assert!(elapsed < Duration::from_millis(2500), "{command} took {elapsed:?}");
-        let json: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        let json = json_of(&out.get_output().stdout);
         match command {
             "solve" => assert_eq!(json["status"], "unknown"),
             "count" => assert_eq!(json["complete"], false),
@@ -81,8 +67,7 @@ fn a_hard_room_answers_unknown_within_about_two_seconds() {
 fn a_stopped_solve_leaves_no_proof_or_dimacs_file() {
     let dir = tempfile::tempdir().unwrap();
     let (proof, cnf) = (dir.path().join("p.proof"), dir.path().join("f.cnf"));
-    Command::cargo_bin("somaria")
-        .unwrap()
+    somaria()
         .args(["solve", "models/tile-cover-24x24.toml", "--engine", "steps", "--timeout", "0.5", "--proof"])
         .arg(&proof)
         .arg("--dimacs")

@@ -27,6 +27,13 @@ impl Failure {
     pub fn bad_input(message: impl Into<String>) -> Failure {
         Failure { code: exit::BAD_INPUT, message: message.into() }
     }
+
+    /// Whether the run's stop token stopped the search: the one failure
+    /// with the exit code of "unknown", which the supervisor reports as a
+    /// stop.
+    pub fn is_stop(&self) -> bool {
+        self.code == exit::UNKNOWN
+    }
 }
 
 impl From<somaria::model::LoadError> for Failure {
@@ -44,6 +51,7 @@ impl From<somaria::puzzles::Error> for Failure {
             | Error::Output(_)
             | Error::TooLarge(_)
             | Error::NoFormula { .. } => exit::BAD_INPUT,
+            Error::Stopped(_) => exit::UNKNOWN,
             Error::Solver(_) | Error::CheckFailed(_) | Error::Internal(_) => exit::INTERNAL,
         };
         Failure { code, message: e.to_string() }

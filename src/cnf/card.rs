@@ -107,8 +107,8 @@ fn sequential_at_most_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
 /// let xs: Vec<_> = cnf.new_vars(4).into_iter().map(|v| v.pos()).collect();
 /// card::at_most_k(&mut cnf, &xs, 2);
 /// // The totalizer adds variables; check through a solver instead of by hand.
-/// use somaria::solver::{Solve, VarisatSolver, Answer};
-/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// use somaria::solver::{Solve, new_solver, Answer};
+/// let mut solver = new_solver(&cnf, None);
 /// assert_eq!(solver.solve_under(&[xs[0], xs[1], xs[2]]).unwrap(), Answer::Unsat);
 /// assert_eq!(solver.solve_under(&[xs[0], xs[3]]).unwrap(), Answer::Sat);
 /// ```
@@ -128,11 +128,11 @@ pub fn at_most_k<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) {
 ///
 /// ```
 /// use somaria::cnf::{Cnf, card};
-/// use somaria::solver::{Solve, VarisatSolver, Answer};
+/// use somaria::solver::{Solve, new_solver, Answer};
 /// let mut cnf = Cnf::new();
 /// let xs: Vec<_> = cnf.new_vars(5).into_iter().map(|v| v.pos()).collect();
 /// card::at_least_k(&mut cnf, &xs, 3);
-/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// let mut solver = new_solver(&cnf, None);
 /// assert_eq!(solver.solve_under(&[!xs[0], !xs[1], !xs[2]]).unwrap(), Answer::Unsat);
 /// assert_eq!(solver.solve_under(&[!xs[0], !xs[1]]).unwrap(), Answer::Sat);
 /// ```
@@ -168,11 +168,11 @@ pub enum Bounds {
 ///
 /// ```
 /// use somaria::cnf::{Cnf, card::{Totalizer, Bounds}};
-/// use somaria::solver::{Solve, VarisatSolver, Answer};
+/// use somaria::solver::{Solve, new_solver, Answer};
 /// let mut cnf = Cnf::new();
 /// let xs: Vec<_> = cnf.new_vars(4).into_iter().map(|v| v.pos()).collect();
 /// let count = Totalizer::build(&mut cnf, &xs, 4, Bounds::Both);
-/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// let mut solver = new_solver(&cnf, None);
 /// // Two inputs true: "at least 2" must hold and "at least 3" must not.
 /// let two = [xs[0], !xs[1], xs[2], !xs[3]];
 /// assert_eq!(solver.solve_under(&[&two[..], &[!count.at_least(2).unwrap()]].concat()).unwrap(), Answer::Unsat);
@@ -258,7 +258,7 @@ fn build_node<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], cutoff: usize,
 mod tests {
     use super::*;
     use crate::cnf::Cnf;
-    use crate::solver::{Answer, Solve, VarisatSolver};
+    use crate::solver::{Answer, Solve, new_solver};
     use proptest::prelude::*;
 
     /// For every assignment of the inputs, the encoding is satisfiable exactly
@@ -267,7 +267,7 @@ mod tests {
         let mut cnf = Cnf::new();
         let xs: Vec<Lit> = cnf.new_vars(n).into_iter().map(|v| v.pos()).collect();
         encode(&mut cnf, &xs);
-        let mut solver = VarisatSolver::from_cnf(&cnf);
+        let mut solver = new_solver(&cnf, None);
         for bits in 0u32..(1 << n) {
             let assumption: Vec<Lit> =
                 xs.iter().enumerate().map(|(i, &x)| if bits >> i & 1 == 1 { x } else { !x }).collect();

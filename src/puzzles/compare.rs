@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{CountOptions, Error, Puzzle, SolveOptions, Stats, Status};
-use crate::solver::Progress;
+use crate::solver::{Progress, SolverConfig};
 
 /// How to compare.
 #[derive(Clone, Debug, Default)]
@@ -20,6 +20,8 @@ pub struct CompareOptions {
     pub skip_presolve: bool,
     /// Live counters shared by every run.
     pub progress: Arc<Progress>,
+    /// The SAT backend and the stop token every run shares.
+    pub solver: SolverConfig,
 }
 
 /// One engine's run.
@@ -146,6 +148,7 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
         engine: Some(engine.to_string()),
         skip_presolve: options.skip_presolve,
         progress: options.progress.clone(),
+        solver: options.solver.clone(),
         ..SolveOptions::default()
     };
     let report = match puzzle.solve(&solve_options) {
@@ -174,6 +177,7 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
             limit: options.limit,
             skip_presolve: options.skip_presolve,
             progress: options.progress.clone(),
+            solver: options.solver.clone(),
         };
         let counting = Instant::now();
         match puzzle.count(&count_options) {

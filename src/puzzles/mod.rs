@@ -23,7 +23,7 @@ use crate::cnf::Cnf;
 use crate::deduce::{Deductions, Rule, Wanted};
 use crate::model::{LoadError, Problem, Source};
 use crate::render::picture::Picture;
-use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverError};
+use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverConfig, SolverError, StopCause};
 
 /// The verdict on a puzzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -203,13 +203,16 @@ pub struct SolveOptions {
     pub proof: Option<ProofRequest>,
     /// Live counters for a progress display or a time limit.
     pub progress: Arc<Progress>,
+    /// The SAT backend, and when every search of the run must stop.
+    pub solver: SolverConfig,
 }
 
 impl SolveOptions {
-    /// A solver for a family's SAT search, holding `cnf` and counting its
-    /// calls and growth in [`SolveOptions::progress`].
+    /// A solver of [`SolveOptions::solver`] for a family's SAT search,
+    /// holding `cnf` and counting its calls and growth in
+    /// [`SolveOptions::progress`].
     pub fn new_solver(&self, cnf: &Cnf) -> Box<dyn Solve> {
-        crate::solver::new_solver(cnf, Some(self.progress.clone()))
+        self.solver.new_solver(cnf, Some(self.progress.clone()))
     }
 
     /// The formula a solve reports, built by `formula` only when something
@@ -240,33 +243,13 @@ impl SolveOptions {
         let file = std::fs::File::create(&request.path)
             .map_err(|e| Error::Output(format!("{}: cannot write the proof: {e}", request.path.display())))?;
         let out: Box<dyn std::io::Write + Send> = Box::new(file);
-        if crate::solver::solve_with_proof(cnf, Some(self.progress.clone()), out, request.format)? == Answer::Sat {
+        let progress = Some(self.progress.clone());
+        if crate::solver::solve_with_proof(cnf, &self.solver, progress, out, request.format)? == Answer::Sat {
             let message = "the search found no solution, but the formula it reports has a model";
             return Err(Error::Internal(message.to_string()));
         }
-        if request.format == ProofFormat::Drat {
-            end_with_empty_clause(&request.path)
-                .map_err(|e| Error::Output(format!("{}: cannot finish the proof: {e}", request.path.display())))?;
-        }
         Ok(())
     }
-}
-
-/// varisat omits the empty clause from a DRAT proof when unit propagation
-/// alone refutes the formula. Some checkers insist on it, and it is always a
-/// valid last step of a refutation, so add it when missing.
-fn end_with_empty_clause(path: &Path) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom, Write};
-    let mut file = std::fs::OpenOptions::new().read(true).append(true).open(path)?;
-    let length = file.metadata()?.len();
-    let mut tail = Vec::new();
-    file.seek(SeekFrom::Start(length.saturating_sub(3)))?;
-    file.read_to_end(&mut tail)?;
-    let ends_with_empty = tail == b"0\n" || tail.ends_with(b"\n0\n");
-    if !ends_with_empty {
-        file.write_all(b"0\n")?;
-    }
-    Ok(())
 }
 
 /// Options for [`Puzzle::count`].
@@ -281,13 +264,15 @@ pub struct CountOptions {
     /// Live counters: each family records every solution it counts here, so
     /// that a run stopped by a time limit can still report its partial count.
     pub progress: Arc<Progress>,
+    /// The SAT backend, and when every search of the run must stop.
+    pub solver: SolverConfig,
 }
 
 impl CountOptions {
-    /// A solver holding `cnf` that counts its calls and growth in
-    /// [`CountOptions::progress`].
+    /// A solver of [`CountOptions::solver`] holding `cnf` that counts its
+    /// calls and growth in [`CountOptions::progress`].
     pub fn new_solver(&self, cnf: &Cnf) -> Box<dyn Solve> {
-        crate::solver::new_solver(cnf, Some(self.progress.clone()))
+        self.solver.new_solver(cnf, Some(self.progress.clone()))
     }
 }
 
@@ -436,6 +421,10 @@ pub enum Error {
     /// The SAT solver failed.
     #[error(transparent)]
     Solver(SolverError),
+    /// The run's stop token stopped the search before a verdict; what it
+    /// found so far is in the run's progress.
+    #[error("stopped before a verdict: {0}")]
+    Stopped(StopCause),
     /// A bug in somaria other than a failed check.
     #[error("INTERNAL ERROR: {0}. This is a bug in somaria; please report it with the model file.")]
     Internal(String),
@@ -473,10 +462,12 @@ pub enum Error {
 
 impl From<SolverError> for Error {
     /// A model that a repair step rejected failed the puzzle's own rules, so
-    /// it is reported as a failed check; other failures are the solver's.
+    /// it is reported as a failed check; a stopped search is neither a
+    /// verdict nor a failure; other failures are the solver's.
     fn from(e: SolverError) -> Error {
         match e {
             SolverError::ModelRejected(why) => Error::CheckFailed(why),
+            SolverError::Stopped(cause) => Error::Stopped(cause),
             other => Error::Solver(other),
         }
     }

@@ -16,12 +16,12 @@ use crate::cnf::Lit;
 ///
 /// ```
 /// use somaria::cnf::{Cnf, card};
-/// use somaria::solver::{ProjectedModels, VarisatSolver};
+/// use somaria::solver::{ProjectedModels, new_solver};
 /// let mut cnf = Cnf::new();
 /// let xs = cnf.new_vars(3);
 /// let lits: Vec<_> = xs.iter().map(|v| v.pos()).collect();
 /// card::exactly_one(&mut cnf, &lits);
-/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// let mut solver = new_solver(&cnf, None);
 /// let models: Vec<Vec<bool>> = ProjectedModels::new(&mut solver, xs, &[])
 ///     .collect::<Result<_, _>>()
 ///     .unwrap();
@@ -63,11 +63,11 @@ impl<'s, S: Solve + ?Sized> ProjectedModels<'s, S> {
     ///
     /// ```
     /// use somaria::cnf::{Cnf, card};
-    /// use somaria::solver::{ProjectedModels, VarisatSolver};
+    /// use somaria::solver::{ProjectedModels, new_solver};
     /// let mut cnf = Cnf::new();
     /// let xs = cnf.new_vars(4);
     /// card::exactly_one(&mut cnf, &xs.iter().map(|v| v.pos()).collect::<Vec<_>>());
-    /// let mut solver = VarisatSolver::from_cnf(&cnf);
+    /// let mut solver = new_solver(&cnf, None);
     /// let models = ProjectedModels::new(&mut solver, xs, &[]).block_on_true_literals().count();
     /// assert_eq!(models, 4);
     /// ```
@@ -125,7 +125,7 @@ impl<S: Solve + ?Sized> Drop for ProjectedModels<'_, S> {
 mod tests {
     use super::*;
     use crate::cnf::Cnf;
-    use crate::solver::VarisatSolver;
+    use crate::solver::new_solver;
     use proptest::prelude::*;
 
     proptest! {
@@ -152,7 +152,7 @@ mod tests {
                     expected.insert(assignment[..p].to_vec());
                 }
             }
-            let mut solver = VarisatSolver::from_cnf(&cnf);
+            let mut solver = new_solver(&cnf, None);
             let found: Vec<Vec<bool>> = ProjectedModels::new(&mut solver, vars[..p].to_vec(), &[])
                 .collect::<Result<_, _>>().unwrap();
             let distinct: std::collections::BTreeSet<_> = found.iter().cloned().collect();

@@ -25,12 +25,12 @@ pub struct Possible {
 ///
 /// ```
 /// use somaria::cnf::{Cnf, card};
-/// use somaria::solver::{VarisatSolver, possible_literals};
+/// use somaria::solver::{new_solver, possible_literals};
 /// let mut cnf = Cnf::new();
 /// let v = cnf.new_vars(3);
 /// card::exactly_one(&mut cnf, &[v[0].pos(), v[1].pos()]);
 /// cnf.add_clause(&[v[2].neg()]);
-/// let mut solver = VarisatSolver::from_cnf(&cnf);
+/// let mut solver = new_solver(&cnf, None);
 /// let candidates = [v[0].pos(), v[1].pos(), v[2].pos(), v[2].neg()];
 /// let found = possible_literals(&mut solver, &candidates, &[]).unwrap().unwrap();
 /// assert_eq!(found.possible, vec![true, true, false, true]);
@@ -76,7 +76,7 @@ pub fn possible_literals<S: Solve + ?Sized>(
 mod tests {
     use super::*;
     use crate::cnf::Cnf;
-    use crate::solver::VarisatSolver;
+    use crate::solver::new_solver;
     use proptest::prelude::*;
 
     proptest! {
@@ -106,7 +106,7 @@ mod tests {
                     }
                 }
             }
-            let mut solver = VarisatSolver::from_cnf(&cnf);
+            let mut solver = new_solver(&cnf, None);
             let found = possible_literals(&mut solver, &candidates, &[]).unwrap();
             prop_assert_eq!(found.map(|f| f.possible), any.then_some(expected));
         }

@@ -1,30 +1,35 @@
-//! Solving a [`Cnf`]: the [`Solve`] trait and its varisat implementation,
-//! and what is built on the trait alone: projected model enumeration with
+//! Solving a [`Cnf`]: the [`Solve`] trait, the backends behind it (chosen by
+//! a [`SolverConfig`], metered alike, and stopped by a [`Stop`] token), and
+//! what is built on the trait alone: projected model enumeration with
 //! blocking clauses, possible literals, minimal unsatisfiable subsets of
 //! assumptions, checked models ([`Checked`]), and the lazy-constraint driver
 //! [`Lazy`].
 
+mod backend;
 mod checked;
 mod enumerate;
 mod facts;
 mod lazy;
+mod metered;
 mod mus;
 mod recorded;
-mod varisat_backend;
+mod stop;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+pub use backend::{Backend, UnknownBackend};
 pub use checked::Checked;
 pub use enumerate::ProjectedModels;
 pub use facts::{Possible, possible_literals};
 pub use lazy::{Lazy, Repair, Repairer};
 pub use mus::shrink_by_deletion;
 pub use recorded::Recorded;
-pub use varisat_backend::VarisatSolver;
+pub use stop::{Stop, StopCause};
 
 use crate::cnf::{ClauseSink, Cnf, Lit};
+use metered::Metered;
 
 /// The verdict of one SAT call.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -45,11 +50,17 @@ pub enum SolverError {
     /// encoding let through something that is not a solution.
     #[error("{0}")]
     ModelRejected(String),
+    /// The [`Stop`] token said stop before the search reached a verdict.
+    /// Not a verdict, and not a failure of the puzzle or of the solver.
+    #[error("the search was stopped before a verdict: {0}")]
+    Stopped(StopCause),
 }
 
-/// What every SAT backend offers: incremental variables and clauses (as a
-/// [`ClauseSink`]), solving under assumptions, the last model and the failed
-/// assumptions.
+/// What a solver offers its callers, whatever the backend: incremental
+/// variables and clauses (as a [`ClauseSink`]), solving under assumptions,
+/// the last model, the failed assumptions, and its counters. A call made
+/// after the solver's [`Stop`] token says stop fails with
+/// [`SolverError::Stopped`].
 pub trait Solve: ClauseSink {
     /// Solves with `assumptions` holding for this call only.
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError>;
@@ -88,8 +99,9 @@ impl<S: Solve + ?Sized> Solve for Box<S> {
     }
 }
 
-/// A solver holding the clauses of `cnf`, counting its calls and its growth
-/// in `progress` when given. Callers see only [`Solve`], so the backend can
+/// A solver of the default backend holding the clauses of `cnf`, counting
+/// its calls and its growth in `progress` when given, that never stops: the
+/// default [`SolverConfig`]. Callers see only [`Solve`], so the backend can
 /// change without touching them.
 ///
 /// ```
@@ -100,24 +112,58 @@ impl<S: Solve + ?Sized> Solve for Box<S> {
 /// cnf.add_clause(&[a.neg()]);
 /// let mut solver = new_solver(&cnf, None);
 /// assert_eq!(solver.solve_under(&[a.pos()]).unwrap(), Answer::Unsat);
+/// assert_eq!(solver.failed_core(), vec![a.pos()]);
 /// ```
 pub fn new_solver(cnf: &Cnf, progress: Option<Arc<Progress>>) -> Box<dyn Solve> {
-    Box::new(VarisatSolver::build(cnf, progress, None))
+    SolverConfig::default().new_solver(cnf, progress)
 }
 
-/// Solves `cnf` once, from scratch and with no assumptions, writing the
-/// solver's proof of the verdict to `out`. A refutation written this way
-/// covers exactly `cnf`, which is what a checker is given beside it.
+/// Which backend solves, and when it must give up: what a run's options
+/// carry to every solver they build.
+#[derive(Clone, Debug, Default)]
+pub struct SolverConfig {
+    /// The SAT backend.
+    pub backend: Backend,
+    /// When every solver built from this configuration must stop.
+    pub stop: Stop,
+}
+
+impl SolverConfig {
+    /// A solver of the configured backend holding the clauses of `cnf`,
+    /// stopping on the configured token, and counting its calls and its
+    /// growth in `progress` when given.
+    ///
+    /// ```
+    /// use somaria::cnf::Cnf;
+    /// use somaria::solver::{Solve, SolverConfig, SolverError, Stop, StopCause};
+    /// let config = SolverConfig { stop: Stop::never(), ..SolverConfig::default() };
+    /// let mut solver = config.new_solver(&Cnf::new(), None);
+    /// assert!(solver.solve().is_ok());
+    /// config.stop.raise();
+    /// assert!(matches!(solver.solve(), Err(SolverError::Stopped(StopCause::Raised))));
+    /// ```
+    pub fn new_solver(&self, cnf: &Cnf, progress: Option<Arc<Progress>>) -> Box<dyn Solve> {
+        self.backend.new_solver(cnf, self.stop.clone(), progress)
+    }
+}
+
+/// Solves `cnf` once, from scratch and with no assumptions, writing a proof
+/// of the verdict in `format` to `out`. A refutation written this way covers
+/// exactly `cnf`, which is what a checker is given beside it. The configured
+/// backend writes it when it can write `format`, otherwise the first
+/// [`Backend`] that can.
 pub fn solve_with_proof(
     cnf: &Cnf,
+    config: &SolverConfig,
     progress: Option<Arc<Progress>>,
     out: Box<dyn std::io::Write + Send>,
     format: ProofFormat,
 ) -> Result<Answer, SolverError> {
-    let mut prover = VarisatSolver::build(cnf, progress, Some((out, format)));
-    let answer = prover.solve()?;
-    prover.close_proof()?;
-    Ok(answer)
+    let backend = std::iter::once(config.backend)
+        .chain(Backend::ALL.iter().copied())
+        .find(|b| b.proof_formats().contains(&format))
+        .ok_or_else(|| SolverError::Backend(format!("no SAT backend can write a {} proof", format.name())))?;
+    backend.prove(cnf, config.stop.clone(), progress, out, format)
 }
 
 /// Counters kept by a solver.
@@ -193,11 +239,22 @@ impl Progress {
     }
 }
 
-/// The proof formats varisat can write.
+/// The proof formats somaria can write; [`Backend::proof_formats`] says
+/// which backend writes which.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ProofFormat {
     /// varisat's own format, checked by the varisat-checker crate.
     Varisat,
     /// Textual DRAT, checked by drat-trim and most other checkers.
     Drat,
+}
+
+impl ProofFormat {
+    /// The format's name, as `--proof-format` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProofFormat::Varisat => "varisat",
+            ProofFormat::Drat => "drat",
+        }
+    }
 }

@@ -53,6 +53,7 @@ use crate::cnf::Cnf;
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Source};
 use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
+use crate::solver::SolverConfig;
 
 /// The `kind` of keys-and-doors models.
 pub const KIND: &str = "keys-doors";
@@ -351,7 +352,7 @@ impl KeysDoorsPuzzle {
                 (route, search_stats(encode_ms, searched), None, DecidedBy::Search)
             }
             Engine::SatKeys => {
-                let mut model = sat_keys::OrderModel::new(&board, options)?;
+                let mut model = sat_keys::OrderModel::new(&board, &options.solver, Some(options.progress.clone()))?;
                 let route = model.shortest()?;
                 let cnf = options.settle_formula(route.is_none(), || model.reported_cnf())?;
                 let (variables, clauses) = model.reported_size();
@@ -360,7 +361,7 @@ impl KeysDoorsPuzzle {
                 (route, stats, cnf, DecidedBy::Sat)
             }
             Engine::Sat => {
-                let mut planner = sat::Planner::new(&board, Some(options.progress.clone()));
+                let mut planner = sat::Planner::new(&board, &options.solver, Some(options.progress.clone()));
                 let route = match planner.shortest()? {
                     Some(_) => Some(planner.route().map_err(Error::CheckFailed)?),
                     None => None,
@@ -651,10 +652,7 @@ impl Puzzle for KeysDoorsPuzzle {
                 Ok(CountReport { count, saturated, complete, stats: search_stats() })
             }
             Engine::SatKeys => {
-                let mut model = sat_keys::OrderModel::new(
-                    &board,
-                    &SolveOptions { progress: options.progress.clone(), ..SolveOptions::default() },
-                )?;
+                let mut model = sat_keys::OrderModel::new(&board, &options.solver, Some(options.progress.clone()))?;
                 let outcome = model.count()?;
                 let (count, saturated, complete) = limited(outcome.routes, outcome.saturated);
                 options.progress.set_solutions(count);
@@ -662,7 +660,7 @@ impl Puzzle for KeysDoorsPuzzle {
                 Ok(CountReport { count, saturated, complete, stats: with_encode_time(stats, started) })
             }
             Engine::Sat => {
-                let mut planner = sat::Planner::new(&board, Some(options.progress.clone()));
+                let mut planner = sat::Planner::new(&board, &options.solver, Some(options.progress.clone()));
                 let mut count = 0u64;
                 let mut complete = true;
                 if let Some(steps) = planner.shortest()? {
@@ -677,7 +675,7 @@ impl Puzzle for KeysDoorsPuzzle {
                             Ok(())
                         })
                         .map_err(|e| match e {
-                            sat::RouteError::Solver(e) => Error::Solver(e),
+                            sat::RouteError::Solver(e) => Error::from(e),
                             sat::RouteError::Decode(message) => Error::CheckFailed(message),
                         })?;
                 }
@@ -746,7 +744,7 @@ impl Puzzle for KeysDoorsPuzzle {
                 expected: sat_engines(),
             }),
             Engine::SatKeys => {
-                let model = sat_keys::OrderModel::new(&board, &SolveOptions::default())?;
+                let model = sat_keys::OrderModel::new(&board, &SolverConfig::default(), None)?;
                 let note = match model.greedy_steps() {
                     Some(steps) => format!(
                         "the order of collection with the total bounded by {steps} steps, a greedy route's length; \
@@ -856,7 +854,7 @@ mod tests {
         use crate::solver::{Answer, new_solver};
         let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
         let board = Board::new(&puzzle);
-        let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        let mut model = sat_keys::OrderModel::new(&board, &SolverConfig::default(), None).unwrap();
         assert_eq!(model.shortest().unwrap().unwrap().len(), 8);
         let cnf = model.reported_cnf();
         assert_eq!(model.reported_size(), (cnf.num_vars(), cnf.num_clauses()));
@@ -869,7 +867,7 @@ mod tests {
         // No route: the reported formula is unsatisfiable.
         let locked = KeysDoorsPuzzle::from_picture("@.A.a").unwrap();
         let board = Board::new(&locked);
-        let mut model = sat_keys::OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        let mut model = sat_keys::OrderModel::new(&board, &SolverConfig::default(), None).unwrap();
         assert_eq!(model.shortest().unwrap(), None);
         assert_eq!(new_solver(&model.reported_cnf(), None).solve().unwrap(), Answer::Unsat);
     }

@@ -33,7 +33,7 @@ use super::board::{Access, Board};
 use crate::cnf::ClauseSink;
 use crate::cnf::{Cnf, Lit, Var, card};
 use crate::puzzles::Error;
-use crate::solver::{Answer, Progress, ProjectedModels, Recorded, Solve, SolveStats, SolverError, new_solver};
+use crate::solver::{Answer, Progress, ProjectedModels, Recorded, Solve, SolveStats, SolverConfig, SolverError};
 
 /// The most variables the plan may grow to before the engine gives up with
 /// an error rather than exhaust memory.
@@ -90,10 +90,10 @@ pub struct Planner<'b> {
 }
 
 impl<'b> Planner<'b> {
-    /// The formula for horizon 0, loaded into a fresh solver that counts its
-    /// calls in `progress`.
-    pub fn new(board: &'b Board, progress: Option<Arc<Progress>>) -> Planner<'b> {
-        Planner::with_formula(board, Recorded::new(Some(new_solver(&Cnf::new(), progress))))
+    /// The formula for horizon 0, loaded into a fresh solver of `config`
+    /// that counts its calls in `progress`.
+    pub fn new(board: &'b Board, config: &SolverConfig, progress: Option<Arc<Progress>>) -> Planner<'b> {
+        Planner::with_formula(board, Recorded::new(Some(config.new_solver(&Cnf::new(), progress))))
     }
 
     /// A planner over `formula`, which may only record (for export).
@@ -489,7 +489,7 @@ mod tests {
     fn planner_steps(picture: &str) -> (Option<u64>, u64) {
         let puzzle = KeysDoorsPuzzle::from_picture(picture).unwrap();
         let board = Board::new(&puzzle);
-        let mut planner = Planner::new(&board, None);
+        let mut planner = Planner::new(&board, &SolverConfig::default(), None);
         let steps = planner.shortest().unwrap();
         let mut routes = 0;
         if steps.is_some() {
@@ -533,7 +533,7 @@ mod tests {
     fn the_reported_size_is_the_size_of_the_reported_formula() {
         let puzzle = KeysDoorsPuzzle::from_picture("#a##\n@.Ab").unwrap();
         let board = Board::new(&puzzle);
-        let mut planner = Planner::new(&board, None);
+        let mut planner = Planner::new(&board, &SolverConfig::default(), None);
         planner.shortest().unwrap();
         let cnf = planner.cnf_with_goal();
         assert_eq!(planner.reported_size(), (cnf.num_vars(), cnf.num_clauses()));
@@ -560,9 +560,9 @@ mod tests {
     fn the_cnf_with_goal_is_satisfiable_exactly_from_the_shortest_horizon() {
         let puzzle = KeysDoorsPuzzle::from_picture("#a##\n@.Ab").unwrap();
         let board = Board::new(&puzzle);
-        let mut planner = Planner::new(&board, None);
+        let mut planner = Planner::new(&board, &SolverConfig::default(), None);
         for horizon in 0..=5 {
-            let mut solver = new_solver(&planner.cnf_with_goal(), None);
+            let mut solver = crate::solver::new_solver(&planner.cnf_with_goal(), None);
             let expected = if horizon < 5 { Answer::Unsat } else { Answer::Sat };
             assert_eq!(solver.solve().unwrap(), expected, "horizon {horizon}");
             planner.extend();
@@ -587,9 +587,10 @@ mod examples {
     #[test]
     fn planner() {
         use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, sat::Planner};
+        use crate::solver::SolverConfig;
         let puzzle = KeysDoorsPuzzle::from_picture("@..a").unwrap();
         let board = Board::new(&puzzle);
-        let mut planner = Planner::new(&board, None);
+        let mut planner = Planner::new(&board, &SolverConfig::default(), None);
         assert_eq!(planner.shortest().unwrap(), Some(3));
         assert_eq!(planner.route().unwrap().len(), 3);
     }

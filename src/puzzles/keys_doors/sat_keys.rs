@@ -56,13 +56,15 @@
 //! way only. With several walkers the interleavings of moves are not
 //! counted, so `count` refuses them.
 
+use std::sync::Arc;
+
 use super::Move;
 use super::board::{Board, KeySet};
 use super::legs::{Leg, Legs, Reading};
 use crate::cnf::card::{self, Bounds, Totalizer};
 use crate::cnf::{ClauseSink, Cnf, Lit, Var};
-use crate::puzzles::{Error, SolveOptions};
-use crate::solver::{Answer, ProjectedModels, Recorded, Solve, SolveStats, SolverError};
+use crate::puzzles::Error;
+use crate::solver::{Answer, Progress, ProjectedModels, Recorded, Solve, SolveStats, SolverConfig, SolverError};
 
 /// The largest unary objective (inputs × cut-off) chosen without being asked.
 const UNARY_LIMIT: u64 = 4_000_000;
@@ -133,15 +135,22 @@ pub struct OrderModel<'b> {
 }
 
 impl<'b> OrderModel<'b> {
-    /// The model with the objective chosen by size.
-    pub fn new(board: &'b Board, options: &SolveOptions) -> Result<OrderModel<'b>, Error> {
-        OrderModel::with_objective(board, options, None)
+    /// The model with the objective chosen by size, on a solver of `config`
+    /// that counts its calls in `progress`.
+    pub fn new(
+        board: &'b Board,
+        config: &SolverConfig,
+        progress: Option<Arc<Progress>>,
+    ) -> Result<OrderModel<'b>, Error> {
+        OrderModel::with_objective(board, config, progress, None)
     }
 
-    /// The model with a chosen objective encoding, or one chosen by size.
+    /// [`OrderModel::new`] with a chosen objective encoding, or one chosen
+    /// by size.
     pub fn with_objective(
         board: &'b Board,
-        options: &SolveOptions,
+        config: &SolverConfig,
+        progress: Option<Arc<Progress>>,
         objective: Option<Objective>,
     ) -> Result<OrderModel<'b>, Error> {
         let legs = choose_legs(board)?;
@@ -288,7 +297,7 @@ impl<'b> OrderModel<'b> {
                 }
             }
         };
-        let solver = options.new_solver(&cnf);
+        let solver = config.new_solver(&cnf, progress);
         Ok(OrderModel {
             board,
             legs,
@@ -796,7 +805,7 @@ mod tests {
     fn steps(picture: &str, objective: Objective) -> (Option<u64>, Option<u64>) {
         let puzzle = KeysDoorsPuzzle::from_picture(picture).unwrap();
         let board = Board::new(&puzzle);
-        let mut model = OrderModel::with_objective(&board, &SolveOptions::default(), Some(objective)).unwrap();
+        let mut model = OrderModel::with_objective(&board, &SolverConfig::default(), None, Some(objective)).unwrap();
         let route = model.shortest().unwrap();
         if let Some(route) = &route {
             check(&puzzle, route).unwrap();
@@ -886,12 +895,12 @@ mod tests {
         for picture in ["a.@.b", "@..\n.b.\n..a", "@Ab\n.#.\na..", "@...\n....\n...a", "@.b.B.c\n#a#####"] {
             let puzzle = KeysDoorsPuzzle::from_picture(picture).unwrap();
             let board = Board::new(&puzzle);
-            let counted = OrderModel::new(&board, &SolveOptions::default()).unwrap().count().unwrap();
+            let counted = OrderModel::new(&board, &SolverConfig::default(), None).unwrap().count().unwrap();
             let reference = bfs::search(&board, false);
             assert_eq!((counted.steps, counted.routes), (reference.steps, reference.routes), "{picture}");
         }
         let board = Board::new(&KeysDoorsPuzzle::from_picture("a@#@b").unwrap());
-        let refused = OrderModel::new(&board, &SolveOptions::default()).unwrap().count();
+        let refused = OrderModel::new(&board, &SolverConfig::default(), None).unwrap().count();
         assert!(matches!(refused, Err(Error::Unsupported { .. })));
     }
 }
@@ -900,11 +909,11 @@ mod tests {
 mod examples {
     #[test]
     fn ordermodel() {
-        use crate::puzzles::SolveOptions;
         use crate::puzzles::keys_doors::{Board, KeysDoorsPuzzle, sat_keys::OrderModel};
+        use crate::solver::SolverConfig;
         let puzzle = KeysDoorsPuzzle::from_picture("@.a..\n###.#\nb.A.B").unwrap();
         let board = Board::new(&puzzle);
-        let mut model = OrderModel::new(&board, &SolveOptions::default()).unwrap();
+        let mut model = OrderModel::new(&board, &SolverConfig::default(), None).unwrap();
         assert_eq!(model.shortest().unwrap().unwrap().len(), 8);
     }
 }

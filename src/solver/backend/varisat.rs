@@ -1,0 +1,258 @@
+//! The varisat CDCL solver as a [`BackendSolver`], with its proof writing
+//! and the quirks of both.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::BackendSolver;
+use crate::cnf::{ClauseSink, Lit, Var};
+use crate::solver::{Answer, ProofFormat, SolverError};
+
+/// varisat behind [`BackendSolver`].
+pub(super) struct Varisat {
+    inner: varisat::Solver<'static>,
+    num_vars: usize,
+    model: Vec<bool>,
+    /// Whether the assumptions varisat holds are not empty; it keeps them
+    /// across calls.
+    assumed: bool,
+    solved: bool,
+    proof: Option<Proof>,
+    refused: Option<String>,
+    /// Reused for each clause, to spare an allocation per clause.
+    lits: Vec<varisat::Lit>,
+}
+
+/// The proof being written: its format, and the end of the file varisat
+/// writes, which the solver keeps a handle on to finish it.
+struct Proof {
+    format: ProofFormat,
+    out: Arc<Mutex<TailWriter>>,
+    /// Whether the last call refuted the formula with no assumptions.
+    refuted: bool,
+}
+
+impl Varisat {
+    pub(super) fn new() -> Varisat {
+        Varisat {
+            inner: varisat::Solver::new(),
+            num_vars: 0,
+            model: Vec::new(),
+            assumed: false,
+            solved: false,
+            proof: None,
+            refused: None,
+            lits: Vec::new(),
+        }
+    }
+
+    /// A solver that writes a proof of every verdict to `out`.
+    ///
+    /// The proof must be set up before the first clause, which is why it is
+    /// given here and not later. A DRAT proof cannot record assumptions or
+    /// clauses added after the first solve; doing either makes the next solve
+    /// fail with an error rather than write a wrong proof.
+    pub(super) fn writing_proof(out: Box<dyn Write + Send>, format: ProofFormat) -> Varisat {
+        let mut solver = Varisat::new();
+        let out = Arc::new(Mutex::new(TailWriter { out, tail: Vec::new() }));
+        let varisat_format = match format {
+            ProofFormat::Varisat => varisat::ProofFormat::Varisat,
+            ProofFormat::Drat => varisat::ProofFormat::Drat,
+        };
+        solver.inner.write_proof(std::io::BufWriter::new(SharedWriter(out.clone())), varisat_format);
+        solver.proof = Some(Proof { format, out, refuted: false });
+        solver
+    }
+
+    /// Finishes and flushes the proof. varisat omits the empty clause from a
+    /// DRAT refutation when unit propagation alone refutes the formula; some
+    /// checkers insist on it, and it is always a valid last step of a
+    /// refutation, so it is added when missing.
+    pub(super) fn finish_proof(mut self) -> Result<(), SolverError> {
+        let Some(proof) = self.proof.take() else { return Ok(()) };
+        self.inner.close_proof().map_err(|e| SolverError::Backend(e.to_string()))?;
+        let mut out = proof.out.lock().unwrap_or_else(PoisonError::into_inner);
+        let finished = if proof.format == ProofFormat::Drat && proof.refuted && !out.ends_with_empty_clause() {
+            out.write_all(b"0\n").and_then(|()| out.flush())
+        } else {
+            out.flush()
+        };
+        finished.map_err(|e| SolverError::Backend(format!("cannot finish the proof: {e}")))
+    }
+
+    fn writes_drat(&self) -> bool {
+        self.proof.as_ref().is_some_and(|p| p.format == ProofFormat::Drat)
+    }
+}
+
+fn to_varisat(lit: Lit) -> varisat::Lit {
+    varisat::Lit::from_code(lit.code())
+}
+
+impl ClauseSink for Varisat {
+    fn new_var(&mut self) -> Var {
+        let var = Var::from_index(self.num_vars);
+        self.num_vars += 1;
+        var
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        use varisat::ExtendFormula;
+        if self.writes_drat() && self.solved {
+            // varisat cannot record this in DRAT and would panic; the next
+            // solve reports it instead.
+            self.refused = Some("a DRAT proof cannot cover clauses added after solving".to_string());
+            return;
+        }
+        self.lits.clear();
+        self.lits.extend(clause.iter().map(|&l| to_varisat(l)));
+        self.inner.add_clause(&self.lits);
+    }
+}
+
+impl BackendSolver for Varisat {
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
+        if let Some(why) = &self.refused {
+            return Err(SolverError::Backend(why.clone()));
+        }
+        // varisat keeps assumptions across calls, so reset them whenever some
+        // were set; but never touch them with a DRAT proof, which cannot
+        // record assumptions (varisat panics if asked to).
+        if !assumptions.is_empty() || self.assumed {
+            if self.writes_drat() {
+                return Err(SolverError::Backend(
+                    "a DRAT proof cannot cover solving under assumptions; use the varisat proof format".into(),
+                ));
+            }
+            let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+            self.inner.assume(&lits);
+            self.assumed = !assumptions.is_empty();
+        }
+        self.solved = true;
+        let satisfiable = self.inner.solve().map_err(|e| SolverError::Backend(e.to_string()))?;
+        if let Some(proof) = &mut self.proof {
+            proof.refuted = !satisfiable && assumptions.is_empty();
+        }
+        if !satisfiable {
+            return Ok(Answer::Unsat);
+        }
+        // Variables in no clause are unknown to varisat; they read false.
+        self.model.clear();
+        self.model.resize(self.num_vars, false);
+        for lit in self.inner.model().unwrap_or_default() {
+            if let Some(slot) = self.model.get_mut(lit.index()) {
+                *slot = lit.is_positive();
+            }
+        }
+        Ok(Answer::Sat)
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        self.model.get(lit.var().index()).copied().unwrap_or(false) == lit.is_positive()
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        self.inner.failed_core().unwrap_or(&[]).iter().map(|l| Lit::from_code(l.code())).collect()
+    }
+}
+
+/// The proof file, remembering the last bytes written to it so that a
+/// missing last step can be told.
+struct TailWriter {
+    out: Box<dyn Write + Send>,
+    tail: Vec<u8>,
+}
+
+impl TailWriter {
+    /// Whether what was written ends with the empty clause `0`, as a line
+    /// of its own.
+    fn ends_with_empty_clause(&self) -> bool {
+        self.tail == b"0\n" || self.tail.ends_with(b"\n0\n")
+    }
+}
+
+impl Write for TailWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let written = self.out.write(buf)?;
+        self.tail.extend_from_slice(&buf[..written]);
+        let excess = self.tail.len().saturating_sub(3);
+        self.tail.drain(..excess);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// varisat's handle on the proof file; the solver keeps another, to finish
+/// the file after varisat has closed its own.
+struct SharedWriter(Arc<Mutex<TailWriter>>);
+
+impl Write for SharedWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A proof file in memory, readable after the solver is gone.
+    #[derive(Clone, Default)]
+    struct Memory(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Memory {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn drat_of(clauses: &[&[Lit]]) -> (Answer, Vec<u8>) {
+        let file = Memory::default();
+        let mut solver = Varisat::writing_proof(Box::new(file.clone()), ProofFormat::Drat);
+        solver.new_var();
+        for clause in clauses {
+            solver.add_clause(clause);
+        }
+        let answer = solver.solve_under(&[]).unwrap();
+        solver.finish_proof().unwrap();
+        let bytes = file.0.lock().unwrap().clone();
+        (answer, bytes)
+    }
+
+    #[test]
+    fn a_drat_refutation_ends_with_the_empty_clause_exactly_once() {
+        let a = Var::from_index(0);
+        // Unit propagation alone refutes this; varisat leaves out the empty clause.
+        let (answer, proof) = drat_of(&[&[a.pos()], &[a.neg()]]);
+        assert_eq!(answer, Answer::Unsat);
+        let ends_with_empty = |proof: &[u8]| proof == b"0\n" || proof.ends_with(b"\n0\n");
+        assert!(ends_with_empty(&proof), "{:?}", String::from_utf8_lossy(&proof));
+        assert!(!proof.ends_with(b"0\n0\n"), "{:?}", String::from_utf8_lossy(&proof));
+        let (answer, proof) = drat_of(&[&[a.pos(), a.neg()]]);
+        assert_eq!(answer, Answer::Sat);
+        assert!(!ends_with_empty(&proof), "a model needs no refutation: {:?}", String::from_utf8_lossy(&proof));
+    }
+
+    #[test]
+    fn a_drat_proof_refuses_assumptions_and_late_clauses() {
+        let mut solver = Varisat::writing_proof(Box::new(Memory::default()), ProofFormat::Drat);
+        let a = solver.new_var();
+        solver.add_clause(&[a.pos(), a.neg()]);
+        assert!(solver.solve_under(&[a.pos()]).is_err());
+        assert_eq!(solver.solve_under(&[]).unwrap(), Answer::Sat);
+        solver.add_clause(&[a.pos()]);
+        assert!(solver.solve_under(&[]).is_err());
+    }
+}

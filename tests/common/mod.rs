@@ -1,0 +1,24 @@
+//! What the test suites share. Each file under `tests/` is its own crate and
+//! takes these in with `mod common;`, so a helper lives here once instead of
+//! being copied from suite to suite. None of it shares code with somaria's
+//! encodings: the oracles here (walks over tile rooms, varisat reading a
+//! DIMACS file on its own) are what the library is checked against.
+//!
+//! - [`cli`]: running the binary, reading its JSON, refused models;
+//! - [`models`]: model texts, and loading and counting them in the library;
+//! - [`reports`]: the parts of a JSON report that suites check;
+//! - [`dimacs`]: a written formula read back by varisat;
+//! - [`rooms`]: random tile rooms and every walk through one;
+//! - [`keys_doors`]: keys-and-doors routes replayed by the rules;
+//! - [`fans`]: random fan grids.
+
+// Each suite uses a subset of these helpers.
+#![allow(dead_code)]
+
+pub mod cli;
+pub mod dimacs;
+pub mod fans;
+pub mod keys_doors;
+pub mod models;
+pub mod reports;
+pub mod rooms;

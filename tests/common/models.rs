@@ -1,0 +1,103 @@
+//! Model texts, built from grids or mutated byte by byte to fuzz the
+//! loader; models loaded and counted in the library rather than through the
+//! binary; and the comparisons the csp suites evaluate by hand.
+
+use somaria::model::Source;
+use somaria::puzzles::{self, CountOptions, Puzzle};
+
+/// Grid rows as the text of a model's `grid`, a line a row.
+pub fn grid_text(rows: &[Vec<char>]) -> String {
+    rows.iter().map(|r| r.iter().collect::<String>()).collect::<Vec<_>>().join("\n")
+}
+
+/// A tile-cover model of the room `grid` that may leave `k` tiles uncovered.
+pub fn tile_cover_model(grid: &str, k: usize) -> String {
+    format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+}
+
+/// A fans model of the grid `grid`.
+pub fn fans_model(grid: &str) -> String {
+    format!("kind = \"fans\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
+}
+
+/// The grid of a model file, read with the toml crate rather than somaria:
+/// its non-blank lines, trimmed.
+pub fn grid_of(path: &str) -> Vec<Vec<char>> {
+    let table: toml::Table = std::fs::read_to_string(path).unwrap().parse().unwrap();
+    table["grid"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.trim().chars().collect())
+        .collect()
+}
+
+/// The model `text`, loaded; panics showing the error and the text.
+pub fn load_text(text: &str) -> Box<dyn Puzzle> {
+    puzzles::load(&Source::from_text("model.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The model file at `path`, loaded; panics showing the error.
+pub fn load_file(path: &str) -> Box<dyn Puzzle> {
+    puzzles::load_file(path.as_ref()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every solution, counted to the end with `engine` (the default when
+/// `None`).
+pub fn count(puzzle: &dyn Puzzle, engine: Option<&str>) -> u64 {
+    let report = puzzle.count(&CountOptions { engine: engine.map(String::from), ..Default::default() }).unwrap();
+    assert!(report.complete, "the count finished");
+    report.count
+}
+
+/// Whether `lhs rel rhs` holds for one of the comparisons `=`, `!=`, `<`,
+/// `<=`, `>` and `>=` (any other `rel` is taken as `>=`).
+pub fn relation_holds(rel: &str, lhs: i64, rhs: i64) -> bool {
+    match rel {
+        "=" => lhs == rhs,
+        "!=" => lhs != rhs,
+        "<" => lhs < rhs,
+        "<=" => lhs <= rhs,
+        ">" => lhs > rhs,
+        _ => lhs >= rhs,
+    }
+}
+
+/// The grid as a csp 2-d array literal, `[[a, b], [c, d]]`, each cell
+/// written as the number `code` gives it.
+pub fn csp_array(rows: &[Vec<char>], code: impl Fn(char) -> i64) -> String {
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| format!("[{}]", r.iter().map(|&c| code(c).to_string()).collect::<Vec<_>>().join(", ")))
+        .collect();
+    format!("[{}]", rows.join(", "))
+}
+
+/// `text` after the byte edits `(at, kind, byte)` in turn: by `kind` modulo
+/// 3, set the byte at `at` (modulo the length) to `byte`, insert `byte`
+/// there, or remove the byte there; an empty text only grows.
+pub fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
+    let mut bytes = text.as_bytes().to_vec();
+    for &(at, kind, byte) in edits {
+        if bytes.is_empty() {
+            bytes.push(byte);
+            continue;
+        }
+        let at = at % bytes.len();
+        match kind % 3 {
+            0 => bytes[at] = byte,
+            1 => bytes.insert(at, byte),
+            _ => {
+                bytes.remove(at);
+            }
+        }
+    }
+    bytes
+}
+
+/// Cases for each property that fuzzes the loader: 3,000, or
+/// `SOMARIA_FUZZ_CASES` for a longer run (see the README).
+pub fn fuzz_cases() -> u32 {
+    std::env::var("SOMARIA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
+}
