@@ -122,7 +122,6 @@ pub fn possible_facts(deductions: &mut Deductions<'_>) -> Result<Option<Vec<bool
     let Deductions { solver, assumptions, check, .. } = deductions;
     let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, None));
     let found = possible_literals(&mut checked, &candidates, assumptions)?;
-    checked.verdict()?;
     Ok(found.map(|f| f.possible))
 }
 

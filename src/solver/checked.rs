@@ -4,41 +4,32 @@
 use super::{Answer, Solve, SolveStats, SolverError};
 use crate::cnf::{ClauseSink, Lit, Var};
 
-/// Passes every model of `inner` to `check` before anyone reads it. The
-/// first failure is kept and reported by [`Checked::verdict`]; the search
-/// goes on meanwhile, so that the caller decides when to look.
+/// Passes every model of `inner` to `check` before anyone reads it. A
+/// model that fails is an error of the call that found it
+/// ([`SolverError::ModelRejected`]: the encoding let through something that
+/// is not a solution), so no search goes on past it.
 ///
 /// ```
 /// use somaria::cnf::{Cnf, Lit};
-/// use somaria::solver::{Checked, ProjectedModels, new_solver};
+/// use somaria::solver::{Answer, Checked, Solve, SolverError, new_solver};
 /// let mut cnf = Cnf::new();
 /// let a = cnf.new_var();
 /// let mut solver = new_solver(&cnf, None);
 /// let mut checked = Checked::new(&mut solver, |value: &dyn Fn(Lit) -> bool| {
 ///     if value(a.pos()) { Err("a is never true".to_string()) } else { Ok(()) }
 /// });
-/// assert_eq!(ProjectedModels::new(&mut checked, vec![a], &[]).count(), 2);
-/// assert!(checked.verdict().is_err());
+/// assert_eq!(checked.solve_under(&[a.neg()]).unwrap(), Answer::Sat);
+/// assert!(matches!(checked.solve_under(&[a.pos()]), Err(SolverError::ModelRejected(_))));
 /// ```
 pub struct Checked<'s, S: Solve + ?Sized, F> {
     inner: &'s mut S,
     check: F,
-    failure: Option<String>,
 }
 
 impl<'s, S: Solve + ?Sized, F: FnMut(&dyn Fn(Lit) -> bool) -> Result<(), String>> Checked<'s, S, F> {
     /// Checks every model of `inner` with `check`.
     pub fn new(inner: &'s mut S, check: F) -> Self {
-        Checked { inner, check, failure: None }
-    }
-
-    /// The first check that failed, as the error it is: the encoding let
-    /// through something that is not a solution.
-    pub fn verdict(&self) -> Result<(), SolverError> {
-        match &self.failure {
-            Some(why) => Err(SolverError::ModelRejected(why.clone())),
-            None => Ok(()),
-        }
+        Checked { inner, check }
     }
 }
 
@@ -55,11 +46,9 @@ impl<S: Solve + ?Sized, F> ClauseSink for Checked<'_, S, F> {
 impl<S: Solve + ?Sized, F: FnMut(&dyn Fn(Lit) -> bool) -> Result<(), String>> Solve for Checked<'_, S, F> {
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
         let answer = self.inner.solve_under(assumptions)?;
-        if answer == Answer::Sat && self.failure.is_none() {
+        if answer == Answer::Sat {
             let inner = &*self.inner;
-            if let Err(why) = (self.check)(&|lit| inner.value(lit)) {
-                self.failure = Some(why);
-            }
+            (self.check)(&|lit| inner.value(lit)).map_err(SolverError::ModelRejected)?;
         }
         Ok(answer)
     }

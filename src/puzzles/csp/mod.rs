@@ -639,7 +639,6 @@ impl Puzzle for CspPuzzle {
                     break;
                 }
             }
-            checked.verdict()?;
         }
         let cuts = log.borrow().cuts.len();
         let stats = Self::run_stats(engine, &compiled.cnf, cuts, &*solver, encode_ms);
