@@ -636,7 +636,7 @@ impl Run {
                     ));
                 };
                 let picture = self.puzzle.picture(drawn)?;
-                target.write(|out| render::svg::write(&picture, out))
+                target.write(|out| somaria::draw::svg::write(&picture, out))
             }
         };
         match written {

@@ -6,7 +6,7 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
-use somaria::render::svg::{CELL_PX, FLOOR, GOAL, INK, OUTLINE, ROUTES, SHADE, WALL};
+use somaria::draw::svg::{CELL_PX, FLOOR, GOAL, INK, OUTLINE, ROUTES, SHADE, WALL};
 
 fn somaria() -> Command {
     Command::cargo_bin("somaria").unwrap()

@@ -20,8 +20,8 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::cnf::Cnf;
+use crate::draw::Scene;
 use crate::model::{LoadError, Problem, Source};
-use crate::render::picture::Picture;
 use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverError};
 
 /// The verdict on a puzzle.
@@ -507,7 +507,7 @@ pub trait Puzzle: Send + Sync {
 
     /// A picture of a report this puzzle gave: the answer drawn on the
     /// grid, the facts shaded, or the explanation's constraints outlined.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         let _ = of;
         Err(Error::Unsupported { command: "a picture", kind: self.kind() })
     }

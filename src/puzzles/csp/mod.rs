@@ -47,8 +47,8 @@ use super::{
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::{ClauseSink, Cnf, Lit, Var};
+use crate::draw::Scene;
 use crate::model::{LoadError, Source};
-use crate::render::picture::Picture;
 use crate::solver::{
     Answer, Lazy, ProjectedModels, Solve, SolveStats, SolverError, possible_literals, shrink_by_deletion,
 };
@@ -747,7 +747,7 @@ impl Puzzle for CspPuzzle {
     /// The shown 2-D arrays as grids of values, one under another, with
     /// the other shown values and the explanation's constraints in the
     /// caption; `facts` shades the cells that can take more than one value.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         Ok(match of {
             Drawn::Solution(report) => {
                 let values = report.solution.as_ref().map(|s| s.json.clone()).unwrap_or_default();
@@ -767,7 +767,7 @@ impl Puzzle for CspPuzzle {
                 picture
             }
             Drawn::Explanation(report) => {
-                let mut picture = Picture::new(0, 0);
+                let mut picture = Scene::new(0, 0);
                 for constraint in &report.constraints {
                     let line = constraint.line.map(|l| format!(" (line {l})")).unwrap_or_default();
                     picture.caption.push(format!("cannot all hold: {}{line}", constraint.name));

@@ -348,8 +348,8 @@ pub struct DrawnRoute {
 /// its array's shape, the rest in the caption. With `sets`, each leaf is
 /// the list of values a cell can take: one value is drawn, several shade
 /// the cell.
-pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) -> crate::render::picture::Picture {
-    use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
+pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) -> crate::draw::Scene {
+    use crate::draw::{Ground, Mark, Scene, Tint, Trail};
     use serde_json::Value;
     let label = |leaf: &Value| -> (String, bool) {
         let single = |v: &Value| match v {
@@ -400,7 +400,7 @@ pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) ->
     let height: usize = grids.iter().map(|(_, rows)| rows.len()).sum::<usize>()
         + route_rows.iter().map(|shape| shape.0).sum::<usize>()
         + panels.saturating_sub(1);
-    let mut picture = Picture::new(height, cols);
+    let mut picture = Scene::new(height, cols);
     let mut top = 0;
     for (name, rows) in &grids {
         for (r, row) in rows.iter().enumerate() {

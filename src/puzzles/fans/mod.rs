@@ -32,8 +32,8 @@ use super::{
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Cnf;
+use crate::draw::{Ground, Mark, Scene, Tint, Trail};
 use crate::grid::{Dir, Grid, Pos};
-use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::{Answer, ProjectedModels, Solve, minimal_unsat_subset, possible_literals};
 
 /// The `kind` of fan models.
@@ -496,11 +496,11 @@ impl Puzzle for FanPuzzle {
     /// The grid with walls, weathercocks as dots and fans: the answer's
     /// arrows and wind, the facts' forced arrows ("?" where a fan is free),
     /// or the explanation's weathercocks outlined.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         let Some(layout) = &self.layout else {
             return Err(Error::Unsupported { command: "a picture of the listed form (it has no grid)", kind: KIND });
         };
-        let mut picture = Picture::new(layout.rows(), layout.cols());
+        let mut picture = Scene::new(layout.rows(), layout.cols());
         for (pos, cell) in layout.cells() {
             match cell {
                 Cell::Wall => picture.set_ground(pos, Ground::Wall),

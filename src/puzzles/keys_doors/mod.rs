@@ -50,9 +50,9 @@ use super::{
     SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Cnf;
+use crate::draw::{Ground, Mark, Scene, Tint, Trail};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Source};
-use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 
 /// The `kind` of keys-and-doors models.
 pub const KIND: &str = "keys-doors";
@@ -781,7 +781,7 @@ impl Puzzle for KeysDoorsPuzzle {
     /// The grid with walls, keys and doors by their letters and each
     /// walker's start (a ring): the route of each walker as a line of its
     /// own colour, or the key that cannot be collected outlined.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         /// The part of a route solution a picture needs.
         #[derive(serde::Deserialize)]
         struct Walked {
@@ -791,7 +791,7 @@ impl Puzzle for KeysDoorsPuzzle {
         struct WalkedBy {
             path: Vec<[usize; 2]>,
         }
-        let mut picture = Picture::new(self.layout.rows(), self.layout.cols());
+        let mut picture = Scene::new(self.layout.rows(), self.layout.cols());
         for (pos, cell) in self.layout.cells() {
             match *cell {
                 Cell::Wall => picture.set_ground(pos, Ground::Wall),

@@ -49,8 +49,8 @@ use super::{
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::{ClauseSink, Lit, card};
+use crate::draw::{Ground, Mark, Scene, Tint, Trail};
 use crate::grid::{Dir, Grid, Pos};
-use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::{Answer, Lazy, ProjectedModels, Solve, possible_literals, shrink_by_deletion};
 
 /// The `kind` of tile-cover models.
@@ -725,8 +725,8 @@ impl Puzzle for TileCoverPuzzle {
     /// ring) to its last tile (a square), tiles left shaded; or the tiles
     /// some route may leave shaded; or the explanation's tiles outlined,
     /// with its words in a caption.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
-        let mut picture = Picture::new(self.grid.rows(), self.grid.cols());
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
+        let mut picture = Scene::new(self.grid.rows(), self.grid.cols());
         for (pos, cell) in self.grid.cells() {
             if *cell == Cell::Wall {
                 picture.set_ground(pos, Ground::Wall);

@@ -1,7 +1,8 @@
-//! A picture of a grid puzzle, described by what is on it rather than how
-//! it is drawn: each family says which cells are walls, which are shaded,
-//! which marks stand where and which routes run through which cells, and
-//! [`super::svg`] draws it. A family never writes SVG itself.
+//! A [`Scene`]: a picture of a grid puzzle, described by what is on it
+//! rather than how it is drawn: each family says which cells are walls,
+//! which are shaded, which marks stand where and which routes run through
+//! which cells, and [`super::svg`] draws it. A family never writes SVG
+//! itself.
 
 use crate::grid::{Dir, Pos};
 
@@ -62,14 +63,14 @@ pub struct Trail {
 /// A picture of a grid and what is on it.
 ///
 /// ```
-/// use somaria::render::picture::{Ground, Picture};
-/// let mut picture = Picture::new(2, 3);
-/// picture.set_ground((0, 1), Ground::Wall);
-/// assert_eq!(picture.ground((0, 1)), Ground::Wall);
-/// assert_eq!(picture.ground((1, 2)), Ground::Floor);
+/// use somaria::draw::{Ground, Scene};
+/// let mut scene = Scene::new(2, 3);
+/// scene.set_ground((0, 1), Ground::Wall);
+/// assert_eq!(scene.ground((0, 1)), Ground::Wall);
+/// assert_eq!(scene.ground((1, 2)), Ground::Floor);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Picture {
+pub struct Scene {
     rows: usize,
     cols: usize,
     grounds: Vec<Ground>,
@@ -83,10 +84,10 @@ pub struct Picture {
     pub caption: Vec<String>,
 }
 
-impl Picture {
+impl Scene {
     /// A `rows` × `cols` grid of floor with nothing on it.
-    pub fn new(rows: usize, cols: usize) -> Picture {
-        Picture {
+    pub fn new(rows: usize, cols: usize) -> Scene {
+        Scene {
             rows,
             cols,
             grounds: vec![Ground::Floor; rows * cols],

@@ -1,4 +1,4 @@
-//! Drawing a [`Picture`] as SVG, streamed element by element so that a
+//! Drawing a [`Scene`] as SVG, streamed element by element so that a
 //! room of a million cells is written without holding the document in
 //! memory. The elements come from the `svg` crate, which does the escaping;
 //! only the root tag, whose attributes are numbers, is written here.
@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use svg::node::element::{Circle, Line, Polyline, Rectangle, Text};
 
-use super::picture::{Ground, Mark, Picture, Tint, Trail};
+use super::{Ground, Mark, Scene, Tint, Trail};
 use crate::grid::{Dir, Pos};
 
 /// Pixels per cell in the image's width and height.
@@ -52,16 +52,16 @@ const CAPTION_LINE: f64 = 0.8;
 /// Writes `picture` as an SVG document to `out`.
 ///
 /// ```
-/// use somaria::render::picture::{Ground, Picture};
-/// let mut picture = Picture::new(1, 2);
-/// picture.set_ground((0, 1), Ground::Wall);
+/// use somaria::draw::{Ground, Scene};
+/// let mut scene = Scene::new(1, 2);
+/// scene.set_ground((0, 1), Ground::Wall);
 /// let mut out = Vec::new();
-/// somaria::render::svg::write(&picture, &mut out).unwrap();
+/// somaria::draw::svg::write(&scene, &mut out).unwrap();
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
-/// assert!(text.contains(somaria::render::svg::WALL));
+/// assert!(text.contains(somaria::draw::svg::WALL));
 /// ```
-pub fn write(picture: &Picture, out: impl Write) -> io::Result<()> {
+pub fn write(picture: &Scene, out: impl Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let (rows, cols) = (picture.rows(), picture.cols());
     let height = rows as f64 + picture.caption.len() as f64 * CAPTION_LINE + 0.2;
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn walls_shading_and_routes_land_on_their_cells() {
-        let mut picture = Picture::new(2, 3);
+        let mut picture = Scene::new(2, 3);
         picture.set_ground((0, 2), Ground::Wall);
         picture.set_ground((1, 2), Ground::Shaded);
         picture.trails.push(Trail { cells: vec![(0, 0), (0, 1), (1, 1), (1, 0)], tint: Tint::Route(0), closed: false });
@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn runs_merge_cells_of_one_ground() {
-        let mut picture = Picture::new(1, 5);
+        let mut picture = Scene::new(1, 5);
         for col in 1..4 {
             picture.set_ground((0, col), Ground::Wall);
         }
