@@ -12,7 +12,7 @@
 //! - [`solver`] solves them, under assumptions or enumerating models;
 //! - [`puzzles`] holds one module per family, each with its encoding, decoding
 //!   and independent check, and the picture of its grid as a [`draw::Scene`];
-//! - [`draw`] draws scenes, knowing nothing of families;
+//! - [`draw`] draws scenes as SVG or as text, knowing nothing of families;
 //! - [`render`] turns reports into text for people or JSON for programs.
 //!
 //! ```

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use svg::node::element::{Circle, Line, Polyline, Rectangle, Text};
 
-use super::{Ground, Mark, Scene, Tint, Trail};
+use super::{Along, Edge, Ground, Mark, Scene, Stroke, Tint, Trail};
 use crate::grid::{Dir, Pos};
 
 /// Pixels per cell in the image's width and height.
@@ -30,8 +30,10 @@ pub const WIND: &str = "#8ecae6";
 pub const GOAL: &str = "#d08c00";
 /// The colour of obstacles (doors).
 pub const OBSTACLE: &str = "#7a3e00";
-/// The colour of plain marks and grid lines.
+/// The colour of plain marks, region borders and corner dots.
 pub const INK: &str = "#202020";
+/// The colour of the thin lines between cells.
+pub const GRID: &str = "#c8c8c8";
 /// The colour of outlines on named cells.
 pub const OUTLINE: &str = "#e63946";
 
@@ -42,6 +44,7 @@ pub fn colour(tint: Tint) -> &'static str {
         Tint::Wind => WIND,
         Tint::Goal => GOAL,
         Tint::Obstacle => OBSTACLE,
+        Tint::Highlight => SHADE,
         Tint::Ink => INK,
     }
 }
@@ -49,7 +52,9 @@ pub fn colour(tint: Tint) -> &'static str {
 /// Height of one caption line, in cells.
 const CAPTION_LINE: f64 = 0.8;
 
-/// Writes `picture` as an SVG document to `out`.
+/// Writes `scene` as an SVG document to `out`: the grounds, the thin grid
+/// lines, region borders, edges, corner dots, trails, marks, outlines and
+/// the caption, each layer over the one before.
 ///
 /// ```
 /// use somaria::draw::{Ground, Scene};
@@ -61,12 +66,12 @@ const CAPTION_LINE: f64 = 0.8;
 /// assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
 /// assert!(text.contains(somaria::draw::svg::WALL));
 /// ```
-pub fn write(picture: &Scene, out: impl Write) -> io::Result<()> {
+pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
-    let (rows, cols) = (picture.rows(), picture.cols());
-    let height = rows as f64 + picture.caption.len() as f64 * CAPTION_LINE + 0.2;
+    let (rows, cols) = (scene.rows(), scene.cols());
+    let height = rows as f64 + scene.caption.len() as f64 * CAPTION_LINE + 0.2;
     // Wide enough for the longest caption line, at about 0.3 cells a letter.
-    let longest = picture.caption.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let longest = scene.caption.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let width = (cols as f64).max((longest as f64 * 0.3 + 0.2).ceil());
     writeln!(
         out,
@@ -75,22 +80,31 @@ pub fn write(picture: &Scene, out: impl Write) -> io::Result<()> {
         (height * CELL_PX as f64).ceil() as usize
     )?;
     writeln!(out, "{}", rect(0.0, 0.0, cols as f64, rows as f64, FLOOR))?;
-    for (row, col, length, ground) in picture.ground_runs() {
+    for (row, col, length, ground) in scene.ground_runs() {
         let fill = match ground {
             Ground::Floor => continue,
             Ground::Wall => WALL,
-            Ground::Shaded => SHADE,
+            Ground::Shaded(tint) => colour(tint),
         };
         writeln!(out, "{}", rect(col as f64, row as f64, length as f64, 1.0, fill))?;
     }
     grid_lines(&mut out, rows, cols)?;
-    for trail in &picture.trails {
+    if scene.has_regions() {
+        region_borders(&mut out, scene)?;
+    }
+    for edge in &scene.edges {
+        edge_elements(&mut out, edge)?;
+    }
+    if scene.corner_dots {
+        corner_dots(&mut out, rows, cols)?;
+    }
+    for trail in &scene.trails {
         writeln!(out, "{}", trail_element(trail))?;
     }
-    for (pos, mark) in &picture.marks {
+    for (pos, mark) in &scene.marks {
         mark_elements(&mut out, *pos, mark)?;
     }
-    for &(row, col) in &picture.outlines {
+    for &(row, col) in &scene.outlines {
         let outline = Rectangle::new()
             .set("x", col as f64 + 0.06)
             .set("y", row as f64 + 0.06)
@@ -101,7 +115,7 @@ pub fn write(picture: &Scene, out: impl Write) -> io::Result<()> {
             .set("stroke-width", 0.12);
         writeln!(out, "{outline}")?;
     }
-    for (i, line) in picture.caption.iter().enumerate() {
+    for (i, line) in scene.caption.iter().enumerate() {
         let text = Text::new(line.as_str())
             .set("x", 0.1)
             .set("y", rows as f64 + (i as f64 + 1.0) * CAPTION_LINE)
@@ -126,7 +140,7 @@ fn grid_lines(out: &mut impl Write, rows: usize, cols: usize) -> io::Result<()> 
             .set("y1", y1)
             .set("x2", x2)
             .set("y2", y2)
-            .set("stroke", "#c8c8c8")
+            .set("stroke", GRID)
             .set("stroke-width", 0.03)
     };
     for row in 0..=rows {
@@ -134,6 +148,86 @@ fn grid_lines(out: &mut impl Write, rows: usize, cols: usize) -> io::Result<()> 
     }
     for col in 0..=cols {
         writeln!(out, "{}", line(col, 0, col, rows))?;
+    }
+    Ok(())
+}
+
+fn lattice_line(x1: usize, y1: usize, x2: usize, y2: usize) -> Line {
+    Line::new().set("x1", x1).set("y1", y1).set("x2", x2).set("y2", y2)
+}
+
+/// Heavy lines along the sides where regions meet, each straight run of
+/// border one line.
+fn region_borders(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
+    let (rows, cols) = (scene.rows(), scene.cols());
+    let heavy = |line: Line| line.set("stroke", INK).set("stroke-width", 0.1).set("stroke-linecap", "square");
+    for row in 0..=rows {
+        for (from, to) in runs(cols, |col| scene.is_border((row, col), Along::Across)) {
+            writeln!(out, "{}", heavy(lattice_line(from, row, to, row)))?;
+        }
+    }
+    for col in 0..=cols {
+        for (from, to) in runs(rows, |row| scene.is_border((row, col), Along::Down)) {
+            writeln!(out, "{}", heavy(lattice_line(col, from, col, to)))?;
+        }
+    }
+    Ok(())
+}
+
+/// The maximal runs `[from, to)` of `0..length` where `on` holds.
+fn runs(length: usize, on: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    let mut start = None;
+    for i in 0..=length {
+        match (start, i < length && on(i)) {
+            (None, true) => start = Some(i),
+            (Some(from), false) => {
+                found.push((from, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+fn edge_elements(out: &mut impl Write, edge: &Edge) -> io::Result<()> {
+    let (row, col) = edge.corner;
+    let (to_row, to_col) = match edge.along {
+        Along::Across => (row, col + 1),
+        Along::Down => (row + 1, col),
+    };
+    match edge.stroke {
+        Stroke::Line(tint) => {
+            let line = lattice_line(col, row, to_col, to_row)
+                .set("stroke", colour(tint))
+                .set("stroke-width", 0.12)
+                .set("stroke-linecap", "round");
+            writeln!(out, "{line}")
+        }
+        Stroke::Cross(tint) => {
+            let (x, y) = ((col + to_col) as f64 / 2.0, (row + to_row) as f64 / 2.0);
+            let arm = 0.12;
+            for (dx, dy) in [(arm, arm), (arm, -arm)] {
+                let line = Line::new()
+                    .set("x1", x - dx)
+                    .set("y1", y - dy)
+                    .set("x2", x + dx)
+                    .set("y2", y + dy)
+                    .set("stroke", colour(tint))
+                    .set("stroke-width", 0.05);
+                writeln!(out, "{line}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn corner_dots(out: &mut impl Write, rows: usize, cols: usize) -> io::Result<()> {
+    for row in 0..=rows {
+        for col in 0..=cols {
+            writeln!(out, "{}", Circle::new().set("cx", col).set("cy", row).set("r", 0.07).set("fill", INK))?;
+        }
     }
     Ok(())
 }
@@ -195,7 +289,7 @@ fn mark_elements(out: &mut impl Write, pos: Pos, mark: &Mark) -> io::Result<()> 
                 .set("fill", colour(*tint));
             writeln!(out, "{label}")
         }
-        Mark::Start(tint) => {
+        Mark::Ring(tint) => {
             let ring = Circle::new()
                 .set("cx", x)
                 .set("cy", y)
@@ -205,7 +299,7 @@ fn mark_elements(out: &mut impl Write, pos: Pos, mark: &Mark) -> io::Result<()> 
                 .set("stroke-width", 0.1);
             writeln!(out, "{ring}")
         }
-        Mark::End(tint) => writeln!(out, "{}", rect(x - 0.22, y - 0.22, 0.44, 0.44, colour(*tint))),
+        Mark::Square(tint) => writeln!(out, "{}", rect(x - 0.22, y - 0.22, 0.44, 0.44, colour(*tint))),
         Mark::Dot(tint) => {
             writeln!(out, "{}", Circle::new().set("cx", x).set("cy", y).set("r", 0.14).set("fill", colour(*tint)))
         }
@@ -216,15 +310,30 @@ fn mark_elements(out: &mut impl Write, pos: Pos, mark: &Mark) -> io::Result<()> 
 mod tests {
     use super::*;
 
-    /// The colour at the centre of a cell, after rendering with resvg.
-    fn pixel_at(svg_text: &str, (row, col): Pos) -> [u8; 3] {
-        let tree = resvg::usvg::Tree::from_str(svg_text, &resvg::usvg::Options::default()).unwrap();
-        let size = tree.size().to_int_size();
-        let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
-        let (x, y) = (col * CELL_PX + CELL_PX / 2, row * CELL_PX + CELL_PX / 2);
-        let p = pixmap.pixel(x as u32, y as u32).unwrap();
-        [p.red(), p.green(), p.blue()]
+    /// A scene rendered with resvg, read in pixels.
+    struct Rendered(resvg::tiny_skia::Pixmap);
+
+    impl Rendered {
+        fn of(scene: &Scene) -> (String, Rendered) {
+            let mut out = Vec::new();
+            write(scene, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let tree = resvg::usvg::Tree::from_str(&text, &resvg::usvg::Options::default()).unwrap();
+            let size = tree.size().to_int_size();
+            let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+            resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+            (text, Rendered(pixmap))
+        }
+
+        /// The colour at a point given in cells.
+        fn at(&self, (x, y): (f64, f64)) -> [u8; 3] {
+            let p = self.0.pixel((x * CELL_PX as f64) as u32, (y * CELL_PX as f64) as u32).unwrap();
+            [p.red(), p.green(), p.blue()]
+        }
+
+        fn centre(&self, (row, col): Pos) -> [u8; 3] {
+            self.at(centre((row, col)))
+        }
     }
 
     fn rgb(hex: &str) -> [u8; 3] {
@@ -234,29 +343,38 @@ mod tests {
 
     #[test]
     fn walls_shading_and_routes_land_on_their_cells() {
-        let mut picture = Scene::new(2, 3);
-        picture.set_ground((0, 2), Ground::Wall);
-        picture.set_ground((1, 2), Ground::Shaded);
-        picture.trails.push(Trail { cells: vec![(0, 0), (0, 1), (1, 1), (1, 0)], tint: Tint::Route(0), closed: false });
-        picture.caption.push("a <caption> & more".to_string());
-        let mut out = Vec::new();
-        write(&picture, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let mut scene = Scene::new(2, 3);
+        scene.set_ground((0, 2), Ground::Wall);
+        scene.set_ground((1, 2), Ground::Shaded(Tint::Highlight));
+        scene.trails.push(Trail { cells: vec![(0, 0), (0, 1), (1, 1), (1, 0)], tint: Tint::Route(0), closed: false });
+        scene.caption.push("a <caption> & more".to_string());
+        let (text, rendered) = Rendered::of(&scene);
         assert!(text.contains("a &lt;caption&gt; &amp; more"), "text is escaped");
-        assert_eq!(pixel_at(&text, (0, 2)), rgb(WALL));
-        assert_eq!(pixel_at(&text, (1, 2)), rgb(SHADE));
+        assert_eq!(rendered.centre((0, 2)), rgb(WALL));
+        assert_eq!(rendered.centre((1, 2)), rgb(SHADE));
         for cell in [(0, 0), (0, 1), (1, 1), (1, 0)] {
-            assert_eq!(pixel_at(&text, cell), rgb(ROUTES[0]), "{cell:?}");
+            assert_eq!(rendered.centre(cell), rgb(ROUTES[0]), "{cell:?}");
         }
     }
 
     #[test]
-    fn runs_merge_cells_of_one_ground() {
-        let mut picture = Scene::new(1, 5);
-        for col in 1..4 {
-            picture.set_ground((0, col), Ground::Wall);
-        }
-        let runs: Vec<_> = picture.ground_runs().collect();
-        assert_eq!(runs, vec![(0, 0, 1, Ground::Floor), (0, 1, 3, Ground::Wall), (0, 4, 1, Ground::Floor)]);
+    fn labels_edges_and_region_borders_are_drawn_where_they_stand() {
+        let mut scene = super::super::scene::sample();
+        scene.corner_dots = true;
+        let (text, rendered) = Rendered::of(&scene);
+        // Two labels; the borders: the frame (4 runs) and the region's
+        // left side (1); 3 + 4 thin grid lines, 2 edges and a cross of two.
+        assert_eq!(text.matches("<text").count(), 2);
+        assert!(text.contains(">\n12\n</text>"), "{text}");
+        assert_eq!(text.matches("<line").count(), 7 + 5 + 2 + 2);
+        assert_eq!(text.matches("<circle").count(), 3 * 4, "a dot on every corner");
+        // The region border is heavier than a thin grid line.
+        let beside = 0.5 / CELL_PX as f64;
+        assert_eq!(rendered.at((2.0 + beside, 1.25)), rgb(INK), "by the border between (1, 1) and (1, 2)");
+        assert_ne!(rendered.at((1.0 + beside, 1.25)), rgb(INK), "by the thin line between (1, 0) and (1, 1)");
+        // The edges, at their midpoints; a side with no edge stays floor.
+        assert_eq!(rendered.at((0.25, 1.0)), rgb(ROUTES[0]), "the line under (0, 0)");
+        assert_eq!(rendered.at((1.0, 0.75)), rgb(ROUTES[0]), "the line between (0, 0) and (0, 1)");
+        assert_eq!(rendered.centre((1, 1)), rgb(FLOOR));
     }
 }

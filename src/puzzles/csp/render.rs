@@ -406,7 +406,7 @@ pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) ->
         for (r, row) in rows.iter().enumerate() {
             for (c, (text, shaded)) in row.iter().enumerate() {
                 if *shaded {
-                    picture.set_ground((top + r, c), Ground::Shaded);
+                    picture.set_ground((top + r, c), Ground::Shaded(Tint::Highlight));
                 }
                 // Booleans as a dot or nothing: "false" does not fit a cell.
                 match text.as_str() {
@@ -447,10 +447,10 @@ pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) ->
             let cells: Vec<(usize, usize)> = route.cells.iter().map(|&(r, c)| (top + r, c)).collect();
             if !route.closed {
                 if let Some(&first) = cells.first() {
-                    picture.marks.push((first, Mark::Start(Tint::Route(k))));
+                    picture.marks.push((first, Mark::Ring(Tint::Route(k))));
                 }
                 if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
-                    picture.marks.push((last, Mark::End(Tint::Route(k))));
+                    picture.marks.push((last, Mark::Square(Tint::Route(k))));
                 }
             }
             picture.trails.push(Trail { cells, tint: Tint::Route(k), closed: route.closed });

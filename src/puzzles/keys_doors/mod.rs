@@ -809,7 +809,7 @@ impl Puzzle for KeysDoorsPuzzle {
                     for (walker, route) in walked.walkers.iter().enumerate() {
                         let cells: Vec<Pos> = route.path.iter().map(|&[r, c]| (r, c)).collect();
                         if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
-                            picture.marks.push((last, Mark::End(Tint::Route(walker))));
+                            picture.marks.push((last, Mark::Square(Tint::Route(walker))));
                         }
                         picture.trails.push(Trail { cells, tint: Tint::Route(walker), closed: false });
                     }
@@ -831,7 +831,7 @@ impl Puzzle for KeysDoorsPuzzle {
             }
         }
         for (walker, &start) in self.starts.iter().enumerate() {
-            picture.marks.push((start, Mark::Start(Tint::Route(walker))));
+            picture.marks.push((start, Mark::Ring(Tint::Route(walker))));
         }
         Ok(picture)
     }

@@ -741,11 +741,11 @@ impl Puzzle for TileCoverPuzzle {
                 if let Some(solution) = &report.solution {
                     let route: RouteSolution = serde_json::from_value(solution.json.clone()).map_err(unreadable)?;
                     for &pos in &route.uncovered {
-                        picture.set_ground(pos, Ground::Shaded);
+                        picture.set_ground(pos, Ground::Shaded(Tint::Highlight));
                     }
                     let cells: Vec<Pos> = std::iter::once(start).chain(route.path.iter().copied()).collect();
                     if let Some(&last) = route.path.last() {
-                        picture.marks.push((last, Mark::End(Tint::Route(0))));
+                        picture.marks.push((last, Mark::Square(Tint::Route(0))));
                     }
                     picture.trails.push(Trail { cells, tint: Tint::Route(0), closed: false });
                     let mut line = super::counted(route.moves.len(), "move");
@@ -767,7 +767,7 @@ impl Puzzle for TileCoverPuzzle {
                 match &facts.can_be_left {
                     Some(left) => {
                         for &pos in left {
-                            picture.set_ground(pos, Ground::Shaded);
+                            picture.set_ground(pos, Ground::Shaded(Tint::Highlight));
                         }
                         let line =
                             format!("shaded: {} that some route leaves uncovered", super::counted(left.len(), "tile"));
@@ -794,7 +794,7 @@ impl Puzzle for TileCoverPuzzle {
                 }
             }
         }
-        picture.marks.push((start, Mark::Start(Tint::Ink)));
+        picture.marks.push((start, Mark::Ring(Tint::Ink)));
         if let Some(end) = self.room.end() {
             picture.marks.push((self.room.position(end), Mark::Label("E".into(), Tint::Ink)));
         }
