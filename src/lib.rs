@@ -11,7 +11,8 @@
 //!   regions) that puzzle families and csp models share;
 //! - [`solver`] solves them, under assumptions or enumerating models;
 //! - [`puzzles`] holds one module per family, each with its encoding, decoding
-//!   and independent check;
+//!   and independent check, and the picture of its grid as a [`draw::Scene`];
+//! - [`draw`] draws scenes as SVG or as text, knowing nothing of families;
 //! - [`render`] turns reports into text for people or JSON for programs.
 //!
 //! ```
@@ -24,6 +25,7 @@
 pub mod cnf;
 pub mod compile;
 pub mod deduce;
+pub mod draw;
 pub mod graph;
 pub mod grid;
 pub mod lang;

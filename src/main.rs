@@ -19,8 +19,8 @@ use cli::supervise::{Finished, INTERRUPTED, Limits, supervise};
 use cli::{Failure, exit, memory};
 use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
 use somaria::puzzles::{
-    self, CountOptions, CountReport, DecidedBy, Drawn, ExplainReport, FactsReport, ProofRequest, Puzzle, SolveOptions,
-    SolveReport, Stats, Status,
+    self, CountOptions, CountReport, DecidedBy, Drawn, ExplainReport, FactsReport, Payload, ProofRequest, Puzzle,
+    SolveOptions, SolveReport, Stats, Status,
 };
 use somaria::render;
 use somaria::solver::{Progress, ProofFormat, SolverConfig};
@@ -256,6 +256,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                     json: serde_json::Map::from_iter([("explanation".to_string(), json!(reason.describe()))]),
                     text: format!("unknown: {}\n", reason.describe()),
                     stats: run.partial_stats(engine.as_deref()),
+                    payload: Payload::default(),
                 },
             };
             let json = render::facts_json(run.kind(), &report);
@@ -654,8 +655,8 @@ impl Run {
                         "--format svg draws the reports of solve, facts and explain; expected --format text or json",
                     ));
                 };
-                let picture = self.puzzle.picture(drawn)?;
-                target.write(|out| render::svg::write(&picture, out))
+                let scene = self.puzzle.picture(drawn)?;
+                target.write(|out| somaria::draw::svg::write(&scene, out))
             }
         };
         match written {

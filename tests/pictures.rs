@@ -5,7 +5,7 @@
 //! an explanation names. The shrine's SVG text is also kept as a golden file.
 
 use serde_json::Value;
-use somaria::render::svg::{CELL_PX, FLOOR, GOAL, INK, OUTLINE, ROUTES, SHADE, WALL};
+use somaria::draw::svg::{CELL_PX, FLOOR, GOAL, INK, OUTLINE, ROUTES, SHADE, WALL};
 
 mod common;
 

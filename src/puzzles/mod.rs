@@ -13,6 +13,7 @@ pub mod fans;
 pub mod keys_doors;
 pub mod tile_cover;
 
+use std::any::{Any, type_name};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,8 +22,8 @@ use serde::Serialize;
 
 use crate::cnf::Cnf;
 use crate::deduce::{Deductions, Rule, Wanted};
+use crate::draw::Scene;
 use crate::model::{LoadError, Problem, Source};
-use crate::render::picture::Picture;
 use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverConfig, SolverError, StopCause};
 
 /// The verdict on a puzzle.
@@ -84,27 +85,84 @@ impl Stats {
 }
 
 /// A solution in the puzzle's own terms, ready to print.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Solution {
     /// The machine-readable form, the `solution` member of the JSON output.
     pub json: serde_json::Value,
     /// The drawing and listing for a person.
     pub text: String,
+    /// The family's typed answer, which its picture is drawn from.
+    pub payload: Payload,
 }
 
 impl Solution {
-    /// A solution from a family's typed answer and the text drawn from it.
+    /// A solution from a family's typed answer and the text drawn from it;
+    /// the answer is kept as the payload.
     ///
     /// ```
-    /// #[derive(serde::Serialize)]
+    /// #[derive(Clone, serde::Serialize)]
     /// struct Answer { steps: u64 }
     /// let solution = somaria::puzzles::Solution::of(&Answer { steps: 3 }, "3 steps".to_string());
     /// assert_eq!(solution.json["steps"], 3);
+    /// assert_eq!(solution.typed::<Answer>().unwrap().steps, 3);
+    /// assert!(solution.typed::<u64>().is_err());
     /// ```
-    pub fn of(answer: &impl Serialize, text: String) -> Solution {
+    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(answer: &T, text: String) -> Solution {
         let json =
             serde_json::to_value(answer).unwrap_or_else(|e| serde_json::json!({ "unserializable": e.to_string() }));
-        Solution { json, text }
+        Solution { json, text, payload: Payload::of(answer.clone()) }
+    }
+
+    /// The family's typed answer; an internal error when the solution
+    /// carries none, or one of another type.
+    pub fn typed<T: Any>(&self) -> Result<&T, Error> {
+        self.payload.get()?.ok_or_else(|| Error::Internal(format!("a solution carries no {}", type_name::<T>())))
+    }
+}
+
+/// Two solutions are equal when their JSON and text are: the payload is
+/// the answer both were made from.
+impl PartialEq for Solution {
+    fn eq(&self, other: &Solution) -> bool {
+        self.json == other.json && self.text == other.text
+    }
+}
+
+/// A family's typed report (its solution or facts), carried beside the JSON
+/// so that the family can draw it again without reading its own output
+/// back. A report made outside the family, such as that of a run stopped
+/// by a time limit, carries none.
+#[derive(Clone, Default)]
+pub struct Payload(Option<(Arc<dyn Any + Send + Sync>, &'static str)>);
+
+impl Payload {
+    /// A payload holding `value`.
+    pub fn of<T: Any + Send + Sync>(value: T) -> Payload {
+        Payload(Some((Arc::new(value), type_name::<T>())))
+    }
+
+    /// The value, when there is one; an internal error when it is not a `T`.
+    ///
+    /// ```
+    /// use somaria::puzzles::{Error, Payload};
+    /// let payload = Payload::of(3u8);
+    /// assert_eq!(payload.get::<u8>().unwrap(), Some(&3));
+    /// assert!(matches!(payload.get::<i64>(), Err(Error::Internal(_))));
+    /// assert_eq!(Payload::default().get::<u8>().unwrap(), None);
+    /// ```
+    pub fn get<T: Any>(&self) -> Result<Option<&T>, Error> {
+        let Some((value, held)) = &self.0 else { return Ok(None) };
+        let message = || format!("a report carries a {held} where a {} was expected", type_name::<T>());
+        value.downcast_ref().map(Some).ok_or_else(|| Error::Internal(message()))
+    }
+}
+
+impl std::fmt::Debug for Payload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some((_, held)) => write!(f, "Payload({held})"),
+            None => f.write_str("Payload(none)"),
+        }
     }
 }
 
@@ -287,18 +345,33 @@ pub struct FactsReport {
     pub text: String,
     /// Sizes and times; `sat_calls` counts every call the facts took.
     pub stats: Stats,
+    /// The family's typed facts, which its picture is drawn from.
+    pub payload: Payload,
 }
 
 impl FactsReport {
     /// A report from a family's typed facts, whose members are merged into
-    /// the JSON output object, and the text drawn from them.
-    pub fn of(status: Status, facts: &impl Serialize, text: String, stats: Stats) -> FactsReport {
+    /// the JSON output object, and the text drawn from them; the facts are
+    /// kept as the payload.
+    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(
+        status: Status,
+        facts: &T,
+        text: String,
+        stats: Stats,
+    ) -> FactsReport {
         let json = match serde_json::to_value(facts) {
             Ok(serde_json::Value::Object(members)) => members,
             Ok(other) => serde_json::Map::from_iter([("facts".to_string(), other)]),
             Err(e) => serde_json::Map::from_iter([("unserializable".to_string(), e.to_string().into())]),
         };
-        FactsReport { status, json, text, stats }
+        FactsReport { status, json, text, stats, payload: Payload::of(facts.clone()) }
+    }
+
+    /// The family's typed facts: `None` for a report made without them
+    /// (a run stopped before the family reported), an internal error when
+    /// they are of another type.
+    pub fn typed<T: Any>(&self) -> Result<Option<&T>, Error> {
+        self.payload.get()
     }
 }
 
@@ -528,9 +601,10 @@ pub trait Puzzle: Send + Sync {
     /// solving, so that a hard instance can go to another SAT solver.
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error>;
 
-    /// A picture of a report this puzzle gave: the answer drawn on the
-    /// grid, the facts shaded, or the explanation's constraints outlined.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+    /// A picture of a report this puzzle gave, drawn from the report's
+    /// payload: the answer drawn on the grid, the facts shaded, or the
+    /// explanation's constraints outlined.
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         let _ = of;
         Err(Error::Unsupported { command: "a picture", kind: self.kind() })
     }

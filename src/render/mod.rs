@@ -1,9 +1,7 @@
-//! Reports as text for a person or JSON for a program.
+//! Reports as text for a person or JSON for a program. Pictures are drawn
+//! by [`crate::draw`].
 //!
 //! The JSON shapes are a contract that scripts rely on; see the README.
-
-pub mod picture;
-pub mod svg;
 
 use serde_json::{Value, json};
 

@@ -31,19 +31,18 @@ use std::time::Instant;
 use crate::compile::repair::{GridRepair, RepairLog, Route};
 use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective, ObjectiveUse};
 pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
-use crate::lang::ir::GridKind;
 use crate::lang::model::{Model, Sense};
 pub use crate::lang::{Group, Program, model, syntax};
 use crate::lang::{load, verify};
 
 use super::{
-    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
-    Solution, SolveOptions, SolveReport, Stats, Status,
+    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Payload,
+    Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::{Cnf, GroupId, Lit};
 use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
+use crate::draw::Scene;
 use crate::model::{LoadError, Source};
-use crate::render::picture::Picture;
 use crate::solver::{Answer, Checked, Lazy, ProjectedModels, Solve, SolveStats};
 
 pub use render::{CspFacts, CspSolution, Shown, ShownRoute};
@@ -316,29 +315,6 @@ impl CspPuzzle {
             .collect()
     }
 
-    /// The paths and loops of a solution's JSON, placed on their arrays.
-    fn drawn_routes(&self, values: &serde_json::Value) -> Vec<render::DrawnRoute> {
-        // The solution lists each kind's routes in the order of the globals
-        // (see `shown_routes`), and globals joined by `/\` share their
-        // constraint's name and line, so the order is what ties an entry to
-        // its global.
-        let mut drawn = Vec::new();
-        for kind in ["grid_path", "grid_loop"] {
-            let entries = values.get(kind).and_then(|v| v.as_array()).map(Vec::as_slice).unwrap_or_default();
-            let specs = self.program.grids.iter().filter(|spec| spec.name() == kind);
-            for (spec, entry) in specs.zip(entries) {
-                let Ok(cells) = serde_json::from_value::<Vec<(i64, i64)>>(entry["cells"].clone()) else { continue };
-                drawn.push(render::DrawnRoute {
-                    constraint: self.program.groups[spec.group].name.clone(),
-                    shape: spec.shape(),
-                    cells: cells.into_iter().map(|cell| spec.position(cell)).collect(),
-                    closed: matches!(spec.kind, GridKind::Loop),
-                });
-            }
-        }
-        drawn
-    }
-
     fn shown_scalars(&self) -> Vec<usize> {
         self.model
             .show
@@ -527,7 +503,7 @@ impl Puzzle for CspPuzzle {
                 let typed = render::solution(&self.model, &values, objective, &self.shown_routes(&routes));
                 let json = serde_json::to_value(&typed).map_err(|e| Error::Internal(e.to_string()))?;
                 let text = render::solution_text(&self.model, &typed);
-                (Status::Solved, Some(Solution { json, text }), objective)
+                (Status::Solved, Some(Solution { json, text, payload: Payload::of(typed) }), objective)
             }
         };
         Ok(SolveReport {
@@ -654,7 +630,7 @@ impl Puzzle for CspPuzzle {
             let mut json = serde_json::Map::new();
             json.insert("values".into(), serde_json::Value::Null);
             let text = "no solution, so there are no facts to report\n".to_string();
-            return Ok(FactsReport { status: Status::NoSolution, json, text, stats });
+            return Ok(FactsReport { status: Status::NoSolution, json, text, stats, payload: Payload::default() });
         }
         let possible = possible.ok_or_else(|| Error::Internal("a model with a solution has no facts".into()))?;
         let mut sets: std::collections::HashMap<usize, Vec<i64>> = std::collections::HashMap::new();
@@ -670,7 +646,7 @@ impl Puzzle for CspPuzzle {
             json.insert("objective".into(), serde_json::json!(v));
         }
         let text = render::facts_text(&self.model, &typed);
-        Ok(FactsReport { status: Status::Solved, json, text, stats })
+        Ok(FactsReport { status: Status::Solved, json, text, stats, payload: Payload::of(typed) })
     }
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
@@ -714,35 +690,41 @@ impl Puzzle for CspPuzzle {
     /// The shown 2-D arrays as grids of values, one under another, with
     /// the other shown values and the explanation's constraints in the
     /// caption; `facts` shades the cells that can take more than one value.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         Ok(match of {
             Drawn::Solution(report) => {
-                let values = report.solution.as_ref().map(|s| s.json.clone()).unwrap_or_default();
-                let mut picture = render::picture(&values, false, &self.drawn_routes(&values));
-                if report.solution.is_none() {
-                    picture.caption.push("no solution".to_string());
-                }
+                let mut scene = match &report.solution {
+                    Some(solution) => {
+                        let typed: &CspSolution = solution.typed()?;
+                        render::picture(&typed.values, false, &typed.routes)
+                    }
+                    None => {
+                        let mut scene = Scene::new(0, 0);
+                        scene.caption.push("no solution".to_string());
+                        scene
+                    }
+                };
                 if let Some(z) = report.objective {
-                    picture.caption.push(format!("objective: {z}"));
+                    scene.caption.push(format!("objective: {z}"));
                 }
-                picture
+                scene
             }
             Drawn::Facts(report) => {
-                let values = report.json.get("values").cloned().unwrap_or_default();
-                let mut picture = render::picture(&values, true, &[]);
-                picture.caption.push("shaded: cells that take more than one value across solutions".to_string());
-                picture
+                let values = report.typed::<CspFacts>()?.map_or(&[][..], |facts| &facts.values);
+                let mut scene = render::picture(values, true, &[]);
+                scene.caption.push("shaded: cells that take more than one value across solutions".to_string());
+                scene
             }
             Drawn::Explanation(report) => {
-                let mut picture = Picture::new(0, 0);
+                let mut scene = Scene::new(0, 0);
                 for constraint in &report.constraints {
                     let line = constraint.line.map(|l| format!(" (line {l})")).unwrap_or_default();
-                    picture.caption.push(format!("cannot all hold: {}{line}", constraint.name));
+                    scene.caption.push(format!("cannot all hold: {}{line}", constraint.name));
                 }
                 if report.status == Status::Solved {
-                    picture.caption.push("the model has a solution, so there is nothing to explain".to_string());
+                    scene.caption.push("the model has a solution, so there is nothing to explain".to_string());
                 }
-                picture
+                scene
             }
         })
     }

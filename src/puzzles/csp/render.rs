@@ -1,10 +1,13 @@
 //! Solutions and facts in the model's own terms: the shown variables with
-//! arrays as nested lists, enums by name, and 2-D arrays drawn as grids.
+//! arrays as nested lists, enums by name, and 2-D arrays drawn as grids;
+//! and their pictures, as [`Scene`]s.
 
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use super::model::{Base, Model, VarDecl};
+use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
+use crate::grid::Pos;
 
 /// A shown value: a number, a Boolean, an enum value's name, or an array
 /// as nested lists.
@@ -243,56 +246,7 @@ pub fn solution_text(model: &Model, solution: &CspSolution) -> String {
 /// each cell towards the next and `*` on its last cell; a loop as a line;
 /// `.` for the cells it does not take.
 fn route_text(route: &ShownRoute) -> String {
-    let [(r0, r1), (c0, c1)] = route.index;
-    let (rows, cols) = ((r1 - r0 + 1).max(0) as usize, (c1 - c0 + 1).max(0) as usize);
-    let at = |(r, c): (i64, i64)| ((r - r0) as usize, (c - c0) as usize);
-    let mut marks = vec![vec!['.'; cols]; rows];
-    // Whether the route steps from each cell to the cell on its right.
-    let mut joined = vec![vec![false; cols]; rows];
-    let cells: Vec<(usize, usize)> = route.cells.iter().map(|&p| at(p)).collect();
-    let n = cells.len();
-    let closed = route.global == "grid_loop";
-    let step = |from: (usize, usize), to: (usize, usize)| -> usize {
-        match (to.0 as i64 - from.0 as i64, to.1 as i64 - from.1 as i64) {
-            (-1, 0) => 0,
-            (1, 0) => 1,
-            (0, -1) => 2,
-            _ => 3,
-        }
-    };
-    for (i, &cell) in cells.iter().enumerate() {
-        let next = if i + 1 < n {
-            Some(cells[i + 1])
-        } else if closed && n > 1 {
-            Some(cells[0])
-        } else {
-            None
-        };
-        if let Some(next) = next
-            && next.0 == cell.0
-        {
-            joined[cell.0][cell.1.min(next.1)] = true;
-        }
-        marks[cell.0][cell.1] = if closed {
-            let before = cells[(i + n - 1) % n];
-            let sides = [step(cell, before), next.map_or(step(cell, before), |x| step(cell, x))];
-            match (sides[0].min(sides[1]), sides[0].max(sides[1])) {
-                (0, 1) => '│',
-                (2, 3) => '─',
-                (1, 3) => '┌',
-                (1, 2) => '┐',
-                (0, 3) => '└',
-                (0, 2) => '┘',
-                _ => 'o',
-            }
-        } else if i == 0 {
-            'S'
-        } else if let Some(next) = next {
-            ['↑', '↓', '←', '→'][step(cell, next)]
-        } else {
-            '*'
-        };
-    }
+    let closed = is_loop(route.global);
     let first = route.cells.first().map_or(String::new(), |&(r, c)| format!("[{r}, {c}]"));
     let mut out = match route.cells.last() {
         Some(&(r, c)) if !closed => {
@@ -300,21 +254,47 @@ fn route_text(route: &ShownRoute) -> String {
         }
         _ => format!("{}: a loop of {} cells through {first}\n", route.constraint, route.cells.len()),
     };
-    for (r, row) in marks.iter().enumerate() {
-        let mut line = String::from("  ");
-        for (c, &mark) in row.iter().enumerate() {
-            if c > 0 {
-                line.push(if closed && joined[r][c - 1] { '─' } else { ' ' });
-            }
-            line.push(mark);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    let (rows, cols) = route_shape(route);
+    let mut scene = Scene::new(rows, cols);
+    draw_route(&mut scene, route, 0, Tint::Route(0));
+    out.push_str(&text::draw(&scene, &ROUTE_STYLE));
     if !closed {
         out.push_str("  (S the start, arrows the next step, * the last cell, . a cell off the path)\n");
     }
     out
+}
+
+/// How a route is drawn as text, under its heading.
+const ROUTE_STYLE: text::Style =
+    text::Style { floor: '.', wall: '#', shaded: '.', dot: None, ring: Some('S'), square: Some('*'), indent: "  " };
+
+/// Whether a grid global's route closes on itself: the one place that
+/// drawing reads a global's name.
+fn is_loop(global: &str) -> bool {
+    global == "grid_loop"
+}
+
+/// The rows and columns of a route's array.
+fn route_shape(route: &ShownRoute) -> (usize, usize) {
+    let [(r0, r1), (c0, c1)] = route.index;
+    ((r1 - r0 + 1).max(0) as usize, (c1 - c0 + 1).max(0) as usize)
+}
+
+/// Draws a route over its array's cells, whose first row is `top`: a loop
+/// closed, a path from a ring to a square.
+fn draw_route(scene: &mut Scene, route: &ShownRoute, top: usize, tint: Tint) {
+    let [(r0, _), (c0, _)] = route.index;
+    let cells: Vec<Pos> = route.cells.iter().map(|&(r, c)| (top + (r - r0) as usize, (c - c0) as usize)).collect();
+    let closed = is_loop(route.global);
+    if !closed {
+        if let Some(&first) = cells.first() {
+            scene.marks.push((first, Mark::Ring(tint)));
+        }
+        if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
+            scene.marks.push((last, Mark::Square(tint)));
+        }
+    }
+    scene.trails.push(Trail { cells, tint, closed });
 }
 
 /// The facts for a person: each shown variable with the values it can
@@ -329,149 +309,124 @@ pub fn facts_text(model: &Model, facts: &CspFacts) -> String {
     out
 }
 
-/// A grid path or loop to draw: its array's shape, its cells as 0-based
-/// positions in order, and its constraint.
-#[derive(Clone, Debug)]
-pub struct DrawnRoute {
-    /// The constraint that states it, for the caption.
-    pub constraint: String,
-    /// The array's rows and columns.
-    pub shape: (usize, usize),
-    /// The cells in order.
-    pub cells: Vec<(usize, usize)>,
-    /// A loop, drawn closed; a path gets a start and an end mark.
-    pub closed: bool,
-}
-
-/// A picture of shown values as JSON: every 2-D array as a grid of labels,
-/// one under another with a row between, then each route over a grid of
-/// its array's shape, the rest in the caption. With `sets`, each leaf is
-/// the list of values a cell can take: one value is drawn, several shade
-/// the cell.
-pub fn picture(values: &serde_json::Value, sets: bool, routes: &[DrawnRoute]) -> crate::render::picture::Picture {
-    use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
-    use serde_json::Value;
-    let label = |leaf: &Value| -> (String, bool) {
-        let single = |v: &Value| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        match leaf {
-            Value::Array(options) if sets && options.len() == 1 => (single(&options[0]), false),
-            Value::Array(options) if sets => (format!("{}", options.len()), true),
-            other => (single(other), false),
-        }
-    };
-    let is_leaf = |v: &Value| {
-        !matches!(v, Value::Array(_)) || (sets && v.as_array().is_some_and(|a| a.iter().all(|x| !x.is_array())))
-    };
-    // Per grid: its name, and per cell its label and whether it is shaded.
-    type Labels = Vec<Vec<(String, bool)>>;
-    let mut grids: Vec<(&str, Labels)> = Vec::new();
+/// A picture of shown values: every 2-D array as a grid of labels, one
+/// under another with a row between, then the routes over grids of their
+/// arrays' shapes, the rest in the caption. With `sets`, each leaf is the
+/// list of values a cell can take: one value is drawn, several shade the
+/// cell. The values come in name order, the order of the JSON object,
+/// which the pictures have always followed.
+pub fn picture(values: &[(String, Shown)], sets: bool, routes: &[ShownRoute]) -> Scene {
+    let mut named: Vec<&(String, Shown)> = values.iter().collect();
+    named.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut grids: Vec<(&str, Vec<&[Shown]>)> = Vec::new();
     let mut caption = Vec::new();
-    if let Value::Object(members) = values {
-        for (name, value) in members {
-            let rows: Option<Labels> = value.as_array().filter(|_| !is_leaf(value)).and_then(|rows| {
-                rows.iter()
-                    .map(|row| {
-                        let cells = row.as_array().filter(|_| !is_leaf(row))?;
-                        cells.iter().map(|c| is_leaf(c).then(|| label(c))).collect::<Option<Vec<_>>>()
-                    })
-                    .collect()
-            });
-            match rows {
-                Some(rows) if !rows.is_empty() => grids.push((name, rows)),
-                // Drawn as routes.
-                _ if !routes.is_empty() && (name == "grid_path" || name == "grid_loop") => {}
-                _ => caption.push(format!("{name} = {value}")),
-            }
+    for (name, value) in named {
+        match grid_rows(value, sets) {
+            Some(rows) if !rows.is_empty() => grids.push((name, rows)),
+            _ => caption.push(format!("{name} = {}", serde_json::to_string(value).unwrap_or_default())),
+        }
+    }
+    // Routes over arrays of one shape share a grid (numberlink's lines).
+    let mut shapes: Vec<(usize, usize)> = Vec::new();
+    for route in routes {
+        if !shapes.contains(&route_shape(route)) {
+            shapes.push(route_shape(route));
         }
     }
     let cols = grids
         .iter()
-        .flat_map(|(_, rows)| rows.iter().map(Vec::len))
-        .chain(routes.iter().map(|r| r.shape.1))
+        .flat_map(|(_, rows)| rows.iter().map(|row| row.len()))
+        .chain(shapes.iter().map(|shape| shape.1))
         .max()
         .unwrap_or(0);
-    let mut route_rows: Vec<(usize, usize)> = routes.iter().map(|r| r.shape).collect();
-    route_rows.sort_unstable();
-    route_rows.dedup();
-    let panels = grids.len() + route_rows.len();
+    let panels = grids.len() + shapes.len();
     let height: usize = grids.iter().map(|(_, rows)| rows.len()).sum::<usize>()
-        + route_rows.iter().map(|shape| shape.0).sum::<usize>()
+        + shapes.iter().map(|shape| shape.0).sum::<usize>()
         + panels.saturating_sub(1);
-    let mut picture = Picture::new(height, cols);
+    let mut scene = Scene::new(height, cols);
     let mut top = 0;
     for (name, rows) in &grids {
-        for (r, row) in rows.iter().enumerate() {
-            for (c, (text, shaded)) in row.iter().enumerate() {
-                if *shaded {
-                    picture.set_ground((top + r, c), Ground::Shaded);
-                }
-                // Booleans as a dot or nothing: "false" does not fit a cell.
-                match text.as_str() {
-                    "true" => picture.marks.push(((top + r, c), Mark::Dot(Tint::Ink))),
-                    "false" => {}
-                    _ => picture.marks.push(((top + r, c), Mark::Label(text.clone(), Tint::Ink))),
-                }
-            }
-            for c in row.len()..cols {
-                picture.set_ground((top + r, c), Ground::Wall);
-            }
-        }
-        picture.caption.push(format!("rows {} to {}: {name}", top, top + rows.len() - 1));
-        top += rows.len();
-        if top < height {
-            for c in 0..cols {
-                picture.set_ground((top, c), Ground::Wall);
-            }
-            top += 1;
-        }
-    }
-    // Routes over arrays of one shape share a grid (numberlink's lines),
-    // each in its own colour.
-    let mut shapes: Vec<(usize, usize)> = Vec::new();
-    for route in routes {
-        if !shapes.contains(&route.shape) {
-            shapes.push(route.shape);
-        }
+        draw_grid(&mut scene, rows, top, sets);
+        scene.caption.push(format!("rows {} to {}: {name}", top, top + rows.len() - 1));
+        top = end_panel(&mut scene, top + rows.len());
     }
     for &(rows, width) in &shapes {
         for r in 0..rows {
             for c in width..cols {
-                picture.set_ground((top + r, c), Ground::Wall);
+                scene.set_ground((top + r, c), Ground::Wall);
             }
         }
         let mut names = Vec::new();
-        for (k, route) in routes.iter().enumerate().filter(|(_, r)| r.shape == (rows, width)) {
-            let cells: Vec<(usize, usize)> = route.cells.iter().map(|&(r, c)| (top + r, c)).collect();
-            if !route.closed {
-                if let Some(&first) = cells.first() {
-                    picture.marks.push((first, Mark::Start(Tint::Route(k))));
-                }
-                if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
-                    picture.marks.push((last, Mark::End(Tint::Route(k))));
-                }
-            }
-            picture.trails.push(Trail { cells, tint: Tint::Route(k), closed: route.closed });
-            let what = if route.closed { "grid_loop" } else { "grid_path" };
-            names.push(format!("{what} of {}", route.constraint));
+        for (k, route) in routes.iter().enumerate().filter(|(_, r)| route_shape(r) == (rows, width)) {
+            draw_route(&mut scene, route, top, Tint::Route(k));
+            names.push(format!("{} of {}", route.global, route.constraint));
         }
         let named = match names.len() {
             0..=3 => names.join("; "),
             n => format!("{n} routes, {} and more", names[..2].join("; ")),
         };
-        picture.caption.push(format!("rows {} to {}: {named}", top, top + rows - 1));
-        top += rows;
-        if top < height {
-            for c in 0..cols {
-                picture.set_ground((top, c), Ground::Wall);
+        scene.caption.push(format!("rows {} to {}: {named}", top, top + rows - 1));
+        top = end_panel(&mut scene, top + rows);
+    }
+    scene.caption.extend(caption);
+    scene
+}
+
+/// A shown value's rows, when it is a 2-D array of leaves: scalars, or with
+/// `sets` the lists of values a cell can take.
+fn grid_rows(value: &Shown, sets: bool) -> Option<Vec<&[Shown]>> {
+    let is_leaf = |v: &Shown| match v {
+        Shown::List(items) => sets && items.iter().all(|x| !matches!(x, Shown::List(_))),
+        _ => true,
+    };
+    let Shown::List(rows) = value else { return None };
+    if is_leaf(value) {
+        return None;
+    }
+    rows.iter()
+        .map(|row| match row {
+            Shown::List(cells) if !is_leaf(row) && cells.iter().all(is_leaf) => Some(cells.as_slice()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Draws a grid of leaves from row `top`, as wide as the scene: a value as
+/// a label (a Boolean as a dot or nothing), a set of several values as the
+/// number of them on a shaded cell, the columns past the grid as walls.
+fn draw_grid(scene: &mut Scene, rows: &[&[Shown]], top: usize, sets: bool) {
+    for (r, row) in rows.iter().enumerate() {
+        for (c, leaf) in row.iter().enumerate() {
+            let (text, shaded) = match leaf {
+                Shown::List(options) if sets && options.len() != 1 => (options.len().to_string(), true),
+                other => (leaf_text(other), false),
+            };
+            if shaded {
+                scene.set_ground((top + r, c), Ground::Shaded(Tint::Highlight));
             }
-            top += 1;
+            // Booleans as a dot or nothing: "false" does not fit a cell.
+            match text.as_str() {
+                "true" => scene.marks.push(((top + r, c), Mark::Dot(Tint::Ink))),
+                "false" => {}
+                _ => scene.marks.push(((top + r, c), Mark::Label(text, Tint::Ink))),
+            }
+        }
+        for c in row.len()..scene.cols() {
+            scene.set_ground((top + r, c), Ground::Wall);
         }
     }
-    picture.caption.extend(caption);
-    picture
+}
+
+/// Ends a panel whose rows end before `next`: a row of walls follows when
+/// another panel does. Returns the next panel's first row.
+fn end_panel(scene: &mut Scene, next: usize) -> usize {
+    if next >= scene.rows() {
+        return next;
+    }
+    for c in 0..scene.cols() {
+        scene.set_ground((next, c), Ground::Wall);
+    }
+    next + 1
 }
 
 /// "x[2,4] = 5", "on[1] = true", "colour = red": a scalar taking a value,

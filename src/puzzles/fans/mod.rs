@@ -34,8 +34,8 @@ use super::{
 use crate::cnf::Cnf;
 use crate::cnf::Lit;
 use crate::deduce::{self, Deductions, Fact, Wanted};
+use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
 use crate::grid::{Dir, Grid, Pos};
-use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::{Answer, ProjectedModels, Solve, SolveStats};
 
 /// The `kind` of fan models.
@@ -314,11 +314,7 @@ impl FanPuzzle {
     pub fn solution_text(&self, solution: &FanSolution) -> String {
         let mut out = String::new();
         if let Some(layout) = &self.layout {
-            let numbers = fan_numbers(layout);
-            out.push_str(&layout.draw(|pos, cell| match numbers[layout.index_of(pos)] {
-                Some(fan) => solution.fans[fan].dir.arrow(),
-                None => cell.symbol(),
-            }));
+            out.push_str(&text::draw(&self.scene(layout, &solution_arrows(solution), "F"), &TEXT_STYLE));
             out.push('\n');
         }
         for fan in &solution.fans {
@@ -483,78 +479,91 @@ impl Puzzle for FanPuzzle {
     /// The grid with walls, weathercocks as dots and fans: the answer's
     /// arrows and wind, the facts' forced arrows ("?" where a fan is free),
     /// or the explanation's weathercocks outlined.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         let Some(layout) = &self.layout else {
             return Err(Error::Unsupported { command: "a picture of the listed form (it has no grid)", kind: KIND });
         };
-        let mut picture = Picture::new(layout.rows(), layout.cols());
+        let width = (layout.cols() * 3).max(30);
+        let mut caption = Vec::new();
+        let (arrows, free) = match of {
+            Drawn::Solution(report) => {
+                if let Some(why) = &report.explanation {
+                    caption.extend(super::wrapped(&format!("no solution: {why}"), width));
+                }
+                match &report.solution {
+                    Some(solution) => (solution_arrows(solution.typed()?), "F"),
+                    None => (vec![None; self.num_fans()], "F"),
+                }
+            }
+            Drawn::Facts(report) => match report.typed::<FanFacts>()?.and_then(|facts| facts.fans.as_ref()) {
+                Some(fans) => {
+                    caption.push("arrows: the way a fan points in every solution; ?: it varies".into());
+                    (fans.iter().map(|fan| fan.forced).collect(), "?")
+                }
+                None => {
+                    caption.push("no solution, so there are no facts".into());
+                    (vec![None; self.num_fans()], "F")
+                }
+            },
+            Drawn::Explanation(report) => {
+                if report.status == Status::NoSolution {
+                    let n = report.constraints.len();
+                    let line = format!("outlined: {} that cannot all spin at once", super::counted(n, "weathercock"));
+                    caption.extend(super::wrapped(&line, width));
+                }
+                (vec![None; self.num_fans()], "F")
+            }
+        };
+        let mut scene = self.scene(layout, &arrows, free);
+        if let Drawn::Explanation(report) = of {
+            scene.outlines.extend(report.places());
+        }
+        scene.caption = caption;
+        Ok(scene)
+    }
+}
+
+/// How the fans' grid is drawn as text: the model's own symbols.
+const TEXT_STYLE: text::Style =
+    text::Style { floor: '.', wall: '#', shaded: '.', dot: Some('W'), ring: None, square: None, indent: "" };
+
+/// Each fan's direction in a solution, by fan index.
+fn solution_arrows(solution: &FanSolution) -> Vec<Option<Dir>> {
+    solution.fans.iter().map(|fan| Some(fan.dir)).collect()
+}
+
+impl FanPuzzle {
+    /// The grid with walls and weathercocks (dots), and each fan: its
+    /// arrow and wind where `arrows` gives it a direction, else the label
+    /// `free`.
+    fn scene(&self, layout: &Grid<Cell>, arrows: &[Option<Dir>], free: &str) -> Scene {
+        let mut scene = Scene::new(layout.rows(), layout.cols());
         for (pos, cell) in layout.cells() {
             match cell {
-                Cell::Wall => picture.set_ground(pos, Ground::Wall),
-                Cell::Weathercock => picture.marks.push((pos, Mark::Dot(Tint::Goal))),
+                Cell::Wall => scene.set_ground(pos, Ground::Wall),
+                Cell::Weathercock => scene.marks.push((pos, Mark::Dot(Tint::Goal))),
                 Cell::Fan | Cell::Floor => {}
-            }
-        }
-        let width = (layout.cols() * 3).max(30);
-        let mut arrows: Vec<Option<Dir>> = vec![None; self.num_fans()];
-        match of {
-            Drawn::Solution(report) => {
-                if let Some(solution) = &report.solution {
-                    let solution: FanSolution = serde_json::from_value(solution.json.clone())
-                        .map_err(|e| Error::Internal(format!("the fan solution does not read back: {e}")))?;
-                    for fan in &solution.fans {
-                        arrows[fan.index] = Some(fan.dir);
-                    }
-                }
-                if let Some(why) = &report.explanation {
-                    picture.caption.extend(super::wrapped(&format!("no solution: {why}"), width));
-                }
-            }
-            Drawn::Facts(report) => {
-                let facts: FanFacts = serde_json::from_value(serde_json::Value::Object(report.json.clone()))
-                    .map_err(|e| Error::Internal(format!("the fan facts do not read back: {e}")))?;
-                match &facts.fans {
-                    Some(fans) => {
-                        for fan in fans {
-                            arrows[fan.index] = fan.forced;
-                        }
-                        picture.caption.push("arrows: the way a fan points in every solution; ?: it varies".into());
-                    }
-                    None => picture.caption.push("no solution, so there are no facts".into()),
-                }
-            }
-            Drawn::Explanation(report) => {
-                picture.outlines.extend(report.places());
-                let n = report.constraints.len();
-                if report.status == Status::NoSolution {
-                    let line = format!("outlined: {} that cannot all spin at once", super::counted(n, "weathercock"));
-                    picture.caption.extend(super::wrapped(&line, width));
-                }
             }
         }
         for (index, place) in self.fan_places.iter().enumerate() {
             let Some(pos) = *place else { continue };
-            match arrows[index] {
-                Some(dir) => {
-                    let mut reach = pos;
-                    while let Some(next) = layout.step(reach, dir) {
-                        if layout[next] == Cell::Wall {
-                            break;
-                        }
-                        reach = next;
-                    }
-                    if reach != pos {
-                        picture.trails.push(Trail { cells: vec![pos, reach], tint: Tint::Wind, closed: false });
-                    }
-                    picture.marks.push((pos, Mark::Arrow(dir, Tint::Ink)));
+            let Some(dir) = arrows[index] else {
+                scene.marks.push((pos, Mark::Label(free.into(), Tint::Ink)));
+                continue;
+            };
+            let mut reach = pos;
+            while let Some(next) = layout.step(reach, dir) {
+                if layout[next] == Cell::Wall {
+                    break;
                 }
-                None if matches!(of, Drawn::Facts(r) if r.status == Status::Solved) => {
-                    picture.marks.push((pos, Mark::Label("?".into(), Tint::Ink)))
-                }
-                None => picture.marks.push((pos, Mark::Label("F".into(), Tint::Ink))),
+                reach = next;
             }
+            if reach != pos {
+                scene.trails.push(Trail { cells: vec![pos, reach], tint: Tint::Wind, closed: false });
+            }
+            scene.marks.push((pos, Mark::Arrow(dir, Tint::Ink)));
         }
-        Ok(picture)
+        scene
     }
 }
 

@@ -50,9 +50,9 @@ use super::{
     SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Cnf;
+use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Source};
-use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::SolverConfig;
 
 /// The `kind` of keys-and-doors models.
@@ -426,18 +426,7 @@ impl KeysDoorsPuzzle {
     /// way out of each floor cell drawn as an arrow (`+` where routes leave
     /// a cell more than once), then the route from pickup to pickup.
     pub fn solution_text(&self, solution: &RouteSolution) -> String {
-        let cols = self.layout.cols();
-        let mut exits: Vec<Vec<Dir>> = vec![Vec::new(); self.layout.rows() * cols];
-        for walker in &solution.walkers {
-            for (from, dir) in walker.path.iter().zip(&walker.moves) {
-                exits[from[0] * cols + from[1]].push(*dir);
-            }
-        }
-        let mut out = self.layout.draw(|pos, &cell| match (cell, &exits[self.layout.index_of(pos)][..]) {
-            (Cell::Floor, [dir]) => dir.arrow(),
-            (Cell::Floor, [_, _, ..]) => '+',
-            _ => cell.symbol(),
-        });
+        let mut out = text::draw(&self.scene(|scene| Self::draw_routes(scene, solution)), &TEXT_STYLE);
         out.push_str("(arrows show where the route leaves a floor cell; + marks a cell it leaves more than once)\n\n");
         let several = solution.walkers.len() > 1;
         if several {
@@ -779,61 +768,76 @@ impl Puzzle for KeysDoorsPuzzle {
     /// The grid with walls, keys and doors by their letters and each
     /// walker's start (a ring): the route of each walker as a line of its
     /// own colour, or the key that cannot be collected outlined.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
-        /// The part of a route solution a picture needs.
-        #[derive(serde::Deserialize)]
-        struct Walked {
-            walkers: Vec<WalkedBy>,
-        }
-        #[derive(serde::Deserialize)]
-        struct WalkedBy {
-            path: Vec<[usize; 2]>,
-        }
-        let mut picture = Picture::new(self.layout.rows(), self.layout.cols());
-        for (pos, cell) in self.layout.cells() {
-            match *cell {
-                Cell::Wall => picture.set_ground(pos, Ground::Wall),
-                Cell::Key(letter) => picture.marks.push((pos, Mark::Label(letter.to_string(), Tint::Goal))),
-                Cell::Door(letter) => picture.marks.push((pos, Mark::Label(letter.to_string(), Tint::Obstacle))),
-                Cell::Start | Cell::Floor => {}
-            }
-        }
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         let width = (self.layout.cols() * 3).max(30);
-        match of {
+        let mut caption = Vec::new();
+        let mut scene = match of {
             Drawn::Solution(report) => {
-                if let Some(solution) = &report.solution {
-                    let walked: Walked = serde_json::from_value(solution.json.clone())
-                        .map_err(|e| Error::Internal(format!("the route does not read back: {e}")))?;
-                    for (walker, route) in walked.walkers.iter().enumerate() {
-                        let cells: Vec<Pos> = route.path.iter().map(|&[r, c]| (r, c)).collect();
-                        if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
-                            picture.marks.push((last, Mark::End(Tint::Route(walker))));
-                        }
-                        picture.trails.push(Trail { cells, tint: Tint::Route(walker), closed: false });
-                    }
+                let solution = report.solution.as_ref().map(|s| s.typed::<RouteSolution>()).transpose()?;
+                if solution.is_some() {
                     let steps = report.cost.unwrap_or_default() as usize;
-                    picture.caption.push(format!("{}; one colour per walker", super::counted(steps, "step")));
+                    caption.push(format!("{}; one colour per walker", super::counted(steps, "step")));
                 }
                 if let Some(why) = &report.explanation {
-                    picture.caption.extend(super::wrapped(&format!("no route: {why}"), width));
+                    caption.extend(super::wrapped(&format!("no route: {why}"), width));
                 }
+                self.scene(|scene| solution.into_iter().for_each(|solution| Self::draw_routes(scene, solution)))
             }
             Drawn::Facts(_) => {
                 return Err(Error::Unsupported { command: "facts", kind: KIND });
             }
             Drawn::Explanation(report) => {
-                picture.outlines.extend(report.places());
                 if let Some(certificate) = &report.certificate {
-                    picture.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
+                    caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
                 }
+                let mut scene = self.scene(|_| {});
+                scene.outlines.extend(report.places());
+                scene
             }
-        }
-        for (walker, &start) in self.starts.iter().enumerate() {
-            picture.marks.push((start, Mark::Start(Tint::Route(walker))));
-        }
-        Ok(picture)
+        };
+        scene.caption = caption;
+        Ok(scene)
     }
 }
+
+impl KeysDoorsPuzzle {
+    /// The grid with walls and keys and doors by their letters, what `draw`
+    /// adds, then each walker's start (a ring).
+    fn scene(&self, draw: impl FnOnce(&mut Scene)) -> Scene {
+        let mut scene = Scene::new(self.layout.rows(), self.layout.cols());
+        for (pos, cell) in self.layout.cells() {
+            match *cell {
+                Cell::Wall => scene.set_ground(pos, Ground::Wall),
+                Cell::Key(letter) => scene.marks.push((pos, Mark::Label(letter.to_string(), Tint::Goal))),
+                Cell::Door(letter) => scene.marks.push((pos, Mark::Label(letter.to_string(), Tint::Obstacle))),
+                Cell::Start | Cell::Floor => {}
+            }
+        }
+        draw(&mut scene);
+        for (walker, &start) in self.starts.iter().enumerate() {
+            scene.marks.push((start, Mark::Ring(Tint::Route(walker))));
+        }
+        scene
+    }
+
+    /// Each walker's route as a line of its own colour, to a square where
+    /// it stops.
+    fn draw_routes(scene: &mut Scene, solution: &RouteSolution) {
+        for (walker, route) in solution.walkers.iter().enumerate() {
+            let cells: Vec<Pos> = route.path.iter().map(|&[r, c]| (r, c)).collect();
+            if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
+                scene.marks.push((last, Mark::Square(Tint::Route(walker))));
+            }
+            scene.trails.push(Trail { cells, tint: Tint::Route(walker), closed: false });
+        }
+    }
+}
+
+/// How the grid is drawn as text: the model's own symbols, with the way
+/// out of each floor cell as an arrow (`+` where routes leave it more than
+/// once); where a walker stops shows what lies there.
+const TEXT_STYLE: text::Style =
+    text::Style { floor: '.', wall: '#', shaded: '.', dot: None, ring: Some('@'), square: None, indent: "" };
 
 #[cfg(test)]
 mod tests {

@@ -50,8 +50,8 @@ use super::{
 };
 use crate::cnf::{Lit, card};
 use crate::deduce::{self, Fact, Rule, Wanted};
+use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
 use crate::grid::{Dir, Grid, Pos};
-use crate::render::picture::{Ground, Mark, Picture, Tint, Trail};
 use crate::solver::{Answer, Lazy, ProjectedModels, Solve, SolveStats};
 
 /// The `kind` of tile-cover models.
@@ -436,24 +436,7 @@ impl TileCoverPuzzle {
     /// The room with an arrow on the start and each tile pointing to the
     /// next, the last tile marked, and the tiles left marked; then the moves.
     fn route_text(&self, route: &RouteSolution) -> String {
-        let mut marks: Vec<char> = self
-            .grid
-            .cells()
-            .map(|(_, cell)| match cell {
-                Cell::Wall => '#',
-                Cell::Start => 'S',
-                Cell::Tile | Cell::End => 'o',
-            })
-            .collect();
-        let start = self.room.position(START);
-        let stops: Vec<Pos> = std::iter::once(start).chain(route.path.iter().copied()).collect();
-        for (from, dir) in stops.iter().zip(&route.moves).skip(1) {
-            marks[self.grid.index_of(*from)] = dir.arrow();
-        }
-        if let Some(&last) = route.path.last() {
-            marks[self.grid.index_of(last)] = if self.grid[last] == Cell::End { 'E' } else { '*' };
-        }
-        let mut out = self.grid.draw(|pos, _| marks[self.grid.index_of(pos)]);
+        let mut out = text::draw(&self.route_scene(route), &TEXT_STYLE);
         out.push_str("\nS start, arrows show the next move, * or E the last tile, o a tile left uncovered, # wall\n");
         let names: Vec<&str> = route.moves.iter().map(|d| d.name()).collect();
         out.push_str(&format!("{}: {}\n", super::counted(names.len(), "move"), names.join(" ")));
@@ -471,26 +454,46 @@ impl TileCoverPuzzle {
                 None => "no solution, so there are no facts to report\n".to_string(),
             };
         };
-        let mut marks: Vec<char> = self
-            .grid
-            .cells()
-            .map(|(_, cell)| match cell {
-                Cell::Wall => '#',
-                Cell::Start => 'S',
-                Cell::End => 'E',
-                Cell::Tile => '.',
-            })
-            .collect();
-        for &pos in left {
-            marks[self.grid.index_of(pos)] = 'o';
-        }
-        let mut text = self.grid.draw(|pos, _| marks[self.grid.index_of(pos)]);
+        let mut text = text::draw(&self.scene(left, |_| {}), &TEXT_STYLE);
         text.push_str(&format!(
             "\no: {} that some route leaves uncovered; every route covers the other {}\n",
             super::counted(left.len(), "tile"),
             always.len()
         ));
         text
+    }
+
+    /// The room with its walls and the `shaded` tiles, what `draw` adds,
+    /// then the start (a ring) and the end tile (`E`).
+    fn scene(&self, shaded: &[Pos], draw: impl FnOnce(&mut Scene)) -> Scene {
+        let mut scene = Scene::new(self.grid.rows(), self.grid.cols());
+        for (pos, cell) in self.grid.cells() {
+            if *cell == Cell::Wall {
+                scene.set_ground(pos, Ground::Wall);
+            }
+        }
+        for &pos in shaded {
+            scene.set_ground(pos, Ground::Shaded(Tint::Highlight));
+        }
+        draw(&mut scene);
+        scene.marks.push((self.room.position(START), Mark::Ring(Tint::Ink)));
+        if let Some(end) = self.room.end() {
+            scene.marks.push((self.room.position(end), Mark::Label("E".into(), Tint::Ink)));
+        }
+        scene
+    }
+
+    /// The route as one line from the start to its last tile (a square),
+    /// the tiles it leaves shaded.
+    fn route_scene(&self, route: &RouteSolution) -> Scene {
+        self.scene(&route.uncovered, |scene| {
+            let cells: Vec<Pos> =
+                std::iter::once(self.room.position(START)).chain(route.path.iter().copied()).collect();
+            if let Some(&last) = route.path.last() {
+                scene.marks.push((last, Mark::Square(Tint::Route(0))));
+            }
+            scene.trails.push(Trail { cells, tint: Tint::Route(0), closed: false });
+        })
     }
 
     fn no_facts(&self, stats: Stats, explanation: Option<String>) -> FactsReport {
@@ -770,29 +773,13 @@ impl Puzzle for TileCoverPuzzle {
     /// ring) to its last tile (a square), tiles left shaded; or the tiles
     /// some route may leave shaded; or the explanation's tiles outlined,
     /// with its words in a caption.
-    fn picture(&self, of: Drawn<'_>) -> Result<Picture, Error> {
-        let mut picture = Picture::new(self.grid.rows(), self.grid.cols());
-        for (pos, cell) in self.grid.cells() {
-            if *cell == Cell::Wall {
-                picture.set_ground(pos, Ground::Wall);
-            }
-        }
-        let start = self.room.position(START);
+    fn picture(&self, of: Drawn<'_>) -> Result<Scene, Error> {
         let width = (self.grid.cols() * 3).max(30);
-        let unreadable =
-            |e: serde_json::Error| Error::Internal(format!("the tile-cover report does not read back: {e}"));
-        match of {
+        Ok(match of {
             Drawn::Solution(report) => {
-                if let Some(solution) = &report.solution {
-                    let route: RouteSolution = serde_json::from_value(solution.json.clone()).map_err(unreadable)?;
-                    for &pos in &route.uncovered {
-                        picture.set_ground(pos, Ground::Shaded);
-                    }
-                    let cells: Vec<Pos> = std::iter::once(start).chain(route.path.iter().copied()).collect();
-                    if let Some(&last) = route.path.last() {
-                        picture.marks.push((last, Mark::End(Tint::Route(0))));
-                    }
-                    picture.trails.push(Trail { cells, tint: Tint::Route(0), closed: false });
+                let route = report.solution.as_ref().map(|s| s.typed::<RouteSolution>()).transpose()?;
+                let mut scene = route.map_or_else(|| self.scene(&[], |_| {}), |route| self.route_scene(route));
+                if let Some(route) = route {
                     let mut line = super::counted(route.moves.len(), "move");
                     if !route.uncovered.is_empty() {
                         line.push_str(&format!(
@@ -800,31 +787,32 @@ impl Puzzle for TileCoverPuzzle {
                             super::counted(route.uncovered.len(), "tile")
                         ));
                     }
-                    picture.caption.push(line);
+                    scene.caption.push(line);
                 }
                 if let Some(why) = &report.explanation {
-                    picture.caption.extend(super::wrapped(&format!("no route: {why}"), width));
+                    scene.caption.extend(super::wrapped(&format!("no route: {why}"), width));
                 }
+                scene
             }
-            Drawn::Facts(report) => {
-                let facts: CoverFacts =
-                    serde_json::from_value(serde_json::Value::Object(report.json.clone())).map_err(unreadable)?;
-                match &facts.can_be_left {
-                    Some(left) => {
-                        for &pos in left {
-                            picture.set_ground(pos, Ground::Shaded);
-                        }
-                        let line =
-                            format!("shaded: {} that some route leaves uncovered", super::counted(left.len(), "tile"));
-                        picture.caption.push(line);
-                    }
-                    None => picture.caption.push("no route, so there are no facts".to_string()),
+            Drawn::Facts(report) => match report.typed::<CoverFacts>()?.and_then(|f| f.can_be_left.as_ref()) {
+                Some(left) => {
+                    let mut scene = self.scene(left, |_| {});
+                    let line =
+                        format!("shaded: {} that some route leaves uncovered", super::counted(left.len(), "tile"));
+                    scene.caption.push(line);
+                    scene
                 }
-            }
+                None => {
+                    let mut scene = self.scene(&[], |_| {});
+                    scene.caption.push("no route, so there are no facts".to_string());
+                    scene
+                }
+            },
             Drawn::Explanation(report) => {
-                picture.outlines.extend(report.places());
+                let mut scene = self.scene(&[], |_| {});
+                scene.outlines.extend(report.places());
                 if let Some(certificate) = &report.certificate {
-                    picture.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
+                    scene.caption.extend(super::wrapped(&format!("no route: {certificate}"), width));
                 }
                 if !report.constraints.is_empty() {
                     let n = super::counted(report.constraints.len(), "tile");
@@ -832,17 +820,18 @@ impl Puzzle for TileCoverPuzzle {
                         Some(rule) => format!("outlined: no route covers these {n} ({rule})"),
                         None => format!("outlined: no route covers all {n}"),
                     };
-                    picture.caption.extend(super::wrapped(&line, width));
+                    scene.caption.extend(super::wrapped(&line, width));
                 }
                 if report.status == Status::Solved {
-                    picture.caption.push("the room has a route, so there is nothing to explain".to_string());
+                    scene.caption.push("the room has a route, so there is nothing to explain".to_string());
                 }
+                scene
             }
-        }
-        picture.marks.push((start, Mark::Start(Tint::Ink)));
-        if let Some(end) = self.room.end() {
-            picture.marks.push((self.room.position(end), Mark::Label("E".into(), Tint::Ink)));
-        }
-        Ok(picture)
+        })
     }
 }
+
+/// How the room is drawn as text: the model's own symbols, `o` for a tile
+/// left, `*` for the route's last tile.
+const TEXT_STYLE: text::Style =
+    text::Style { floor: '.', wall: '#', shaded: 'o', dot: None, ring: Some('S'), square: Some('*'), indent: "" };
