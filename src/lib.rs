@@ -23,9 +23,12 @@
 //! ```
 
 pub mod cnf;
+pub mod compile;
+pub mod deduce;
 pub mod draw;
 pub mod graph;
 pub mod grid;
+pub mod lang;
 pub mod model;
 pub mod puzzles;
 pub mod render;

@@ -345,6 +345,12 @@ impl Cnf {
         &self.groups
     }
 
+    /// The handles of the groups opened after "base", in order: a formula's
+    /// own rules, when "base" only defines literals.
+    pub fn opened_groups(&self) -> impl Iterator<Item = GroupId> + use<> {
+        (1..self.groups.len() as u32).map(GroupId)
+    }
+
     /// The clauses in the order added.
     ///
     /// ```

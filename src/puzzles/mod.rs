@@ -21,6 +21,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::cnf::Cnf;
+use crate::deduce::{Deductions, Rule, Wanted};
 use crate::draw::Scene;
 use crate::model::{LoadError, Problem, Source};
 use crate::solver::{Answer, Progress, ProofFormat, Solve, SolveStats, SolverConfig, SolverError, StopCause};
@@ -468,6 +469,17 @@ pub struct NamedConstraint {
     pub line: Option<usize>,
 }
 
+impl From<&Rule> for NamedConstraint {
+    fn from(rule: &Rule) -> NamedConstraint {
+        NamedConstraint {
+            name: rule.name.clone(),
+            row: rule.place.map(|p| p.0),
+            col: rule.place.map(|p| p.1),
+            line: rule.line,
+        }
+    }
+}
+
 /// Why a run failed. None of these is a verdict about the puzzle.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -534,6 +546,16 @@ impl From<SolverError> for Error {
     }
 }
 
+impl From<crate::compile::CompileError> for Error {
+    fn from(e: crate::compile::CompileError) -> Error {
+        use crate::compile::CompileError;
+        match e {
+            CompileError::TooLarge(why) => Error::TooLarge(why),
+            CompileError::Internal(why) => Error::Internal(why),
+        }
+    }
+}
+
 /// A loaded, validated puzzle of any family. Puzzles are plain data, so a
 /// caller may run one on another thread, for instance under a time limit.
 pub trait Puzzle: Send + Sync {
@@ -563,6 +585,16 @@ pub trait Puzzle: Send + Sync {
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let _ = options;
         Err(Error::Unsupported { command: "explain", kind: self.kind() })
+    }
+
+    /// The puzzle ready for deductions ([`crate::deduce`]): its named rules
+    /// as switches, its candidate facts as literals, a solver holding both
+    /// and the independent check of a model. `wanted` says which parts the
+    /// caller will use, so that nothing else is built. [`Puzzle::facts`] and
+    /// [`Puzzle::explain`] rest on it where a family offers it.
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        let _ = (options, wanted);
+        Err(Error::Unsupported { command: "deductions", kind: self.kind() })
     }
 
     /// The CNF the engine would hand to the solver first, built without

@@ -118,7 +118,8 @@ impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
     }
 
     fn stats(&self) -> SolveStats {
-        self.solver.stats()
+        let inner = self.solver.stats();
+        SolveStats { cuts: inner.cuts + self.cuts.len() as u64, ..inner }
     }
 }
 

@@ -1,10 +1,12 @@
 //! Solving a [`Cnf`]: the [`Solve`] trait, the backends behind it (chosen by
 //! a [`SolverConfig`], metered alike, and stopped by a [`Stop`] token), and
 //! what is built on the trait alone: projected model enumeration with
-//! blocking clauses, possible literals, minimal unsatisfiable subsets, and
-//! the lazy-constraint driver [`Lazy`].
+//! blocking clauses, possible literals, minimal unsatisfiable subsets of
+//! assumptions, checked models ([`Checked`]), and the lazy-constraint driver
+//! [`Lazy`].
 
 mod backend;
+mod checked;
 mod enumerate;
 mod facts;
 mod lazy;
@@ -18,10 +20,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 pub use backend::{Backend, UnknownBackend};
+pub use checked::Checked;
 pub use enumerate::ProjectedModels;
 pub use facts::{Possible, possible_literals};
 pub use lazy::{Lazy, Repair, Repairer};
-pub use mus::{Mus, minimal_unsat_subset, shrink_by_deletion};
+pub use mus::shrink_by_deletion;
 pub use recorded::Recorded;
 pub use stop::{Stop, StopCause};
 
@@ -170,6 +173,9 @@ pub struct SolveStats {
     pub sat_calls: u64,
     /// Time spent inside SAT calls.
     pub solve_time: Duration,
+    /// Clauses a lazy driver ([`Lazy`]) added between calls: with the
+    /// starting formula, the formula that was solved.
+    pub cuts: u64,
 }
 
 /// Live counters shared between a running search and whoever watches it: a

@@ -22,36 +22,28 @@
 //! assert_eq!(puzzle.count(&CountOptions::default()).unwrap().count, 3);
 //! ```
 
-mod check;
-mod compile;
-mod grids;
-mod ir;
-mod load;
-mod lower;
-pub mod model;
 mod render;
-pub mod syntax;
-mod verify;
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Instant;
 
-pub use compile::Linear;
-use compile::{Compiled, Encoder, GridEncoding, Objective, ObjectiveUse};
-use grids::{GridRepair, RepairLog, Route};
-use ir::{BExpr, IExpr};
-use model::{Model, Sense};
+use crate::compile::repair::{GridRepair, RepairLog, Route};
+use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective, ObjectiveUse};
+pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
+use crate::lang::model::{Model, Sense};
+pub use crate::lang::{Group, Program, model, syntax};
+use crate::lang::{load, verify};
 
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Payload,
     Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
 };
-use crate::cnf::{ClauseSink, Cnf, Lit, Var};
+use crate::cnf::{Cnf, GroupId, Lit};
+use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
 use crate::draw::Scene;
 use crate::model::{LoadError, Source};
-use crate::solver::{
-    Answer, Lazy, ProjectedModels, Solve, SolveStats, SolverError, possible_literals, shrink_by_deletion,
-};
+use crate::solver::{Answer, Checked, Lazy, ProjectedModels, Solve, SolveStats};
 
 pub use render::{CspFacts, CspSolution, Shown, ShownRoute};
 
@@ -75,6 +67,19 @@ engines! {
     }
 }
 
+impl Engine {
+    /// The compiler's encoding for this engine.
+    fn encoding(self) -> Encoding {
+        match self {
+            Engine::Auto => Encoding::Auto,
+            Engine::Direct => Encoding::Direct,
+            Engine::Order => Encoding::Order,
+            Engine::Log => Encoding::Log,
+            Engine::Eager => Encoding::Eager,
+        }
+    }
+}
+
 /// A count that passes this many solutions starts again split into cubes:
 /// measured on the queens, a restart this early pays for itself (8 queens
 /// lose about 10%, 10 queens gain about 20%).
@@ -83,9 +88,6 @@ const CUBE_AFTER: u64 = 16;
 /// The most values of the variable whose values split a count into cubes.
 const CUBE_VALUES: u64 = 64;
 
-/// The name of the group that says the objective is defined, in `explain`.
-pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
-
 /// The engines' names, the default first, for models without grid globals
 /// (for them `eager` is `auto`).
 pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
@@ -93,33 +95,6 @@ pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
 /// The engines' names for models with grid globals: also `eager`, against
 /// which `compare` sets the lazy forms.
 pub const GRID_ENGINES: &[&str] = Engine::NAMES;
-
-/// One unrolled constraint, or one instance of a top-level `forall`.
-#[derive(Clone, Debug)]
-pub struct Group {
-    /// The constraint's name, with the instance's loop values.
-    pub name: String,
-    /// The line of the constraint's expression.
-    pub line: usize,
-    /// The unrolled expression.
-    pub(crate) expr: BExpr,
-    /// Which `[[constraint]]` it came from.
-    pub constraint: usize,
-    /// The position in each enclosing `forall` generator.
-    pub positions: Vec<usize>,
-}
-
-/// The unrolled model.
-#[derive(Clone, Debug)]
-pub struct Program {
-    /// The groups in file order.
-    pub groups: Vec<Group>,
-    pub(crate) objective: Option<(Sense, IExpr)>,
-    /// The line of `minimize` or `maximize`.
-    pub objective_line: usize,
-    /// The grid globals, in the order the constraints unroll to them.
-    pub(crate) grids: Vec<ir::GridGlobal>,
-}
 
 /// A loaded csp model.
 #[derive(Clone, Debug)]
@@ -149,64 +124,9 @@ pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     Ok(CspPuzzle { model, program, linear: Linear::default() })
 }
 
-/// Checks a model read through its literal values.
-type ModelCheck<'a> = dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String> + 'a;
-
 /// The checked values of every scalar, the objective's value, and each grid
 /// global's route.
 type Found = (Vec<i64>, Option<i64>, Vec<Option<Route>>);
-
-/// A solver wrapper that decodes and checks every model it finds, so that
-/// counts, facts and explanations rest only on checked solutions.
-struct Checked<'a, S: Solve + ?Sized> {
-    inner: &'a mut S,
-    check: &'a ModelCheck<'a>,
-    failure: Option<String>,
-}
-
-impl<S: Solve + ?Sized> ClauseSink for Checked<'_, S> {
-    fn new_var(&mut self) -> Var {
-        self.inner.new_var()
-    }
-
-    fn add_clause(&mut self, clause: &[Lit]) {
-        self.inner.add_clause(clause)
-    }
-}
-
-impl<S: Solve + ?Sized> Solve for Checked<'_, S> {
-    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
-        let answer = self.inner.solve_under(assumptions)?;
-        if answer == Answer::Sat && self.failure.is_none() {
-            let inner = &*self.inner;
-            if let Err(e) = (self.check)(&|l| inner.value(l)) {
-                self.failure = Some(e);
-            }
-        }
-        Ok(answer)
-    }
-
-    fn value(&self, lit: Lit) -> bool {
-        self.inner.value(lit)
-    }
-
-    fn failed_core(&self) -> Vec<Lit> {
-        self.inner.failed_core()
-    }
-
-    fn stats(&self) -> SolveStats {
-        self.inner.stats()
-    }
-}
-
-impl<S: Solve + ?Sized> Checked<'_, S> {
-    fn verdict(&self) -> Result<(), Error> {
-        match &self.failure {
-            Some(e) => Err(Error::CheckFailed(e.clone())),
-            None => Ok(()),
-        }
-    }
-}
 
 impl CspPuzzle {
     /// The same puzzle with linear constraints encoded the given way, to
@@ -252,7 +172,7 @@ impl CspPuzzle {
 
     fn compiled(&self, engine: Engine, use_: ObjectiveUse) -> Result<(Compiled, f64), Error> {
         let started = Instant::now();
-        let compiled = compile::compile(&self.model, &self.program, engine, use_, self.linear)?;
+        let compiled = compile::compile(&self.model, &self.program, engine.encoding(), use_, self.linear)?;
         Ok((compiled, Stats::ms(started.elapsed())))
     }
 
@@ -344,17 +264,18 @@ impl CspPuzzle {
     /// under its guard, when `guards` has them) before anyone reads it.
     fn driver<'a>(
         &'a self,
-        grids: &'a [GridEncoding],
+        grids: &Rc<[GridEncoding]>,
         plain: Box<dyn Solve>,
         guards: Vec<Option<Lit>>,
         splice: bool,
-        log: &'a RefCell<RepairLog>,
+        log: &Rc<RefCell<RepairLog>>,
     ) -> Box<dyn Solve + 'a> {
         if grids.is_empty() {
             return plain;
         }
         let guards = if guards.is_empty() { vec![None; grids.len()] } else { guards };
-        Box::new(Lazy::new(plain, GridRepair::new(&self.program.grids, grids, guards, splice, log)))
+        let repair = GridRepair::new(&self.program.grids, Rc::clone(grids), guards, splice, Rc::clone(log));
+        Box::new(Lazy::new(plain, repair))
     }
 
     /// The stats of a run over `cnf` that added `cuts`.
@@ -406,6 +327,150 @@ impl CspPuzzle {
     }
 }
 
+/// What building a model's deductions measured and found, for the report.
+struct Built {
+    /// The size of the compiled formula, before selectors and cuts.
+    size: (usize, usize),
+    encode_ms: f64,
+    /// When compiling ended; an explanation's time runs from here.
+    compiled: Instant,
+    /// The optimum, proven, when every rule is fixed and there is an objective.
+    optimum: Option<i64>,
+}
+
+impl Built {
+    fn stats(&self, engine: Engine, solver: SolveStats) -> Stats {
+        Stats::of_sat_size(engine.name(), (self.size.0, self.size.1 + solver.cuts as usize), solver, self.encode_ms)
+    }
+}
+
+impl CspPuzzle {
+    /// The deductions over the compiled model. With every rule fixed, the
+    /// objective is optimised first and the search kept at the optimum;
+    /// switchable, each group (each instance of a top-level `forall`, and
+    /// "the objective is defined") is a rule, and a grid global's cuts hold
+    /// only while its constraint is on. The facts are "this shown scalar
+    /// takes this value", per scalar and value.
+    fn deduce(&self, options: &SolveOptions, wanted: Wanted) -> Result<(Deductions<'_>, Built), Error> {
+        let engine = Engine::choose(options.engine.as_deref())?;
+        let use_ = if wanted.switchable { ObjectiveUse::Group } else { ObjectiveUse::Optimize };
+        let (mut compiled, encode_ms) = self.compiled(engine, use_)?;
+        let compiled_at = Instant::now();
+        let size = (compiled.cnf.num_vars(), compiled.cnf.num_clauses());
+        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
+        let log = Rc::new(RefCell::new(RepairLog::default()));
+        let verifier = verify::Verifier::new(&self.model);
+        let (mut solver, rules) = if wanted.switchable {
+            self.switchable_solver(&compiled.cnf, &grids, options, &log)
+        } else {
+            (self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log), Vec::new())
+        };
+        let mut optimum = None;
+        let mut assumptions = Vec::new();
+        if !wanted.switchable {
+            match self.search(&verifier, &mut compiled, &mut *solver, &log)? {
+                None => {
+                    let built = Built { size, encode_ms, compiled: compiled_at, optimum };
+                    let mut deductions = Deductions::new(solver, |_, _| Ok(()));
+                    deductions.refuted = true;
+                    return Ok((deductions, built));
+                }
+                Some((_, best, _)) => optimum = best,
+            }
+            assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
+        }
+        let facts = if wanted.facts { self.value_facts(&mut compiled, &mut *solver)? } else { Vec::new() };
+        let check = self.model_check(verifier, compiled, log, (!wanted.switchable).then_some(optimum));
+        let mut deductions = Deductions::new(solver, check);
+        deductions.assumptions = assumptions;
+        deductions.rules = rules;
+        deductions.facts = facts;
+        Ok((deductions, Built { size, encode_ms, compiled: compiled_at, optimum }))
+    }
+
+    /// The solver with each group of `cnf` but the first behind a selector,
+    /// and the rules they state.
+    fn switchable_solver<'a>(
+        &'a self,
+        cnf: &Cnf,
+        grids: &Rc<[GridEncoding]>,
+        options: &SolveOptions,
+        log: &Rc<RefCell<RepairLog>>,
+    ) -> (Box<dyn Solve + 'a>, Vec<Rule>) {
+        // The first group only defines literals; the others are the model's.
+        let soft: Vec<GroupId> = cnf.opened_groups().collect();
+        let (guarded, selectors) = deduce::switchable(cnf, &soft);
+        // A grid global's cuts hold only while its constraint is selected.
+        let guards = self.program.grids.iter().map(|g| Some(selectors[g.group])).collect();
+        let solver = self.driver(grids, options.new_solver(&guarded), guards, true, log);
+        let rules = selectors.iter().enumerate().map(|(g, &selector)| {
+            let (name, line) = match self.program.groups.get(g) {
+                Some(group) => (group.name.clone(), group.line),
+                None => (OBJECTIVE_DEFINED.to_string(), self.program.objective_line),
+            };
+            Rule { selector, name, place: None, line: Some(line), cells: Vec::new() }
+        });
+        (solver, rules.collect())
+    }
+
+    /// "This shown scalar takes this value": a Boolean's two values, an
+    /// integer's every value, as literals made on `solver`.
+    fn value_facts(&self, compiled: &mut Compiled, solver: &mut dyn Solve) -> Result<Vec<Fact>, Error> {
+        let mut facts = Vec::new();
+        for s in self.shown_scalars() {
+            let fact = |lit: Lit, value: i64| {
+                let name = render::value_statement(&self.model, s, value);
+                Fact { lit, name, place: None, subject: s, value }
+            };
+            if let Some(l) = compiled.encoder.scalar_lit(s) {
+                facts.extend([fact(!l, 0), fact(l, 1)]);
+            } else if let Some(x) = compiled.encoder.scalar_int(s) {
+                let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
+                for v in values {
+                    facts.push(fact(compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?, v));
+                }
+            }
+        }
+        Ok(facts)
+    }
+
+    /// The independent check of a model: against the whole model (at the
+    /// optimum, when `optimum` is given), or against the groups switched on.
+    fn model_check<'a>(
+        &'a self,
+        verifier: verify::Verifier<'a>,
+        compiled: Compiled,
+        log: Rc<RefCell<RepairLog>>,
+        optimum: Option<Option<i64>>,
+    ) -> impl ModelCheck + 'a {
+        move |value: &dyn Fn(Lit) -> bool, on: Option<&[usize]>| {
+            let routes = log.borrow().routes.clone();
+            let Some(on) = on else {
+                let (_, found) =
+                    self.check_model(&verifier, &compiled.encoder, compiled.objective.as_ref(), value, &routes)?;
+                return match optimum {
+                    Some(optimum) if found != optimum => Err(format!(
+                        "a solution behind the facts has the objective {found:?}, not the optimum {optimum:?}"
+                    )),
+                    _ => Ok(()),
+                };
+            };
+            let values = compiled.encoder.decode(&self.model, value)?;
+            for &g in on {
+                let Some(group) = self.program.groups.get(g) else {
+                    verifier.objective(&values)?;
+                    continue;
+                };
+                let first_grid = self.program.grids.partition_point(|grid| grid.group < g);
+                if !verifier.instance_holds(group.constraint, &group.positions, &values, &routes, first_grid)? {
+                    return Err(format!("the witness breaks \"{}\"", group.name));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
 impl Puzzle for CspPuzzle {
     fn kind(&self) -> &'static str {
         KIND
@@ -423,8 +488,8 @@ impl Puzzle for CspPuzzle {
         let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let grids = std::mem::take(&mut compiled.grids);
-        let log = RefCell::new(RepairLog::default());
+        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
+        let log = Rc::new(RefCell::new(RepairLog::default()));
         let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
         let found = self.search(&verifier, &mut compiled, &mut *solver, &log)?;
         let cuts = std::mem::take(&mut log.borrow_mut().cuts);
@@ -457,8 +522,8 @@ impl Puzzle for CspPuzzle {
         let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let grids = std::mem::take(&mut compiled.grids);
-        let log = RefCell::new(RepairLog::default());
+        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
+        let log = Rc::new(RefCell::new(RepairLog::default()));
         // No splicing: a spliced route takes other arcs than the model, and
         // solutions are told apart by their routes.
         let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), false, &log);
@@ -511,7 +576,7 @@ impl Puzzle for CspPuzzle {
                 }
                 Ok(())
             };
-            let mut checked = Checked { inner: &mut *solver, check: &check, failure: None };
+            let mut checked = Checked::new(&mut *solver, check);
             // First without cubes; a count that runs past CUBE_AFTER starts
             // again split into cubes.
             let plain = [assumptions.clone()];
@@ -550,7 +615,6 @@ impl Puzzle for CspPuzzle {
                     break;
                 }
             }
-            checked.verdict()?;
         }
         let cuts = log.borrow().cuts.len();
         let stats = Self::run_stats(engine, &compiled.cnf, cuts, &*solver, encode_ms);
@@ -558,145 +622,47 @@ impl Puzzle for CspPuzzle {
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
-        let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let grids = std::mem::take(&mut compiled.grids);
-        let log = RefCell::new(RepairLog::default());
-        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
-        let found = self.search(&verifier, &mut compiled, &mut *solver, &log)?;
-        let Some((_, optimum, _)) = found else {
-            let stats = Self::run_stats(engine, &compiled.cnf, log.borrow().cuts.len(), &*solver, encode_ms);
+        let (mut deductions, built) = self.deduce(options, Wanted::FACTS)?;
+        let possible = deduce::possible_facts(&mut deductions)?;
+        let stats = built.stats(engine, deductions.solver.stats());
+        if deductions.refuted {
             let mut json = serde_json::Map::new();
             json.insert("values".into(), serde_json::Value::Null);
             let text = "no solution, so there are no facts to report\n".to_string();
             return Ok(FactsReport { status: Status::NoSolution, json, text, stats, payload: Payload::default() });
-        };
-        let assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
-        // One candidate literal per shown scalar and value.
-        let scalars = self.shown_scalars();
-        let mut candidates: Vec<Lit> = Vec::new();
-        let mut owners: Vec<(usize, i64)> = Vec::new();
-        for &s in &scalars {
-            if let Some(l) = compiled.encoder.scalar_lit(s) {
-                candidates.extend([!l, l]);
-                owners.extend([(s, 0), (s, 1)]);
-            } else if let Some(x) = compiled.encoder.scalar_int(s) {
-                let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
-                for v in values {
-                    candidates.push(compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?);
-                    owners.push((s, v));
-                }
-            }
         }
-        let encoder = &compiled.encoder;
-        let objective = compiled.objective.as_ref();
-        let check = |value: &dyn Fn(Lit) -> bool| {
-            let (_, found) = self.check_model(&verifier, encoder, objective, value, &log.borrow().routes)?;
-            if found != optimum {
-                return Err(format!(
-                    "a solution behind the facts has the objective {found:?}, not the optimum {optimum:?}"
-                ));
-            }
-            Ok(())
-        };
-        let mut checked = Checked { inner: &mut *solver, check: &check, failure: None };
-        let possible = possible_literals(&mut checked, &candidates, &assumptions)?;
-        checked.verdict()?;
         let possible = possible.ok_or_else(|| Error::Internal("a model with a solution has no facts".into()))?;
         let mut sets: std::collections::HashMap<usize, Vec<i64>> = std::collections::HashMap::new();
-        for (&(s, v), &p) in owners.iter().zip(&possible.possible) {
+        for (fact, &p) in deductions.facts.iter().zip(&possible) {
             if p {
-                sets.entry(s).or_default().push(v);
+                sets.entry(fact.subject).or_default().push(fact.value);
             }
         }
         let typed = render::facts(&self.model, &|s| sets.get(&s).cloned().unwrap_or_default());
         let mut json = serde_json::Map::new();
         json.insert("values".into(), serde_json::to_value(&typed).map_err(|e| Error::Internal(e.to_string()))?);
-        if let Some(v) = optimum {
+        if let Some(v) = built.optimum {
             json.insert("objective".into(), serde_json::json!(v));
         }
         let text = render::facts_text(&self.model, &typed);
-        let stats = Self::run_stats(engine, &compiled.cnf, log.borrow().cuts.len(), &*solver, encode_ms);
         Ok(FactsReport { status: Status::Solved, json, text, stats, payload: Payload::of(typed) })
     }
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Group)?;
-        let grids = std::mem::take(&mut compiled.grids);
-        let started = Instant::now();
-        // Each group gets a selector; the hard clauses define literals only.
-        let cnf = &compiled.cnf;
-        let mut guarded = Cnf::new();
-        for _ in 0..cnf.num_vars() {
-            guarded.new_var();
-        }
-        let groups = cnf.groups().len() - 1;
-        let selectors: Vec<Lit> = (0..groups).map(|_| guarded.new_var().pos()).collect();
-        for (group, clause) in cnf.grouped_clauses() {
-            match group.index() {
-                0 => guarded.add_clause(clause),
-                g => {
-                    let mut with = clause.to_vec();
-                    with.push(!selectors[g - 1]);
-                    guarded.add_clause(&with);
-                }
-            }
-        }
-        let log = RefCell::new(RepairLog::default());
-        // A grid global's cuts hold only while its constraint is selected.
-        let guards = self.program.grids.iter().map(|g| Some(selectors[g.group])).collect();
-        let mut solver = self.driver(&grids, options.new_solver(&guarded), guards, true, &log);
-        let verifier = verify::Verifier::new(&self.model);
-        let kept = shrink_by_deletion(&selectors, |assumptions| -> Result<Option<Vec<Lit>>, Error> {
-            match solver.solve_under(assumptions)? {
-                Answer::Unsat => Ok(Some(solver.failed_core())),
-                Answer::Sat => {
-                    // The claim "these groups can hold together" rests on a checked witness.
-                    let values =
-                        compiled.encoder.decode(&self.model, &|l| solver.value(l)).map_err(Error::CheckFailed)?;
-                    let routes = log.borrow().routes.clone();
-                    for (g, s) in selectors.iter().enumerate() {
-                        if assumptions.contains(s) {
-                            let Some(group) = self.program.groups.get(g) else {
-                                verifier.objective(&values).map_err(Error::CheckFailed)?;
-                                continue;
-                            };
-                            let first_grid = self.program.grids.partition_point(|grid| grid.group < g);
-                            let holds = verifier
-                                .instance_holds(group.constraint, &group.positions, &values, &routes, first_grid)
-                                .map_err(Error::CheckFailed)?;
-                            if !holds {
-                                return Err(Error::CheckFailed(format!("the witness breaks \"{}\"", group.name)));
-                            }
-                        }
-                    }
-                    Ok(None)
-                }
-            }
-        })?;
-        let mut stats = Self::run_stats(engine, cnf, log.borrow().cuts.len(), &*solver, encode_ms);
-        stats.solve_ms = Stats::ms(started.elapsed());
-        let Some(kept) = kept else {
-            return Ok(ExplainReport::solved(stats));
-        };
-        let constraints = kept
-            .iter()
-            .filter_map(|l| selectors.iter().position(|s| s == l))
-            .map(|g| match self.program.groups.get(g) {
-                Some(group) => {
-                    NamedConstraint { name: group.name.clone(), row: None, col: None, line: Some(group.line) }
-                }
-                None => NamedConstraint {
-                    name: OBJECTIVE_DEFINED.to_string(),
-                    row: None,
-                    col: None,
-                    line: Some(self.program.objective_line),
-                },
-            })
-            .collect();
+        let (mut deductions, built) = self.deduce(options, Wanted::EXPLANATION)?;
+        let every: Vec<usize> = (0..deductions.rules.len()).collect();
+        let kept = deduce::minimal_conflict(&mut deductions, &every)?;
+        let mut stats = built.stats(engine, deductions.solver.stats());
+        stats.solve_ms = Stats::ms(built.compiled.elapsed());
+        let Some(kept) = kept else { return Ok(ExplainReport::solved(stats)) };
+        let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
         Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, rule: None, stats })
+    }
+
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {

@@ -428,3 +428,10 @@ fn end_panel(scene: &mut Scene, next: usize) -> usize {
     }
     next + 1
 }
+
+/// "x[2,4] = 5", "on[1] = true", "colour = red": a scalar taking a value,
+/// as a fact about a solution is named.
+pub fn value_statement(model: &Model, scalar_id: usize, value: i64) -> String {
+    let base = model.scalar_owner(scalar_id).0.base;
+    format!("{} = {}", model.scalar_name(scalar_id), leaf_text(&scalar(model, base, value)))
+}

@@ -16,36 +16,54 @@ use crate::grid::Dir;
 /// assert!(check(&puzzle, &[Dir::Right]).unwrap_err().contains("(0, 2)"));
 /// ```
 pub fn check(puzzle: &FanPuzzle, dirs: &[Dir]) -> Result<(), String> {
+    let all: Vec<usize> = (0..puzzle.weathercocks().len()).collect();
+    check_demands(puzzle, dirs, &all)
+}
+
+/// Checks `dirs` as [`check`] does, but asks only the weathercocks numbered
+/// in `demanded` (in reading order) to spin: the puzzle with the others'
+/// demands switched off, as an explanation's witness must meet it.
+///
+/// ```
+/// use somaria::grid::{Dir, Grid};
+/// use somaria::puzzles::fans::{check_demands, Cell, FanPuzzle};
+/// let grid = Grid::from_rows(vec![vec![Cell::Weathercock, Cell::Fan, Cell::Weathercock]]).unwrap();
+/// let puzzle = FanPuzzle::from_grid(grid);
+/// assert!(check_demands(&puzzle, &[Dir::Right], &[1]).is_ok());
+/// assert!(check_demands(&puzzle, &[Dir::Right], &[0, 1]).unwrap_err().contains("(0, 0)"));
+/// ```
+pub fn check_demands(puzzle: &FanPuzzle, dirs: &[Dir], demanded: &[usize]) -> Result<(), String> {
     if dirs.len() != puzzle.num_fans() {
         return Err(format!("{} directions for {} fans", dirs.len(), puzzle.num_fans()));
     }
-    match puzzle.layout() {
-        Some(layout) => {
-            let mut blown = vec![false; layout.rows() * layout.cols()];
-            let fans = layout.cells().filter(|(_, c)| **c == Cell::Fan).map(|(p, _)| p);
-            for (fan_pos, &dir) in fans.zip(dirs) {
-                let mut pos = fan_pos;
-                while let Some(next) = layout.step(pos, dir) {
-                    if layout[next] == Cell::Wall {
-                        break;
-                    }
-                    blown[layout.index_of(next)] = true;
-                    pos = next;
-                }
+    let spinning = spinning(puzzle, dirs);
+    let Some(&still) = demanded.iter().find(|&&w| !spinning[w]) else { return Ok(()) };
+    match puzzle.weathercocks()[still].place {
+        Some((row, col)) => Err(format!("the weathercock at ({row}, {col}) is in no fan's wind")),
+        None => Err(format!("weathercock {still} is hit by none of the chosen directions")),
+    }
+}
+
+/// Per weathercock in reading order, whether `dirs` makes it spin: in the
+/// grid form by blowing each fan's wind forward to the first wall, in the
+/// listed form by the hit lists.
+fn spinning(puzzle: &FanPuzzle, dirs: &[Dir]) -> Vec<bool> {
+    let Some(layout) = puzzle.layout() else {
+        return puzzle.weathercocks().iter().map(|w| w.hit_by.iter().any(|hit| dirs[hit.fan] == hit.dir)).collect();
+    };
+    let mut blown = vec![false; layout.rows() * layout.cols()];
+    let fans = layout.cells().filter(|(_, c)| **c == Cell::Fan).map(|(p, _)| p);
+    for (fan_pos, &dir) in fans.zip(dirs) {
+        let mut pos = fan_pos;
+        while let Some(next) = layout.step(pos, dir) {
+            if layout[next] == Cell::Wall {
+                break;
             }
-            match layout.cells().find(|(p, c)| **c == Cell::Weathercock && !blown[layout.index_of(*p)]) {
-                Some(((row, col), _)) => Err(format!("the weathercock at ({row}, {col}) is in no fan's wind")),
-                None => Ok(()),
-            }
-        }
-        None => {
-            let still = puzzle.weathercocks().iter().position(|w| !w.hit_by.iter().any(|hit| dirs[hit.fan] == hit.dir));
-            match still {
-                Some(index) => Err(format!("weathercock {index} is hit by none of the chosen directions")),
-                None => Ok(()),
-            }
+            blown[layout.index_of(next)] = true;
+            pos = next;
         }
     }
+    layout.cells().filter(|(_, c)| **c == Cell::Weathercock).map(|(p, _)| blown[layout.index_of(p)]).collect()
 }
 
 /// Every direction assignment for `num_fans` fans, in a fixed order. Only

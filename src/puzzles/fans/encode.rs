@@ -85,7 +85,7 @@ impl Encoding {
     }
 }
 
-fn fan_label(puzzle: &FanPuzzle, fan: usize) -> String {
+pub(super) fn fan_label(puzzle: &FanPuzzle, fan: usize) -> String {
     match puzzle.fan_place(fan) {
         Some((row, col)) => format!("fan {fan} at ({row}, {col})"),
         None => format!("fan {fan}"),

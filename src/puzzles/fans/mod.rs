@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-pub use check::check;
+pub use check::{check, check_demands};
 pub(crate) use encode::Encoding;
 pub use load::{MAX_FANS, load, load_puzzle};
 
@@ -32,9 +32,11 @@ use super::{
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::Cnf;
+use crate::cnf::Lit;
+use crate::deduce::{self, Deductions, Fact, Wanted};
 use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
 use crate::grid::{Dir, Grid, Pos};
-use crate::solver::{Answer, ProjectedModels, Solve, minimal_unsat_subset, possible_literals};
+use crate::solver::{Answer, ProjectedModels, Solve, SolveStats};
 
 /// The `kind` of fan models.
 pub const KIND: &str = "fans";
@@ -425,13 +427,11 @@ impl Puzzle for FanPuzzle {
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
-        let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
-        let candidates: Vec<crate::cnf::Lit> = encoding.decision_vars().into_iter().map(|v| v.pos()).collect();
-        let found = possible_literals(&mut solver, &candidates, &[])?;
-        let stats = Stats::of_sat_run(engine.name(), encoding.cnf(), solver.stats(), encode_ms);
-        let fans = found.as_ref().map(|found| {
-            found
-                .possible
+        let (mut deductions, built) = self.deduce(options, Wanted::FACTS)?;
+        let found = deduce::possible_facts(&mut deductions)?;
+        let stats = built.stats(engine, deductions.solver.stats());
+        let fans = found.as_ref().map(|possible| {
+            possible
                 .chunks(4)
                 .enumerate()
                 .map(|(index, possible)| {
@@ -447,36 +447,23 @@ impl Puzzle for FanPuzzle {
         Ok(FactsReport::of(status, &facts, self.facts_text(&facts), stats))
     }
 
+    /// The weathercocks are the demands; each fan turning one way is the
+    /// mechanism that stays.
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
-        let started = Instant::now();
-        let encoding = Encoding::new(self);
-        let encode_ms = Stats::ms(started.elapsed());
         let solving = Instant::now();
-        // Each fan turning one way is the mechanism; the weathercocks are the demands.
-        let demands = encoding.weathercock_groups();
-        let found = minimal_unsat_subset(encoding.cnf(), demands, &options.solver, Some(options.progress.clone()))?;
-        let mut stats = Stats::of_sat_run(engine.name(), encoding.cnf(), Default::default(), encode_ms);
+        let (mut deductions, built) = self.deduce(options, Wanted::EXPLANATION)?;
+        let every: Vec<usize> = (0..deductions.rules.len()).collect();
+        let found = deduce::minimal_conflict(&mut deductions, &every)?;
+        let mut stats = built.stats(engine, deductions.solver.stats());
         stats.solve_ms = Stats::ms(solving.elapsed());
-        let Some(mus) = found else {
-            stats.sat_calls = 1;
-            return Ok(ExplainReport::solved(stats));
-        };
-        stats.sat_calls = mus.sat_calls;
-        let constraints = mus
-            .groups
-            .iter()
-            .map(|g| {
-                let group = &encoding.cnf().groups()[g.index()];
-                NamedConstraint {
-                    name: group.name.clone(),
-                    row: group.place.map(|p| p.0),
-                    col: group.place.map(|p| p.1),
-                    line: None,
-                }
-            })
-            .collect();
+        let Some(rules) = found else { return Ok(ExplainReport::solved(stats)) };
+        let constraints = rules.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
         Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, rule: None, stats })
+    }
+
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
@@ -578,7 +565,72 @@ impl FanPuzzle {
         }
         scene
     }
+}
 
+/// What building a fan puzzle's deductions measured, for the stats.
+struct Built {
+    /// The size of the puzzle's own formula, before any selectors.
+    size: (usize, usize),
+    encode_ms: f64,
+}
+
+impl Built {
+    fn stats(&self, engine: Engine, solver: SolveStats) -> Stats {
+        Stats::of_sat_size(engine.name(), self.size, solver, self.encode_ms)
+    }
+}
+
+impl FanPuzzle {
+    /// The deductions over the encoding: each weathercock a rule (when
+    /// `wanted.switchable`), each fan's direction a fact (when
+    /// `wanted.facts`), every model checked by [`check_demands`].
+    fn deduce(&self, options: &SolveOptions, wanted: Wanted) -> Result<(Deductions<'_>, Built), Error> {
+        Engine::choose(options.engine.as_deref())?;
+        let started = Instant::now();
+        let encoding = Encoding::new(self);
+        let encode_ms = Stats::ms(started.elapsed());
+        let built = Built { size: (encoding.cnf().num_vars(), encoding.cnf().num_clauses()), encode_ms };
+        let (solver, rules) = if wanted.switchable {
+            let soft = encoding.weathercock_groups();
+            let (guarded, selectors) = deduce::switchable(encoding.cnf(), soft);
+            let rules = soft.iter().zip(selectors).zip(&self.weathercocks).map(|((&g, s), weathercock)| {
+                let mut rule = deduce::rule_of_group(encoding.cnf(), g, s);
+                rule.cells.extend(weathercock.hit_by.iter().filter_map(|hit| self.fan_places[hit.fan]));
+                rule.cells.dedup();
+                rule
+            });
+            (options.new_solver(&guarded), rules.collect())
+        } else {
+            (options.new_solver(encoding.cnf()), Vec::new())
+        };
+        let every: Vec<usize> = (0..self.weathercocks.len()).collect();
+        let facts = if wanted.facts { self.direction_facts(&encoding) } else { Vec::new() };
+        let check = move |value: &dyn Fn(Lit) -> bool, demanded: Option<&[usize]>| {
+            check_demands(self, &encoding.decode(value)?, demanded.unwrap_or(&every))
+        };
+        let mut deductions = Deductions::new(solver, check);
+        deductions.rules = rules;
+        deductions.facts = facts;
+        Ok((deductions, built))
+    }
+
+    /// "Fan i blows d", for every fan and direction, fan by fan.
+    fn direction_facts(&self, encoding: &Encoding) -> Vec<Fact> {
+        let vars = encoding.decision_vars();
+        let facts = (0..self.num_fans()).flat_map(|fan| Dir::ALL.map(|dir| (fan, dir)));
+        facts
+            .map(|(fan, dir)| Fact {
+                lit: vars[4 * fan + dir.index()].pos(),
+                name: format!("{} blows {dir}", encode::fan_label(self, fan)),
+                place: self.fan_places[fan],
+                subject: fan,
+                value: dir.index() as i64,
+            })
+            .collect()
+    }
+}
+
+impl FanPuzzle {
     /// A reason a person can see at a glance, when some weathercock has no
     /// fan that could ever reach it.
     fn unsolvable_hint(&self) -> Option<String> {

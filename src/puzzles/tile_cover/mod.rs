@@ -43,15 +43,16 @@ pub use graph::{Room, START};
 pub use load::{load, load_puzzle};
 
 use self::encode::{CutStyle, Encoding, Scheme};
-use self::walker::{Confirm, Walker};
+use self::walker::{BorrowedWalker, Confirm, Walker};
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
     Solution, SolveOptions, SolveReport, Stats, Status,
 };
-use crate::cnf::{ClauseSink, Lit, card};
+use crate::cnf::{Lit, card};
+use crate::deduce::{self, Fact, Rule, Wanted};
 use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
 use crate::grid::{Dir, Grid, Pos};
-use crate::solver::{Answer, Lazy, ProjectedModels, Solve, possible_literals, shrink_by_deletion};
+use crate::solver::{Answer, Lazy, ProjectedModels, Solve, SolveStats};
 
 /// The `kind` of tile-cover models.
 pub const KIND: &str = "tile-cover";
@@ -272,14 +273,18 @@ impl TileCoverPuzzle {
     /// A solver over `encoding` of `room` whose every model is a walk that
     /// passed the independent check: see [`Walker`].
     fn walker<'a>(
-        &self,
+        &'a self,
         room: &'a Room,
         encoding: &'a Encoding,
         solver: Box<dyn Solve>,
         splice: bool,
-        confirm: &'a Confirm<'a>,
-    ) -> Lazy<Box<dyn Solve>, Walker<'a>> {
-        Lazy::new(solver, Walker::new(room, encoding, splice, confirm))
+    ) -> Lazy<Box<dyn Solve>, BorrowedWalker<'a, impl Confirm + 'a>> {
+        Lazy::new(solver, Walker::new(room, encoding, splice, self.confirm()))
+    }
+
+    /// The independent check of a walk in a room: [`TileCoverPuzzle::route_in`].
+    fn confirm(&self) -> impl Confirm + '_ {
+        |room: &Room, walk: &[usize]| self.route_in(room, walk).map(drop)
     }
 
     /// The stats of a run over `encoding` whose solver added `cuts`.
@@ -326,14 +331,8 @@ impl TileCoverPuzzle {
             });
         }
         let encoding = encode(&self.room, engine, encode_options, analysis.as_ref().map(|a| &a.deductions))?;
-        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
-        let mut solver = self.walker(
-            &self.room,
-            &encoding,
-            options.new_solver(encoding.cnf()),
-            encode_options.splice_cycles,
-            &confirm,
-        );
+        let mut solver =
+            self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), encode_options.splice_cycles);
         let encode_ms = Stats::ms(started.elapsed());
         let answer = solver.solve()?;
         let cnf = options.settle_formula(answer == Answer::Unsat, || {
@@ -385,9 +384,8 @@ impl TileCoverPuzzle {
     pub fn leavable_by_assumptions(&self, engine: Option<&str>) -> Result<(Vec<Pos>, u64), Error> {
         let engine = Engine::choose(engine)?;
         let encoding = encode(&self.room, engine, EncodeOptions::default(), None)?;
-        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
         let plain = crate::solver::new_solver(encoding.cnf(), None);
-        let mut solver = self.walker(&self.room, &encoding, plain, true, &confirm);
+        let mut solver = self.walker(&self.room, &encoding, plain, true);
         let mut leavable = Vec::new();
         for tile in self.room.tiles() {
             if solver.solve_under(&[!encoding.covered(tile)])? == Answer::Sat {
@@ -504,6 +502,112 @@ impl TileCoverPuzzle {
     }
 }
 
+/// What building a room's deductions measured and found, for the report.
+struct Built {
+    /// The size of the encoding, before any demands or cuts.
+    size: (usize, usize),
+    encode_ms: f64,
+    /// The presolve's certificate, when it refuted the room before SAT.
+    refutation: Option<String>,
+}
+
+impl Built {
+    /// The stats of a run on the deductions' solver: its cuts count
+    /// towards the formula that was solved.
+    fn stats(&self, engine: Engine, solver: SolveStats) -> Stats {
+        Stats::of_sat_size(engine.name(), (self.size.0, self.size.1 + solver.cuts as usize), solver, self.encode_ms)
+    }
+}
+
+impl TileCoverPuzzle {
+    /// The deductions over the lazy solver. With every rule fixed, it is the
+    /// room itself, with the presolve's deductions as clauses (or refuted,
+    /// when the presolve refutes it). Switchable, it is the room with every
+    /// tile allowed to be left and one rule per tile, "cover this tile", of
+    /// which `leave_uncovered` may fail: the rules hold together exactly
+    /// when some walk covers all but that many of them. The facts are "this
+    /// tile is left uncovered", per tile.
+    fn deduce(&self, options: &SolveOptions, wanted: Wanted) -> Result<(deduce::Deductions<'_>, Built), Error> {
+        let engine = Engine::choose(options.engine.as_deref())?;
+        let started = Instant::now();
+        let fixed = !wanted.switchable;
+        let analysis = (fixed && !options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
+            let encode_ms = Stats::ms(started.elapsed());
+            let built = Built { size: (0, 0), encode_ms, refutation: Some(refutation.text) };
+            let mut deductions = deduce::Deductions::new(options.new_solver(&Default::default()), |_, _| Ok(()));
+            deductions.refuted = true;
+            return Ok((deductions, built));
+        }
+        let room = if fixed { self.room.clone() } else { Room::new(&self.grid, self.room.num_tiles()) };
+        let encoding = encode(&room, engine, EncodeOptions::default(), analysis.as_ref().map(|a| &a.deductions))?;
+        let size = (encoding.cnf().num_vars(), encoding.cnf().num_clauses());
+        let covered: Vec<Lit> = (0..room.num_nodes()).map(|n| encoding.covered(n)).collect();
+        let facts = if wanted.facts { self.left_facts(&room, &covered) } else { Vec::new() };
+        let solver = options.new_solver(encoding.cnf());
+        let mut walker = Lazy::new(solver, Walker::new(room, encoding, true, self.confirm()));
+        let budget = self.room.leave_uncovered();
+        let tiles: Vec<usize> = self.room.tiles().collect();
+        let rules = if fixed { Vec::new() } else { self.cover_rules(&mut walker, &covered, budget) };
+        // The walker has confirmed the walk and that the model's "covered"
+        // agrees with it; what is left is the budget over the tiles demanded.
+        let check = move |value: &dyn Fn(Lit) -> bool, demanded: Option<&[usize]>| {
+            let missed = match demanded {
+                None => tiles.iter().filter(|&&t| !value(covered[t])).count(),
+                Some(rules) => rules.iter().filter(|&&r| !value(covered[tiles[r]])).count(),
+            };
+            if missed > budget {
+                return Err(format!("a walk assumed to leave at most {budget} demanded tiles left {missed}"));
+            }
+            Ok(())
+        };
+        let mut deductions = deduce::Deductions::new(Box::new(walker), check);
+        deductions.rules = rules;
+        deductions.facts = facts;
+        Ok((deductions, Built { size, encode_ms: Stats::ms(started.elapsed()), refutation: None }))
+    }
+
+    /// One rule per tile, "cover the tile at (r, c)": the tile's "covered"
+    /// literal itself when no tile may be left, and otherwise a demand that
+    /// is met when the tile is covered or counted among at most `budget`
+    /// misses, added to `solver`.
+    fn cover_rules(&self, solver: &mut dyn Solve, covered: &[Lit], budget: usize) -> Vec<Rule> {
+        let mut unmet = Vec::new();
+        let rules = self
+            .room
+            .tiles()
+            .map(|t| {
+                let selector = if budget == 0 {
+                    covered[t]
+                } else {
+                    let (demand, miss) = (solver.new_var().pos(), solver.new_var().pos());
+                    solver.add_clause(&[!demand, covered[t], miss]);
+                    unmet.push(miss);
+                    demand
+                };
+                let (row, col) = self.room.position(t);
+                let name = format!("cover the tile at ({row}, {col})");
+                Rule { selector, name, place: Some((row, col)), line: None, cells: vec![(row, col)] }
+            })
+            .collect();
+        if budget > 0 {
+            card::at_most_k(solver, &unmet, budget);
+        }
+        rules
+    }
+
+    /// "The tile at (r, c) is left uncovered", per tile of `room`.
+    fn left_facts(&self, room: &Room, covered: &[Lit]) -> Vec<Fact> {
+        room.tiles()
+            .map(|t| {
+                let (row, col) = room.position(t);
+                let name = format!("the tile at ({row}, {col}) is left uncovered");
+                Fact { lit: !covered[t], name, place: Some((row, col)), subject: t, value: 0 }
+            })
+            .collect()
+    }
+}
+
 impl Puzzle for TileCoverPuzzle {
     fn kind(&self) -> &'static str {
         KIND
@@ -538,8 +642,7 @@ impl Puzzle for TileCoverPuzzle {
         }
         let deductions = analysis.as_ref().map(|a| &a.deductions);
         let encoding = encode(&self.room, engine, EncodeOptions::default(), deductions)?;
-        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
-        let mut solver = self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), false, &confirm);
+        let mut solver = self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), false);
         let encode_ms = Stats::ms(started.elapsed());
         let mut count = 0u64;
         let mut complete = true;
@@ -563,30 +666,22 @@ impl Puzzle for TileCoverPuzzle {
     }
 
     /// Which tiles some route leaves uncovered, and which every route
-    /// covers, with [`possible_literals`] over "tile left" on the lazy solver
+    /// covers: the possible facts "this tile is left" on the lazy solver
     /// (splicing allowed: a spliced walk leaves the same tiles).
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
-        let started = Instant::now();
-        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
-        if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
-            return Ok(self.no_facts(Self::presolve_stats(engine, started), Some(refutation.text)));
+        let (mut deductions, built) = self.deduce(options, Wanted::FACTS)?;
+        let stats = built.stats(engine, deductions.solver.stats());
+        if let Some(refutation) = built.refutation {
+            return Ok(self.no_facts(stats, Some(refutation)));
         }
-        let deductions = analysis.as_ref().map(|a| &a.deductions);
-        let encoding = encode(&self.room, engine, EncodeOptions::default(), deductions)?;
-        let confirm = |walk: &[usize]| self.route_in(&self.room, walk).map(drop);
-        let mut solver = self.walker(&self.room, &encoding, options.new_solver(encoding.cnf()), true, &confirm);
-        let encode_ms = Stats::ms(started.elapsed());
-        let tiles: Vec<usize> = self.room.tiles().collect();
-        let left: Vec<Lit> = tiles.iter().map(|&t| !encoding.covered(t)).collect();
-        let found = possible_literals(&mut solver, &left, &[])?;
-        let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
-        let Some(found) = found else {
-            return Ok(self.no_facts(stats, None));
+        let Some(possible) = deduce::possible_facts(&mut deductions)? else {
+            return Ok(self.no_facts(built.stats(engine, deductions.solver.stats()), None));
         };
+        let stats = built.stats(engine, deductions.solver.stats());
         let pick = |wanted: bool| -> Vec<Pos> {
-            let mut marked = tiles.iter().zip(&found.possible).filter(|(_, l)| **l == wanted);
-            marked.by_ref().map(|(&t, _)| self.room.position(t)).collect()
+            let marked = deductions.facts.iter().zip(&possible).filter(|(_, p)| **p == wanted);
+            marked.filter_map(|(fact, _)| fact.place).collect()
         };
         let facts = CoverFacts { can_be_left: Some(pick(true)), always_covered: Some(pick(false)), explanation: None };
         Ok(FactsReport::of(Status::Solved, &facts, self.facts_text(&facts), stats))
@@ -594,69 +689,26 @@ impl Puzzle for TileCoverPuzzle {
 
     /// Leads with the presolve's certificate when it refutes the room, then
     /// names a minimal set of tiles that no walk from the start can cover
-    /// while leaving at most `leave_uncovered` of them: the room is encoded
-    /// with every tile allowed to be left, each tile gets a demand "cover
-    /// this tile" (with `leave_uncovered` of the demands allowed to fail),
-    /// all demands are assumed, and the failed core is shrunk by deletion.
-    /// With every tile demanded this is the puzzle itself, so the verdict
-    /// agrees with `solve`.
+    /// while leaving at most `leave_uncovered` of them (the rules of the
+    /// switchable deductions: see [`TileCoverPuzzle::deduce`]). With every
+    /// tile demanded this is the puzzle itself, so the verdict agrees with
+    /// `solve`.
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
-        let started = Instant::now();
         let refutation = if options.skip_presolve { None } else { presolve::analyse(&self.room).refutation };
-        let relaxed = Room::new(&self.grid, self.room.num_tiles());
-        let encoding = encode(&relaxed, engine, EncodeOptions::default(), None)?;
-        let confirm = |walk: &[usize]| self.route_in(&relaxed, walk).map(drop);
-        let mut solver = self.walker(&relaxed, &encoding, options.new_solver(encoding.cnf()), true, &confirm);
-        let budget = self.room.leave_uncovered();
-        let demands: Vec<Lit> = if budget == 0 {
-            relaxed.tiles().map(|t| encoding.covered(t)).collect()
-        } else {
-            // demand(t) and t left => unmet(t); at most `budget` unmet.
-            let mut unmet = Vec::with_capacity(relaxed.num_tiles());
-            let demands = relaxed
-                .tiles()
-                .map(|t| {
-                    let (demand, miss) = (solver.new_var().pos(), solver.new_var().pos());
-                    solver.add_clause(&[!demand, encoding.covered(t), miss]);
-                    unmet.push(miss);
-                    demand
-                })
-                .collect();
-            card::at_most_k(&mut solver, &unmet, budget);
-            demands
-        };
-        let encode_ms = Stats::ms(started.elapsed());
+        let (mut deductions, built) = self.deduce(options, Wanted::EXPLANATION)?;
         // When the certificate names tiles that no walk covers together (a
         // dead end, a cut tile and the parts beyond it), the shrinking
         // starts from them, so the constraints listed are the certificate's
         // own. The relaxed room numbers its nodes as the room does.
-        let core: Vec<Lit> = refutation.iter().flat_map(|r| &r.cells).map(|&t| demands[t - 1]).collect();
+        let seed: Vec<usize> = refutation.iter().flat_map(|r| &r.cells).map(|&t| t - 1).collect();
         let certificate = refutation.map(|r| r.text);
-        let mut shrink = |assumptions: &[Lit]| -> Result<Option<Vec<Lit>>, Error> {
-            Ok(match solver.solve_under(assumptions)? {
-                Answer::Sat => {
-                    let mut on_walk = vec![false; relaxed.num_nodes()];
-                    for &t in solver.repairer().walk() {
-                        on_walk[t] = true;
-                    }
-                    let demanded: std::collections::HashSet<Lit> = assumptions.iter().copied().collect();
-                    let met = relaxed.tiles().filter(|&t| demanded.contains(&demands[t - 1]));
-                    let missed = met.filter(|&t| !on_walk[t]).count();
-                    if missed > budget {
-                        let message = format!("a walk assumed to leave at most {budget} demanded tiles left {missed}");
-                        return Err(Error::CheckFailed(message));
-                    }
-                    None
-                }
-                Answer::Unsat => Some(solver.failed_core()),
-            })
-        };
-        let mut shrunk = None;
-        if !core.is_empty() {
-            shrunk = shrink_by_deletion(&core, &mut shrink)?;
+        let mut kept = None;
+        if !seed.is_empty() {
+            kept = deduce::minimal_conflict(&mut deductions, &seed)?;
         }
-        if shrunk.is_none() && certificate.is_some() && relaxed.num_tiles() > EXPLAIN_SEARCH_LIMIT {
+        let tiles = deductions.rules.len();
+        if kept.is_none() && certificate.is_some() && tiles > EXPLAIN_SEARCH_LIMIT {
             // A global argument (a colour count, a matching) over many tiles
             // is one CDCL proves only slowly, if at all, and every deletion
             // step would ask for it again; the certificate is the proof.
@@ -664,15 +716,15 @@ impl Puzzle for TileCoverPuzzle {
                 "the certificate above is the explanation: a smallest set of tiles is searched for only in rooms of \
                  up to {EXPLAIN_SEARCH_LIMIT} tiles, or from the tiles a certificate names"
             );
-            let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
+            let stats = built.stats(engine, deductions.solver.stats());
             let (status, constraints) = (Status::NoSolution, Vec::new());
             return Ok(ExplainReport { status, constraints, certificate, rule: Some(rule), stats });
         }
-        if shrunk.is_none() {
-            shrunk = shrink_by_deletion(&demands, &mut shrink)?;
+        if kept.is_none() {
+            kept = deduce::minimal_conflict(&mut deductions, &(0..tiles).collect::<Vec<_>>())?;
         }
-        let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
-        let Some(kept) = shrunk else {
+        let stats = built.stats(engine, deductions.solver.stats());
+        let Some(kept) = kept else {
             return Ok(ExplainReport {
                 status: Status::Solved,
                 constraints: Vec::new(),
@@ -681,22 +733,15 @@ impl Puzzle for TileCoverPuzzle {
                 stats,
             });
         };
-        let constraints = kept
-            .iter()
-            .map(|lit| {
-                let tile = demands.iter().position(|d| d == lit).expect("a demand") + 1;
-                let (row, col) = relaxed.position(tile);
-                NamedConstraint {
-                    name: format!("cover the tile at ({row}, {col})"),
-                    row: Some(row),
-                    col: Some(col),
-                    line: None,
-                }
-            })
-            .collect();
+        let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
+        let budget = self.room.leave_uncovered();
         let rule =
             (budget > 0).then(|| format!("a route may leave at most {budget} of the tiles named below uncovered"));
         Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, rule, stats })
+    }
+
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {

@@ -109,7 +109,7 @@ impl IntSet {
     /// The set of the given values.
     ///
     /// ```
-    /// use somaria::puzzles::csp::model::IntSet;
+    /// use somaria::lang::model::IntSet;
     /// let set = IntSet::from_values([5, 1, 2, 3, 5]);
     /// assert_eq!(set.intervals(), &[(1, 3), (5, 5)]);
     /// assert_eq!(set.len(), 4);

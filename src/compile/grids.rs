@@ -5,17 +5,17 @@
 //!
 //! The lazy forms (every engine but `eager`) leave out that the arcs or
 //! the region are one piece; the solver's repair step adds cuts between
-//! solves (see `super::super::grids`). The eager forms state it with binary
+//! solves (see `super::repair`). The eager forms state it with binary
 //! positions along the path or loop, and a ranked tree of parents for a
 //! region, so the formula alone decides.
 
 use std::collections::HashMap;
 
+use super::CompileError;
 use super::{Encoder, Pol};
 use crate::cnf::{ClauseSink, Lit, Var};
 use crate::graph::{self, GridGraph, Named, START, Sink, Walk};
-use crate::puzzles::Error;
-use crate::puzzles::csp::ir::{GridGlobal, GridKind, StepArrays};
+use crate::lang::ir::{GridGlobal, GridKind, StepArrays};
 
 /// The clauses of one grid global, and what reading its models needs.
 #[derive(Clone, Debug)]
@@ -114,12 +114,12 @@ impl Sink for Words<'_> {
 
 impl Encoder {
     /// Encodes grid global `id` into the current group.
-    pub(super) fn grid(&mut self, id: usize) -> Result<(), Error> {
+    pub(super) fn grid(&mut self, id: usize) -> Result<(), CompileError> {
         let spec = self
             .grid_specs
             .get(id)
             .cloned()
-            .ok_or_else(|| Error::Internal(format!("grid global {id} was not unrolled")))?;
+            .ok_or_else(|| CompileError::Internal(format!("grid global {id} was not unrolled")))?;
         let (rows, cols) = spec.shape();
         let mut cell_lits = Vec::with_capacity(spec.on.len());
         for b in &spec.on {
@@ -205,7 +205,7 @@ impl Encoder {
         steps: &[(usize, Lit)],
         arrays: &StepArrays,
         cols: usize,
-    ) -> Result<(), Error> {
+    ) -> Result<(), CompileError> {
         let mut by_pair = HashMap::with_capacity(steps.len());
         for &(arc, lit) in steps {
             let (from, to) = graph.arcs()[arc];

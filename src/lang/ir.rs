@@ -2,7 +2,7 @@
 //! every constant index resolved. What is left are Boolean and integer
 //! expressions over the scalar decision variables, grouped by the
 //! constraint (or `forall` instance) they came from. The encodings in
-//! [`super::compile`] turn this into CNF.
+//! [`crate::compile`] turn this into CNF.
 //!
 //! Integer expressions carry bounds, and whether they can be undefined
 //! (a division by a variable that may be 0, an index that may be out of

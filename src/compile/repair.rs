@@ -10,11 +10,12 @@
 //! the selector is off leaves the global unjudged.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
-use super::compile::{Form, GridEncoding};
-use super::ir::{GridGlobal, GridKind};
+use super::{Form, GridEncoding};
 use crate::cnf::Lit;
 use crate::graph::{Cover, CutStyle, Judgement, START, judge_loop, judge_path, judge_region};
+use crate::lang::ir::{GridGlobal, GridKind};
 use crate::solver::{Repair, Repairer};
 
 /// A route: the array's cells `(row, col)` in order, by its own indices.
@@ -33,12 +34,15 @@ pub struct RepairLog {
 }
 
 /// The repair step for every grid global of a model.
+///
+/// It shares the encoded grids and its log with its builder (`Rc`), so a
+/// solver built on it may outlive the function that built it.
 pub struct GridRepair<'a> {
     specs: &'a [GridGlobal],
-    grids: &'a [GridEncoding],
+    grids: Rc<[GridEncoding]>,
     guards: Vec<Option<Lit>>,
     splice: bool,
-    found: &'a RefCell<RepairLog>,
+    found: Rc<RefCell<RepairLog>>,
 }
 
 impl<'a> GridRepair<'a> {
@@ -49,10 +53,10 @@ impl<'a> GridRepair<'a> {
     /// wrong for counting.
     pub fn new(
         specs: &'a [GridGlobal],
-        grids: &'a [GridEncoding],
+        grids: Rc<[GridEncoding]>,
         guards: Vec<Option<Lit>>,
         splice: bool,
-        found: &'a RefCell<RepairLog>,
+        found: Rc<RefCell<RepairLog>>,
     ) -> GridRepair<'a> {
         GridRepair { specs, grids, guards, splice, found }
     }

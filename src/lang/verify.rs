@@ -12,9 +12,9 @@
 //! is on. The witnesses are given in the order the constraints meet their
 //! grid globals.
 
+use super::check::Named;
 use super::model::{Base, IntSet, Model, Value, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, UnOp};
-use crate::puzzles::csp::check::Named;
 
 /// FNV-1a: names are short, and the check runs once per solution counted,
 /// so a cheap hash pays.

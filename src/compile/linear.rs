@@ -12,12 +12,12 @@ use rustsat::encodings::pb::{BinaryAdder, BoundUpper, GeneralizedTotalizer};
 use rustsat::instances::ManageVars;
 use rustsat::types as rs;
 
+use super::CompileError;
 use super::mdd::{self, Next};
 use super::{Encoder, Repr};
 use crate::cnf::card::{self, AmoEncoding, Bounds, Totalizer};
 use crate::cnf::{Cnf, Lit, Var};
-use crate::puzzles::Error;
-use crate::puzzles::csp::model::IntSet;
+use crate::lang::model::IntSet;
 
 /// The largest at-most-one encoded pairwise (above, a sequential counter).
 pub const PAIRWISE_AMO: usize = 16;
@@ -188,7 +188,7 @@ impl Encoder {
         &mut self,
         inputs: &[Lit],
         build: impl FnOnce(&mut Cnf, &[Lit]) -> T,
-    ) -> Result<(T, CardMap), Error> {
+    ) -> Result<(T, CardMap), CompileError> {
         let mut scratch = Cnf::new();
         let lits: Vec<Lit> = scratch.new_vars(inputs.len()).into_iter().map(|v| v.pos()).collect();
         let result = build(&mut scratch, &lits);
@@ -233,9 +233,9 @@ impl Encoder {
     }
 
     /// Posts `guard → (lin rel 0)` into the current sink.
-    pub(super) fn post_lin(&mut self, guard: &[Lit], lin: &Lin, rel: Rel) -> Result<(), Error> {
+    pub(super) fn post_lin(&mut self, guard: &[Lit], lin: &Lin, rel: Rel) -> Result<(), CompileError> {
         let (terms, k, lo, hi) = self.normalize(lin);
-        let never = |enc: &mut Encoder| -> Result<(), Error> {
+        let never = |enc: &mut Encoder| -> Result<(), CompileError> {
             let clause: Vec<Lit> = guard.iter().map(|&g| !g).collect();
             enc.clause(&clause);
             Ok(())
@@ -300,7 +300,7 @@ impl Encoder {
     /// diagram over the variables' values, one layer per variable, largest
     /// contributions first ([`super::mdd`]). Returns false, having added
     /// nothing, when the diagram would be too large.
-    fn mdd(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<bool, Error> {
+    fn mdd(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<bool, CompileError> {
         if !self.diagrams
             || terms.len() > MDD_LAYERS
             || terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log && self.size(x) > 64)
@@ -391,7 +391,7 @@ impl Encoder {
 
     /// "x in a..b" as a disjunction of conjunctions: one conjunction of two
     /// order literals for an order variable, else one per value.
-    fn within(&mut self, x: usize, a: i64, b: i64) -> Result<Vec<Vec<Lit>>, Error> {
+    fn within(&mut self, x: usize, a: i64, b: i64) -> Result<Vec<Vec<Lit>>, CompileError> {
         if self.repr(x) == Repr::Order || a == b {
             if self.repr(x) == Repr::Order {
                 let lo = self.ge(x, a)?;
@@ -405,7 +405,7 @@ impl Encoder {
     }
 
     /// The literal for `c·x + k rel 0`.
-    pub(super) fn unary(&mut self, c: i128, x: usize, k: i128, rel: Rel) -> Result<Lit, Error> {
+    pub(super) fn unary(&mut self, c: i128, x: usize, k: i128, rel: Rel) -> Result<Lit, CompileError> {
         let t = -k;
         match rel {
             Rel::Le if c > 0 => self.le(x, clamp(floor_div(t, c))),
@@ -420,7 +420,7 @@ impl Encoder {
     /// The literals whose disjunction says `c·y + k rel 0`: for a direct
     /// variable with a small domain, its allowed values; otherwise one
     /// literal.
-    fn unary_clause(&mut self, c: i128, y: usize, k: i128, rel: Rel) -> Result<Vec<Lit>, Error> {
+    fn unary_clause(&mut self, c: i128, y: usize, k: i128, rel: Rel) -> Result<Vec<Lit>, CompileError> {
         if rel == Rel::Le && self.repr(y) == Repr::Direct && self.size(y) <= 32 {
             let values: Vec<i64> = self.ints[y].values.clone();
             let mut lits = Vec::new();
@@ -442,7 +442,7 @@ impl Encoder {
         (cy, y): (i128, usize),
         k: i128,
         rel: Rel,
-    ) -> Result<(), Error> {
+    ) -> Result<(), CompileError> {
         let values: Vec<i64> = self.ints[x].dom.values().collect();
         let monotone = rel == Rel::Le && self.repr(x) == Repr::Order;
         for (i, &a) in values.iter().enumerate() {
@@ -473,7 +473,7 @@ impl Encoder {
     }
 
     /// `guard → (Σ c·x + k ≤ 0)` by a pseudo-Boolean encoding.
-    fn pb_le(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128) -> Result<(), Error> {
+    fn pb_le(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128) -> Result<(), CompileError> {
         // Coefficients on positive literals, by variable.
         let mut coef: HashMap<Var, i128> = HashMap::new();
         let mut order: Vec<Var> = Vec::new();
@@ -516,7 +516,7 @@ impl Encoder {
             return Ok(());
         }
         if total > 1i128 << 62 {
-            return Err(Error::TooLarge(format!(
+            return Err(CompileError::TooLarge(format!(
                 "a linear constraint whose weights add up to {total}, beyond the 2^62 the pseudo-Boolean encodings take"
             )));
         }
@@ -556,7 +556,7 @@ impl Encoder {
     }
 
     /// `guard → at most k of lits`, by [`crate::cnf::card`].
-    pub(super) fn at_most(&mut self, guard: &[Lit], lits: &[Lit], k: usize) -> Result<(), Error> {
+    pub(super) fn at_most(&mut self, guard: &[Lit], lits: &[Lit], k: usize) -> Result<(), CompileError> {
         let negated_guard: Vec<Lit> = guard.iter().map(|&g| !g).collect();
         if k >= lits.len() {
             return Ok(());
@@ -578,8 +578,10 @@ impl Encoder {
             return Ok(());
         }
         let (count, map) = self.card(lits, |cnf, xs| Totalizer::build(cnf, xs, k + 1, Bounds::Upper))?;
-        let over =
-            count.at_least(k + 1).map(|l| map.map(l)).ok_or_else(|| Error::Internal("totalizer cut-off".into()))?;
+        let over = count
+            .at_least(k + 1)
+            .map(|l| map.map(l))
+            .ok_or_else(|| CompileError::Internal("totalizer cut-off".into()))?;
         let mut clause = negated_guard;
         clause.push(!over);
         self.clause(&clause);
@@ -589,7 +591,7 @@ impl Encoder {
     /// At most one of `lits`: pairwise up to [`PAIRWISE_AMO`] literals,
     /// where binary clauses propagate fastest and need no variables, and by
     /// [`crate::cnf::card`]'s sequential counter above.
-    pub(super) fn at_most_one(&mut self, lits: &[Lit]) -> Result<(), Error> {
+    pub(super) fn at_most_one(&mut self, lits: &[Lit]) -> Result<(), CompileError> {
         if lits.len() <= PAIRWISE_AMO {
             for (i, &a) in lits.iter().enumerate() {
                 for &b in &lits[i + 1..] {
@@ -604,11 +606,12 @@ impl Encoder {
 
     /// Encodes `Σ w·l ≤ bound` with a rustsat encoding and returns the
     /// literals that enforce it.
-    fn rustsat_ub<E>(&mut self, weighted: &[(u64, Lit)], bound: u64) -> Result<Vec<Lit>, Error>
+    fn rustsat_ub<E>(&mut self, weighted: &[(u64, Lit)], bound: u64) -> Result<Vec<Lit>, CompileError>
     where
         E: BoundUpper + FromIterator<(rs::Lit, usize)>,
     {
-        let too_large = |e: &dyn std::fmt::Display| Error::TooLarge(format!("a pseudo-Boolean encoding failed: {e}"));
+        let too_large =
+            |e: &dyn std::fmt::Display| CompileError::TooLarge(format!("a pseudo-Boolean encoding failed: {e}"));
         let mut encoding: E = weighted.iter().map(|&(w, l)| (to_rs(l), w as usize)).collect();
         let mut collector = Collector { clauses: Vec::new() };
         let mut numbering = Numbering { next: self.num_vars as u32 };

@@ -28,19 +28,69 @@ mod grids;
 mod ints;
 mod linear;
 mod mdd;
+pub(crate) mod repair;
 
 use std::collections::HashMap;
 
-use super::Engine;
-use super::ir::{BExpr, IExpr};
-use super::model::{Base, IntSet, Model};
 use crate::cnf::{Cnf, Lit, Var};
-use crate::puzzles::Error;
+use crate::lang::ir::{BExpr, IExpr};
+use crate::lang::model::{Base, IntSet, Model};
 use crate::solver::Solve;
 
 pub use grids::{Form, GridEncoding};
 pub use ints::Repr;
 pub use linear::Lin;
+
+/// Why a program could not be compiled. Neither is a verdict about the
+/// model.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// The formula would grow past a limit of the chosen encoding; the
+    /// message says which.
+    #[error("{0}")]
+    TooLarge(String),
+    /// A bug: the program breaks an invariant the compiler relies on.
+    #[error("the compiler met {0}")]
+    Internal(String),
+}
+
+/// How the integers and grid globals are encoded: the csp engines.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Per variable: direct up to [`AUTO_DIRECT_LIMIT`] values, order up
+    /// to [`MAX_UNARY_DOMAIN`], log above.
+    Auto,
+    /// One literal per value, exactly one true.
+    Direct,
+    /// One literal per "x ≥ v".
+    Order,
+    /// Binary digits.
+    Log,
+    /// As auto, with the grid globals encoded eagerly: one CNF, no cuts.
+    Eager,
+}
+
+impl Encoding {
+    /// The engine's name, which the size messages quote.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Auto => "auto",
+            Encoding::Direct => "direct",
+            Encoding::Order => "order",
+            Encoding::Log => "log",
+            Encoding::Eager => "eager",
+        }
+    }
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The name of the group that says the objective is defined, in `explain`.
+pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
 
 /// The objective, as a linear expression over integer variables.
 #[derive(Clone, Debug)]
@@ -115,7 +165,7 @@ impl ClauseList {
 /// An encoder: the literals of every integer variable so far, the clauses,
 /// and the caches of auxiliary literals.
 pub struct Encoder {
-    engine: Engine,
+    engine: Encoding,
     diagrams: bool,
     num_vars: usize,
     truth: Lit,
@@ -135,7 +185,7 @@ pub struct Encoder {
     pair_cache: HashMap<(u8, usize, usize), usize>,
     names: Vec<(Var, String)>,
     scratch: Vec<Lit>,
-    grid_specs: Vec<super::ir::GridGlobal>,
+    grid_specs: Vec<crate::lang::ir::GridGlobal>,
     eager_grids: bool,
     grids: Vec<GridEncoding>,
 }
@@ -157,7 +207,7 @@ pub struct Compiled {
 impl Encoder {
     /// A fresh encoder for the model's decision variables; `groups` is the
     /// number of constraint groups.
-    pub fn new(model: &Model, engine: Engine, groups: usize) -> Result<Encoder, Error> {
+    pub fn new(model: &Model, engine: Encoding, groups: usize) -> Result<Encoder, CompileError> {
         let mut enc = Encoder {
             engine,
             diagrams: true,
@@ -179,7 +229,7 @@ impl Encoder {
             names: vec![(Var::from_index(0), "true".to_string())],
             scratch: Vec::new(),
             grid_specs: Vec::new(),
-            eager_grids: engine == Engine::Eager,
+            eager_grids: engine == Encoding::Eager,
             grids: Vec::new(),
         };
         let truth = enc.truth;
@@ -195,8 +245,8 @@ impl Encoder {
                 } else {
                     let size = decl.domain.len();
                     let repr = match engine {
-                        Engine::Direct | Engine::Order if size > MAX_UNARY_DOMAIN => {
-                            return Err(Error::TooLarge(format!(
+                        Encoding::Direct | Encoding::Order if size > MAX_UNARY_DOMAIN => {
+                            return Err(CompileError::TooLarge(format!(
                                 "{name} has {size} values, more than the {MAX_UNARY_DOMAIN} the {engine} encoding takes; use --engine log or auto"
                             )));
                         }
@@ -215,17 +265,17 @@ impl Encoder {
     fn repr_for(&self, size: u64) -> Repr {
         match self.engine {
             _ if size <= 1 => Repr::Const,
-            Engine::Direct if size <= MAX_UNARY_DOMAIN => Repr::Direct,
-            Engine::Order if size <= MAX_UNARY_DOMAIN => Repr::Order,
-            Engine::Auto | Engine::Eager if size <= AUTO_DIRECT_LIMIT => Repr::Direct,
-            Engine::Auto | Engine::Eager if size <= MAX_UNARY_DOMAIN => Repr::Order,
+            Encoding::Direct if size <= MAX_UNARY_DOMAIN => Repr::Direct,
+            Encoding::Order if size <= MAX_UNARY_DOMAIN => Repr::Order,
+            Encoding::Auto | Encoding::Eager if size <= AUTO_DIRECT_LIMIT => Repr::Direct,
+            Encoding::Auto | Encoding::Eager if size <= MAX_UNARY_DOMAIN => Repr::Order,
             _ => Repr::Log,
         }
     }
 
-    fn new_var(&mut self) -> Result<Var, Error> {
+    fn new_var(&mut self) -> Result<Var, CompileError> {
         if self.num_vars >= MAX_FORMULA {
-            return Err(Error::TooLarge(format!(
+            return Err(CompileError::TooLarge(format!(
                 "the {} encoding of this model needs more than {MAX_FORMULA} variables",
                 self.engine
             )));
@@ -243,7 +293,7 @@ impl Encoder {
         var
     }
 
-    fn new_lit(&mut self) -> Result<Lit, Error> {
+    fn new_lit(&mut self) -> Result<Lit, CompileError> {
         Ok(self.new_var()?.pos())
     }
 
@@ -305,15 +355,15 @@ impl Encoder {
         self.scratch = out;
     }
 
-    fn check_size(&self) -> Result<(), Error> {
+    fn check_size(&self) -> Result<(), CompileError> {
         if self.num_vars >= MAX_FORMULA {
-            return Err(Error::TooLarge(format!(
+            return Err(CompileError::TooLarge(format!(
                 "the {} encoding of this model needs more than {MAX_FORMULA} variables",
                 self.engine
             )));
         }
         if self.total_clauses >= MAX_FORMULA || self.total_lits >= MAX_LITERALS {
-            return Err(Error::TooLarge(format!(
+            return Err(CompileError::TooLarge(format!(
                 "the {} encoding of this model needs more than {MAX_FORMULA} clauses or {MAX_LITERALS} literals",
                 self.engine
             )));
@@ -332,7 +382,7 @@ impl Encoder {
     }
 
     /// A literal equal to the conjunction of `lits`.
-    fn and_lit(&mut self, lits: &[Lit]) -> Result<Lit, Error> {
+    fn and_lit(&mut self, lits: &[Lit]) -> Result<Lit, CompileError> {
         let mut kept: Vec<Lit> = Vec::new();
         for &l in lits {
             if l == self.f() {
@@ -361,7 +411,7 @@ impl Encoder {
     }
 
     /// A literal equal to the disjunction of `lits`.
-    fn or_lit(&mut self, lits: &[Lit]) -> Result<Lit, Error> {
+    fn or_lit(&mut self, lits: &[Lit]) -> Result<Lit, CompileError> {
         let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
         Ok(!self.and_lit(&negated)?)
     }
@@ -373,7 +423,7 @@ impl Encoder {
     }
 
     /// Encodes one group's constraint.
-    pub fn assert_group(&mut self, g: usize, expr: &BExpr) -> Result<(), Error> {
+    pub fn assert_group(&mut self, g: usize, expr: &BExpr) -> Result<(), CompileError> {
         self.open_group(g);
         let result = self.assert(&[], expr);
         self.sink = 0;
@@ -384,7 +434,7 @@ impl Encoder {
     /// The objective as a linear expression, with its definedness made
     /// hard. Bounds on it are posted later, one linear constraint each,
     /// under a selector ([`Encoder::objective_bound`]).
-    pub fn objective(&mut self, expr: &IExpr) -> Result<Objective, Error> {
+    pub fn objective(&mut self, expr: &IExpr) -> Result<Objective, CompileError> {
         self.sink = 0;
         let (lin, defs) = self.int_term(expr)?;
         for d in defs {
@@ -395,7 +445,12 @@ impl Encoder {
 
     /// A literal that, when assumed, bounds the objective: at most `v`
     /// (`Ordering::Less`), exactly `v` (`Equal`) or at least `v` (`Greater`).
-    pub fn objective_bound(&mut self, objective: &Objective, bound: std::cmp::Ordering, v: i64) -> Result<Lit, Error> {
+    pub fn objective_bound(
+        &mut self,
+        objective: &Objective,
+        bound: std::cmp::Ordering,
+        v: i64,
+    ) -> Result<Lit, CompileError> {
         let selector = self.new_lit()?;
         let mut lin = objective.0.clone();
         lin.k -= v;
@@ -455,8 +510,8 @@ impl Encoder {
     pub fn extend<T>(
         &mut self,
         solver: &mut dyn Solve,
-        f: impl FnOnce(&mut Encoder) -> Result<T, Error>,
-    ) -> Result<T, Error> {
+        f: impl FnOnce(&mut Encoder) -> Result<T, CompileError>,
+    ) -> Result<T, CompileError> {
         let first = self.num_vars;
         let saved = self.sink;
         self.sink = 0;
@@ -467,7 +522,7 @@ impl Encoder {
         for expected in first..self.num_vars {
             let var = solver.new_var();
             if var.index() != expected {
-                return Err(Error::Internal(format!(
+                return Err(CompileError::Internal(format!(
                     "the solver numbered a new variable {} where the encoder expected {expected}",
                     var.index()
                 )));
@@ -481,7 +536,7 @@ impl Encoder {
     }
 
     /// The literal for "x = v", for callers outside the encoder.
-    pub fn eq_lit(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
+    pub fn eq_lit(&mut self, x: usize, v: i64) -> Result<Lit, CompileError> {
         self.eq(x, v)
     }
 
@@ -562,11 +617,11 @@ pub enum Linear {
 /// Encodes a whole program with `engine`.
 pub fn compile(
     model: &Model,
-    program: &super::Program,
-    engine: Engine,
+    program: &crate::lang::Program,
+    engine: Encoding,
     use_: ObjectiveUse,
     linear: Linear,
-) -> Result<Compiled, Error> {
+) -> Result<Compiled, CompileError> {
     let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
     let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
     encoder.diagrams = linear == Linear::Diagrams;
@@ -592,7 +647,7 @@ pub fn compile(
                 encoder.clause(&[d]);
             }
             encoder.sink = 0;
-            names.push(super::OBJECTIVE_DEFINED.to_string());
+            names.push(OBJECTIVE_DEFINED.to_string());
             None
         }
         (None, _) => None,

@@ -21,7 +21,7 @@ pub const MAX_TREE_DEPTH: usize = 400;
 /// an error, is a place in the file.
 ///
 /// ```
-/// use somaria::puzzles::csp::syntax::{parse, ExprKind, BinOp};
+/// use somaria::lang::syntax::{parse, ExprKind, BinOp};
 /// let expr = parse("x + 1 < y", &|o| o + 100).unwrap();
 /// let ExprKind::Binary { op, .. } = expr.kind else { panic!() };
 /// assert_eq!(op, BinOp::Lt);

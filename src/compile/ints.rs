@@ -1,10 +1,10 @@
 //! The three integer encodings and the literals each gives for "x = v",
 //! "x ≥ v" and "x is v".
 
+use super::CompileError;
 use super::Encoder;
 use crate::cnf::Lit;
-use crate::puzzles::Error;
-use crate::puzzles::csp::model::IntSet;
+use crate::lang::model::IntSet;
 
 /// How an integer variable is spelled out in literals.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,7 +91,7 @@ impl IntVar {
 
 impl Encoder {
     /// A new integer variable over `dom` (not empty) spelled out as `repr`.
-    pub(super) fn new_int(&mut self, dom: IntSet, repr: super::Repr) -> Result<usize, Error> {
+    pub(super) fn new_int(&mut self, dom: IntSet, repr: super::Repr) -> Result<usize, CompileError> {
         let size = dom.len();
         let repr = if size <= 1 { Repr::Const } else { repr };
         let values: Vec<i64> = if repr == Repr::Log { Vec::new() } else { dom.values().collect() };
@@ -99,7 +99,7 @@ impl Encoder {
             Repr::Const => Kind::Const(dom.min().unwrap_or(0)),
             Repr::Direct => {
                 let eq: Vec<Lit> = (0..values.len()).map(|_| self.new_lit()).collect::<Result<_, _>>()?;
-                self.hard(|enc| -> Result<(), Error> {
+                self.hard(|enc| -> Result<(), CompileError> {
                     enc.clause(&eq);
                     enc.at_most_one(&eq)
                 })?;
@@ -178,12 +178,12 @@ impl Encoder {
 
     /// "x ≥ v" for a log variable, by a chain from the lowest bit up:
     /// the bits up to i reach v's bits up to i.
-    fn log_ge(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
+    fn log_ge(&mut self, x: usize, v: i64) -> Result<Lit, CompileError> {
         if let Some(&l) = self.ge_cache.get(&(x, v)) {
             return Ok(l);
         }
         let Kind::Log { lo, bits } = &self.ints[x].kind else {
-            return Err(Error::Internal("log_ge of a non-log variable".into()));
+            return Err(CompileError::Internal("log_ge of a non-log variable".into()));
         };
         let (lo, bits) = (*lo, bits.clone());
         let c = (v - lo) as u64;
@@ -202,7 +202,7 @@ impl Encoder {
     }
 
     /// The literal for "x = v".
-    pub(super) fn eq(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
+    pub(super) fn eq(&mut self, x: usize, v: i64) -> Result<Lit, CompileError> {
         let var = &self.ints[x];
         if !var.dom.contains(v) {
             return Ok(self.f());
@@ -223,7 +223,7 @@ impl Encoder {
 
     /// The literals whose conjunction says "x = v", without auxiliary
     /// variables where the encoding allows it.
-    pub(super) fn is(&mut self, x: usize, v: i64) -> Result<Vec<Lit>, Error> {
+    pub(super) fn is(&mut self, x: usize, v: i64) -> Result<Vec<Lit>, CompileError> {
         let var = &self.ints[x];
         if !var.dom.contains(v) {
             return Ok(vec![self.f()]);
@@ -247,7 +247,7 @@ impl Encoder {
     }
 
     /// The literal for "x ≥ v".
-    pub(super) fn ge(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
+    pub(super) fn ge(&mut self, x: usize, v: i64) -> Result<Lit, CompileError> {
         let var = &self.ints[x];
         let (Some(min), Some(max)) = (var.dom.min(), var.dom.max()) else { return Ok(self.f()) };
         if v <= min {
@@ -291,7 +291,7 @@ impl Encoder {
     }
 
     /// The literal for "x ≤ v".
-    pub(super) fn le(&mut self, x: usize, v: i64) -> Result<Lit, Error> {
+    pub(super) fn le(&mut self, x: usize, v: i64) -> Result<Lit, CompileError> {
         match v.checked_add(1) {
             Some(next) => Ok(!self.ge(x, next)?),
             None => Ok(self.t()),
@@ -325,7 +325,7 @@ impl Encoder {
     }
 
     /// The integer variable that is 1 when `l` holds and 0 otherwise.
-    pub(super) fn int_of_lit(&mut self, l: Lit) -> Result<usize, Error> {
+    pub(super) fn int_of_lit(&mut self, l: Lit) -> Result<usize, CompileError> {
         if let Some(&x) = self.lit_ints.get(&l) {
             return Ok(x);
         }

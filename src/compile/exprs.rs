@@ -2,12 +2,12 @@
 //! variables (with auxiliary variables for the non-linear ones), Boolean
 //! expressions asserted under a guard or reified into a literal.
 
+use super::CompileError;
 use super::linear::{ENUM_LIMIT, Lin, Rel};
 use super::{Encoder, Pol};
 use crate::cnf::Lit;
-use crate::puzzles::Error;
-use crate::puzzles::csp::ir::{BExpr, Cmp, IExpr, IKind};
-use crate::puzzles::csp::model::IntSet;
+use crate::lang::ir::{BExpr, Cmp, IExpr, IKind};
+use crate::lang::model::IntSet;
 
 /// The most pairs of values a function of two variables is tabulated over.
 const PAIR_LIMIT: u64 = 4096;
@@ -22,12 +22,12 @@ fn negated(guard: &[Lit]) -> Vec<Lit> {
 impl Encoder {
     /// An integer expression as a linear expression over integer
     /// variables, and the literals that must hold for it to be defined.
-    pub(super) fn int_term(&mut self, e: &IExpr) -> Result<(Lin, Vec<Lit>), Error> {
+    pub(super) fn int_term(&mut self, e: &IExpr) -> Result<(Lin, Vec<Lit>), CompileError> {
         match &e.kind {
             IKind::Const(v) => Ok((Lin::constant(*v), Vec::new())),
             IKind::Var(id) => {
                 let x = self.scalar_ints[*id]
-                    .ok_or_else(|| Error::Internal("an integer scalar without a variable".into()))?;
+                    .ok_or_else(|| CompileError::Internal("an integer scalar without a variable".into()))?;
                 Ok((Lin::var(1, x), Vec::new()))
             }
             IKind::Sum(terms, k) => {
@@ -48,11 +48,11 @@ impl Encoder {
     }
 
     /// An integer expression as one integer variable, and its definedness.
-    pub(super) fn int_var(&mut self, e: &IExpr) -> Result<(usize, Vec<Lit>), Error> {
+    pub(super) fn int_var(&mut self, e: &IExpr) -> Result<(usize, Vec<Lit>), CompileError> {
         match &e.kind {
             IKind::Var(id) => {
                 let x = self.scalar_ints[*id]
-                    .ok_or_else(|| Error::Internal("an integer scalar without a variable".into()))?;
+                    .ok_or_else(|| CompileError::Internal("an integer scalar without a variable".into()))?;
                 return Ok((x, Vec::new()));
             }
             IKind::Const(v) => return Ok((self.new_int(IntSet::range(*v, *v), super::Repr::Const)?, Vec::new())),
@@ -67,9 +67,9 @@ impl Encoder {
     }
 
     /// A new integer variable over `dom` in the engine's encoding for its size.
-    fn aux_int(&mut self, dom: IntSet) -> Result<usize, Error> {
+    fn aux_int(&mut self, dom: IntSet) -> Result<usize, CompileError> {
         if dom.is_empty() {
-            return Err(Error::Internal("an auxiliary variable with an empty domain".into()));
+            return Err(CompileError::Internal("an auxiliary variable with an empty domain".into()));
         }
         let repr = self.repr_for(dom.len());
         self.new_int(dom, repr)
@@ -111,7 +111,7 @@ impl Encoder {
     }
 
     /// Defines an auxiliary variable for a non-linear term (in the hard part).
-    fn define(&mut self, e: &IExpr) -> Result<(usize, Vec<Lit>), Error> {
+    fn define(&mut self, e: &IExpr) -> Result<(usize, Vec<Lit>), CompileError> {
         match &e.kind {
             IKind::Sum(..) => {
                 let (lin, defs) = self.int_term(e)?;
@@ -162,9 +162,9 @@ impl Encoder {
 
     /// `z = f(x)`, tabulated: each value of x gives z's value, and each
     /// value of z names the values of x that give it.
-    fn function1(&mut self, x: usize, f: impl Fn(i64) -> Option<i64>) -> Result<usize, Error> {
+    fn function1(&mut self, x: usize, f: impl Fn(i64) -> Option<i64>) -> Result<usize, CompileError> {
         if self.size(x) > ENUM_LIMIT * 64 {
-            return Err(Error::TooLarge(format!(
+            return Err(CompileError::TooLarge(format!(
                 "abs of a variable with {} values; at most {} are tabulated",
                 self.size(x),
                 ENUM_LIMIT * 64
@@ -193,7 +193,7 @@ impl Encoder {
 
     /// `z = f(x, y)` over all pairs of values, where defined; a pair where
     /// `f` is undefined leaves z free.
-    fn function2(&mut self, x: usize, y: usize, f: impl Fn(i64, i64) -> Option<i64>) -> Result<usize, Error> {
+    fn function2(&mut self, x: usize, y: usize, f: impl Fn(i64, i64) -> Option<i64>) -> Result<usize, CompileError> {
         let xs: Vec<i64> = self.ints[x].dom.values().collect();
         let ys: Vec<i64> = self.ints[y].dom.values().collect();
         let mut image = Vec::new();
@@ -238,7 +238,7 @@ impl Encoder {
     }
 
     /// `z = x · y`.
-    fn times(&mut self, x: usize, y: usize) -> Result<usize, Error> {
+    fn times(&mut self, x: usize, y: usize) -> Result<usize, CompileError> {
         let key = (0, x.min(y), x.max(y));
         if let Some(&z) = self.pair_cache.get(&key) {
             return Ok(z);
@@ -249,7 +249,7 @@ impl Encoder {
         } else {
             let (small, big) = if sx <= sy { (x, y) } else { (y, x) };
             if self.size(small) > ENUM_LIMIT {
-                return Err(Error::TooLarge(format!(
+                return Err(CompileError::TooLarge(format!(
                     "a product of two variables with {sx} and {sy} values; one of them may have at most {ENUM_LIMIT}"
                 )));
             }
@@ -277,7 +277,7 @@ impl Encoder {
 
     /// `x div y` or `x mod y` (truncating), and the literal "y ≠ 0" that
     /// says it is defined.
-    fn divmod(&mut self, x: usize, y: usize, div: bool) -> Result<(usize, Lit), Error> {
+    fn divmod(&mut self, x: usize, y: usize, div: bool) -> Result<(usize, Lit), CompileError> {
         let defined = if self.ints[y].dom.contains(0) { !self.eq(y, 0)? } else { self.t() };
         let key = (u8::from(div) + 1, x, y);
         if let Some(&z) = self.pair_cache.get(&key) {
@@ -301,7 +301,7 @@ impl Encoder {
         Ok((z, defined))
     }
 
-    fn divmod_pair(&mut self, x: usize, y: usize, defined: Lit) -> Result<(usize, usize), Error> {
+    fn divmod_pair(&mut self, x: usize, y: usize, defined: Lit) -> Result<(usize, usize), CompileError> {
         let dx = self.ints[x].dom.clone();
         let dy = self.ints[y].dom.clone();
         let (xl, xh) = (dx.min().unwrap_or(0), dx.max().unwrap_or(0));
@@ -324,7 +324,7 @@ impl Encoder {
     }
 
     /// `z = min(xs)` or `z = max(xs)`.
-    fn extremum(&mut self, xs: &[usize], max: bool) -> Result<usize, Error> {
+    fn extremum(&mut self, xs: &[usize], max: bool) -> Result<usize, CompileError> {
         let pick = |a: i64, b: i64| if max { a.max(b) } else { a.min(b) };
         let mut union = IntSet::default();
         let (mut lo, mut hi) = (None::<i64>, None::<i64>);
@@ -352,7 +352,7 @@ impl Encoder {
 
     /// The literals whose conjunction says the index variables lie in
     /// their ranges.
-    fn in_range(&mut self, index: &[usize], dims: &[(i64, i64)]) -> Result<Vec<Lit>, Error> {
+    fn in_range(&mut self, index: &[usize], dims: &[(i64, i64)]) -> Result<Vec<Lit>, CompileError> {
         let mut lits = Vec::new();
         for (&i, &(lo, hi)) in index.iter().zip(dims) {
             lits.push(self.ge(i, lo)?);
@@ -363,13 +363,13 @@ impl Encoder {
 
     /// Each position of an element constraint whose index tuple the index
     /// variables can take, with the literals that select it.
-    fn positions(&mut self, index: &[usize], dims: &[(i64, i64)]) -> Result<Vec<(usize, Vec<Lit>)>, Error> {
+    fn positions(&mut self, index: &[usize], dims: &[(i64, i64)]) -> Result<Vec<(usize, Vec<Lit>)>, CompileError> {
         let mut out = vec![(0usize, Vec::new())];
         for (&i, &(lo, hi)) in index.iter().zip(dims) {
             let width = (hi - lo + 1).max(0) as usize;
             let values: Vec<i64> = self.ints[i].dom.intersect(&IntSet::range(lo, hi)).values().collect();
             if values.len() as u64 * out.len() as u64 > 1_000_000 {
-                return Err(Error::TooLarge("an element constraint over more than 1,000,000 positions".into()));
+                return Err(CompileError::TooLarge("an element constraint over more than 1,000,000 positions".into()));
             }
             let mut next = Vec::with_capacity(out.len() * values.len());
             for (p, sel) in &out {
@@ -384,7 +384,7 @@ impl Encoder {
         Ok(out)
     }
 
-    fn index_vars(&mut self, index: &[IExpr]) -> Result<(Vec<usize>, Vec<Lit>), Error> {
+    fn index_vars(&mut self, index: &[IExpr]) -> Result<(Vec<usize>, Vec<Lit>), CompileError> {
         let mut vars = Vec::new();
         let mut defs = Vec::new();
         for i in index {
@@ -396,7 +396,12 @@ impl Encoder {
     }
 
     /// `z = items[index]`.
-    fn element(&mut self, index: &[IExpr], dims: &[(i64, i64)], items: &[IExpr]) -> Result<(usize, Vec<Lit>), Error> {
+    fn element(
+        &mut self,
+        index: &[IExpr],
+        dims: &[(i64, i64)],
+        items: &[IExpr],
+    ) -> Result<(usize, Vec<Lit>), CompileError> {
         let (ivars, mut defs) = self.index_vars(index)?;
         let positions = self.positions(&ivars, dims)?;
         let mut terms = Vec::with_capacity(items.len());
@@ -448,7 +453,7 @@ impl Encoder {
     }
 
     /// The literal conjunctions under which each branch is taken.
-    fn branch_guards(&mut self, conditions: &[&BExpr]) -> Result<Vec<Vec<Lit>>, Error> {
+    fn branch_guards(&mut self, conditions: &[&BExpr]) -> Result<Vec<Vec<Lit>>, CompileError> {
         let mut guards = Vec::with_capacity(conditions.len() + 1);
         let mut earlier: Vec<Lit> = Vec::new();
         for c in conditions {
@@ -463,7 +468,7 @@ impl Encoder {
     }
 
     /// `z = if c1 then v1 ... else v endif`.
-    fn int_ite(&mut self, branches: &[(BExpr, IExpr)], otherwise: &IExpr) -> Result<(usize, Vec<Lit>), Error> {
+    fn int_ite(&mut self, branches: &[(BExpr, IExpr)], otherwise: &IExpr) -> Result<(usize, Vec<Lit>), CompileError> {
         let conditions: Vec<&BExpr> = branches.iter().map(|(c, _)| c).collect();
         let guards = self.branch_guards(&conditions)?;
         let values: Vec<&IExpr> = branches.iter().map(|(_, v)| v).chain([otherwise]).collect();
@@ -500,7 +505,7 @@ impl Encoder {
     }
 
     /// A comparison as `lin rel 0` with its definedness.
-    fn comparison(&mut self, op: Cmp, a: &IExpr, b: &IExpr) -> Result<(Lin, Rel, Vec<Lit>), Error> {
+    fn comparison(&mut self, op: Cmp, a: &IExpr, b: &IExpr) -> Result<(Lin, Rel, Vec<Lit>), CompileError> {
         let (mut lin, mut defs) = self.int_term(a)?;
         let (lb, db) = self.int_term(b)?;
         lin.add_scaled(-1, &lb);
@@ -518,7 +523,7 @@ impl Encoder {
     }
 
     /// Asserts `guard → e` into the current sink.
-    pub(super) fn assert(&mut self, guard: &[Lit], e: &BExpr) -> Result<(), Error> {
+    pub(super) fn assert(&mut self, guard: &[Lit], e: &BExpr) -> Result<(), CompileError> {
         match e {
             BExpr::Const(true) => Ok(()),
             BExpr::Const(false) => {
@@ -642,7 +647,7 @@ impl Encoder {
 
     /// All different, as at-most-one per value over the "x = v" literals,
     /// and at-least-one per value when there are as many values as variables.
-    fn all_different(&mut self, items: &[IExpr]) -> Result<(), Error> {
+    fn all_different(&mut self, items: &[IExpr]) -> Result<(), CompileError> {
         let mut xs = Vec::with_capacity(items.len());
         for item in items {
             let (x, defs) = self.int_var(item)?;
@@ -684,7 +689,7 @@ impl Encoder {
     }
 
     /// `guard → the values form one of the rows`.
-    fn table(&mut self, guard: &[Lit], items: &[IExpr], rows: &[Vec<i64>]) -> Result<(), Error> {
+    fn table(&mut self, guard: &[Lit], items: &[IExpr], rows: &[Vec<i64>]) -> Result<(), CompileError> {
         let mut xs = Vec::with_capacity(items.len());
         for item in items {
             let (x, defs) = self.int_var(item)?;
@@ -726,12 +731,12 @@ impl Encoder {
     }
 
     /// A literal tied to `e` with the given polarity, defined in the hard part.
-    pub(super) fn reify(&mut self, e: &BExpr, pol: Pol) -> Result<Lit, Error> {
+    pub(super) fn reify(&mut self, e: &BExpr, pol: Pol) -> Result<Lit, CompileError> {
         match e {
             BExpr::Const(b) => return Ok(self.constant(*b)),
             BExpr::Var(id) => {
                 return self.scalar_lits[*id]
-                    .ok_or_else(|| Error::Internal("a Boolean scalar without a literal".into()));
+                    .ok_or_else(|| CompileError::Internal("a Boolean scalar without a literal".into()));
             }
             BExpr::Not(inner) => return Ok(!self.reify(inner, pol.flip())?),
             _ => {}
@@ -750,7 +755,7 @@ impl Encoder {
         Ok(l)
     }
 
-    fn reify_new(&mut self, e: &BExpr, pol: Pol) -> Result<Lit, Error> {
+    fn reify_new(&mut self, e: &BExpr, pol: Pol) -> Result<Lit, CompileError> {
         match e {
             BExpr::And(items) | BExpr::Or(items) => {
                 let and = matches!(e, BExpr::And(_));
@@ -929,7 +934,7 @@ impl Encoder {
                 Ok(l)
             }
             BExpr::Const(_) | BExpr::Var(_) | BExpr::Not(_) => self.reify(e, pol),
-            BExpr::Grid(_) => Err(Error::Internal("a grid global under a condition".into())),
+            BExpr::Grid(_) => Err(CompileError::Internal("a grid global under a condition".into())),
         }
     }
 }

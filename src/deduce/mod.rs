@@ -1,0 +1,206 @@
+//! Deductions over a puzzle's named rules: what holds in every solution,
+//! which rules cannot all hold together, and (for the commands to come)
+//! which few rules force a fact. It knows no puzzle and no family: a family
+//! hands it a [`Deductions`] through `Puzzle::deductions`, and `facts`,
+//! `explain`, hints, steps and clue minimisation are written once, here.
+//!
+//! A [`Deductions`] is a solver holding the puzzle with each named [`Rule`]
+//! behind a selector literal (its clauses, and any lazy cuts it makes, hold
+//! only while the selector is assumed), the candidate [`Fact`]s as
+//! literals, and the family's independent check of a model. Every claim made
+//! here rests on the solver and on that check: a set of rules is "possible
+//! together" only when a model of them passes it.
+
+use std::collections::HashMap;
+
+use crate::cnf::{Cnf, GroupId, Lit};
+use crate::grid::Pos;
+use crate::solver::{Answer, Checked, Solve, SolverError, possible_literals, shrink_by_deletion};
+
+/// One of the puzzle's rules, in its own words, that can be switched off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The literal under which the rule holds; unassumed, the rule is off.
+    pub selector: Lit,
+    /// What the rule demands, such as "weathercock at (1, 4) spins".
+    pub name: String,
+    /// Where it stands on the grid, when it has one place.
+    pub place: Option<Pos>,
+    /// The line of the model file that states it, when it has one.
+    pub line: Option<usize>,
+    /// The cells it speaks of, for pictures and for the facts a step may
+    /// use; empty when the family cannot say.
+    pub cells: Vec<Pos>,
+}
+
+/// A statement about a solution that may or may not hold in every one,
+/// such as "fan 3 blows right" or "x[2,4] = 5".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// The literal that is true exactly when the statement holds.
+    pub lit: Lit,
+    /// The statement, in the puzzle's words.
+    pub name: String,
+    /// The cell it is about, when it has one.
+    pub place: Option<Pos>,
+    /// The family's number for the thing the fact is about (a fan, a tile,
+    /// a model variable), so that facts about one thing can be grouped.
+    pub subject: usize,
+    /// The value the fact gives its subject (a direction's index, an
+    /// integer, 0 or 1).
+    pub value: i64,
+}
+
+/// What a caller will ask of a [`Deductions`], so that a family builds only
+/// that: facts on a solver with every rule fixed cost what they did before
+/// rules could be switched, and an explanation needs no fact literals.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Wanted {
+    /// Each rule behind a selector ([`Deductions::rules`]); otherwise every
+    /// rule holds outright and `rules` is empty.
+    pub switchable: bool,
+    /// The candidate facts ([`Deductions::facts`]); otherwise it is empty.
+    pub facts: bool,
+}
+
+impl Wanted {
+    /// What `facts` needs: the candidate facts, every rule fixed.
+    pub const FACTS: Wanted = Wanted { switchable: false, facts: true };
+    /// What `explain` needs: switchable rules, no facts.
+    pub const EXPLANATION: Wanted = Wanted { switchable: true, facts: false };
+    /// What a step-by-step solver needs: both.
+    pub const STEPS: Wanted = Wanted { switchable: true, facts: true };
+}
+
+/// The independent check of a model, read through its literal values: with
+/// `None`, against the whole puzzle; with `Some(rules)`, against the fixed
+/// part and those rules only (indices into [`Deductions::rules`]). The error
+/// says what the model breaks.
+pub trait ModelCheck: FnMut(&dyn Fn(Lit) -> bool, Option<&[usize]>) -> Result<(), String> {}
+
+impl<F: FnMut(&dyn Fn(Lit) -> bool, Option<&[usize]>) -> Result<(), String>> ModelCheck for F {}
+
+/// A puzzle ready for deductions: see the module documentation.
+pub struct Deductions<'p> {
+    /// The solver: the fixed part of the puzzle, each rule under its selector.
+    pub solver: Box<dyn Solve + 'p>,
+    /// Literals assumed in every call, such as "the objective is optimal".
+    pub assumptions: Vec<Lit>,
+    /// The switchable rules (empty unless [`Wanted::switchable`]).
+    pub rules: Vec<Rule>,
+    /// The candidate facts (empty unless [`Wanted::facts`]).
+    pub facts: Vec<Fact>,
+    /// Set when building already proved that the puzzle has no solution
+    /// (an optimisation found none), so nothing need be asked.
+    pub refuted: bool,
+    check: Box<dyn ModelCheck + 'p>,
+}
+
+impl<'p> Deductions<'p> {
+    /// Deductions over `solver` with the family's `check`; the rules, facts
+    /// and assumptions are filled in by the family afterwards.
+    pub fn new(solver: Box<dyn Solve + 'p>, check: impl ModelCheck + 'p) -> Deductions<'p> {
+        Deductions {
+            solver,
+            assumptions: Vec::new(),
+            rules: Vec::new(),
+            facts: Vec::new(),
+            refuted: false,
+            check: Box::new(check),
+        }
+    }
+}
+
+/// For each fact, whether it holds in some solution; `None` when the puzzle
+/// has no solution. A fact that holds in no solution holds its negation in
+/// every one. Every model behind the answer passes the family's check.
+pub fn possible_facts(deductions: &mut Deductions<'_>) -> Result<Option<Vec<bool>>, SolverError> {
+    if deductions.refuted {
+        return Ok(None);
+    }
+    let candidates: Vec<Lit> = deductions.facts.iter().map(|f| f.lit).collect();
+    let Deductions { solver, assumptions, check, .. } = deductions;
+    let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, None));
+    let found = possible_literals(&mut checked, &candidates, assumptions)?;
+    Ok(found.map(|f| f.possible))
+}
+
+/// A minimal set of the rules `among` (indices into [`Deductions::rules`])
+/// that cannot all hold with the fixed part: dropping any one of them leaves
+/// a set that can, shown by a model that passes the family's check of those
+/// rules. `None` when all of `among` can hold together. The result keeps the
+/// order of `among`.
+pub fn minimal_conflict(deductions: &mut Deductions<'_>, among: &[usize]) -> Result<Option<Vec<usize>>, SolverError> {
+    let Deductions { solver, assumptions, rules, check, .. } = deductions;
+    let selectors: Vec<Lit> = among.iter().map(|&r| rules[r].selector).collect();
+    let rule_of: HashMap<Lit, usize> = among.iter().map(|&r| (rules[r].selector, r)).collect();
+    let fixed = assumptions.len();
+    let mut with_fixed = assumptions.clone();
+    let kept = shrink_by_deletion(&selectors, |assumed| {
+        with_fixed.truncate(fixed);
+        with_fixed.extend_from_slice(assumed);
+        match solver.solve_under(&with_fixed)? {
+            Answer::Unsat => Ok(Some(solver.failed_core())),
+            Answer::Sat => {
+                // The claim "these rules can hold together" rests on a checked witness.
+                let on: Vec<usize> = assumed.iter().map(|s| rule_of[s]).collect();
+                let model = &*solver;
+                check(&|lit| model.value(lit), Some(&on)).map_err(SolverError::ModelRejected)?;
+                Ok(None)
+            }
+        }
+    })?;
+    Ok(kept.map(|lits| lits.iter().map(|s| rule_of[s]).collect()))
+}
+
+/// `cnf` with each of the `soft` groups behind a selector of its own: the
+/// same variables, then one selector per soft group in the order given, then
+/// every clause in order, a soft group's clauses with the negated selector
+/// added. The other groups stay as they are: the puzzle's mechanics rather
+/// than its demands.
+///
+/// ```
+/// use somaria::cnf::Cnf;
+/// use somaria::deduce::switchable;
+/// let mut cnf = Cnf::new();
+/// let a = cnf.new_var();
+/// let wants_a = cnf.open_group("a", None);
+/// cnf.add_clause(&[a.pos()]);
+/// let (guarded, selectors) = switchable(&cnf, &[wants_a]);
+/// assert_eq!(guarded.num_vars(), 2);
+/// assert_eq!(guarded.clauses().next().unwrap(), &[a.pos(), !selectors[0]]);
+/// ```
+pub fn switchable(cnf: &Cnf, soft: &[GroupId]) -> (Cnf, Vec<Lit>) {
+    let mut guarded = Cnf::new();
+    guarded.new_vars(cnf.num_vars());
+    let selectors: Vec<Lit> = soft.iter().map(|_| guarded.new_var().pos()).collect();
+    let mut selector_of: Vec<Option<Lit>> = vec![None; cnf.groups().len()];
+    for (group, &selector) in soft.iter().zip(&selectors) {
+        selector_of[group.index()] = Some(selector);
+    }
+    let mut clause = Vec::new();
+    for (group, lits) in cnf.grouped_clauses() {
+        clause.clear();
+        clause.extend_from_slice(lits);
+        if let Some(selector) = selector_of[group.index()] {
+            clause.push(!selector);
+        }
+        guarded.add_clause(&clause);
+    }
+    (guarded, selectors)
+}
+
+/// The rule a clause group of `cnf` states, behind `selector`.
+pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
+    let group = &cnf.groups()[group.index()];
+    Rule {
+        selector,
+        name: group.name.clone(),
+        place: group.place,
+        line: None,
+        cells: group.place.into_iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,122 @@
+//! The deductions against brute force over every assignment of a few
+//! variables, and a check that refuses models.
+
+use super::*;
+use crate::solver::new_solver;
+use proptest::prelude::*;
+
+/// Random groups of clauses over 4 variables; group 1 (the first opened)
+/// is the fixed part, the others are rules.
+fn formula(groups: &[Vec<Vec<(usize, bool)>>]) -> (Cnf, Vec<GroupId>) {
+    let mut cnf = Cnf::new();
+    let vars = cnf.new_vars(4);
+    let mut ids = Vec::new();
+    for (i, clauses) in groups.iter().enumerate() {
+        ids.push(cnf.open_group(format!("g{i}"), None));
+        for clause in clauses {
+            let lits: Vec<Lit> = clause.iter().map(|&(v, p)| vars[v].lit(p)).collect();
+            cnf.add_clause(&lits);
+        }
+    }
+    (cnf, ids)
+}
+
+fn assignments() -> impl Iterator<Item = Vec<bool>> {
+    (0u32..16).map(|bits| (0..4).map(|i| bits >> i & 1 == 1).collect())
+}
+
+/// Whether some assignment meets every clause of the groups `keep` admits.
+fn satisfiable(cnf: &Cnf, keep: &dyn Fn(GroupId) -> bool) -> bool {
+    assignments().any(|a| cnf.grouped_clauses().filter(|(g, _)| keep(*g)).all(|(_, c)| c.iter().any(|l| l.holds(&a))))
+}
+
+/// The switchable deductions of `cnf` with `soft` as rules, checked
+/// against the clauses of the rules assumed.
+fn deductions<'c>(cnf: &'c Cnf, soft: &'c [GroupId]) -> Deductions<'c> {
+    let (guarded, selectors) = switchable(cnf, soft);
+    let check = move |value: &dyn Fn(Lit) -> bool, on: Option<&[usize]>| {
+        let holds = |g: GroupId| match soft.iter().position(|&s| s == g) {
+            Some(rule) => on.is_none_or(|on| on.contains(&rule)),
+            None => true,
+        };
+        let broken = cnf.grouped_clauses().any(|(g, c)| holds(g) && !c.iter().any(|&l| value(l)));
+        if broken { Err("a clause is broken".to_string()) } else { Ok(()) }
+    };
+    let mut d = Deductions::new(new_solver(&guarded, None), check);
+    d.rules = soft.iter().zip(&selectors).map(|(&g, &s)| rule_of_group(cnf, g, s)).collect();
+    d
+}
+
+fn groups() -> impl Strategy<Value = Vec<Vec<Vec<(usize, bool)>>>> {
+    prop::collection::vec(prop::collection::vec(prop::collection::vec((0usize..4, any::<bool>()), 1..3), 1..3), 2..9)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The conflict cannot hold, and without any one of its rules it can.
+    #[test]
+    fn a_minimal_conflict_is_unsatisfiable_and_minimal(groups in groups()) {
+        let (cnf, ids) = formula(&groups);
+        let soft = &ids[1..];
+        let mut d = deductions(&cnf, soft);
+        let all: Vec<usize> = (0..soft.len()).collect();
+        let found = minimal_conflict(&mut d, &all).unwrap();
+        prop_assert_eq!(found.is_none(), satisfiable(&cnf, &|_| true));
+        if let Some(rules) = found {
+            let in_set = |g: GroupId, without: Option<usize>| {
+                soft.iter().position(|&s| s == g).is_none_or(|r| rules.contains(&r) && Some(r) != without)
+            };
+            prop_assert!(!satisfiable(&cnf, &|g| in_set(g, None)));
+            for &dropped in &rules {
+                prop_assert!(satisfiable(&cnf, &|g| in_set(g, Some(dropped))));
+            }
+            prop_assert!(rules.windows(2).all(|w| w[0] < w[1]), "in the order given: {:?}", rules);
+        }
+    }
+
+    /// A fact is possible exactly when some solution of the whole makes it true.
+    #[test]
+    fn possible_facts_are_those_of_some_solution(groups in groups()) {
+        let (cnf, ids) = formula(&groups);
+        let mut d = deductions(&cnf, &[]);
+        let _ = ids;
+        d.facts = (0..4)
+            .flat_map(|v| [true, false].map(|p| (v, p)))
+            .map(|(v, p)| Fact {
+                lit: crate::cnf::Var::from_index(v).lit(p),
+                name: format!("x{v} = {p}"),
+                place: None,
+                subject: v,
+                value: p as i64,
+            })
+            .collect();
+        let solutions: Vec<Vec<bool>> = assignments().filter(|a| cnf.is_satisfied_by(a)).collect();
+        let expected = (!solutions.is_empty())
+            .then(|| d.facts.iter().map(|f| solutions.iter().any(|a| f.lit.holds(a))).collect::<Vec<bool>>());
+        prop_assert_eq!(possible_facts(&mut d).unwrap(), expected);
+    }
+}
+
+#[test]
+fn a_model_the_check_refuses_is_an_error_not_a_verdict() {
+    let mut cnf = Cnf::new();
+    let a = cnf.new_var();
+    let rule = cnf.open_group("a", None);
+    cnf.add_clause(&[a.pos()]);
+    let (guarded, selectors) = switchable(&cnf, &[rule]);
+    let refuse = |_: &dyn Fn(Lit) -> bool, _: Option<&[usize]>| Err("refused".to_string());
+    let mut d = Deductions::new(new_solver(&guarded, None), refuse);
+    d.rules = vec![rule_of_group(&cnf, rule, selectors[0])];
+    assert!(matches!(minimal_conflict(&mut d, &[0]), Err(SolverError::ModelRejected(_))));
+    d.facts = vec![Fact { lit: a.pos(), name: "a".into(), place: None, subject: 0, value: 1 }];
+    assert!(matches!(possible_facts(&mut d), Err(SolverError::ModelRejected(_))));
+}
+
+#[test]
+fn a_refuted_puzzle_has_no_facts_without_a_call() {
+    let mut d = Deductions::new(new_solver(&Cnf::new(), None), |_: &dyn Fn(Lit) -> bool, _: Option<&[usize]>| Ok(()));
+    d.refuted = true;
+    assert_eq!(possible_facts(&mut d).unwrap(), None);
+    assert_eq!(d.solver.stats().sat_calls, 0);
+}
