@@ -13,7 +13,8 @@
 //! - [`puzzles`] holds one module per family, each with its encoding, decoding
 //!   and independent check, and the picture of its grid as a [`draw::Scene`];
 //! - [`draw`] draws scenes as SVG or as text, knowing nothing of families;
-//! - [`render`] turns reports into text for people or JSON for programs.
+//! - [`report`] turns reports into text for people or JSON for programs,
+//!   behind one trait, [`report::Report`].
 //!
 //! ```
 //! use somaria::puzzles::{self, SolveOptions, Status};
@@ -31,6 +32,6 @@ pub mod grid;
 pub mod lang;
 pub mod model;
 pub mod puzzles;
-pub mod render;
+pub mod report;
 pub mod rng;
 pub mod solver;

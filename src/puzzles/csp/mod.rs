@@ -618,7 +618,7 @@ impl Puzzle for CspPuzzle {
         }
         let cuts = log.borrow().cuts.len();
         let stats = Self::run_stats(engine, &compiled.cnf, cuts, &*solver, encode_ms);
-        Ok(CountReport { count, complete, saturated: false, stats })
+        Ok(CountReport { count, complete, saturated: false, stats, stopped: None })
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
@@ -658,7 +658,14 @@ impl Puzzle for CspPuzzle {
         stats.solve_ms = Stats::ms(built.compiled.elapsed());
         let Some(kept) = kept else { return Ok(ExplainReport::solved(stats)) };
         let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, rule: None, stats })
+        Ok(ExplainReport {
+            status: Status::NoSolution,
+            constraints,
+            certificate: None,
+            rule: None,
+            stats,
+            stopped: None,
+        })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {

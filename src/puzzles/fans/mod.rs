@@ -422,7 +422,7 @@ impl Puzzle for FanPuzzle {
         }
         drop(models);
         let stats = Stats::of_sat_run(engine.name(), encoding.cnf(), solver.stats(), encode_ms);
-        Ok(CountReport { count, complete, saturated: false, stats })
+        Ok(CountReport { count, complete, saturated: false, stats, stopped: None })
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
@@ -459,7 +459,14 @@ impl Puzzle for FanPuzzle {
         stats.solve_ms = Stats::ms(solving.elapsed());
         let Some(rules) = found else { return Ok(ExplainReport::solved(stats)) };
         let constraints = rules.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, rule: None, stats })
+        Ok(ExplainReport {
+            status: Status::NoSolution,
+            constraints,
+            certificate: None,
+            rule: None,
+            stats,
+            stopped: None,
+        })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
