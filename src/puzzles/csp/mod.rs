@@ -33,7 +33,7 @@ pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
 use crate::lang::ir::GridKind;
 use crate::lang::model::{Model, Sense};
 pub use crate::lang::{Group, Program, model, syntax};
-use crate::lang::{load, verify};
+use crate::lang::{load_model, verify};
 
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
@@ -121,7 +121,7 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 /// assert!(message.contains("did you mean `q`?"));
 /// ```
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
-    let (model, program) = load::load_model(source)?;
+    let (model, program) = load_model(source)?;
     Ok(CspPuzzle { model, program, linear: Linear::default() })
 }
 
