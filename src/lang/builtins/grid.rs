@@ -112,19 +112,20 @@ fn register(
     kind: GridKind,
     steps: Option<StepArrays>,
 ) -> Result<LVal, Fault> {
-    let (a, on) = on_cells(call)?;
+    let a = on_array(call)?;
     let index = [a.index[0], a.index[1]];
+    let on = booleans(&call.args[0])?;
     let id = lowerer.add_grid(GridGlobal { kind, index, on, steps, span: call.span, group: 0 });
     Ok(LVal::Bool(BExpr::Grid(id)))
 }
 
-/// The first argument, a 2-D array, and its cells as Booleans.
-fn on_cells(call: &LoweredCall) -> Result<(&LArray, Vec<BExpr>), Fault> {
+/// The first argument, a 2-D array.
+fn on_array(call: &LoweredCall) -> Result<&LArray, Fault> {
     let a = call.array(0, "a 2-D array")?;
     if a.index.len() != 2 {
         return Err(internal(call.args[0].1, "a 2-D array"));
     }
-    Ok((a, booleans(&call.args[0])?))
+    Ok(a)
 }
 
 /// The elements of a Boolean array argument.
@@ -142,7 +143,7 @@ fn booleans(arg: &(LVal, Span)) -> Result<Vec<BExpr>, Fault> {
 /// A path from its start to its end, if given: each checked to lie inside
 /// the array.
 fn lower_path(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal, Fault> {
-    let (a, _) = on_cells(call)?;
+    let a = on_array(call)?;
     let mut cells = Vec::new();
     for (pair, which) in call.args[1..].chunks(2).zip(["start", "end"]) {
         let mut cell = [0i64; 2];
@@ -180,7 +181,7 @@ fn outside(lowerer: &Lowerer<'_, '_>, a: &LArray, d: usize, v: i64, which: &str,
 
 /// A loop, with its step arrays when given.
 fn lower_loop(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal, Fault> {
-    let (a, _) = on_cells(call)?;
+    let a = on_array(call)?;
     let [rows, cols] = [a.index[0], a.index[1]];
     let steps = match &call.args[..] {
         [_, across, down] => Some(StepArrays {
