@@ -1,18 +1,29 @@
-//! From the unrolled model to CNF.
+//! From the csp language's unrolled model to CNF: the SAT half of the
+//! modeler.
+//!
+//! The whole pipeline: [`crate::lang::load_model`] reads a model (the
+//! syntax, the checker, the unrolling into the `ir`), this module encodes
+//! the [`crate::lang::Program`] as a [`crate::cnf::Cnf`] with one group per
+//! constraint instance, [`crate::solver`] solves it, and the language's
+//! independent evaluator judges every answer against the model's own
+//! syntax trees. `puzzles::csp` joins the steps into a puzzle family. The
+//! grid globals' connectivity is left to `repair`, the lazy repair step
+//! that adds cuts between solves, unless the `eager` engine states it in
+//! the formula.
 //!
 //! Each integer variable gets one of three encodings: direct (one literal
 //! per value, exactly one true), order (one literal per "x ≥ v", a ladder)
 //! or log (binary digits of x minus its least value). Every constraint is
 //! written in terms of a few questions every encoding answers with
-//! literals: "x = v" ([`Encoder::eq`]), "x ≥ v" ([`Encoder::ge`]), and the
-//! literals whose conjunction says "x is v" ([`Encoder::is`]); an encoding
+//! literals: "x = v" (`Encoder::eq`), "x ≥ v" (`Encoder::ge`), and the
+//! literals whose conjunction says "x is v" (`Encoder::is`); an encoding
 //! answers natively where it can and defines an auxiliary literal, once and
 //! cached, where it cannot.
 //!
 //! Linear constraints over one variable become a literal; over two, one
 //! clause per value of the smaller domain (the classic direct and order
 //! encodings of binary constraints); over more, a pseudo-Boolean encoding
-//! of the weighted literals that spell out each variable ([`linear`]).
+//! of the weighted literals that spell out each variable (`linear`).
 //! Non-linear terms (products, division, `abs`, `min`/`max`, element,
 //! if-then-else) become auxiliary integer variables tied to their
 //! arguments. Booleans are Tseitin-encoded with polarity, so a constraint
@@ -37,9 +48,9 @@ use crate::lang::ir::{BExpr, IExpr};
 use crate::lang::model::{Base, IntSet, Model};
 use crate::solver::Solve;
 
-pub use grids::{Form, GridEncoding};
-pub use ints::Repr;
-pub use linear::Lin;
+pub(crate) use grids::{Form, GridEncoding};
+pub(crate) use ints::Repr;
+pub(crate) use linear::Lin;
 
 /// Why a program could not be compiled. Neither is a verdict about the
 /// model.
@@ -56,7 +67,7 @@ pub enum CompileError {
 
 /// How the integers and grid globals are encoded: the csp engines.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Encoding {
+pub(crate) enum Encoding {
     /// Per variable: direct up to [`AUTO_DIRECT_LIMIT`] values, order up
     /// to [`MAX_UNARY_DOMAIN`], log above.
     Auto,
@@ -94,7 +105,7 @@ pub const OBJECTIVE_DEFINED: &str = "the objective is defined";
 
 /// The objective, as a linear expression over integer variables.
 #[derive(Clone, Debug)]
-pub struct Objective(Lin);
+pub(crate) struct Objective(Lin);
 
 /// The largest domain the direct and order encodings take for a decision
 /// variable; larger ones need the log encoding. Auxiliary variables above
@@ -113,7 +124,7 @@ pub const MAX_LITERALS: usize = 30_000_000;
 
 /// How a constraint must hold, for Tseitin encoding with polarity.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Pol {
+pub(crate) enum Pol {
     /// The literal implies the expression.
     Pos,
     /// The expression implies the literal.
@@ -164,7 +175,7 @@ impl ClauseList {
 
 /// An encoder: the literals of every integer variable so far, the clauses,
 /// and the caches of auxiliary literals.
-pub struct Encoder {
+pub(crate) struct Encoder {
     engine: Encoding,
     diagrams: bool,
     num_vars: usize,
@@ -192,7 +203,7 @@ pub struct Encoder {
 
 /// What the solver needs to read answers back: each decision scalar's
 /// integer variable or literal.
-pub struct Compiled {
+pub(crate) struct Compiled {
     /// The formula, with one group per constraint instance after the hard
     /// group 0.
     pub cnf: Cnf,
@@ -594,7 +605,7 @@ impl Encoder {
 
 /// What to do with the objective.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ObjectiveUse {
+pub(crate) enum ObjectiveUse {
     /// Optimise: the objective must be defined (a hard constraint), and
     /// bounds on it come later.
     Optimize,
@@ -615,7 +626,7 @@ pub enum Linear {
 }
 
 /// Encodes a whole program with `engine`.
-pub fn compile(
+pub(crate) fn compile(
     model: &Model,
     program: &crate::lang::Program,
     engine: Encoding,

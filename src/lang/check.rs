@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use super::builtins;
 use super::model::{Base, EnumDecl, Param, Shape, Type, VarDecl};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
 
@@ -51,42 +52,6 @@ pub struct Scope<'m> {
     /// The variables declared so far.
     pub vars: &'m [VarDecl],
 }
-
-/// The functions of the subset, with a signature for messages.
-pub const FUNCTIONS: &[(&str, &str)] = &[
-    ("forall", "forall(array of bool) or forall(generators)(bool)"),
-    ("exists", "exists(array of bool) or exists(generators)(bool)"),
-    ("sum", "sum(array of int) or sum(generators)(int)"),
-    ("product", "product(array of int) or product(generators)(int)"),
-    ("min", "min(a, b) or min(array)"),
-    ("max", "max(a, b) or max(array)"),
-    ("abs", "abs(int)"),
-    ("bool2int", "bool2int(bool)"),
-    ("alldifferent", "alldifferent(array of int)"),
-    ("all_different", "all_different(array of int)"),
-    ("count", "count(array, value) or count(array, value, n)"),
-    ("exactly", "exactly(n, array, value)"),
-    ("at_most", "at_most(n, array, value)"),
-    ("at_least", "at_least(n, array, value)"),
-    ("table", "table(array of int, [| tuple | tuple |])"),
-    ("row", "row(2-D array, i)"),
-    ("col", "col(2-D array, j)"),
-    ("index_set", "index_set(1-D array)"),
-    ("index_set_1of2", "index_set_1of2(2-D array)"),
-    ("index_set_2of2", "index_set_2of2(2-D array)"),
-    ("length", "length(array)"),
-    ("array2d", "array2d(rows, cols, 1-D array), such as array2d(1..n, 1..m, [e | i in 1..n, j in 1..m])"),
-    ("grid_path", "grid_path(on, start_row, start_col) or grid_path(on, start_row, start_col, end_row, end_col)"),
-    (
-        "grid_loop",
-        "grid_loop(on) or grid_loop(on, across, down): across[i, j] is the step (i, j)-(i, j+1), down[i, j] the step \
-         (i, j)-(i+1, j)",
-    ),
-    ("grid_connected", "grid_connected(on)"),
-];
-
-/// The grid globals, which hold only as constraints of their own.
-pub const GRID_GLOBALS: [&str; 3] = ["grid_path", "grid_loop", "grid_connected"];
 
 /// The declared names nearest to `name`, when some are near enough to be a
 /// likely typo: a few edits away, or sharing most of a prefix (Jaro-Winkler),
@@ -224,7 +189,7 @@ impl<'s, 'm> Checker<'s, 'm> {
             }
             ExprKind::Call { name, name_span, args } => self.call(name, *name_span, args, e.span),
             ExprKind::GenCall { name, name_span, generators, body } => {
-                let var_filter = matches!(name.as_str(), "forall" | "exists" | "sum");
+                let var_filter = builtins::lookup(name).is_some_and(|b| b.conditional.is_some());
                 let bound = self.generators(generators, var_filter)?;
                 let body_ty = self.check(body);
                 self.locals.truncate(self.locals.len() - bound.0);
@@ -317,7 +282,7 @@ impl<'s, 'm> Checker<'s, 'm> {
             Some(Named::Param(p)) => Ok(self.scope.params[*p].ty.clone()),
             Some(Named::Var(v)) => Ok(self.scope.vars[*v].ty()),
             None => {
-                if FUNCTIONS.iter().any(|(f, _)| *f == name) {
+                if builtins::lookup(name).is_some() {
                     return Err(Fault::new(
                         span,
                         format!("the function `{name}` without arguments"),
@@ -493,231 +458,102 @@ impl<'s, 'm> Checker<'s, 'm> {
         args: &[(Type, &Expr)],
         span: Span,
     ) -> Result<Type, Fault> {
-        let Some((_, signature)) = FUNCTIONS.iter().find(|(f, _)| *f == name) else {
-            let hint = match nearest(name, FUNCTIONS.iter().map(|(f, _)| *f)) {
+        let Some(builtin) = builtins::lookup(name) else {
+            let names = || builtins::all().iter().map(|b| b.name);
+            let hint = match nearest(name, names()) {
                 Some(near) => format!(" (did you mean {near}?)"),
                 None => String::new(),
             };
-            let names: Vec<&str> = FUNCTIONS.iter().map(|(f, _)| *f).collect();
             return Err(Fault::new(
                 name_span,
                 format!("unknown function `{name}`"),
-                format!("one of {}{hint}", names.join(", ")),
+                format!("one of {}{hint}", names().collect::<Vec<_>>().join(", ")),
             ));
         };
-        let arity = |n: &[usize]| -> Result<(), Fault> {
-            if n.contains(&args.len()) {
-                Ok(())
-            } else {
-                Err(Fault::new(
-                    span,
-                    format!("`{name}` with {} argument{}", args.len(), if args.len() == 1 { "" } else { "s" }),
-                    format!("the form {signature}"),
-                ))
-            }
+        if !builtin.arities.contains(&args.len()) {
+            return Err(Fault::new(
+                span,
+                format!("`{name}` with {} argument{}", args.len(), if args.len() == 1 { "" } else { "s" }),
+                format!("the form {}", builtin.forms),
+            ));
+        }
+        (builtin.check)(&TypedCall { args, enums: self.scope.enums })
+    }
+}
+
+/// A call's arguments with their types, as a built-in's typing hook sees
+/// them; its arity is already checked.
+pub(crate) struct TypedCall<'a> {
+    /// Each argument's type and expression.
+    pub args: &'a [(Type, &'a Expr)],
+    enums: &'a [EnumDecl],
+}
+
+impl TypedCall<'_> {
+    /// How a message names a type.
+    pub fn describe(&self, ty: &Type) -> String {
+        ty.describe(self.enums)
+    }
+
+    /// How a message names an element or index kind.
+    pub fn base_name(&self, base: Base) -> String {
+        super::model::base_name(base, self.enums)
+    }
+
+    /// A fault at argument `i`: what it is, of which type, and what was
+    /// expected instead.
+    pub fn wrong(&self, i: usize, expected: impl Into<String>) -> Fault {
+        let (ty, e) = &self.args[i];
+        Fault::new(e.span, format!("{} of type {}", what(e), self.describe(ty)), expected)
+    }
+
+    /// Checks that argument `i` is an array (of `dims` dimensions, when
+    /// given) of `base` elements, or of integer or enum elements when no
+    /// base is given; returns its element kind, whether it depends on
+    /// decision variables, and its dimensions.
+    pub fn array(
+        &self,
+        i: usize,
+        base: Option<Base>,
+        dims: Option<usize>,
+        what_for: &str,
+    ) -> Result<(Base, bool, usize), Fault> {
+        let (ty, _) = &self.args[i];
+        let ok_shape = match &ty.shape {
+            Shape::Array(index) => dims.is_none_or(|d| d == index.len()),
+            _ => false,
         };
-        let scope = self.scope;
-        let describe = |ty: &Type| ty.describe(scope.enums);
-        let expect_array = |i: usize,
-                            base: Option<Base>,
-                            dims: Option<usize>,
-                            what_for: &str|
-         -> Result<(Base, bool, usize), Fault> {
-            let (ty, e) = &args[i];
-            let ok_shape = match &ty.shape {
-                Shape::Array(index) => dims.is_none_or(|d| d == index.len()),
-                _ => false,
-            };
-            let ok_base = base.is_none_or(|b| ty.base.fits(b)) && (base.is_some() || ty.base.is_intlike());
-            if !ok_shape || !ok_base {
-                return Err(Fault::new(e.span, format!("{} of type {}", what(e), describe(ty)), what_for.to_string()));
-            }
-            let dims = if let Shape::Array(index) = &ty.shape { index.len() } else { 0 };
-            Ok((ty.base, ty.var, dims))
-        };
-        let expect_scalar = |i: usize, base: Base, allow_var: bool, what_for: &str| -> Result<bool, Fault> {
-            let (ty, e) = &args[i];
-            if ty.shape != Shape::Scalar || !ty.base.fits(base) {
-                return Err(Fault::new(e.span, format!("{} of type {}", what(e), describe(ty)), what_for.to_string()));
-            }
-            if ty.var && !allow_var {
-                return Err(Fault::new(
-                    e.span,
-                    format!("{} that depends on decision variables", what(e)),
-                    format!("a fixed value: {what_for}"),
-                ));
-            }
-            Ok(ty.var)
-        };
-        match name {
-            "forall" | "exists" => {
-                arity(&[1])?;
-                let (_, var, _) = expect_array(0, Some(Base::Bool), None, "an array of Booleans")?;
-                Ok(boolean(var))
-            }
-            "sum" | "product" => {
-                arity(&[1])?;
-                let (_, var, _) = expect_array(
-                    0,
-                    Some(Base::Int),
-                    None,
-                    "an array of integers (use bool2int(..) to count Booleans)",
-                )?;
-                Ok(Type::scalar(Base::Int, var))
-            }
-            "min" | "max" => {
-                arity(&[1, 2])?;
-                if args.len() == 1 {
-                    let (base, var, _) = expect_array(0, None, None, "an array of integers or enum values")?;
-                    return Ok(Type::scalar(base, var));
-                }
-                let base = args[0].0.base;
-                if !base.is_intlike() {
-                    return Err(Fault::new(
-                        args[0].1.span,
-                        format!("{} of type {}", what(args[0].1), describe(&args[0].0)),
-                        "an integer or enum value",
-                    ));
-                }
-                let a = expect_scalar(0, base, true, "an integer or enum value")?;
-                let b = expect_scalar(1, base, true, "a value of the first argument's type")?;
-                Ok(Type::scalar(base, a || b))
-            }
-            "abs" => {
-                arity(&[1])?;
-                Ok(Type::scalar(Base::Int, expect_scalar(0, Base::Int, true, "an integer")?))
-            }
-            "bool2int" => {
-                arity(&[1])?;
-                Ok(Type::scalar(Base::Int, expect_scalar(0, Base::Bool, true, "a Boolean")?))
-            }
-            "alldifferent" | "all_different" => {
-                arity(&[1])?;
-                let (_, var, _) = expect_array(0, None, None, "an array of integers or enum values")?;
-                Ok(boolean(var))
-            }
-            "count" => {
-                arity(&[2, 3])?;
-                let (base, var, _) = expect_array(0, None, None, "an array of integers or enum values")?;
-                let v = expect_scalar(1, base, true, "a value of the array's element type")?;
-                if args.len() == 3 {
-                    let c = expect_scalar(2, Base::Int, true, "an integer count")?;
-                    return Ok(boolean(var || v || c));
-                }
-                Ok(Type::scalar(Base::Int, var || v))
-            }
-            "exactly" | "at_most" | "at_least" => {
-                arity(&[3])?;
-                let n = expect_scalar(0, Base::Int, true, "an integer count")?;
-                let (base, var, _) = expect_array(1, None, None, "an array of integers or enum values")?;
-                let v = expect_scalar(2, base, true, "a value of the array's element type")?;
-                Ok(boolean(n || var || v))
-            }
-            "table" => {
-                arity(&[2])?;
-                let (base, var, dims) = expect_array(0, None, None, "a 1-D array of integers or enum values")?;
-                if dims != 1 {
-                    return Err(Fault::new(
-                        args[0].1.span,
-                        format!("{} of type {}", what(args[0].1), describe(&args[0].0)),
-                        "a 1-D array of integers or enum values",
-                    ));
-                }
-                let (_, tuples_var, _) = expect_array(
-                    1,
-                    Some(base),
-                    Some(2),
-                    "a 2-D array of tuples such as [| 1, 2 | 3, 4 |], of the first array's element type",
-                )?;
-                if tuples_var {
-                    return Err(Fault::new(args[1].1.span, "tuples that depend on decision variables", "fixed tuples"));
-                }
-                Ok(boolean(var))
-            }
-            "row" | "col" => {
-                arity(&[2])?;
-                let (ty, _) = &args[0];
-                expect_array(0, Some(ty.base), Some(2), "a 2-D array")?;
-                let Shape::Array(index) = &ty.shape else { unreachable!("checked to be an array") };
-                let which = if name == "row" { 0 } else { 1 };
-                expect_scalar(1, index[which], false, "a fixed index")?;
-                Ok(Type { base: ty.base, shape: Shape::Array(vec![index[1 - which]]), var: ty.var })
-            }
-            "index_set" | "index_set_1of2" | "index_set_2of2" => {
-                arity(&[1])?;
-                let dims = if name == "index_set" { 1 } else { 2 };
-                let (ty, _) = &args[0];
-                expect_array(0, Some(ty.base), Some(dims), if dims == 1 { "a 1-D array" } else { "a 2-D array" })?;
-                let Shape::Array(index) = &ty.shape else { unreachable!("checked to be an array") };
-                let which = usize::from(name == "index_set_2of2");
-                Ok(Type { base: index[which], shape: Shape::Set, var: false })
-            }
-            "length" => {
-                arity(&[1])?;
-                let (ty, _) = &args[0];
-                expect_array(0, Some(ty.base), None, "an array")?;
-                Ok(int())
-            }
-            "array2d" => {
-                arity(&[3])?;
-                let mut index = Vec::new();
-                for (i, which) in [(0, "rows"), (1, "columns")] {
-                    let (ty, e) = &args[i];
-                    if ty.shape != Shape::Set {
-                        return Err(Fault::new(
-                            e.span,
-                            format!("{} of type {}", what(e), describe(ty)),
-                            format!("the index range of the {which}, such as `1..n`"),
-                        ));
-                    }
-                    index.push(if ty.base == Base::Any { Base::Int } else { ty.base });
-                }
-                let (base, var, dims) = expect_array(2, Some(args[2].0.base), None, "a 1-D array of the elements")?;
-                if dims != 1 {
-                    return Err(Fault::new(
-                        args[2].1.span,
-                        format!("{} of type {}", what(args[2].1), describe(&args[2].0)),
-                        "a 1-D array of the elements, row by row",
-                    ));
-                }
-                Ok(Type { base, shape: Shape::Array(index), var })
-            }
-            "grid_path" | "grid_loop" | "grid_connected" => {
-                arity(match name {
-                    "grid_path" => &[3, 5],
-                    "grid_loop" => &[1, 3],
-                    _ => &[1],
-                })?;
-                let grid = "a 2-D array of Booleans (decision variables or fixed), one per cell of the grid";
-                expect_array(0, Some(Base::Bool), Some(2), grid)?;
-                let Shape::Array(index) = &args[0].0.shape else { unreachable!("checked to be an array") };
-                if name == "grid_loop" {
-                    for (i, role) in [(1, "across"), (2, "down")].into_iter().take(args.len() - 1) {
-                        let rows = super::model::base_name(index[0], scope.enums);
-                        let cols = super::model::base_name(index[1], scope.enums);
-                        let steps = format!(
-                            "a 2-D array of Booleans `{role}` with {rows} rows and {cols} columns like the loop's \
-                             array, one per step between neighbouring cells"
-                        );
-                        expect_array(i, Some(Base::Bool), Some(2), &steps)?;
-                        let (ty, e) = &args[i];
-                        let Shape::Array(steps_index) = &ty.shape else { unreachable!("checked to be an array") };
-                        if steps_index.iter().zip(index).any(|(a, b)| !a.fits(*b)) {
-                            return Err(Fault::new(e.span, format!("{} of type {}", what(e), describe(ty)), steps));
-                        }
-                    }
-                    return Ok(boolean(true));
-                }
-                let coordinates =
-                    [(1, 0, "start row"), (2, 1, "start column"), (3, 0, "end row"), (4, 1, "end column")];
-                for &(i, dim, role) in coordinates.iter().take(args.len() - 1) {
-                    let base = super::model::base_name(index[dim], scope.enums);
-                    expect_scalar(i, index[dim], false, &format!("the {role}, a fixed {base} index of the array"))?;
-                }
-                // A constraint to solve, even over a fixed array.
-                Ok(boolean(true))
-            }
-            _ => Err(Fault::new(name_span, format!("the function `{name}`"), "a supported function")),
+        let ok_base = base.is_none_or(|b| ty.base.fits(b)) && (base.is_some() || ty.base.is_intlike());
+        if !ok_shape || !ok_base {
+            return Err(self.wrong(i, what_for));
+        }
+        let dims = if let Shape::Array(index) = &ty.shape { index.len() } else { 0 };
+        Ok((ty.base, ty.var, dims))
+    }
+
+    /// Checks that argument `i` is a single value of `base`, fixed unless
+    /// `allow_var`; returns whether it depends on decision variables.
+    pub fn scalar(&self, i: usize, base: Base, allow_var: bool, what_for: &str) -> Result<bool, Fault> {
+        let (ty, e) = &self.args[i];
+        if ty.shape != Shape::Scalar || !ty.base.fits(base) {
+            return Err(self.wrong(i, what_for));
+        }
+        if ty.var && !allow_var {
+            return Err(Fault::new(
+                e.span,
+                format!("{} that depends on decision variables", what(e)),
+                format!("a fixed value: {what_for}"),
+            ));
+        }
+        Ok(ty.var)
+    }
+
+    /// The index kinds of argument `i`, which the hook checked to be an
+    /// array.
+    pub fn index(&self, i: usize) -> &[Base] {
+        match &self.args[i].0.shape {
+            Shape::Array(index) => index,
+            _ => &[],
         }
     }
 }
@@ -730,7 +566,7 @@ pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
     fn visit(e: &Expr, place: Option<&str>) -> Option<Fault> {
         let inside = |what: String| -> Option<String> { Some(place.map_or(what, str::to_string)) };
         match &e.kind {
-            ExprKind::Call { name, args, .. } if GRID_GLOBALS.contains(&name.as_str()) => match place {
+            ExprKind::Call { name, args, .. } if builtins::lookup(name).is_some_and(|b| b.grid_global) => match place {
                 Some(place) => Some(Fault::new(
                     e.span,
                     format!("`{name}` {place}"),
@@ -831,7 +667,8 @@ mod tests {
         assert_eq!(nearest("queen", names.iter().copied()).as_deref(), Some("`queens`"));
         assert_eq!(nearest("m", names.iter().copied()).as_deref(), Some("`n` or `q`"));
         assert_eq!(nearest("zebra", names.iter().copied()), None);
-        assert_eq!(nearest("alldiferent", FUNCTIONS.iter().map(|(f, _)| *f)).as_deref(), Some("`alldifferent`"));
-        assert_eq!(nearest("alldiff", FUNCTIONS.iter().map(|(f, _)| *f)).as_deref(), Some("`alldifferent`"));
+        let functions = || builtins::all().iter().map(|b| b.name);
+        assert_eq!(nearest("alldiferent", functions()).as_deref(), Some("`alldifferent`"));
+        assert_eq!(nearest("alldiff", functions()).as_deref(), Some("`alldifferent`"));
     }
 }

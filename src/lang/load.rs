@@ -9,7 +9,8 @@ use std::ops::Range;
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::check::{Checker, FUNCTIONS, Fault, Named, Scope};
+use super::builtins;
+use super::check::{Checker, Fault, Named, Scope};
 use super::ir::GridGlobal;
 use super::lower::{Context, Lowerer};
 use super::model::{
@@ -288,11 +289,7 @@ impl<'s> Loader<'s> {
         }
         const RESERVED: [&str; 13] =
             ["true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif"];
-        if RESERVED.contains(&name.as_str())
-            || FUNCTIONS.iter().any(|(f, _)| f == name)
-            || name == "bool"
-            || name == "int"
-        {
+        if RESERVED.contains(&name.as_str()) || builtins::lookup(name).is_some() || name == "bool" || name == "int" {
             return Err(self.source.error_at(
                 key,
                 invalid(format!("the reserved name `{name}`"), "a name that is not a keyword or a function"),

@@ -7,8 +7,9 @@
 
 use std::collections::HashMap;
 
+use super::builtins;
 use super::check::{Fault, Named};
-use super::ir::{BExpr, Cmp, GridGlobal, GridKind, IExpr, Overflow, StepArrays};
+use super::ir::{BExpr, Cmp, GridGlobal, IExpr, Overflow};
 use super::model::{ArrayValue, Base, EnumDecl, IntSet, MAX_ABS, Param, Shape, Value, VarDecl, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
 
@@ -70,6 +71,69 @@ pub struct Instance {
     pub expr: BExpr,
 }
 
+/// A call's unrolled arguments, each with its place, as a built-in's
+/// lowering hook sees them.
+pub(crate) struct LoweredCall {
+    /// The arguments.
+    pub args: Vec<(LVal, Span)>,
+    /// The whole call.
+    pub span: Span,
+}
+
+impl LoweredCall {
+    /// Argument `i`, an array, or a bug named `what`.
+    pub fn array(&self, i: usize, what: &str) -> Result<&LArray, Fault> {
+        match &self.args[i].0 {
+            LVal::Array(a) => Ok(a),
+            _ => Err(internal(self.args[i].1, what)),
+        }
+    }
+
+    /// The elements of argument `i`, an array of integers.
+    pub fn ints(&self, i: usize) -> Result<Vec<IExpr>, Fault> {
+        let at = self.args[i].1;
+        let a = self.array(i, "an array")?;
+        a.elems
+            .iter()
+            .map(|v| match v {
+                LVal::Int(x, _) => Ok(x.clone()),
+                _ => Err(internal(at, "an integer array")),
+            })
+            .collect()
+    }
+
+    /// The elements of argument `i`, an array of Booleans.
+    pub fn bools(&self, i: usize) -> Result<Vec<BExpr>, Fault> {
+        let at = self.args[i].1;
+        let a = self.array(i, "an array")?;
+        a.elems
+            .iter()
+            .map(|v| match v {
+                LVal::Bool(b) => Ok(b.clone()),
+                _ => Err(internal(at, "a Boolean array")),
+            })
+            .collect()
+    }
+
+    /// Argument `i`, an integer or enum value.
+    pub fn int(&self, i: usize) -> Result<IExpr, Fault> {
+        match &self.args[i].0 {
+            LVal::Int(x, _) => Ok(x.clone()),
+            _ => Err(internal(self.args[i].1, "an integer")),
+        }
+    }
+
+    /// Argument `i`, a fixed integer or enum value, or a bug named `what`.
+    pub fn fixed(&self, i: usize, what: &str) -> Result<i64, Fault> {
+        self.int(i)?.as_const().ok_or_else(|| internal(self.args[i].1, what))
+    }
+
+    /// An overflow of the integer bounds in this call.
+    pub fn overflow(&self) -> Fault {
+        overflow(self.span)
+    }
+}
+
 /// The unroller, with the loop variables bound so far.
 pub struct Lowerer<'c, 'm> {
     ctx: &'c Context<'m>,
@@ -80,7 +144,8 @@ pub struct Lowerer<'c, 'm> {
     grid_base: usize,
 }
 
-fn overflow(span: Span) -> Fault {
+/// A value beyond the integer bounds, at `span`.
+pub(super) fn overflow(span: Span) -> Fault {
     Fault::new(
         span,
         format!("an expression whose value can go beyond ±{MAX_ABS}"),
@@ -88,19 +153,8 @@ fn overflow(span: Span) -> Fault {
     )
 }
 
-/// The elements of a Boolean array argument.
-fn booleans(arg: &(LVal, Span)) -> Result<Vec<BExpr>, Fault> {
-    let LVal::Array(a) = &arg.0 else { return Err(internal(arg.1, "a 2-D array")) };
-    a.elems
-        .iter()
-        .map(|v| match v {
-            LVal::Bool(b) => Ok(b.clone()),
-            _ => Err(internal(arg.1, "a Boolean array")),
-        })
-        .collect()
-}
-
-fn internal(span: Span, what: &str) -> Fault {
+/// A value the checker should have ruled out: a bug.
+pub(super) fn internal(span: Span, what: &str) -> Fault {
     Fault::new(span, format!("INTERNAL ERROR: {what}"), "a value of the checked type; this is a bug in somaria")
 }
 
@@ -153,7 +207,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         std::mem::take(&mut self.grids)
     }
 
-    fn value_name(&self, base: Base, v: i64) -> String {
+    /// How a message shows the value `v` of kind `base`.
+    pub(super) fn value_name(&self, base: Base, v: i64) -> String {
         match base {
             Base::Enum(e) => self.ctx.enums[e].values.get((v - 1) as usize).cloned().unwrap_or_else(|| v.to_string()),
             Base::Bool => (v != 0).to_string(),
@@ -437,7 +492,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         flat_position(index, tuple).ok_or_else(|| internal(at[0].1, "a checked index"))
     }
 
-    fn out_of_range(&self, span: Span, v: i64, base: Base, (lo, hi): (i64, i64), label: &str) -> Fault {
+    /// An index `v` outside `lo..hi` of the array `label`.
+    pub(super) fn out_of_range(&self, span: Span, v: i64, base: Base, (lo, hi): (i64, i64), label: &str) -> Fault {
         let range = if lo > hi {
             "none: the index set is empty".to_string()
         } else {
@@ -699,349 +755,43 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         )
     }
 
+    /// A call in the generator form, `name(generators)(body)`: a call on
+    /// the array of the body's values. A built-in that takes conditions on
+    /// decision variables keeps each element under its condition.
     fn gen_call(&mut self, name: &str, generators: &[Generator], body: &Expr, span: Span) -> Result<LVal, Fault> {
-        match name {
-            "forall" | "exists" => {
-                let mut items = Vec::new();
-                let forall = name == "forall";
-                self.each(generators, &mut |this, filters| {
-                    let b = this.boolean(body)?;
-                    let condition = BExpr::and(filters.to_vec());
-                    items.push(if forall { BExpr::implies(condition, b) } else { BExpr::and(vec![condition, b]) });
-                    Ok(())
-                })?;
-                Ok(LVal::Bool(if forall { BExpr::and(items) } else { BExpr::or(items) }))
+        let Some(conditional) = builtins::lookup(name).and_then(|b| b.conditional) else {
+            let comprehension = Expr {
+                kind: ExprKind::Comprehension { body: Box::new(body.clone()), generators: generators.to_vec() },
+                span,
+            };
+            let array = self.lower(&comprehension)?;
+            return self.call(name, vec![(array, span)], span);
+        };
+        let mut elems = Vec::new();
+        let mut base = Base::Any;
+        self.each(generators, &mut |this, filters| {
+            let value = this.lower(body)?;
+            if base == Base::Any {
+                base = base_of(&value);
             }
-            "sum" => {
-                let mut terms = Vec::new();
-                self.each(generators, &mut |this, filters| {
-                    let x = this.int(body)?;
-                    let term = if filters.is_empty() {
-                        x
-                    } else {
-                        IExpr::ite(vec![(BExpr::and(filters.to_vec()), x)], IExpr::constant(0))
-                    };
-                    terms.push((1, term));
-                    Ok(())
-                })?;
-                Ok(LVal::Int(IExpr::sum(terms, 0).map_err(|_| overflow(span))?, Base::Int))
-            }
-            _ => {
-                let comprehension = Expr {
-                    kind: ExprKind::Comprehension { body: Box::new(body.clone()), generators: generators.to_vec() },
-                    span,
-                };
-                let array = self.lower(&comprehension)?;
-                self.call(name, vec![(array, span)], span)
-            }
-        }
+            elems.push(if filters.is_empty() { value } else { conditional(BExpr::and(filters.to_vec()), value) });
+            Ok(())
+        })?;
+        let array = LArray { index: vec![(1, elems.len() as i64)], index_bases: vec![Base::Int], base, elems };
+        self.call(name, vec![(LVal::Array(array), span)], span)
     }
 
     fn call(&mut self, name: &str, args: Vec<(LVal, Span)>, span: Span) -> Result<LVal, Fault> {
-        let ovf = |_: Overflow| overflow(span);
-        let ints = |value: &LVal, at: Span| -> Result<Vec<IExpr>, Fault> {
-            match value {
-                LVal::Array(a) => a
-                    .elems
-                    .iter()
-                    .map(|v| match v {
-                        LVal::Int(x, _) => Ok(x.clone()),
-                        _ => Err(internal(at, "an integer array")),
-                    })
-                    .collect(),
-                _ => Err(internal(at, "an array")),
-            }
-        };
-        let bools = |value: &LVal, at: Span| -> Result<Vec<BExpr>, Fault> {
-            match value {
-                LVal::Array(a) => a
-                    .elems
-                    .iter()
-                    .map(|v| match v {
-                        LVal::Bool(b) => Ok(b.clone()),
-                        _ => Err(internal(at, "a Boolean array")),
-                    })
-                    .collect(),
-                _ => Err(internal(at, "an array")),
-            }
-        };
-        let scalar = |value: &LVal, at: Span| -> Result<IExpr, Fault> {
-            match value {
-                LVal::Int(x, _) => Ok(x.clone()),
-                _ => Err(internal(at, "an integer")),
-            }
-        };
-        let array_base = |value: &LVal| match value {
-            LVal::Array(a) => a.base,
-            LVal::Int(_, b) => *b,
-            _ => Base::Int,
-        };
-        // As in MiniZinc, an undefined element or value leaves the count
-        // undefined: the zero-weight terms carry their definedness.
-        let count = |items: Vec<IExpr>, v: IExpr| -> Result<IExpr, Overflow> {
-            let mut terms: Vec<(i64, IExpr)> =
-                items.iter().map(|x| (1, IExpr::bool2int(BExpr::cmp(Cmp::Eq, x.clone(), v.clone())))).collect();
-            terms.extend(items.into_iter().chain([v.clone()]).filter(|x| x.partial).map(|x| (0, x)));
-            IExpr::sum(terms, 0)
-        };
-        match name {
-            "forall" => Ok(LVal::Bool(BExpr::and(bools(&args[0].0, args[0].1)?))),
-            "exists" => Ok(LVal::Bool(BExpr::or(bools(&args[0].0, args[0].1)?))),
-            "sum" => {
-                let items = ints(&args[0].0, args[0].1)?;
-                Ok(LVal::Int(IExpr::sum(items.into_iter().map(|x| (1, x)).collect(), 0).map_err(ovf)?, Base::Int))
-            }
-            "product" => {
-                let mut product = IExpr::constant(1);
-                for x in ints(&args[0].0, args[0].1)? {
-                    product = IExpr::mul(product, x).map_err(ovf)?;
-                }
-                Ok(LVal::Int(product, Base::Int))
-            }
-            "min" | "max" => {
-                let base = array_base(&args[0].0);
-                let items = if args.len() == 2 {
-                    vec![scalar(&args[0].0, args[0].1)?, scalar(&args[1].0, args[1].1)?]
-                } else {
-                    ints(&args[0].0, args[0].1)?
-                };
-                if items.is_empty() {
-                    return Err(Fault::new(
-                        span,
-                        format!("`{name}` of an empty array"),
-                        "an array with at least one element",
-                    ));
-                }
-                Ok(LVal::Int(IExpr::extremum(items, name == "max"), base))
-            }
-            "abs" => Ok(LVal::Int(IExpr::abs(scalar(&args[0].0, args[0].1)?), Base::Int)),
-            "bool2int" => match &args[0].0 {
-                LVal::Bool(b) => Ok(LVal::Int(IExpr::bool2int(b.clone()), Base::Int)),
-                _ => Err(internal(args[0].1, "a Boolean")),
-            },
-            "alldifferent" | "all_different" => {
-                let items = ints(&args[0].0, args[0].1)?;
-                if items.len() < 2 {
-                    return Ok(LVal::Bool(BExpr::Const(true)));
-                }
-                if items.iter().all(|x| x.as_const().is_some()) {
-                    let values: Vec<i64> = items.iter().filter_map(IExpr::as_const).collect();
-                    let distinct = IntSet::from_values(values.iter().copied()).len() as usize == values.len();
-                    return Ok(LVal::Bool(BExpr::Const(distinct)));
-                }
-                Ok(LVal::Bool(BExpr::AllDifferent(items)))
-            }
-            "count" => {
-                let items = ints(&args[0].0, args[0].1)?;
-                let v = scalar(&args[1].0, args[1].1)?;
-                let total = count(items, v).map_err(ovf)?;
-                if args.len() == 3 {
-                    let c = scalar(&args[2].0, args[2].1)?;
-                    return Ok(LVal::Bool(BExpr::cmp(Cmp::Eq, total, c)));
-                }
-                Ok(LVal::Int(total, Base::Int))
-            }
-            "exactly" | "at_most" | "at_least" => {
-                let n = scalar(&args[0].0, args[0].1)?;
-                let items = ints(&args[1].0, args[1].1)?;
-                let v = scalar(&args[2].0, args[2].1)?;
-                let total = count(items, v).map_err(ovf)?;
-                Ok(LVal::Bool(match name {
-                    "exactly" => BExpr::cmp(Cmp::Eq, total, n),
-                    "at_most" => BExpr::cmp(Cmp::Le, total, n),
-                    _ => BExpr::cmp(Cmp::Le, n, total),
-                }))
-            }
-            "table" => {
-                let items = ints(&args[0].0, args[0].1)?;
-                let LVal::Array(tuples) = &args[1].0 else { return Err(internal(args[1].1, "a tuple array")) };
-                let width = (tuples.index[1].1 - tuples.index[1].0 + 1).max(0) as usize;
-                let rows = (tuples.index[0].1 - tuples.index[0].0 + 1).max(0) as usize;
-                if rows > 0 && width != items.len() {
-                    return Err(Fault::new(
-                        args[1].1,
-                        format!("tuples of {width} values"),
-                        format!("tuples of {} values, one per element of the first array", items.len()),
-                    ));
-                }
-                let mut table = Vec::with_capacity(rows);
-                for r in 0..rows {
-                    let mut tuple = Vec::with_capacity(width);
-                    for c in 0..width {
-                        match &tuples.elems[r * width + c] {
-                            LVal::Int(x, _) => {
-                                tuple.push(x.as_const().ok_or_else(|| internal(args[1].1, "a fixed tuple"))?)
-                            }
-                            _ => return Err(internal(args[1].1, "an integer tuple")),
-                        }
-                    }
-                    table.push(tuple);
-                }
-                if items.iter().all(|x| x.as_const().is_some()) {
-                    let values: Vec<i64> = items.iter().filter_map(IExpr::as_const).collect();
-                    return Ok(LVal::Bool(BExpr::Const(table.contains(&values))));
-                }
-                Ok(LVal::Bool(BExpr::Table(items, table)))
-            }
-            "row" | "col" => {
-                let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "a 2-D array")) };
-                let which = if name == "row" { 0 } else { 1 };
-                let fixed =
-                    scalar(&args[1].0, args[1].1)?.as_const().ok_or_else(|| internal(args[1].1, "a fixed index"))?;
-                let (lo, hi) = a.index[which];
-                if fixed < lo || fixed > hi {
-                    return Err(self.out_of_range(args[1].1, fixed, a.index_bases[which], (lo, hi), "the array"));
-                }
-                let other = a.index[1 - which];
-                let mut elems = Vec::new();
-                for k in other.0..=other.1 {
-                    let tuple = if which == 0 { [fixed, k] } else { [k, fixed] };
-                    let position = flat_position(&a.index, &tuple).ok_or_else(|| internal(span, "a checked index"))?;
-                    elems.push(a.elems[position].clone());
-                }
-                Ok(LVal::Array(LArray {
-                    index: vec![other],
-                    index_bases: vec![a.index_bases[1 - which]],
-                    base: a.base,
-                    elems,
-                }))
-            }
-            "index_set" | "index_set_1of2" | "index_set_2of2" => {
-                let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "an array")) };
-                let which = usize::from(name == "index_set_2of2");
-                let (lo, hi) = a.index[which];
-                Ok(LVal::Set(IntSet::range(lo, hi), a.index_bases[which]))
-            }
-            "length" => {
-                let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "an array")) };
-                Ok(LVal::Int(IExpr::constant(a.elems.len() as i64), Base::Int))
-            }
-            "array2d" => {
-                let mut index = Vec::new();
-                let mut index_bases = Vec::new();
-                for (value, at) in &args[..2] {
-                    let LVal::Set(set, base) = value else { return Err(internal(*at, "an index set")) };
-                    match set.intervals() {
-                        [] => index.push((1, 0)),
-                        [(lo, hi)] => index.push((*lo, *hi)),
-                        _ => {
-                            return Err(Fault::new(
-                                *at,
-                                format!("the index set {set}, which has gaps"),
-                                "a contiguous range such as `1..n`",
-                            ));
-                        }
-                    }
-                    index_bases.push(if *base == Base::Any { Base::Int } else { *base });
-                }
-                let LVal::Array(a) = &args[2].0 else { return Err(internal(args[2].1, "an array")) };
-                let cells = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as u64).product::<u64>();
-                if cells != a.elems.len() as u64 {
-                    return Err(Fault::new(
-                        args[2].1,
-                        format!("an array of {} elements", a.elems.len()),
-                        format!("{cells} elements, one per cell of the rows and columns given, row by row"),
-                    ));
-                }
-                Ok(LVal::Array(LArray { index, index_bases, base: a.base, elems: a.elems.clone() }))
-            }
-            "grid_path" | "grid_loop" | "grid_connected" => self.grid(name, &args, span),
-            _ => Err(internal(span, "an unknown function")),
-        }
+        let builtin = builtins::lookup(name).ok_or_else(|| internal(span, "an unknown function"))?;
+        (builtin.lower)(self, &LoweredCall { args, span })
     }
 
-    /// A grid global: its array's cells as Booleans, the start and end
-    /// checked to lie inside the array.
-    fn grid(&mut self, name: &str, args: &[(LVal, Span)], span: Span) -> Result<LVal, Fault> {
-        let LVal::Array(a) = &args[0].0 else { return Err(internal(args[0].1, "a 2-D array")) };
-        let [rows, cols] = a.index[..] else { return Err(internal(args[0].1, "a 2-D array")) };
-        let on = booleans(&args[0])?;
-        if name == "grid_loop" {
-            let steps = match args {
-                [_, across, down] => Some(StepArrays {
-                    across: self.step_array(a, across, "across", [rows, (cols.0, cols.1 - 1)])?,
-                    down: self.step_array(a, down, "down", [(rows.0, rows.1 - 1), cols])?,
-                }),
-                _ => None,
-            };
-            let id = self.grid_base + self.grids.len();
-            self.grids.push(GridGlobal { kind: GridKind::Loop, index: [rows, cols], on, steps, span, group: 0 });
-            return Ok(LVal::Bool(BExpr::Grid(id)));
-        }
-        let mut cells = Vec::new();
-        for (pair, which) in args[1..].chunks(2).zip(["start", "end"]) {
-            let mut cell = [0i64; 2];
-            for (d, (value, at)) in pair.iter().enumerate() {
-                let LVal::Int(x, _) = value else { return Err(internal(*at, "an index")) };
-                let v = x.as_const().ok_or_else(|| internal(*at, "a fixed index"))?;
-                let (lo, hi) = [rows, cols][d];
-                if v < lo || v > hi {
-                    let base = a.index_bases[d];
-                    let (role, dimension) = [("row", "rows"), ("column", "columns")][d];
-                    let range = if lo > hi {
-                        "none: the array is empty".to_string()
-                    } else {
-                        format!("{}..{}", self.value_name(base, lo), self.value_name(base, hi))
-                    };
-                    return Err(Fault::new(
-                        *at,
-                        format!("the {which} {role} {}, outside the array", self.value_name(base, v)),
-                        format!("a cell inside the array: its {dimension} are {range}"),
-                    ));
-                }
-                cell[d] = v;
-            }
-            cells.push((cell[0], cell[1]));
-        }
-        let kind = match name {
-            "grid_path" => GridKind::Path { start: cells[0], end: cells.get(1).copied() },
-            _ => GridKind::Connected,
-        };
+    /// Registers a grid global met in the constraint being unrolled;
+    /// returns its number.
+    pub(super) fn add_grid(&mut self, global: GridGlobal) -> usize {
         let id = self.grid_base + self.grids.len();
-        self.grids.push(GridGlobal { kind, index: [rows, cols], on, steps: None, span, group: 0 });
-        Ok(LVal::Bool(BExpr::Grid(id)))
-    }
-
-    /// A loop's step array (`across` or `down`, the argument `arg`), whose
-    /// index ranges must be `wanted`: one element per pair of neighbouring
-    /// cells of `on`, at the pair's first cell.
-    fn step_array(
-        &self,
-        on: &LArray,
-        arg: &(LVal, Span),
-        role: &str,
-        wanted: [(i64, i64); 2],
-    ) -> Result<Vec<BExpr>, Fault> {
-        let LVal::Array(a) = &arg.0 else { return Err(internal(arg.1, "a 2-D array")) };
-        let range = |d: usize, (lo, hi): (i64, i64)| -> String {
-            if lo > hi {
-                "none".to_string()
-            } else {
-                format!("{}..{}", self.value_name(on.index_bases[d], lo), self.value_name(on.index_bases[d], hi))
-            }
-        };
-        let fits = |(lo, hi): (i64, i64), (wlo, whi): (i64, i64)| (lo, hi) == (wlo, whi) || (lo > hi && wlo > whi);
-        if a.index.len() != 2 || !fits(a.index[0], wanted[0]) || !fits(a.index[1], wanted[1]) {
-            let shape =
-                |index: &[(i64, i64)]| format!("rows {} and columns {}", range(0, index[0]), range(1, index[1]));
-            let (ordinal, along, pair) = if role == "across" {
-                ("second", "one fewer column than", "(i, j) and (i, j+1)")
-            } else {
-                ("third", "one fewer row than", "(i, j) and (i+1, j)")
-            };
-            let found = if a.index.len() == 2 { shape(&a.index) } else { format!("{} dimension(s)", a.index.len()) };
-            return Err(Fault::new(
-                arg.1,
-                format!("a step array `{role}` (the {ordinal} argument of `grid_loop`) with {found}"),
-                format!(
-                    "{}, {along} the loop's array (rows {}, columns {}): element [i, j] is the step between cells {pair}",
-                    shape(&wanted),
-                    range(0, on.index[0]),
-                    range(1, on.index[1])
-                ),
-            ));
-        }
-        booleans(arg)
+        self.grids.push(global);
+        id
     }
 
     /// Unrolls a top-level constraint, splitting a `forall` (and a `forall`

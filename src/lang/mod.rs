@@ -1,25 +1,46 @@
 //! The csp language: MiniZinc-syntax constraints over finite domains in a
-//! TOML model, read, checked and unrolled, with no SAT in sight.
+//! TOML model, read, checked and unrolled. It knows no SAT: [`crate::compile`]
+//! takes its output on to CNF.
 //!
-//! The pipeline, one module per step:
+//! The pipeline, one module per step, from a model's text to the answer's
+//! check:
 //!
 //! - [`syntax`]: the expression subset's lexer, syntax tree and parser;
 //! - `load`: the TOML tables, each expression parsed with its place in the
-//!   file; `check`: names and types; `lower`: parameters folded in and
-//!   generators unrolled into the `ir`, grouped by constraint (a top-level
-//!   `forall` gives one group per instance, for `explain`);
+//!   file, then checked and unrolled, into a [`model::Model`] (the
+//!   validated declarations) and a [`Program`];
+//! - `check`: names resolved and types checked, every fault reported at
+//!   its sub-expression before anything is unrolled;
+//! - `lower`: parameters folded in and generators unrolled into the `ir`,
+//!   grouped by constraint (a top-level `forall` gives one group per
+//!   instance, for `explain`);
+//! - `ir`: the unrolled Boolean and integer expressions, and the grid
+//!   globals, which [`crate::compile`] encodes;
 //! - `verify`: an independent evaluator of the model's own syntax trees,
 //!   which judges every answer before it is printed.
 //!
-//! [`crate::compile`] takes the [`Program`] on to CNF.
+//! [`builtins`] is the one table of built-in functions and globals, with
+//! the hooks `check`, `lower` and `verify` call and what each global
+//! constrains and draws.
+//!
+//! ```
+//! use somaria::lang::load_model;
+//! use somaria::model::Source;
+//! let text = "kind = \"csp\"\n[vars]\nx = \"1..3\"\n[[constraint]]\nexpr = 'alldifferent([x, 2])'\n";
+//! let (model, program) = load_model(&Source::from_text("m.toml", text)).unwrap();
+//! assert_eq!((model.vars.len(), program.groups.len()), (1, 1));
+//! ```
 
+pub mod builtins;
 mod check;
 pub(crate) mod ir;
-pub(crate) mod load;
+mod load;
 mod lower;
 pub mod model;
 pub mod syntax;
 pub(crate) mod verify;
+
+pub use load::load_model;
 
 use ir::{BExpr, GridGlobal, IExpr};
 use model::Sense;

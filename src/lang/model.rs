@@ -1,6 +1,7 @@
 //! A loaded csp model: its declarations with their types, the values of its
 //! parameters, the domains of its variables, and its constraints as syntax
-//! trees. Everything here is validated; [`super::lower`] unrolls it.
+//! trees. Everything here is validated; the unrolling (`lower`) turns it
+//! into the IR.
 
 use std::fmt;
 

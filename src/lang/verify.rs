@@ -4,14 +4,16 @@
 //! relational semantics: an undefined integer (a division by 0, an index
 //! out of range) makes the nearest enclosing Boolean expression false.
 //!
-//! The grid globals are judged here by walking the grid itself, never
-//! through the graph code the encodings share: a region by a breadth-first
-//! search over the cells that are on, a path or loop by stepping along the
-//! route the answer reports for it (its witness), which must move between
-//! 4-adjacent cells that are on, never repeat one, and take every cell that
-//! is on. The witnesses are given in the order the constraints meet their
-//! grid globals.
+//! It shares name resolution with the front end, names and not semantics:
+//! a declared name means what the checker's [`Named`] says, and a call
+//! runs the verify hook of the built-in of that name in
+//! [`super::builtins`], which computes on values apart from the lowering
+//! hook beside it. The grid globals are judged there by walking the grid,
+//! a path or loop along the route the answer reports for it (its
+//! witness); the witnesses are given in the order the constraints meet
+//! their grid globals.
 
+use super::builtins::{self, Builtin};
 use super::check::Named;
 use super::model::{Base, IntSet, Model, Value, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, UnOp};
@@ -39,7 +41,7 @@ type BuildFnv = std::hash::BuildHasherDefault<Fnv>;
 
 /// A value during evaluation.
 #[derive(Clone, Debug, PartialEq)]
-enum Ev {
+pub(crate) enum Ev {
     Int(i64),
     /// An integer expression with no value, such as `x div 0`.
     Undef,
@@ -63,10 +65,17 @@ struct Env<'a> {
     next_grid: usize,
 }
 
-type Eval<T> = Result<T, String>;
+/// A value, or why the checker could not judge: a bug.
+pub(crate) type Eval<T> = Result<T, String>;
 
-fn bug(what: &str) -> String {
+/// What the checker met that the front end should have ruled out.
+pub(crate) fn bug(what: &str) -> String {
     format!("the checker met {what}")
+}
+
+/// The built-in `name`.
+fn builtin(name: &str) -> Eval<&'static Builtin> {
+    builtins::lookup(name).ok_or_else(|| bug(&format!("the unknown function `{name}`")))
 }
 
 impl<'m> Verifier<'m> {
@@ -272,32 +281,36 @@ impl<'m> Verifier<'m> {
                 for arg in args {
                     values.push(self.eval(arg, env)?);
                 }
-                if matches!(name.as_str(), "grid_path" | "grid_loop" | "grid_connected") {
+                let builtin = builtin(name)?;
+                let witness = if builtin.grid_global {
                     let route = env.routes.get(env.next_grid).and_then(Option::as_deref);
                     env.next_grid += 1;
-                    return Ok(Ev::Bool(grid_holds(name, &values, route)?));
-                }
-                self.call(name, values)
-            }
-            ExprKind::GenCall { name, generators, body, .. } if name == "forall" || name == "exists" => {
-                // Stop at the first instance that settles it.
-                let all = name == "forall";
-                let mut settled = false;
-                self.each(generators, 0, env, &mut |this, env| {
-                    if !settled && this.truth(body, env)? != all {
-                        settled = true;
-                    }
-                    Ok(())
-                })?;
-                Ok(Ev::Bool(settled != all))
+                    route
+                } else {
+                    None
+                };
+                (builtin.verify)(&EvaluatedCall { args: &values, witness })
             }
             ExprKind::GenCall { name, generators, body, .. } => {
+                let builtin = builtin(name)?;
+                if let Some(deciding) = builtin.settled_by {
+                    // Stop at the first instance that settles it.
+                    let mut settled = false;
+                    self.each(generators, 0, env, &mut |this, env| {
+                        if !settled && this.truth(body, env)? == deciding {
+                            settled = true;
+                        }
+                        Ok(())
+                    })?;
+                    return Ok(Ev::Bool(settled == deciding));
+                }
                 let mut items = Vec::new();
                 self.each(generators, 0, env, &mut |this, env| {
                     items.push(this.eval(body, env)?);
                     Ok(())
                 })?;
-                self.call(name, vec![Ev::Array(vec![(1, items.len() as i64)], items)])
+                let args = [Ev::Array(vec![(1, items.len() as i64)], items)];
+                (builtin.verify)(&EvaluatedCall { args: &args, witness: None })
             }
             ExprKind::Array(items) => {
                 let mut values = Vec::with_capacity(items.len());
@@ -454,230 +467,44 @@ impl<'m> Verifier<'m> {
             }
         }
     }
+}
 
-    fn call(&self, name: &str, args: Vec<Ev>) -> Eval<Ev> {
-        let elems = |v: &Ev| -> Eval<Vec<Ev>> {
-            match v {
-                Ev::Array(_, elems) => Ok(elems.clone()),
-                _ => Err(bug("a non-array argument")),
-            }
-        };
-        let ints = |v: &Ev| -> Eval<Vec<Option<i64>>> {
-            elems(v)?
-                .into_iter()
-                .map(|e| match e {
-                    Ev::Int(x) => Ok(Some(x)),
-                    Ev::Undef => Ok(None),
-                    _ => Err(bug("a non-integer element")),
-                })
-                .collect()
-        };
-        let scalar = |v: &Ev| -> Eval<Option<i64>> {
-            match v {
+/// A call's evaluated arguments, as a built-in's verify hook sees them.
+pub(crate) struct EvaluatedCall<'a> {
+    /// The arguments' values.
+    pub args: &'a [Ev],
+    /// For a grid global, the route the answer gives as its witness.
+    pub witness: Option<&'a [(i64, i64)]>,
+}
+
+impl EvaluatedCall<'_> {
+    /// The elements of argument `i`, an array.
+    pub fn elems(&self, i: usize) -> Eval<&[Ev]> {
+        match &self.args[i] {
+            Ev::Array(_, elems) => Ok(elems),
+            _ => Err(bug("a non-array argument")),
+        }
+    }
+
+    /// The elements of argument `i`, an array of integers, `None` where
+    /// undefined.
+    pub fn ints(&self, i: usize) -> Eval<Vec<Option<i64>>> {
+        self.elems(i)?
+            .iter()
+            .map(|e| match e {
                 Ev::Int(x) => Ok(Some(*x)),
                 Ev::Undef => Ok(None),
-                _ => Err(bug("a non-integer argument")),
-            }
-        };
-        // An undefined element or value leaves the count undefined.
-        let count = |items: &[Option<i64>], v: Option<i64>| -> Option<i64> {
-            let items: Vec<i64> = items.iter().copied().collect::<Option<_>>()?;
-            let v = v?;
-            Some(items.iter().filter(|&&x| x == v).count() as i64)
-        };
-        match name {
-            "forall" | "exists" => {
-                let mut all = true;
-                let mut any = false;
-                for e in elems(&args[0])? {
-                    let Ev::Bool(b) = e else { return Err(bug("a non-Boolean element")) };
-                    all &= b;
-                    any |= b;
-                }
-                Ok(Ev::Bool(if name == "forall" { all } else { any }))
-            }
-            "sum" | "product" => {
-                let mut total: i64 = if name == "sum" { 0 } else { 1 };
-                for x in ints(&args[0])? {
-                    let Some(x) = x else { return Ok(Ev::Undef) };
-                    let next = if name == "sum" { total.checked_add(x) } else { total.checked_mul(x) };
-                    total = next.ok_or_else(|| bug("an overflowing sum"))?;
-                }
-                Ok(Ev::Int(total))
-            }
-            "min" | "max" => {
-                let items = if args.len() == 2 { vec![scalar(&args[0])?, scalar(&args[1])?] } else { ints(&args[0])? };
-                let Some(items) = items.into_iter().collect::<Option<Vec<i64>>>() else { return Ok(Ev::Undef) };
-                let pick = if name == "min" { items.iter().min() } else { items.iter().max() };
-                pick.map(|v| Ev::Int(*v)).ok_or_else(|| bug("an empty min or max"))
-            }
-            "abs" => Ok(scalar(&args[0])?.map_or(Ev::Undef, |v| Ev::Int(v.abs()))),
-            "bool2int" => match args[0] {
-                Ev::Bool(b) => Ok(Ev::Int(i64::from(b))),
-                _ => Err(bug("bool2int of a non-Boolean")),
-            },
-            "alldifferent" | "all_different" => {
-                let items = ints(&args[0])?;
-                let Some(items) = items.into_iter().collect::<Option<Vec<i64>>>() else { return Ok(Ev::Bool(false)) };
-                let distinct = IntSet::from_values(items.iter().copied()).len() as usize;
-                Ok(Ev::Bool(distinct == items.len()))
-            }
-            "count" => {
-                let items = ints(&args[0])?;
-                let n = count(&items, scalar(&args[1])?);
-                if args.len() == 3 {
-                    let c = scalar(&args[2])?;
-                    return Ok(Ev::Bool(n.is_some() && c == n));
-                }
-                Ok(n.map_or(Ev::Undef, Ev::Int))
-            }
-            "exactly" | "at_most" | "at_least" => {
-                let Some(n) = scalar(&args[0])? else { return Ok(Ev::Bool(false)) };
-                let Some(c) = count(&ints(&args[1])?, scalar(&args[2])?) else { return Ok(Ev::Bool(false)) };
-                Ok(Ev::Bool(match name {
-                    "exactly" => c == n,
-                    "at_most" => c <= n,
-                    _ => c >= n,
-                }))
-            }
-            "table" => {
-                let items = ints(&args[0])?;
-                let Some(items) = items.into_iter().collect::<Option<Vec<i64>>>() else { return Ok(Ev::Bool(false)) };
-                let Ev::Array(index, tuples) = &args[1] else { return Err(bug("table without tuples")) };
-                let width = (index[1].1 - index[1].0 + 1).max(0) as usize;
-                let found = tuples
-                    .chunks(width.max(1))
-                    .any(|row| width == items.len() && row.iter().zip(&items).all(|(t, x)| *t == Ev::Int(*x)));
-                Ok(Ev::Bool(found && !tuples.is_empty()))
-            }
-            "row" | "col" => {
-                let Ev::Array(index, elems) = &args[0] else { return Err(bug("row of a non-array")) };
-                let Some(fixed) = scalar(&args[1])? else { return Err(bug("an undefined row")) };
-                let which = usize::from(name == "col");
-                let other = index[1 - which];
-                let mut out = Vec::new();
-                for k in other.0..=other.1 {
-                    let tuple = if which == 0 { [fixed, k] } else { [k, fixed] };
-                    let p = flat_position(index, &tuple).ok_or_else(|| bug("a row out of range"))?;
-                    out.push(elems[p].clone());
-                }
-                Ok(Ev::Array(vec![other], out))
-            }
-            "index_set" | "index_set_1of2" | "index_set_2of2" => {
-                let Ev::Array(index, _) = &args[0] else { return Err(bug("index_set of a non-array")) };
-                let (lo, hi) = index[usize::from(name == "index_set_2of2")];
-                Ok(Ev::Set(IntSet::range(lo, hi)))
-            }
-            "length" => Ok(Ev::Int(elems(&args[0])?.len() as i64)),
-            "array2d" => {
-                let mut index = Vec::new();
-                for arg in &args[..2] {
-                    let Ev::Set(set) = arg else { return Err(bug("array2d without an index set")) };
-                    index.push(match (set.min(), set.max()) {
-                        (Some(lo), Some(hi)) if set.len() as i128 == hi as i128 - lo as i128 + 1 => (lo, hi),
-                        (None, None) => (1, 0),
-                        _ => return Err(bug("array2d over an index set with gaps")),
-                    });
-                }
-                let items = elems(&args[2])?;
-                let cells: i64 = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0)).product();
-                if cells != items.len() as i64 {
-                    return Err(bug("array2d with the wrong number of elements"));
-                }
-                Ok(Ev::Array(index, items))
-            }
-            _ => Err(bug(&format!("the unknown function `{name}`"))),
-        }
+                _ => Err(bug("a non-integer element")),
+            })
+            .collect()
     }
-}
 
-/// Whether the step arrays of `grid_loop(on, across, down)` name exactly
-/// the steps of the closed `route` over `on`'s index ranges `index`:
-/// `across[i, j]` the step between (i, j) and (i, j+1), `down[i, j]` the
-/// one between (i, j) and (i+1, j).
-fn steps_match(route: &[(i64, i64)], across: &Ev, down: &Ev, index: [(i64, i64); 2]) -> Eval<bool> {
-    let [(r0, r1), (c0, c1)] = index;
-    let mut taken = std::collections::HashSet::new();
-    for (k, &a) in route.iter().enumerate() {
-        let b = route[(k + 1) % route.len()];
-        taken.insert((a.min(b), a.max(b)));
-    }
-    let mut named = 0;
-    for (array, (dr, dc)) in [(across, (0, 1)), (down, (1, 0))] {
-        let Ev::Array(shape, elems) = array else { return Err(bug("a step array that is not an array")) };
-        let fits = |(lo, hi): (i64, i64), (wlo, whi): (i64, i64)| (lo, hi) == (wlo, whi) || (lo > hi && wlo > whi);
-        if shape.len() != 2 || !fits(shape[0], (r0, r1 - dr)) || !fits(shape[1], (c0, c1 - dc)) {
-            return Err(bug("a step array whose shape does not fit the loop's array"));
+    /// Argument `i`, an integer, `None` when undefined.
+    pub fn int(&self, i: usize) -> Eval<Option<i64>> {
+        match &self.args[i] {
+            Ev::Int(x) => Ok(Some(*x)),
+            Ev::Undef => Ok(None),
+            _ => Err(bug("a non-integer argument")),
         }
-        let width = (c1 - dc - c0 + 1).max(0);
-        for (k, elem) in elems.iter().enumerate() {
-            let (r, c) = (r0 + k as i64 / width, c0 + k as i64 % width);
-            let step = taken.contains(&((r, c), (r + dr, c + dc)));
-            match elem {
-                Ev::Bool(b) if *b == step => named += usize::from(step),
-                Ev::Bool(_) => return Ok(false),
-                _ => return Err(bug("a step array that is not Boolean")),
-            }
-        }
-    }
-    // Every step of the route lies inside the arrays, so each was named.
-    Ok(named == taken.len())
-}
-
-/// Whether a grid global holds on its array of Booleans: a region is
-/// checked by a breadth-first search; a path or loop by its witness
-/// `route`, which must step between 4-adjacent cells that are on, never
-/// repeat a cell, and take every cell that is on (a path from its start to
-/// its end, if given; a loop back to its first cell).
-fn grid_holds(name: &str, args: &[Ev], route: Option<&[(i64, i64)]>) -> Eval<bool> {
-    let Some(Ev::Array(index, elems)) = args.first() else { return Err(bug("a grid global without an array")) };
-    let [(r0, r1), (c0, c1)] = index[..] else { return Err(bug("a grid global over an array that is not 2-D")) };
-    let width = (c1 - c0 + 1).max(0);
-    let on = |(r, c): (i64, i64)| -> bool {
-        r0 <= r && r <= r1 && c0 <= c && c <= c1 && elems[((r - r0) * width + (c - c0)) as usize] == Ev::Bool(true)
-    };
-    let cells: Vec<(i64, i64)> = (r0..=r1).flat_map(|r| (c0..=c1).map(move |c| (r, c))).filter(|&p| on(p)).collect();
-    let touching = |(a, b): (i64, i64), (c, d): (i64, i64)| (a - c).abs() + (b - d).abs() == 1;
-    let fixed = |k: usize| -> Eval<i64> {
-        match args.get(k) {
-            Some(Ev::Int(v)) => Ok(*v),
-            _ => Err(bug("a grid global without its start or end")),
-        }
-    };
-    match name {
-        "grid_connected" => {
-            let Some(&first) = cells.first() else { return Ok(true) };
-            let mut reached = std::collections::HashSet::from([first]);
-            let mut queue = std::collections::VecDeque::from([first]);
-            while let Some((r, c)) = queue.pop_front() {
-                for next in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
-                    if on(next) && reached.insert(next) {
-                        queue.push_back(next);
-                    }
-                }
-            }
-            Ok(reached.len() == cells.len())
-        }
-        "grid_path" | "grid_loop" => {
-            let Some(route) = route else { return Ok(false) };
-            let distinct: std::collections::HashSet<&(i64, i64)> = route.iter().collect();
-            let steps_ok = route.windows(2).all(|w| touching(w[0], w[1]));
-            let covers = distinct.len() == route.len() && route.len() == cells.len() && route.iter().all(|&p| on(p));
-            if name == "grid_loop" {
-                let closes = route.len() >= 3 && touching(route[route.len() - 1], route[0]);
-                let given_steps = match args {
-                    [_, across, down] => steps_match(route, across, down, [(r0, r1), (c0, c1)])?,
-                    _ => true,
-                };
-                return Ok(covers && steps_ok && closes && given_steps);
-            }
-            let start = (fixed(1)?, fixed(2)?);
-            let ends = match args.len() {
-                5 => route.last() == Some(&(fixed(3)?, fixed(4)?)),
-                _ => true,
-            };
-            Ok(covers && steps_ok && ends && route.first() == Some(&start))
-        }
-        _ => Err(bug("an unknown grid global")),
     }
 }

@@ -1,18 +1,13 @@
 //! `kind = "csp"`: any finite-domain puzzle as a TOML model with
 //! MiniZinc-syntax constraints.
 //!
-//! The pipeline, one module per step:
-//!
-//! - [`syntax`]: the expression subset's lexer, syntax tree and parser;
-//! - `load`: the TOML tables, each expression parsed with its place in the
-//!   file; `check`: names and types; `lower`: parameters folded in and
-//!   generators unrolled into the `ir`, grouped by constraint (a top-level
-//!   `forall` gives one group per instance, for `explain`);
-//! - `compile`: the `ir` to CNF, with integers in the direct, order or log
-//!   encoding and linear sums as pseudo-Boolean constraints;
-//! - `verify`: an independent evaluator of the model's own syntax trees,
-//!   which judges every answer before it is printed;
-//! - `render`: solutions and facts in the model's terms.
+//! A thin adapter from the modeler to the [`Puzzle`] trait: the language
+//! ([`crate::lang`]: syntax, checker, unrolling, the independent verifier)
+//! loads the model, [`crate::compile`] encodes it as CNF and repairs the
+//! grid globals between solves, and this module runs the solver for each
+//! command (an objective's search, counting, facts, explanations), checks
+//! every answer with the verifier, and shows it in the model's terms
+//! (`render`).
 //!
 //! ```
 //! use somaria::model::Source;
@@ -33,7 +28,7 @@ use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective,
 pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
 use crate::lang::model::{Model, Sense};
 pub use crate::lang::{Group, Program, model, syntax};
-use crate::lang::{load, verify};
+use crate::lang::{load_model, verify};
 
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Payload,
@@ -120,7 +115,7 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 /// assert!(message.contains("did you mean `q`?"));
 /// ```
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
-    let (model, program) = load::load_model(source)?;
+    let (model, program) = load_model(source)?;
     Ok(CspPuzzle { model, program, linear: Linear::default() })
 }
 
