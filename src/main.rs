@@ -17,8 +17,8 @@ use cli::commands::{self, SolveArgs};
 use cli::run::run_report;
 use cli::supervise::INTERRUPTED;
 use cli::{Failure, memory};
-use somaria::puzzles::compare::CompareOptions;
 use somaria::puzzles::CountOptions;
+use somaria::puzzles::compare::CompareOptions;
 
 #[global_allocator]
 static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
