@@ -602,8 +602,9 @@ impl FanPuzzle {
             let (guarded, selectors) = deduce::switchable(encoding.cnf(), soft);
             let rules = soft.iter().zip(selectors).zip(&self.weathercocks).map(|((&g, s), weathercock)| {
                 let mut rule = deduce::rule_of_group(encoding.cnf(), g, s);
-                rule.cells.extend(weathercock.hit_by.iter().filter_map(|hit| self.fan_places[hit.fan]));
-                rule.cells.dedup();
+                rule.subjects = weathercock.hit_by.iter().map(|hit| hit.fan).collect();
+                rule.subjects.dedup();
+                rule.cells.extend(rule.subjects.iter().filter_map(|&fan| self.fan_places[fan]));
                 rule
             });
             (options.new_solver(&guarded), rules.collect())

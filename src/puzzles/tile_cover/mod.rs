@@ -587,7 +587,7 @@ impl TileCoverPuzzle {
                 };
                 let (row, col) = self.room.position(t);
                 let name = format!("cover the tile at ({row}, {col})");
-                Rule { selector, name, place: Some((row, col)), line: None, cells: vec![(row, col)] }
+                Rule { selector, name, place: Some((row, col)), line: None, cells: vec![(row, col)], subjects: vec![t] }
             })
             .collect();
         if budget > 0 {
