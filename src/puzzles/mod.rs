@@ -721,6 +721,20 @@ pub fn load_file(path: &Path) -> Result<Box<dyn Puzzle>, LoadError> {
     load(&Source::read(path)?)
 }
 
+/// Loads a model of any kind from its text; `name` is the file name its
+/// errors give.
+///
+/// ```
+/// let text = "kind = \"fans\"\ngrid = \"FW\"\n";
+/// let puzzle = somaria::puzzles::load_str("mine.toml", text).unwrap();
+/// assert_eq!(puzzle.kind(), "fans");
+/// let error = somaria::puzzles::load_str("mine.toml", "kind = 3").err().unwrap();
+/// assert!(error.to_string().starts_with("mine.toml:1:8: "), "{error}");
+/// ```
+pub fn load_str(name: &str, text: &str) -> Result<Box<dyn Puzzle>, LoadError> {
+    load(&Source::from_text(name, text))
+}
+
 /// Loads a model of any kind from its source, dispatching on `kind`.
 pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
     let Some(kind) = source.kind()? else {
