@@ -21,13 +21,28 @@
 //!   `puzzles::csp` is the family of csp models, a thin adapter over
 //!   [`lang`] and [`compile`];
 //! - [`draw`] draws scenes as SVG or as text, knowing nothing of families;
-//! - [`render`] turns reports into text for people or JSON for programs.
+//! - [`report`] turns reports into text for people or JSON for programs,
+//!   behind one trait, [`report::Report`].
+//!
+//! - [`deduce`] sits on [`solver`] and knows no puzzle: a family's named
+//!   rules as switches and its facts as literals ([`Puzzle::deductions`]),
+//!   from which `facts` and `explain` are computed once for every family.
+//!
+//! What an application needs is re-exported here: load a model, run a
+//! command on it under options (whose [`SolverConfig`] picks the backend
+//! and carries the [`Stop`] token that bounds the run), and print or draw
+//! the report.
 //!
 //! ```
-//! use somaria::puzzles::{self, SolveOptions, Status};
-//! let puzzle = puzzles::load_file("models/akh-vaquot.toml".as_ref()).unwrap();
+//! use std::time::Duration;
+//! use somaria::{CountOptions, Puzzle, SolveOptions, SolverConfig, Status, Stop};
+//! let puzzle = somaria::load_file("models/akh-vaquot.toml".as_ref()).unwrap();
 //! let report = puzzle.solve(&SolveOptions::default()).unwrap();
 //! assert_eq!(report.status, Status::Solved);
+//! // Unique, proven within ten seconds or stopped with an error.
+//! let solver = SolverConfig { stop: Stop::after(Duration::from_secs(10)), ..SolverConfig::default() };
+//! let count = puzzle.count(&CountOptions { limit: Some(2), solver, ..CountOptions::default() }).unwrap();
+//! assert_eq!((count.count, count.complete), (1, true));
 //! ```
 
 pub mod cnf;
@@ -39,6 +54,16 @@ pub mod grid;
 pub mod lang;
 pub mod model;
 pub mod puzzles;
-pub mod render;
+pub mod report;
 pub mod rng;
 pub mod solver;
+
+pub use deduce::{Deductions, Fact, Rule, Wanted};
+pub use draw::Scene;
+pub use model::{LoadError, Source};
+pub use puzzles::{
+    CountOptions, CountReport, Drawn, Error, ExplainReport, FactsReport, Puzzle, SolveOptions, SolveReport, Status,
+    load, load_file, load_str,
+};
+pub use report::{Report, Stoppable};
+pub use solver::{Backend, Progress, SolverConfig, Stop, StopCause};

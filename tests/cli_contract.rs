@@ -184,6 +184,16 @@ fn compare_does_not_call_a_partial_answer_agreement() {
     assert_eq!(json["agree"], false);
     assert_eq!(json["agreement"], "partial");
     assert!(!json["unfinished"].as_array().unwrap().is_empty());
+    // The engine the stop cut short says so; those after it never ran.
+    let notes: Vec<&str> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "unknown")
+        .map(|r| r["note"].as_str().unwrap())
+        .collect();
+    assert!(notes[0].ends_with("while it ran"), "{json}");
+    assert!(notes[1..].iter().all(|n| *n == "not run: the comparison was stopped before it"), "{json}");
 }
 
 #[test]

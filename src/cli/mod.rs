@@ -1,19 +1,20 @@
-//! The pieces of the command line that are not argument parsing: safe
-//! output files, the supervisor that enforces time and memory limits, and
-//! the memory counter behind the latter.
+//! The command line's machinery, apart from the list of commands in
+//! `main.rs`: the shared arguments, one command's run and its generic
+//! runner, the commands with more to do than print a report (solve's
+//! output files, compare, encode), safe output files, the supervisor that
+//! enforces time and memory limits, and the memory counter behind the
+//! latter.
 
+pub mod args;
+pub mod commands;
 pub mod memory;
 pub mod output;
+pub mod run;
 pub mod supervise;
 
-/// Exit codes, part of the CLI contract.
-pub mod exit {
-    pub const SOLVED: u8 = 0;
-    pub const NO_SOLUTION: u8 = 1;
-    pub const BAD_INPUT: u8 = 2;
-    pub const UNKNOWN: u8 = 3;
-    pub const INTERNAL: u8 = 4;
-}
+use std::path::Path;
+
+pub use somaria::report::exit;
 
 /// A failure that ends the run, with its exit code.
 #[derive(Debug)]
@@ -56,4 +57,9 @@ impl From<somaria::puzzles::Error> for Failure {
         };
         Failure { code, message: e.to_string() }
     }
+}
+
+/// The failure of an output file that cannot be written.
+pub fn cannot_write(path: &Path, e: std::io::Error) -> Failure {
+    Failure::bad_input(format!("{}: cannot write: {e}", path.display()))
 }

@@ -28,9 +28,11 @@ pub struct Rule {
     pub place: Option<Pos>,
     /// The line of the model file that states it, when it has one.
     pub line: Option<usize>,
-    /// The cells it speaks of, for pictures and for the facts a step may
-    /// use; empty when the family cannot say.
+    /// The cells it speaks of, for pictures; empty when it has none.
     pub cells: Vec<Pos>,
+    /// The subjects ([`Fact::subject`]) it speaks of, in increasing order:
+    /// the facts a step that uses it may settle.
+    pub subjects: Vec<usize>,
 }
 
 /// A statement about a solution that may or may not hold in every one,
@@ -190,7 +192,8 @@ pub fn switchable(cnf: &Cnf, soft: &[GroupId]) -> (Cnf, Vec<Lit>) {
     (guarded, selectors)
 }
 
-/// The rule a clause group of `cnf` states, behind `selector`.
+/// The rule a clause group of `cnf` states, behind `selector`: its name
+/// and place; the family adds what the rule speaks of.
 pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
     let group = &cnf.groups()[group.index()];
     Rule {
@@ -199,6 +202,7 @@ pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
         place: group.place,
         line: None,
         cells: group.place.into_iter().collect(),
+        subjects: Vec::new(),
     }
 }
 

@@ -148,6 +148,84 @@ pub struct StepArrays {
     pub down: Vec<BExpr>,
 }
 
+/// The scalar decision variables an expression reads, each once: the scope
+/// of a constraint, which a hint names and a picture outlines. A grid
+/// global reads its cells' and steps' expressions, found in `grids`.
+pub fn read_scalars(expr: &BExpr, grids: &[GridGlobal]) -> std::collections::BTreeSet<usize> {
+    let mut found = std::collections::BTreeSet::new();
+    expr.read(grids, &mut found);
+    found
+}
+
+impl BExpr {
+    fn read(&self, grids: &[GridGlobal], found: &mut std::collections::BTreeSet<usize>) {
+        match self {
+            BExpr::Const(_) => {}
+            BExpr::Var(v) => {
+                found.insert(*v);
+            }
+            BExpr::Not(a) => a.read(grids, found),
+            BExpr::And(items) | BExpr::Or(items) => items.iter().for_each(|b| b.read(grids, found)),
+            BExpr::Iff(a, b) | BExpr::Xor(a, b) => {
+                a.read(grids, found);
+                b.read(grids, found);
+            }
+            BExpr::Cmp(_, a, b) => {
+                a.read(grids, found);
+                b.read(grids, found);
+            }
+            BExpr::In(a, _) => a.read(grids, found),
+            BExpr::AllDifferent(items) | BExpr::Table(items, _) => items.iter().for_each(|i| i.read(grids, found)),
+            BExpr::Element { index, items, .. } => {
+                index.iter().for_each(|i| i.read(grids, found));
+                items.iter().for_each(|b| b.read(grids, found));
+            }
+            BExpr::Ite(branches, otherwise) => {
+                for (condition, value) in branches {
+                    condition.read(grids, found);
+                    value.read(grids, found);
+                }
+                otherwise.read(grids, found);
+            }
+            BExpr::Grid(g) => {
+                let grid = &grids[*g];
+                let steps = grid.steps.iter().flat_map(|s| s.across.iter().chain(&s.down));
+                grid.on.iter().chain(steps).for_each(|b| b.read(grids, found));
+            }
+        }
+    }
+}
+
+impl IExpr {
+    /// The scalar decision variables the expression reads, into `found`.
+    pub fn read(&self, grids: &[GridGlobal], found: &mut std::collections::BTreeSet<usize>) {
+        match &self.kind {
+            IKind::Const(_) => {}
+            IKind::Var(v) => {
+                found.insert(*v);
+            }
+            IKind::Sum(terms, _) => terms.iter().for_each(|(_, e)| e.read(grids, found)),
+            IKind::Mul(a, b) | IKind::Div(a, b) | IKind::Mod(a, b) => {
+                a.read(grids, found);
+                b.read(grids, found);
+            }
+            IKind::Abs(a) => a.read(grids, found),
+            IKind::Min(items) | IKind::Max(items) => items.iter().for_each(|e| e.read(grids, found)),
+            IKind::Element { index, items, .. } => {
+                index.iter().chain(items).for_each(|e| e.read(grids, found));
+            }
+            IKind::Ite(branches, otherwise) => {
+                for (condition, value) in branches {
+                    condition.read(grids, found);
+                    value.read(grids, found);
+                }
+                otherwise.read(grids, found);
+            }
+            IKind::BoolToInt(b) => b.read(grids, found),
+        }
+    }
+}
+
 impl GridGlobal {
     /// The function's name, as written.
     pub fn name(&self) -> &'static str {

@@ -95,6 +95,13 @@ pub struct Solution {
     pub payload: Payload,
 }
 
+/// A solution is written as its JSON form.
+impl Serialize for Solution {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(serializer)
+    }
+}
+
 impl Solution {
     /// A solution from a family's typed answer and the text drawn from it;
     /// the answer is kept as the payload.
@@ -184,8 +191,9 @@ pub struct Formula {
     pub notes: Vec<String>,
 }
 
-/// The outcome of [`Puzzle::solve`].
-#[derive(Clone, Debug)]
+/// The outcome of [`Puzzle::solve`]. Its JSON (with the `kind`, through
+/// [`crate::report::Report`]) is the `solve` output's contract.
+#[derive(Clone, Debug, Serialize)]
 pub struct SolveReport {
     /// The verdict.
     pub status: Status,
@@ -195,15 +203,19 @@ pub struct SolveReport {
     pub explanation: Option<String>,
     /// The quantity the puzzle minimises (such as steps), when it has one;
     /// engines that agree must agree on it.
+    #[serde(skip)]
     pub cost: Option<u64>,
     /// The value of the model's objective (csp `minimize`/`maximize`) in
     /// the solution, proven optimal, when the model has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub objective: Option<i64>,
     /// What reached the verdict.
+    #[serde(skip)]
     pub decided_by: DecidedBy,
     /// Sizes and times.
     pub stats: Stats,
     /// The CNF that was solved, when [`SolveOptions::keep_cnf`] asked for it.
+    #[serde(skip)]
     pub cnf: Option<Cnf>,
 }
 
@@ -225,7 +237,7 @@ pub enum DecidedBy {
 }
 
 /// The outcome of [`Puzzle::count`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CountReport {
     /// Distinct solutions found, each checked; `u64::MAX` when saturated.
     pub count: u64,
@@ -236,6 +248,10 @@ pub struct CountReport {
     pub complete: bool,
     /// Sizes and times.
     pub stats: Stats,
+    /// What cut the count short, when it was not the limit but a stop of
+    /// the whole run (a time limit), as a command line reports it.
+    #[serde(skip)]
+    pub stopped: Option<String>,
 }
 
 /// Where to write a refutation proof, and in which format.
@@ -335,17 +351,20 @@ impl CountOptions {
 }
 
 /// The outcome of [`Puzzle::facts`]: what holds in every solution.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub struct FactsReport {
     /// [`Status::Solved`] when there are solutions to draw facts from.
     pub status: Status,
     /// The family's facts as JSON members, merged into the output object.
+    #[serde(flatten)]
     pub json: serde_json::Map<String, serde_json::Value>,
     /// The facts for a person.
+    #[serde(skip)]
     pub text: String,
     /// Sizes and times; `sat_calls` counts every call the facts took.
     pub stats: Stats,
     /// The family's typed facts, which its picture is drawn from.
+    #[serde(skip)]
     pub payload: Payload,
 }
 
@@ -439,12 +458,42 @@ pub struct ExplainReport {
     pub rule: Option<String>,
     /// Sizes and times; `sat_calls` counts every call the explanation took.
     pub stats: Stats,
+    /// Why the run stopped before an explanation, when a stop of the whole
+    /// run (a time limit) cut it short, as a command line reports it.
+    pub stopped: Option<String>,
+}
+
+/// The `explain` output's members: `sat_calls` repeats `stats.sat_calls` at
+/// the top level, as the output always had it, and `explanation` says why a
+/// stopped run has none.
+impl Serialize for ExplainReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("status", &self.status)?;
+        map.serialize_entry("constraints", &self.constraints)?;
+        map.serialize_entry("certificate", &self.certificate)?;
+        map.serialize_entry("rule", &self.rule)?;
+        map.serialize_entry("sat_calls", &self.stats.sat_calls)?;
+        map.serialize_entry("stats", &self.stats)?;
+        if let Some(why) = &self.stopped {
+            map.serialize_entry("explanation", why)?;
+        }
+        map.end()
+    }
 }
 
 impl ExplainReport {
     /// The report on a puzzle that has a solution, so nothing to explain.
     pub fn solved(stats: Stats) -> ExplainReport {
-        ExplainReport { status: Status::Solved, constraints: Vec::new(), certificate: None, rule: None, stats }
+        ExplainReport {
+            status: Status::Solved,
+            constraints: Vec::new(),
+            certificate: None,
+            rule: None,
+            stats,
+            stopped: None,
+        }
     }
 
     /// The grid cells of the constraints that have one, for pictures.
@@ -670,6 +719,20 @@ pub fn known_kinds() -> String {
 /// ```
 pub fn load_file(path: &Path) -> Result<Box<dyn Puzzle>, LoadError> {
     load(&Source::read(path)?)
+}
+
+/// Loads a model of any kind from its text; `name` is the file name its
+/// errors give.
+///
+/// ```
+/// let text = "kind = \"fans\"\ngrid = \"FW\"\n";
+/// let puzzle = somaria::puzzles::load_str("mine.toml", text).unwrap();
+/// assert_eq!(puzzle.kind(), "fans");
+/// let error = somaria::puzzles::load_str("mine.toml", "kind = 3").err().unwrap();
+/// assert!(error.to_string().starts_with("mine.toml:1:8: "), "{error}");
+/// ```
+pub fn load_str(name: &str, text: &str) -> Result<Box<dyn Puzzle>, LoadError> {
+    load(&Source::from_text(name, text))
 }
 
 /// Loads a model of any kind from its source, dispatching on `kind`.

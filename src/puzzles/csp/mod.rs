@@ -26,6 +26,7 @@ use std::time::Instant;
 use crate::compile::repair::{GridRepair, RepairLog, Route};
 use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective, ObjectiveUse};
 pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
+use crate::lang::ir;
 use crate::lang::model::{Model, Sense};
 pub use crate::lang::{Group, Program, model, syntax};
 use crate::lang::{load_model, verify};
@@ -399,13 +400,31 @@ impl CspPuzzle {
         let guards = self.program.grids.iter().map(|g| Some(selectors[g.group])).collect();
         let solver = self.driver(grids, options.new_solver(&guarded), guards, true, log);
         let rules = selectors.iter().enumerate().map(|(g, &selector)| {
-            let (name, line) = match self.program.groups.get(g) {
-                Some(group) => (group.name.clone(), group.line),
-                None => (OBJECTIVE_DEFINED.to_string(), self.program.objective_line),
+            let (name, line, read) = match (self.program.groups.get(g), &self.program.objective) {
+                (Some(group), _) => {
+                    (group.name.clone(), group.line, ir::read_scalars(&group.expr, &self.program.grids))
+                }
+                (None, objective) => {
+                    let mut read = std::collections::BTreeSet::new();
+                    objective.iter().for_each(|(_, z)| z.read(&self.program.grids, &mut read));
+                    (OBJECTIVE_DEFINED.to_string(), self.program.objective_line, read)
+                }
             };
-            Rule { selector, name, place: None, line: Some(line), cells: Vec::new() }
+            let subjects: Vec<usize> = read.into_iter().collect();
+            let cells = subjects.iter().filter_map(|&s| self.cell_of(s)).collect();
+            Rule { selector, name, place: None, line: Some(line), cells, subjects }
         });
         (solver, rules.collect())
+    }
+
+    /// The cell of a scalar of a two-dimensional array, counted from the
+    /// array's first row and column.
+    fn cell_of(&self, scalar: usize) -> Option<crate::grid::Pos> {
+        let (decl, at) = self.model.scalar_owner(scalar);
+        match (&decl.index[..], &at[..]) {
+            ([(r0, _), (c0, _)], [r, c]) => Some(((r - r0) as usize, (c - c0) as usize)),
+            _ => None,
+        }
     }
 
     /// "This shown scalar takes this value": a Boolean's two values, an
@@ -613,7 +632,7 @@ impl Puzzle for CspPuzzle {
         }
         let cuts = log.borrow().cuts.len();
         let stats = Self::run_stats(engine, &compiled.cnf, cuts, &*solver, encode_ms);
-        Ok(CountReport { count, complete, saturated: false, stats })
+        Ok(CountReport { count, complete, saturated: false, stats, stopped: None })
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
@@ -653,7 +672,14 @@ impl Puzzle for CspPuzzle {
         stats.solve_ms = Stats::ms(built.compiled.elapsed());
         let Some(kept) = kept else { return Ok(ExplainReport::solved(stats)) };
         let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, rule: None, stats })
+        Ok(ExplainReport {
+            status: Status::NoSolution,
+            constraints,
+            certificate: None,
+            rule: None,
+            stats,
+            stopped: None,
+        })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {

@@ -268,10 +268,10 @@ fn route_text(route: &ShownRoute) -> String {
 const ROUTE_STYLE: text::Style =
     text::Style { floor: '.', wall: '#', shaded: '.', dot: None, ring: Some('S'), square: Some('*'), indent: "  " };
 
-/// Whether a grid global's route closes on itself: the one place that
-/// drawing reads a global's name.
+/// Whether a grid global's route closes on itself, by the drawing role the
+/// table of built-ins gives it.
 fn is_loop(global: &str) -> bool {
-    global == "grid_loop"
+    crate::lang::builtins::lookup(global).is_some_and(|b| b.drawing == crate::lang::builtins::Drawing::CornerLoop)
 }
 
 /// The rows and columns of a route's array.

@@ -422,7 +422,7 @@ impl Puzzle for FanPuzzle {
         }
         drop(models);
         let stats = Stats::of_sat_run(engine.name(), encoding.cnf(), solver.stats(), encode_ms);
-        Ok(CountReport { count, complete, saturated: false, stats })
+        Ok(CountReport { count, complete, saturated: false, stats, stopped: None })
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
@@ -459,7 +459,14 @@ impl Puzzle for FanPuzzle {
         stats.solve_ms = Stats::ms(solving.elapsed());
         let Some(rules) = found else { return Ok(ExplainReport::solved(stats)) };
         let constraints = rules.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate: None, rule: None, stats })
+        Ok(ExplainReport {
+            status: Status::NoSolution,
+            constraints,
+            certificate: None,
+            rule: None,
+            stats,
+            stopped: None,
+        })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
@@ -595,8 +602,9 @@ impl FanPuzzle {
             let (guarded, selectors) = deduce::switchable(encoding.cnf(), soft);
             let rules = soft.iter().zip(selectors).zip(&self.weathercocks).map(|((&g, s), weathercock)| {
                 let mut rule = deduce::rule_of_group(encoding.cnf(), g, s);
-                rule.cells.extend(weathercock.hit_by.iter().filter_map(|hit| self.fan_places[hit.fan]));
-                rule.cells.dedup();
+                rule.subjects = weathercock.hit_by.iter().map(|hit| hit.fan).collect();
+                rule.subjects.dedup();
+                rule.cells.extend(rule.subjects.iter().filter_map(|&fan| self.fan_places[fan]));
                 rule
             });
             (options.new_solver(&guarded), rules.collect())

@@ -632,13 +632,13 @@ impl Puzzle for KeysDoorsPuzzle {
                 let outcome = bfs::search(&board, false);
                 let (count, saturated, complete) = limited(outcome.routes, outcome.saturated);
                 options.progress.set_solutions(count);
-                Ok(CountReport { count, saturated, complete, stats: search_stats() })
+                Ok(CountReport { count, saturated, complete, stats: search_stats(), stopped: None })
             }
             Engine::Keygraph => {
                 let outcome = keygraph::KeyGraph::for_counting(&board)?.count()?;
                 let (count, saturated, complete) = limited(outcome.routes, outcome.saturated);
                 options.progress.set_solutions(count);
-                Ok(CountReport { count, saturated, complete, stats: search_stats() })
+                Ok(CountReport { count, saturated, complete, stats: search_stats(), stopped: None })
             }
             Engine::SatKeys => {
                 let mut model = sat_keys::OrderModel::new(&board, &options.solver, Some(options.progress.clone()))?;
@@ -646,7 +646,7 @@ impl Puzzle for KeysDoorsPuzzle {
                 let (count, saturated, complete) = limited(outcome.routes, outcome.saturated);
                 options.progress.set_solutions(count);
                 let stats = Stats::of_sat_size(engine.name(), model.reported_size(), model.solver_stats(), 0.0);
-                Ok(CountReport { count, saturated, complete, stats: with_encode_time(stats, started) })
+                Ok(CountReport { count, saturated, complete, stats: with_encode_time(stats, started), stopped: None })
             }
             Engine::Sat => {
                 let mut planner = sat::Planner::new(&board, &options.solver, Some(options.progress.clone()));
@@ -669,7 +669,13 @@ impl Puzzle for KeysDoorsPuzzle {
                         })?;
                 }
                 let stats = Stats::of_sat_size(engine.name(), planner.reported_size(), planner.solver_stats(), 0.0);
-                Ok(CountReport { count, saturated: false, complete, stats: with_encode_time(stats, started) })
+                Ok(CountReport {
+                    count,
+                    saturated: false,
+                    complete,
+                    stats: with_encode_time(stats, started),
+                    stopped: None,
+                })
             }
         }
     }
@@ -699,7 +705,14 @@ impl Puzzle for KeysDoorsPuzzle {
             line: None,
         };
         let certificate = Some(self.no_route_reason(&board));
-        Ok(ExplainReport { status: Status::NoSolution, constraints: vec![constraint], certificate, rule: None, stats })
+        Ok(ExplainReport {
+            status: Status::NoSolution,
+            constraints: vec![constraint],
+            certificate,
+            rule: None,
+            stats,
+            stopped: None,
+        })
     }
 
     /// The formula a SAT engine hands the solver, built without solving; each

@@ -587,7 +587,7 @@ impl TileCoverPuzzle {
                 };
                 let (row, col) = self.room.position(t);
                 let name = format!("cover the tile at ({row}, {col})");
-                Rule { selector, name, place: Some((row, col)), line: None, cells: vec![(row, col)] }
+                Rule { selector, name, place: Some((row, col)), line: None, cells: vec![(row, col)], subjects: vec![t] }
             })
             .collect();
         if budget > 0 {
@@ -638,6 +638,7 @@ impl Puzzle for TileCoverPuzzle {
                 saturated: false,
                 complete: true,
                 stats: Self::presolve_stats(engine, started),
+                stopped: None,
             });
         }
         let deductions = analysis.as_ref().map(|a| &a.deductions);
@@ -662,7 +663,7 @@ impl Puzzle for TileCoverPuzzle {
         }
         drop(models);
         let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
-        Ok(CountReport { count, saturated: false, complete, stats })
+        Ok(CountReport { count, saturated: false, complete, stats, stopped: None })
     }
 
     /// Which tiles some route leaves uncovered, and which every route
@@ -718,7 +719,7 @@ impl Puzzle for TileCoverPuzzle {
             );
             let stats = built.stats(engine, deductions.solver.stats());
             let (status, constraints) = (Status::NoSolution, Vec::new());
-            return Ok(ExplainReport { status, constraints, certificate, rule: Some(rule), stats });
+            return Ok(ExplainReport { status, constraints, certificate, rule: Some(rule), stats, stopped: None });
         }
         if kept.is_none() {
             kept = deduce::minimal_conflict(&mut deductions, &(0..tiles).collect::<Vec<_>>())?;
@@ -731,13 +732,14 @@ impl Puzzle for TileCoverPuzzle {
                 certificate,
                 rule: None,
                 stats,
+                stopped: None,
             });
         };
         let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
         let budget = self.room.leave_uncovered();
         let rule =
             (budget > 0).then(|| format!("a route may leave at most {budget} of the tiles named below uncovered"));
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, rule, stats })
+        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, rule, stats, stopped: None })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {

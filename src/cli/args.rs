@@ -1,0 +1,79 @@
+//! The arguments the commands share, as clap parses them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::ValueEnum;
+use somaria::solver::ProofFormat;
+
+use super::memory;
+
+/// The arguments every command shares.
+#[derive(clap::Args)]
+pub struct Common {
+    /// The model file (TOML), or - for standard input.
+    pub model: PathBuf,
+    /// Output format: text, JSON, or an SVG picture (for solve, facts and explain).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// Write the report (for encode, the DIMACS file) to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// In text reports, draw arrows and other glyphs with plain ASCII.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Give up after SECONDS (0.001 to 31536000, one year), loading included, and report "unknown" (exit 3) with
+    /// the progress so far.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+    /// Give up with "unknown" (exit 3) when the process holds more than SIZE of memory, such as 512M or 2G
+    /// [default: half of the machine's memory].
+    #[arg(long, value_name = "SIZE", value_parser = memory::parse_size)]
+    pub memory_limit: Option<u64>,
+}
+
+/// The engine choice of the commands that run one engine.
+#[derive(clap::Args)]
+pub struct EngineArg {
+    /// The encoding or engine to use; the default is the family's fastest.
+    #[arg(long, visible_alias = "encoding", value_name = "NAME")]
+    pub engine: Option<String>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+    Svg,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+pub enum ProofFormatArg {
+    /// varisat's own format (check with varisat-checker).
+    Varisat,
+    /// Textual DRAT (check with drat-trim).
+    Drat,
+}
+
+impl ProofFormatArg {
+    pub fn format(self) -> ProofFormat {
+        match self {
+            ProofFormatArg::Varisat => ProofFormat::Varisat,
+            ProofFormatArg::Drat => ProofFormat::Drat,
+        }
+    }
+}
+
+/// The shortest and longest time limits accepted: a millisecond, a year.
+const TIMEOUT_RANGE: (f64, f64) = (0.001, 365.0 * 24.0 * 3600.0);
+
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let range =
+        format!("expected a number of seconds from {} (1 ms) to {} (one year)", TIMEOUT_RANGE.0, TIMEOUT_RANGE.1);
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds; {range}"))?;
+    if seconds.is_finite() && (TIMEOUT_RANGE.0..=TIMEOUT_RANGE.1).contains(&seconds) {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(format!("{text} is out of range; {range}"))
+    }
+}

@@ -1,0 +1,238 @@
+//! The commands that do more than print one report: `solve` (which may
+//! write the formula it solved and a refutation proof beside its report),
+//! `compare` (which reports the engines that finished when a limit stops
+//! it) and `encode` (which writes a formula and, with `-o`, a summary).
+
+use std::path::Path;
+use std::sync::mpsc;
+
+use serde_json::json;
+use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
+use somaria::puzzles::{DecidedBy, ProofRequest, SolveOptions, SolveReport, Status};
+use somaria::report::Report;
+
+use super::args::{Common, OutputFormat, ProofFormatArg};
+use super::output::Target;
+use super::run::{Note, Run};
+use super::supervise::Finished;
+use super::{Failure, cannot_write, exit};
+
+/// What `solve` is asked for besides the report.
+pub struct SolveArgs {
+    pub dimacs: Option<std::path::PathBuf>,
+    pub proof: Option<std::path::PathBuf>,
+    pub proof_format: ProofFormatArg,
+    pub engine: Option<String>,
+    pub no_presolve: bool,
+}
+
+/// `somaria solve`: the report, and the DIMACS file and proof when asked.
+pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
+    let (dimacs, proof) = (args.dimacs.as_deref(), args.proof.as_deref());
+    let dimacs_target = dimacs.map(Target::resolve).transpose().map_err(Failure::bad_input)?;
+    let proof_target = proof.map(Target::resolve).transpose().map_err(Failure::bad_input)?;
+    let mut others = Vec::new();
+    if let (Some(path), Some(target)) = (dimacs, &dimacs_target) {
+        others.push(("--dimacs", path, target));
+    }
+    if let (Some(path), Some(target)) = (proof, &proof_target) {
+        others.push(("--proof", path, target));
+    }
+    let run = Run::start(common, &others)?;
+    // The proof goes to a temporary file of its own, kept only when SAT
+    // refutes the puzzle.
+    let proof_temp = match &proof_target {
+        Some(target) => Some(target.temp_file().map_err(|e| cannot_write(proof.unwrap_or(Path::new("")), e))?),
+        None => None,
+    };
+    let options = SolveOptions {
+        keep_cnf: dimacs.is_some(),
+        skip_presolve: args.no_presolve,
+        proof: proof_temp
+            .as_ref()
+            .map(|t| ProofRequest { path: t.path().to_path_buf(), format: args.proof_format.format() }),
+        ..run.solve_options(args.engine.clone())
+    };
+    let finished = run.supervise(move |puzzle| puzzle.solve(&options));
+    let stopped = matches!(finished, Finished::Stopped(_));
+    let report = run.finish(args.engine.as_deref(), finished)?;
+    let mut notes: Vec<Note> = Vec::new();
+    if let (Some(path), Some(target)) = (dimacs, &dimacs_target) {
+        let (json, line) = write_dimacs(&run, path, target, &report, stopped, args.engine.as_deref())?;
+        notes.push(("dimacs", json, line));
+    }
+    if let (Some(path), Some(target), Some(temp)) = (proof, &proof_target, proof_temp) {
+        let (json, line) = settle_proof(&report, path, target, temp, args.proof_format)?;
+        notes.push(("proof", json, line));
+    }
+    run.emit(&report, notes)?;
+    Ok(report.exit_code())
+}
+
+/// Writes `--dimacs`: the formula the solve reported, or, when something
+/// other than SAT decided, the formula the engine would have solved; or
+/// says why there is none. Returns the JSON member and the text line.
+fn write_dimacs(
+    run: &Run,
+    path: &Path,
+    target: &Target,
+    report: &SolveReport,
+    stopped: bool,
+    engine: Option<&str>,
+) -> Result<(serde_json::Value, String), Failure> {
+    let shown = path.display();
+    if let Some(cnf) = &report.cnf {
+        target.write(|out| cnf.write_dimacs(out)).map_err(|e| cannot_write(path, e))?;
+        let line = format!("\nDIMACS of the formula solved written to {shown}\n");
+        return Ok((json!({"path": shown.to_string(), "formula": "solved"}), line));
+    }
+    let why_none = if stopped {
+        "the run was stopped before it built a formula to report; `somaria encode` writes the starting formula \
+         without solving"
+            .to_string()
+    } else {
+        let engine = engine.map(str::to_string);
+        match run.supervise(move |puzzle| puzzle.formula(engine.as_deref())) {
+            Finished::Done(Ok(formula)) => {
+                target
+                    .write(|out| formula.cnf.write_dimacs_noted(out, &formula.notes))
+                    .map_err(|e| cannot_write(path, e))?;
+                let decided = match report.decided_by {
+                    DecidedBy::Presolve => "the presolve decided without SAT",
+                    DecidedBy::Search => "an exact search outside SAT decided",
+                    DecidedBy::Construction => "a route was built without SAT",
+                    DecidedBy::Sat => "the solve reported no formula",
+                };
+                let line = format!(
+                    "\n{decided}; DIMACS of the formula the {} engine would have solved written to {shown}\n",
+                    formula.engine
+                );
+                return Ok((json!({"path": shown.to_string(), "formula": "unsolved", "note": decided}), line));
+            }
+            Finished::Done(Err(failure)) => failure.message,
+            Finished::Stopped(reason) => format!("building the formula was {}", reason.describe()),
+        }
+    };
+    Ok((json!({"path": null, "reason": why_none}), format!("\nno DIMACS written: {why_none}\n")))
+}
+
+/// Keeps the proof when SAT refuted the puzzle; otherwise drops it and
+/// says why there is none.
+fn settle_proof(
+    report: &SolveReport,
+    path: &Path,
+    target: &Target,
+    temp: tempfile::NamedTempFile,
+    format: ProofFormatArg,
+) -> Result<(serde_json::Value, String), Failure> {
+    let refuted_by_sat = report.status == Status::NoSolution && report.decided_by == DecidedBy::Sat;
+    let format = format.format().name();
+    if refuted_by_sat {
+        target.settle(temp).map_err(|e| cannot_write(path, e))?;
+        let shown = path.display();
+        return Ok((
+            json!({"path": shown.to_string(), "format": format}),
+            format!("\nproof of no solution written to {shown} ({format} format)\n"),
+        ));
+    }
+    let reason = match (report.status, report.decided_by) {
+        (Status::Solved, _) => "the puzzle has a solution, so there is nothing to refute".to_string(),
+        (Status::Unknown, _) => "no verdict was reached".to_string(),
+        (Status::NoSolution, DecidedBy::Presolve) => format!(
+            "the verdict came from the presolve, not from SAT; its certificate: {}",
+            report.explanation.as_deref().unwrap_or("(none given)")
+        ),
+        (Status::NoSolution, _) => "the verdict came from an exact search outside SAT".to_string(),
+    };
+    Ok((json!({"path": null, "reason": reason}), format!("\nno proof written: {reason}\n")))
+}
+
+/// `somaria compare`: every engine in turn. Each engine's result is sent
+/// as it finishes, so a stop still reports the engines that got through.
+pub fn compare(common: &Common, options: impl FnOnce(&Run) -> CompareOptions) -> Result<u8, Failure> {
+    let run = Run::start(common, &[])?;
+    let options = options(&run);
+    let (sender, receiver) = mpsc::channel();
+    let finished = run.supervise(move |puzzle| {
+        for engine in puzzle.engines() {
+            let _ = sender.send(compare::run_engine(puzzle, engine, &options)?);
+        }
+        Ok(())
+    });
+    let mut results: Vec<EngineResult> = receiver.try_iter().collect();
+    let stopped = match finished {
+        Finished::Done(result) => {
+            result?;
+            None
+        }
+        Finished::Stopped(reason) => Some(reason.describe()),
+    };
+    let (engines, finished) = (run.puzzle.engines(), results.len());
+    for (at, engine) in engines.iter().enumerate().skip(finished) {
+        let why = match &stopped {
+            Some(reason) if at == finished => format!("{reason} while it ran"),
+            Some(_) => "not run: the comparison was stopped before it".to_string(),
+            None => "not run".to_string(),
+        };
+        results.push(EngineResult::unfinished(engine, why));
+    }
+    let report = CompareReport::of(results);
+    run.emit(&report, Vec::new())?;
+    Ok(report.exit_code())
+}
+
+/// `somaria encode`: the DIMACS file, to standard output or `-o`, and with
+/// `-o` a summary of it as the report.
+pub fn encode(common: &Common, engine: Option<String>) -> Result<u8, Failure> {
+    if common.format == OutputFormat::Svg {
+        return Err(Failure::bad_input("encode writes DIMACS; expected --format text or json for its summary"));
+    }
+    let output = common.output.as_deref();
+    let target = match output {
+        Some(path) => Target::resolve(path).map_err(Failure::bad_input)?,
+        None => Target::Stdout,
+    };
+    // The DIMACS file takes -o here; the summary goes to standard output.
+    let run = Run::start_with(common, None)?;
+    let formula = match run.supervise(move |puzzle| puzzle.formula(engine.as_deref())) {
+        Finished::Done(result) => result?,
+        Finished::Stopped(reason) => {
+            let message = format!("{} while building the formula", reason.describe());
+            return Err(Failure { code: exit::UNKNOWN, message });
+        }
+    };
+    let mut notes = formula.notes.clone();
+    notes.insert(0, format!("{} puzzle, {} engine, not solved", run.kind(), formula.engine));
+    let shown = output.map_or("standard output".to_string(), |p| p.display().to_string());
+    match target.write(|out| formula.cnf.write_dimacs_noted(out, &notes)) {
+        // `somaria encode M | head` closes the pipe by choice, as for reports.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe && matches!(target, Target::Stdout) => {}
+        written => written.map_err(|e| cannot_write(Path::new(&shown), e))?,
+    }
+    if matches!(target, Target::Stdout) {
+        return Ok(exit::SOLVED);
+    }
+    let json = json!({
+        "kind": run.kind(),
+        "engine": formula.engine,
+        "path": shown,
+        "variables": formula.cnf.num_vars(),
+        "clauses": formula.cnf.num_clauses(),
+        "equisatisfiable": formula.equisatisfiable,
+        "notes": formula.notes,
+    });
+    let meaning = if formula.equisatisfiable {
+        "it has a model exactly when the puzzle has a solution"
+    } else {
+        "it leaves a constraint out: no model means no solution, but a model may not be a solution (see the \
+         comments in the file)"
+    };
+    let text = format!(
+        "wrote {shown}: the {} engine's formula, {} variables and {} clauses, not solved; {meaning}\n",
+        formula.engine,
+        formula.cnf.num_vars(),
+        formula.cnf.num_clauses()
+    );
+    run.emit_raw(json, text, None)?;
+    Ok(exit::SOLVED)
+}
