@@ -263,9 +263,9 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
     }
 }
 
-/// The facts known to hold, one per variable fixed.
+/// The facts known, either way, in fact order: what `--given` takes back.
 fn fixed_values(d: &Deductions<'_>, state: &State) -> Vec<ShownFact> {
-    state.settled().into_iter().filter(|s| s.holds).map(|s| shown_fact(d, s)).collect()
+    state.settled().into_iter().map(|s| shown_fact(d, s)).collect()
 }
 
 /// The player's entries as facts: `thing=value` or `thing!=value`, the

@@ -154,7 +154,8 @@ pub struct StepsReport {
     pub remaining_complete: bool,
     /// The rating.
     pub difficulty: Difficulty,
-    /// The values fixed in the final state.
+    /// Every fact known in the final state, either way: entries that
+    /// `--given` takes back as `var=value` or `var!=value`.
     pub state: Vec<ShownFact>,
     /// With no solution: `explain`'s constraints.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,7 +168,8 @@ pub struct StepsReport {
     pub stopped: Option<String>,
     /// Sizes, calls and times.
     pub stats: PlanTimes,
-    /// The values fixed before the first step, for pictures.
+    /// The facts known before the first step (the given entries and what
+    /// follows from them alone).
     #[serde(skip)]
     pub start: Vec<ShownFact>,
 }
