@@ -7,10 +7,10 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use serde_json::json;
-use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
-use somaria::puzzles::{DecidedBy, ProofRequest, SolveOptions, SolveReport, Status};
 use somaria::deduce::plan::Limits;
 use somaria::hints::{self, PlanRequest};
+use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
+use somaria::puzzles::{DecidedBy, ProofRequest, SolveOptions, SolveReport, Status};
 use somaria::report::Report;
 use somaria::report::steps::Reveal;
 
@@ -281,7 +281,7 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
         run.emit(&report, Vec::new())?;
         return Ok(report.exit_code());
     };
-    let scene = hints::step_picture(run.puzzle.as_ref(), &report.start, step, reveal)?;
+    let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &report.start, step, reveal)?;
     run.emit_scene(&scene)?;
     Ok(report.exit_code())
 }
@@ -307,7 +307,7 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     std::fs::create_dir_all(&dir).map_err(|e| cannot_write(&dir, e))?;
     let mut known = report.start.clone();
     for (i, step) in report.steps.iter().enumerate() {
-        let scene = hints::step_picture(run.puzzle.as_ref(), &known, step, Reveal::What)?;
+        let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &known, step, Reveal::What)?;
         let path = dir.join(format!("step-{:03}.svg", i + 1));
         let mut svg = Vec::new();
         somaria::draw::svg::write(&scene, &mut svg).map_err(|e| cannot_write(&path, e))?;

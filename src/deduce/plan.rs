@@ -260,7 +260,9 @@ fn used_facts(
     }
     match shrink_used(d, rules, known, new)? {
         Some(used) => Ok(used),
-        None => Err(SolverError::ModelRejected("a step's facts are not forced by its rules and the known facts".into())),
+        None => {
+            Err(SolverError::ModelRejected("a step's facts are not forced by its rules and the known facts".into()))
+        }
     }
 }
 
@@ -490,7 +492,9 @@ fn fallback(
             })
         })?;
         let Some(kept) = kept else {
-            return Err(SolverError::ModelRejected("a fact of every solution is not forced by the whole puzzle".into()));
+            return Err(SolverError::ModelRejected(
+                "a fact of every solution is not forced by the whole puzzle".into(),
+            ));
         };
         let mut rules: Vec<usize> = kept.iter().map(|s| rule_of[s]).collect();
         rules.sort_unstable();

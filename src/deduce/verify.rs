@@ -30,7 +30,10 @@ pub fn check_step(checker: &mut Deductions<'_>, step: &Step) -> Result<(), Solve
         };
         if let Some(i) = possible.iter().position(|&p| !p) {
             let rule = &checker.rules[dropped].name;
-            return Err(rejected(format!("without {rule:?} it still forces {:?}: its set is not minimal", name(checker, i))));
+            return Err(rejected(format!(
+                "without {rule:?} it still forces {:?}: its set is not minimal",
+                name(checker, i)
+            )));
         }
     }
     Ok(())

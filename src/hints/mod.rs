@@ -40,6 +40,7 @@ struct Planned {
     steps: Vec<ShownStep>,
     state: Vec<ShownFact>,
     start: Vec<ShownFact>,
+    extent: (usize, usize),
     remaining: Option<u64>,
     remaining_complete: bool,
     explanation: Option<Vec<NamedConstraint>>,
@@ -63,6 +64,7 @@ pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest)
         stopped: p.stopped,
         stats: p.times,
         start: p.start,
+        extent: p.extent,
     })
 }
 
@@ -88,6 +90,7 @@ pub fn hint(
         stopped: p.stopped,
         stats: p.times,
         start: p.start,
+        extent: p.extent,
     })
 }
 
@@ -102,6 +105,7 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         steps: Vec::new(),
         state: Vec::new(),
         start: Vec::new(),
+        extent: extent(&d),
         remaining: None,
         remaining_complete: false,
         explanation: None,
@@ -235,8 +239,10 @@ fn finish(
 /// The search and the checker must speak of the same rules and facts, as
 /// the step's indices pass from one to the other.
 fn same_shape(d: &Deductions<'_>, checker: &Deductions<'_>) -> Result<(), Error> {
-    let same_rules = d.rules.len() == checker.rules.len() && d.rules.iter().zip(&checker.rules).all(|(a, b)| a.name == b.name);
-    let same_facts = d.facts.len() == checker.facts.len() && d.facts.iter().zip(&checker.facts).all(|(a, b)| a.name == b.name);
+    let same_rules =
+        d.rules.len() == checker.rules.len() && d.rules.iter().zip(&checker.rules).all(|(a, b)| a.name == b.name);
+    let same_facts =
+        d.facts.len() == checker.facts.len() && d.facts.iter().zip(&checker.facts).all(|(a, b)| a.name == b.name);
     if same_rules && same_facts {
         Ok(())
     } else {
@@ -244,9 +250,20 @@ fn same_shape(d: &Deductions<'_>, checker: &Deductions<'_>) -> Result<(), Error>
     }
 }
 
+/// The rows and columns the facts' cells span.
+fn extent(d: &Deductions<'_>) -> (usize, usize) {
+    let places = d.facts.iter().filter_map(|f| f.place);
+    places.fold((0, 0), |(rows, cols), (r, c)| (rows.max(r + 1), cols.max(c + 1)))
+}
+
 fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
     let fact = &d.facts[s.fact];
-    ShownFact { var: fact.about.clone(), op: if s.holds { "=" } else { "!=" }, value: fact.shown.clone(), place: fact.place }
+    ShownFact {
+        var: fact.about.clone(),
+        op: if s.holds { "=" } else { "!=" },
+        value: fact.shown.clone(),
+        place: fact.place,
+    }
 }
 
 fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
@@ -296,7 +313,9 @@ fn read_givens(d: &Deductions<'_>, given: &[String]) -> Result<Vec<Settled>, Err
             let mut names: Vec<String> = d.facts.iter().map(|f| f.about.clone()).collect();
             names.dedup();
             let names = crate::puzzles::listed(&names, 6);
-            return Err(Error::BadRequest(format!("--given {entry:?}: nothing is named {about:?}; expected one of {names}")));
+            return Err(Error::BadRequest(format!(
+                "--given {entry:?}: nothing is named {about:?}; expected one of {names}"
+            )));
         }
         let Some(&fact) = of_thing.iter().find(|&&f| squeeze(&value_text(&d.facts[f].shown)) == value) else {
             let values: Vec<String> = of_thing.iter().map(|&f| value_text(&d.facts[f].shown)).collect();

@@ -8,10 +8,12 @@ use crate::draw::{Ground, Mark, Scene, Tint};
 use crate::puzzles::{DecidedBy, Drawn, Error, Puzzle, SolveReport, Stats, Status, wrapped};
 use crate::report::steps::{Reveal, ShownFact, ShownStep, facts_text, step_text};
 
-/// The picture of `step` taken from the state `known` (the values fixed
-/// before it), giving away what `reveal` says.
+/// The picture of `step` taken from the state `known` (the facts known
+/// before it), giving away what `reveal` says; `extent` is the rows and
+/// columns of a plain grid, for a family that draws none.
 pub fn step_picture(
     puzzle: &dyn Puzzle,
+    extent: (usize, usize),
     known: &[ShownFact],
     step: &ShownStep,
     reveal: Reveal,
@@ -28,7 +30,7 @@ pub fn step_picture(
     };
     let mut scene = match puzzle.picture(Drawn::Solution(&blank)) {
         Ok(scene) if scene.rows() > 0 => scene,
-        Ok(_) | Err(Error::Unsupported { .. }) => grid_of(known.iter().chain(&step.facts)),
+        Ok(_) | Err(Error::Unsupported { .. }) => Scene::new(extent.0, extent.1),
         Err(e) => return Err(e),
     };
     scene.caption.clear();
@@ -72,12 +74,4 @@ fn label(fact: &ShownFact) -> String {
         serde_json::Value::String(s) => s.chars().take(3).collect(),
         other => other.to_string(),
     }
-}
-
-/// A plain grid just large enough for the facts' cells.
-fn grid_of<'a>(facts: impl Iterator<Item = &'a ShownFact>) -> Scene {
-    let places: Vec<(usize, usize)> = facts.filter_map(|f| f.place).collect();
-    let rows = places.iter().map(|p| p.0 + 1).max().unwrap_or(0);
-    let cols = places.iter().map(|p| p.1 + 1).max().unwrap_or(0);
-    Scene::new(rows, cols)
 }

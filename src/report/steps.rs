@@ -172,6 +172,9 @@ pub struct StepsReport {
     /// follows from them alone).
     #[serde(skip)]
     pub start: Vec<ShownFact>,
+    /// The rows and columns the facts' cells span, for pictures.
+    #[serde(skip)]
+    pub extent: (usize, usize),
 }
 
 /// How much a hint's text and picture give away.
@@ -214,6 +217,9 @@ pub struct HintReport {
     /// As in [`StepsReport`].
     #[serde(skip)]
     pub start: Vec<ShownFact>,
+    /// As in [`StepsReport`].
+    #[serde(skip)]
+    pub extent: (usize, usize),
 }
 
 /// Facts for a person: one entry per variable, "x = 5" or "x ≠ 1, 2"; a
@@ -256,14 +262,17 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
     let kind = if step.smallest { "smallest" } else { "minimal, not known to be smallest" };
     let mut out = match reveal {
         Reveal::Where => format!("look at: {}\n", facts_text(&step.facts, false)),
-        _ => format!("new: {}\n", facts_text(&step.facts, reveal == Reveal::What)),
+        Reveal::Why => format!("about: {}\n", facts_text(&step.facts, false)),
+        Reveal::What => format!("new: {}\n", facts_text(&step.facts, true)),
     };
     if reveal == Reveal::Where {
         out.push_str(&format!("  ({}, {kind})\n", counted(step.size, "constraint")));
         return out;
     }
     if step.because.is_empty() {
-        out.push_str("  because: it follows from the facts known, with no constraint (every variable takes one value)\n");
+        out.push_str(
+            "  because: it follows from the facts known, with no constraint (every variable takes one value)\n",
+        );
     } else {
         out.push_str(&format!("  because ({}, {kind}):\n", counted(step.size, "constraint")));
         for rule in &step.because {
@@ -289,12 +298,17 @@ fn ending_text(
         }
         out.push_str("  it clashes with:\n");
         for c in &clash.constraints {
-            out.push_str(&format!("    - {}\n", rule_text(&ShownRule { name: c.name.clone(), line: c.line, cells: Vec::new() })));
+            out.push_str(&format!(
+                "    - {}\n",
+                rule_text(&ShownRule { name: c.name.clone(), line: c.line, cells: Vec::new() })
+            ));
         }
         return out;
     }
     match status {
-        Status::Solved => out.push_str("solved: every value is fixed, and the solution passed the puzzle's independent check\n"),
+        Status::Solved => {
+            out.push_str("solved: every value is fixed, and the solution passed the puzzle's independent check\n")
+        }
         Status::GuessNeeded => {
             let n = remaining.unwrap_or(0);
             let n = if complete { n.to_string() } else { format!("at least {n}") };
@@ -305,7 +319,10 @@ fn ending_text(
             if let Some(constraints) = explanation {
                 out.push_str(": these constraints cannot all hold:\n");
                 for c in constraints {
-                    out.push_str(&format!("  - {}\n", rule_text(&ShownRule { name: c.name.clone(), line: c.line, cells: Vec::new() })));
+                    out.push_str(&format!(
+                        "  - {}\n",
+                        rule_text(&ShownRule { name: c.name.clone(), line: c.line, cells: Vec::new() })
+                    ));
                 }
             } else {
                 out.push('\n');
@@ -346,7 +363,13 @@ impl Report for StepsReport {
         if self.status == Status::Partial {
             out.push_str(&format!("state reached: {}\n", facts_text(&self.state, true)));
         }
-        out.push_str(&ending_text(self.status, self.remaining, self.remaining_complete, &self.explanation, &self.clash));
+        out.push_str(&ending_text(
+            self.status,
+            self.remaining,
+            self.remaining_complete,
+            &self.explanation,
+            &self.clash,
+        ));
         let d = &self.difficulty;
         out.push_str(&format!(
             "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint\n",
@@ -382,6 +405,7 @@ impl Stoppable for StepsReport {
             stopped: Some(why),
             stats: PlanTimes { run: stats, ..PlanTimes::default() },
             start: Vec::new(),
+            extent: (0, 0),
         }
     }
 }
@@ -391,15 +415,13 @@ impl Report for HintReport {
         let mut out = heading(kind, title);
         match &self.step {
             Some(step) => out.push_str(&format!("hint: {}", step_text(step, self.reveal))),
-            None => {
-                out.push_str(&ending_text(
-                    self.status,
-                    self.remaining,
-                    self.remaining_complete,
-                    &self.explanation,
-                    &self.clash,
-                ))
-            }
+            None => out.push_str(&ending_text(
+                self.status,
+                self.remaining,
+                self.remaining_complete,
+                &self.explanation,
+                &self.clash,
+            )),
         }
         if let Some(why) = &self.stopped {
             out.push_str(&format!("stopped: {why}\n"));
@@ -430,6 +452,7 @@ impl Stoppable for HintReport {
             stopped: Some(why),
             stats: PlanTimes { run: stats, ..PlanTimes::default() },
             start: Vec::new(),
+            extent: (0, 0),
         }
     }
 }
