@@ -25,12 +25,15 @@ use common::models::{fans_model, grid_text, load_text, relation_holds};
 /// An assignment: each variable's value as text.
 type Assignment = HashMap<String, String>;
 
+/// Whether the rule of a name holds in an assignment.
+type RuleHolds = Box<dyn Fn(&str, &Assignment) -> bool>;
+
 /// A brute-force world: every assignment of the model's variables, and
 /// the model's rules by name, judged here.
 struct World {
     assignments: Vec<Assignment>,
     rules: Vec<String>,
-    holds: Box<dyn Fn(&str, &Assignment) -> bool>,
+    holds: RuleHolds,
 }
 
 impl World {

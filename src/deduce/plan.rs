@@ -458,6 +458,9 @@ fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
     result
 }
 
+/// A set of rules (indices, in increasing order) and the facts it forces.
+type Deduction = (Vec<usize>, Vec<Settled>);
+
 /// A deletion-minimal set of rules for each of a few open facts, the
 /// smallest of them, and every open fact it forces for which each of its
 /// rules is needed.
@@ -466,7 +469,7 @@ fn fallback(
     open: &[Settled],
     known: &[Lit],
     limits: &Limits,
-) -> Result<Option<(Vec<usize>, Vec<Settled>)>, SolverError> {
+) -> Result<Option<Deduction>, SolverError> {
     // Ruling a value out is usually easier than placing one: try those first.
     let mut tried: Vec<Settled> = open.to_vec();
     tried.sort_by_key(|s| (s.holds, s.fact));

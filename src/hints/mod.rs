@@ -164,6 +164,10 @@ impl PlanRequest {
     }
 }
 
+/// Given entries (indices into the request's) and rules that cannot all
+/// hold; no entries when the puzzle itself has no solution.
+type Conflict = (Vec<usize>, Vec<usize>);
+
 /// The planner's loop: steps until none is left, re-checking each; fills
 /// `planned`, or returns the clash of givens and rules when no solution
 /// agrees with the givens.
@@ -175,7 +179,7 @@ fn walk(
     planned: &mut Planned,
     stats: &mut PlanStats,
     check_time: &mut std::time::Duration,
-) -> Result<Option<(Vec<usize>, Vec<usize>)>, SolverError> {
+) -> Result<Option<Conflict>, SolverError> {
     if d.refuted {
         return Ok(Some((Vec::new(), Vec::new())));
     }
