@@ -26,7 +26,9 @@
 //!
 //! - [`deduce`] sits on [`solver`] and knows no puzzle: a family's named
 //!   rules as switches and its facts as literals ([`Puzzle::deductions`]),
-//!   from which `facts` and `explain` are computed once for every family.
+//!   from which `facts` and `explain` are computed once for every family,
+//!   and the planner of step-by-step deductions with its re-check;
+//! - [`hints`] runs that planner on any [`Puzzle`] for `hint` and `steps`.
 //!
 //! What an application needs is re-exported here: load a model, run a
 //! command on it under options (whose [`SolverConfig`] picks the backend
@@ -51,6 +53,7 @@ pub mod deduce;
 pub mod draw;
 pub mod graph;
 pub mod grid;
+pub mod hints;
 pub mod lang;
 pub mod model;
 pub mod puzzles;

@@ -12,8 +12,8 @@ use std::sync::atomic::Ordering;
 
 use clap::{Parser, Subcommand};
 
-use cli::args::{Common, EngineArg, ProofFormatArg};
-use cli::commands::{self, SolveArgs};
+use cli::args::{Common, EngineArg, PlanArg, ProofFormatArg, RevealArg};
+use cli::commands::{self, PlanArgs, SolveArgs};
 use cli::run::run_report;
 use cli::supervise::INTERRUPTED;
 use cli::{Failure, memory};
@@ -90,6 +90,37 @@ enum Command {
         #[command(flatten)]
         engine: EngineArg,
     },
+    /// The easiest next deduction from the given state: the facts it settles, the fewest constraints that force
+    /// them, and the known facts it uses; each re-checked by a solver of its own.
+    ///
+    /// Exit code: 0 a hint given (or nothing left to deduce), 1 no solution agrees with the model and the given
+    /// entries, 2 bad input, 3 unknown, 4 internal error.
+    Hint {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        plan: PlanArg,
+        /// How much to give away in the text and the picture (the JSON always holds the whole step).
+        #[arg(long, value_enum, default_value_t = RevealArg::Where)]
+        reveal: RevealArg,
+        #[command(flatten)]
+        engine: EngineArg,
+    },
+    /// Every deduction from the given state to the solution, easiest first, with a difficulty rating.
+    ///
+    /// Exit code: 0 solved, stopped by --upto or a guess needed, 1 no solution, 2 bad input, 3 unknown,
+    /// 4 internal error.
+    Steps {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        plan: PlanArg,
+        /// Apply only the steps of at most K constraints, and print the state reached.
+        #[arg(long, value_name = "K")]
+        upto: Option<usize>,
+        #[command(flatten)]
+        engine: EngineArg,
+    },
     /// Run every encoding or engine on the model and check that they agree.
     ///
     /// Exit code: 0 all answered and agree, 1 some disagree, 2 bad input, 3 some gave no verdict (stopped by a
@@ -162,5 +193,27 @@ fn run(command: Command) -> Result<u8, Failure> {
             solver: run.solver(),
         }),
         Command::Encode { common, engine } => commands::encode(&common, engine.engine),
+        Command::Hint { common, plan, reveal, engine } => {
+            let args = PlanArgs {
+                given: plan.given,
+                upto: None,
+                limit: plan.limit,
+                reveal: reveal.reveal(),
+                engine: engine.engine,
+                exact: plan.exact as usize,
+            };
+            commands::hint(&common, args)
+        }
+        Command::Steps { common, plan, upto, engine } => {
+            let args = PlanArgs {
+                given: plan.given,
+                upto,
+                limit: plan.limit,
+                reveal: somaria::report::steps::Reveal::What,
+                engine: engine.engine,
+                exact: plan.exact as usize,
+            };
+            commands::steps(&common, args)
+        }
     }
 }

@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::Value;
+use somaria::hints::{self, PlanRequest};
 use somaria::puzzles::compare::{Agreement, CompareOptions, compare};
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::puzzles::{self, CountOptions, NamedConstraint, Puzzle, SolveOptions, Status};
+use somaria::report::steps::{PlanStatus, Reveal};
 
 mod common;
 
@@ -38,6 +40,7 @@ fn one_verdict(puzzle: &dyn Puzzle, context: &str) -> bool {
     }
     let explained = puzzle.explain(&SolveOptions::default()).unwrap();
     assert_eq!(explained.status, solved.status, "explain: {context}");
+    steps_agree(puzzle, solved.solution.as_ref().map(|s| &s.json), &explained.constraints, context);
     let compared = compare(puzzle, &CompareOptions { count: true, limit: Some(1), ..Default::default() }).unwrap();
     assert_eq!(compared.agreement, Agreement::All, "compare: {context}: {:?}", compared.results);
     for result in &compared.results {
@@ -45,6 +48,44 @@ fn one_verdict(puzzle: &dyn Puzzle, context: &str) -> bool {
         assert_eq!(result.count.map(|c| c > 0), Some(exists), "compare count, engine {}: {context}", result.encoding);
     }
     exists
+}
+
+/// `steps` ends as `solve` does (with no solution, with `explain`'s
+/// constraints), and `hint` claims nothing a solution contradicts: its facts
+/// given back as the player's entries leave a solution, and for fans each
+/// holds in `solve`'s solution.
+fn steps_agree(puzzle: &dyn Puzzle, solution: Option<&Value>, explained: &[NamedConstraint], context: &str) {
+    let request = PlanRequest { count_limit: 2, ..PlanRequest::default() };
+    let steps = match hints::steps(puzzle, &SolveOptions::default(), &request) {
+        Ok(steps) => steps,
+        Err(puzzles::Error::Unsupported { .. }) => return,
+        Err(e) => panic!("steps failed: {e}: {context}"),
+    };
+    assert_eq!(steps.status == PlanStatus::NoSolution, solution.is_none(), "steps: {context}");
+    if solution.is_none() {
+        assert_eq!(steps.explanation.as_deref(), Some(explained), "steps' explanation: {context}");
+        return;
+    }
+    let hint = hints::hint(puzzle, &SolveOptions::default(), &request, Reveal::What).unwrap();
+    let Some(step) = hint.step else { return };
+    let given = step.facts.iter().map(|f| format!("{}{}{}", f.var, f.op, value_text(&f.value))).collect();
+    let with_hint = PlanRequest { given, ..request };
+    let after = hints::steps(puzzle, &SolveOptions::default(), &with_hint).unwrap();
+    assert_ne!(after.status, PlanStatus::NoSolution, "the hint's facts leave no solution: {context}");
+    if let Some(fans) = solution.and_then(|s| s.get("fans")).and_then(Value::as_array) {
+        for f in &step.facts {
+            let index: usize = f.var.trim_start_matches("fan ").parse().unwrap();
+            let dir = &fans[index]["dir"];
+            assert_eq!(dir == &f.value, f.op == "=", "hint {f:?} against solve's {dir}: {context}");
+        }
+    }
+}
+
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }
 
 // ---------------------------------------------------------------- tile rooms
@@ -224,6 +265,18 @@ fn every_shipped_model_gets_one_verdict() {
         }
         let (explained, _) = cli_json(&["explain", path, "--timeout", "20"]);
         assert_eq!(explained["status"].as_str().unwrap(), status, "explain: {path}");
+        let (steps, code) = cli_json(&["steps", path, "--timeout", "5"]);
+        if code != 2 {
+            let ended = steps["status"].as_str().unwrap();
+            let agrees = match status.as_str() {
+                "solved" => ended != "no_solution",
+                _ => ended == "no_solution" || ended == "unknown",
+            };
+            assert!(agrees, "steps ended {ended} on a model solve calls {status}: {path}");
+            if ended == "no_solution" && explained["constraints"].as_array().is_some_and(|c| !c.is_empty()) {
+                assert_eq!(steps["explanation"], explained["constraints"], "steps' explanation: {path}");
+            }
+        }
         let (compared, _) = cli_json(&["compare", path, "--timeout", "3"]);
         assert_ne!(compared["agreement"], "disagree", "compare: {path}");
         for result in compared["results"].as_array().unwrap() {

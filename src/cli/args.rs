@@ -47,6 +47,44 @@ pub enum OutputFormat {
     Svg,
 }
 
+/// How much `hint` gives away.
+#[derive(Copy, Clone, ValueEnum)]
+pub enum RevealArg {
+    /// Only the cells or things the deduction is about.
+    Where,
+    /// Also the constraints and the known facts it uses.
+    Why,
+    /// Also the new facts.
+    What,
+}
+
+impl RevealArg {
+    pub fn reveal(self) -> somaria::report::steps::Reveal {
+        use somaria::report::steps::Reveal;
+        match self {
+            RevealArg::Where => Reveal::Where,
+            RevealArg::Why => Reveal::Why,
+            RevealArg::What => Reveal::What,
+        }
+    }
+}
+
+/// The player's state and the planner's options, shared by `hint` and `steps`.
+#[derive(clap::Args)]
+pub struct PlanArg {
+    /// An entry of the player's state, NAME=VALUE or NAME!=VALUE, such as 'cell[3,4]=5' or 'fan 2=right';
+    /// repeat for more.
+    #[arg(long, value_name = "ENTRY")]
+    pub given: Vec<String>,
+    /// When a guess is needed, count at most N of the solutions that remain.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(2..))]
+    pub limit: u64,
+    /// Search every set of up to K constraints before settling for a minimal one; larger K proves more steps
+    /// smallest, and takes longer.
+    #[arg(long, value_name = "K", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=6))]
+    pub exact: u64,
+}
+
 #[derive(Copy, Clone, ValueEnum)]
 pub enum ProofFormatArg {
     /// varisat's own format (check with varisat-checker).

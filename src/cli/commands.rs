@@ -7,13 +7,16 @@ use std::path::Path;
 use std::sync::mpsc;
 
 use serde_json::json;
+use somaria::deduce::plan::Limits;
+use somaria::hints::{self, PlanRequest};
 use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
 use somaria::puzzles::{DecidedBy, ProofRequest, SolveOptions, SolveReport, Status};
 use somaria::report::Report;
+use somaria::report::steps::Reveal;
 
 use super::args::{Common, OutputFormat, ProofFormatArg};
 use super::output::Target;
-use super::run::{Note, Run};
+use super::run::{Note, Run, run_report};
 use super::supervise::Finished;
 use super::{Failure, cannot_write, exit};
 
@@ -235,4 +238,83 @@ pub fn encode(common: &Common, engine: Option<String>) -> Result<u8, Failure> {
     );
     run.emit_raw(json, text, None)?;
     Ok(exit::SOLVED)
+}
+
+/// What `hint` and `steps` are asked for besides the shared arguments.
+pub struct PlanArgs {
+    pub given: Vec<String>,
+    pub upto: Option<usize>,
+    pub limit: u64,
+    pub reveal: Reveal,
+    pub engine: Option<String>,
+    pub exact: usize,
+}
+
+impl PlanArgs {
+    fn request(&self) -> PlanRequest {
+        PlanRequest {
+            given: self.given.clone(),
+            upto: self.upto,
+            count_limit: self.limit,
+            limits: Limits { exact_size: self.exact, ..Limits::default() },
+            ..PlanRequest::default()
+        }
+    }
+}
+
+/// `somaria hint`: the report, or with `--format svg` the picture of the
+/// step, drawn as `--reveal` says.
+pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
+    if common.format != OutputFormat::Svg {
+        return run_report(common, args.engine.as_deref(), |run| {
+            let options = run.solve_options(args.engine.clone());
+            let (request, reveal) = (args.request(), args.reveal);
+            move |puzzle| hints::hint(puzzle, &options, &request, reveal)
+        });
+    }
+    let run = Run::start(common, &[])?;
+    let options = run.solve_options(args.engine.clone());
+    let (request, reveal) = (args.request(), args.reveal);
+    let finished = run.supervise(move |puzzle| hints::hint(puzzle, &options, &request, reveal));
+    let report = run.finish(args.engine.as_deref(), finished)?;
+    let Some(step) = &report.step else {
+        run.emit(&report, Vec::new())?;
+        return Ok(report.exit_code());
+    };
+    let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &report.start, step, reveal)?;
+    run.emit_scene(&scene)?;
+    Ok(report.exit_code())
+}
+
+/// `somaria steps`: the report, or with `--format svg -o DIR` one picture
+/// per step in DIR (step-001.svg, ...), each of the state before the step.
+pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
+    if common.format != OutputFormat::Svg {
+        return run_report(common, args.engine.as_deref(), |run| {
+            let options = run.solve_options(args.engine.clone());
+            let request = args.request();
+            move |puzzle| hints::steps(puzzle, &options, &request)
+        });
+    }
+    let Some(dir) = common.output.clone() else {
+        return Err(Failure::bad_input("steps --format svg writes one picture per step; expected -o DIR"));
+    };
+    let run = Run::start_with(common, None)?;
+    let options = run.solve_options(args.engine.clone());
+    let request = args.request();
+    let finished = run.supervise(move |puzzle| hints::steps(puzzle, &options, &request));
+    let report = run.finish(args.engine.as_deref(), finished)?;
+    std::fs::create_dir_all(&dir).map_err(|e| cannot_write(&dir, e))?;
+    let mut known = report.start.clone();
+    for (i, step) in report.steps.iter().enumerate() {
+        let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &known, step, Reveal::What)?;
+        let path = dir.join(format!("step-{:03}.svg", i + 1));
+        let mut svg = Vec::new();
+        somaria::draw::svg::write(&scene, &mut svg).map_err(|e| cannot_write(&path, e))?;
+        std::fs::write(&path, svg).map_err(|e| cannot_write(&path, e))?;
+        known.extend(step.facts.iter().filter(|f| f.op == "=").cloned());
+    }
+    let summary = format!("wrote {} pictures to {}\n", report.steps.len(), dir.display());
+    print!("{summary}");
+    Ok(report.exit_code())
 }

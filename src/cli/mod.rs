@@ -50,6 +50,7 @@ impl From<somaria::puzzles::Error> for Failure {
             Error::UnknownEngine { .. }
             | Error::Unsupported { .. }
             | Error::Output(_)
+            | Error::BadRequest(_)
             | Error::TooLarge(_)
             | Error::NoFormula { .. } => exit::BAD_INPUT,
             Error::Stopped(_) => exit::UNKNOWN,

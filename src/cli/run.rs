@@ -183,6 +183,16 @@ impl Run {
         }
     }
 
+    /// Writes a picture as SVG, to standard output or the `--output` file.
+    pub fn emit_scene(&self, scene: &somaria::Scene) -> Result<(), Failure> {
+        let target = self.report_target.clone().unwrap_or(Target::Stdout);
+        match target.write(|out| somaria::draw::svg::write(scene, out)) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            Err(e) => Err(super::cannot_write(Path::new(&self.report_target_name()), e)),
+        }
+    }
+
     fn report_target_name(&self) -> String {
         match &self.report_target {
             Some(Target::File(path) | Target::Stream(path)) => path.display().to_string(),

@@ -51,6 +51,12 @@ pub struct Fact {
     /// The value the fact gives its subject (a direction's index, an
     /// integer, 0 or 1).
     pub value: i64,
+    /// The subject in the puzzle's words, such as "fan 2" or "x[2,4]": what
+    /// a player names when they enter the fact.
+    pub about: String,
+    /// The value in the puzzle's words, as JSON: a number, `true`/`false`,
+    /// or a name such as "right".
+    pub shown: serde_json::Value,
 }
 
 /// What a caller will ask of a [`Deductions`], so that a family builds only
@@ -205,6 +211,9 @@ pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
         subjects: Vec::new(),
     }
 }
+
+pub mod plan;
+pub mod verify;
 
 #[cfg(test)]
 mod tests;

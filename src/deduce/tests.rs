@@ -89,6 +89,8 @@ proptest! {
                 place: None,
                 subject: v,
                 value: p as i64,
+                about: format!("x{v}"),
+                shown: p.into(),
             })
             .collect();
         let solutions: Vec<Vec<bool>> = assignments().filter(|a| cnf.is_satisfied_by(a)).collect();
@@ -109,7 +111,15 @@ fn a_model_the_check_refuses_is_an_error_not_a_verdict() {
     let mut d = Deductions::new(new_solver(&guarded, None), refuse);
     d.rules = vec![rule_of_group(&cnf, rule, selectors[0])];
     assert!(matches!(minimal_conflict(&mut d, &[0]), Err(SolverError::ModelRejected(_))));
-    d.facts = vec![Fact { lit: a.pos(), name: "a".into(), place: None, subject: 0, value: 1 }];
+    d.facts = vec![Fact {
+        lit: a.pos(),
+        name: "a".into(),
+        place: None,
+        subject: 0,
+        value: 1,
+        about: "a".into(),
+        shown: true.into(),
+    }];
     assert!(matches!(possible_facts(&mut d), Err(SolverError::ModelRejected(_))));
 }
 

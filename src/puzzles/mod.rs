@@ -557,6 +557,10 @@ pub enum Error {
     /// An output file could not be written.
     #[error("{0}")]
     Output(String),
+    /// A request the puzzle cannot take, such as a given entry that names
+    /// nothing in it; the message says what was expected.
+    #[error("{0}")]
+    BadRequest(String),
     /// The engine solves without a CNF, so there is no formula to export.
     #[error("the {engine} engine does not build a CNF ({why}); expected an engine that does: {expected}")]
     NoFormula {

@@ -7,6 +7,8 @@
 //! Each report's JSON is its `Serialize` form with the puzzle's `kind`
 //! added, members in alphabetical order.
 
+pub mod steps;
+
 use serde::Serialize;
 use serde_json::Value;
 

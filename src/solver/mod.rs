@@ -2,7 +2,7 @@
 //! a [`SolverConfig`], metered alike, and stopped by a [`Stop`] token), and
 //! what is built on the trait alone: projected model enumeration with
 //! blocking clauses, possible literals, minimal unsatisfiable subsets of
-//! assumptions, checked models ([`Checked`]), and the lazy-constraint driver
+//! assumptions, the smallest sets passing a test, checked models ([`Checked`]), and the lazy-constraint driver
 //! [`Lazy`].
 
 mod backend;
@@ -14,6 +14,7 @@ mod metered;
 mod mus;
 mod recorded;
 mod stop;
+mod subsets;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +28,7 @@ pub use lazy::{Lazy, Repair, Repairer};
 pub use mus::shrink_by_deletion;
 pub use recorded::Recorded;
 pub use stop::{Stop, StopCause};
+pub use subsets::{SmallestSets, smallest_sets};
 
 use crate::cnf::{ClauseSink, Cnf, Lit};
 use metered::Metered;

@@ -434,7 +434,8 @@ impl CspPuzzle {
         for s in self.shown_scalars() {
             let fact = |lit: Lit, value: i64| {
                 let name = render::value_statement(&self.model, s, value);
-                Fact { lit, name, place: None, subject: s, value }
+                let (about, shown) = (self.model.scalar_name(s), render::value_json(&self.model, s, value));
+                Fact { lit, name, place: self.cell_of(s), subject: s, value, about, shown }
             };
             if let Some(l) = compiled.encoder.scalar_lit(s) {
                 facts.extend([fact(!l, 0), fact(l, 1)]);

@@ -429,6 +429,12 @@ fn end_panel(scene: &mut Scene, next: usize) -> usize {
     next + 1
 }
 
+/// The value `value` of the scalar `scalar_id` as JSON, as `solve` writes it.
+pub fn value_json(model: &Model, scalar_id: usize, value: i64) -> serde_json::Value {
+    let base = model.scalar_owner(scalar_id).0.base;
+    serde_json::to_value(scalar(model, base, value)).unwrap_or(serde_json::Value::Null)
+}
+
 /// "x[2,4] = 5", "on[1] = true", "colour = red": a scalar taking a value,
 /// as a fact about a solution is named.
 pub fn value_statement(model: &Model, scalar_id: usize, value: i64) -> String {

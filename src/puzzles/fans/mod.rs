@@ -633,6 +633,8 @@ impl FanPuzzle {
                 place: self.fan_places[fan],
                 subject: fan,
                 value: dir.index() as i64,
+                about: format!("fan {fan}"),
+                shown: dir.name().into(),
             })
             .collect()
     }

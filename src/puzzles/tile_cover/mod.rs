@@ -602,7 +602,9 @@ impl TileCoverPuzzle {
             .map(|t| {
                 let (row, col) = room.position(t);
                 let name = format!("the tile at ({row}, {col}) is left uncovered");
-                Fact { lit: !covered[t], name, place: Some((row, col)), subject: t, value: 0 }
+                let about = format!("tile ({row}, {col})");
+                let (subject, value, shown) = (t, 0, "uncovered".into());
+                Fact { lit: !covered[t], name, place: Some((row, col)), subject, value, about, shown }
             })
             .collect()
     }

@@ -1,0 +1,536 @@
+//! The planner behind `hint` and `steps`: from what a player knows, the
+//! easiest next deductions. A deduction is a set of the puzzle's rules that,
+//! with facts already known, forces facts not yet known; the easiest has
+//! the fewest rules, then the fewest known facts used.
+//!
+//! Sets are searched by increasing size up to [`Limits::exact_size`] (every
+//! set of a size tried before the next, so what is found there is a
+//! smallest set), restricted to rules that share an open subject; past that
+//! size, or when the budget of sets is spent, a fact the whole puzzle forces
+//! is explained by a deletion-minimal set instead ([`shrink_by_deletion`]),
+//! marked as not known to be smallest.
+//!
+//! Only facts that hold in every solution (the target, computed once with
+//! every rule on) can ever be forced, so only those are candidates. Nothing
+//! here is trusted by itself: [`super::verify`] re-checks every step.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use super::Deductions;
+use crate::cnf::Lit;
+use crate::solver::{Answer, Checked, SolverError, possible_literals, shrink_by_deletion, smallest_sets};
+
+/// A fact settled one way: its statement holds (`holds`), or its negation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Settled {
+    /// The fact, an index into [`Deductions::facts`].
+    pub fact: usize,
+    /// Whether the statement holds; false when it is ruled out.
+    pub holds: bool,
+}
+
+/// One deduction: `because` (rule indices) with the known facts `using`
+/// forces every one of `facts`, and dropping any rule of `because` leaves
+/// each of them unforced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The new facts.
+    pub facts: Vec<Settled>,
+    /// The rules, indices into [`Deductions::rules`], in increasing order.
+    pub because: Vec<usize>,
+    /// The known facts the deduction uses: dropping any one of them leaves
+    /// some new fact unforced.
+    pub using: Vec<Settled>,
+    /// Whether every smaller set of rules was ruled out; otherwise the set
+    /// is only minimal.
+    pub smallest: bool,
+}
+
+impl Step {
+    /// The number of rules the step needs.
+    pub fn size(&self) -> usize {
+        self.because.len()
+    }
+}
+
+/// How hard the planner searches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest size of set searched exhaustively.
+    pub exact_size: usize,
+    /// The most sets tested in one exhaustive search.
+    pub sets_per_search: usize,
+    /// The most target facts explained by a deletion-minimal set when the
+    /// exhaustive search finds nothing; the smallest of their sets is kept.
+    pub fallback_facts: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { exact_size: 2, sets_per_search: 2000, fallback_facts: 8 }
+    }
+}
+
+/// The sets of rules found to force nothing, each with a digest of the
+/// known facts it was tested with: a set tested again with the same facts
+/// would force nothing again, so it is skipped.
+#[derive(Clone, Debug, Default)]
+pub struct Memo(HashMap<Vec<usize>, u64>);
+
+fn digest(facts: &[Settled]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    facts.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Where the planner's time went.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlanStats {
+    /// Searches for a next deduction.
+    pub searches: u64,
+    /// Sets of rules tested in exhaustive searches.
+    pub sets_tested: u64,
+    /// Searches that fell back to a deletion-minimal set.
+    pub fallbacks: u64,
+    /// Open target facts, summed over the searches.
+    pub candidates: u64,
+    /// The most open target facts in one search.
+    pub max_candidates: u64,
+    /// Time in exhaustive set searches.
+    pub set_search: Duration,
+    /// Time finding deletion-minimal sets.
+    pub fallback: Duration,
+    /// Time finding the facts used.
+    pub used: Duration,
+}
+
+/// What the player knows: per fact, whether it is settled and which way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Entry `i` is `Some(holds)` when fact `i` is settled.
+    pub known: Vec<Option<bool>>,
+}
+
+impl State {
+    /// Nothing known about `facts` facts.
+    pub fn new(facts: usize) -> State {
+        State { known: vec![None; facts] }
+    }
+
+    /// The settled facts, in fact order.
+    pub fn settled(&self) -> Vec<Settled> {
+        self.known.iter().enumerate().filter_map(|(fact, k)| k.map(|holds| Settled { fact, holds })).collect()
+    }
+
+    /// Records `facts` as known.
+    pub fn apply(&mut self, facts: &[Settled]) {
+        for f in facts {
+            self.known[f.fact] = Some(f.holds);
+        }
+    }
+
+    /// Whether `fact` is known (either way).
+    pub fn knows(&self, fact: usize) -> bool {
+        self.known[fact].is_some()
+    }
+}
+
+/// The literal that is true when `settled` holds.
+pub fn lit(deductions: &Deductions<'_>, settled: Settled) -> Lit {
+    let l = deductions.facts[settled.fact].lit;
+    if settled.holds { l } else { !l }
+}
+
+/// How a planner starts on a player's state.
+pub enum Start {
+    /// The state agrees with some solution; the state is closed under the
+    /// puzzle's mechanics (what follows with no rule at all).
+    Ready(Target, State),
+    /// No solution agrees with the state: a minimal set of the given facts
+    /// (indices into the givens) and rules (indices into the rules) that
+    /// cannot all hold.
+    Clash(Vec<usize>, Vec<usize>),
+}
+
+/// The facts that hold in every solution that agrees with the givens:
+/// entry `i` is `Some(holds)` when fact `i` is settled so in every one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target(pub Vec<Option<bool>>);
+
+/// Every rule's selector and the fixed assumptions, with `extra`.
+fn all_rules_with(d: &Deductions<'_>, extra: &[Lit]) -> Vec<Lit> {
+    d.assumptions.iter().chain(d.rules.iter().map(|r| &r.selector)).chain(extra).copied().collect()
+}
+
+/// The target from the givens, or the clash that rules them out. Every
+/// model behind the target passes the family's check of the whole puzzle.
+pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, SolverError> {
+    let given: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
+    let assumptions = all_rules_with(d, &given);
+    let candidates: Vec<Lit> = d.facts.iter().flat_map(|f| [f.lit, !f.lit]).collect();
+    let found = {
+        let Deductions { solver, check, .. } = d;
+        let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, None));
+        possible_literals(&mut checked, &candidates, &assumptions)?
+    };
+    let Some(found) = found else { return clash(d, givens).map(|(g, r)| Start::Clash(g, r)) };
+    let target = found
+        .possible
+        .chunks(2)
+        .map(|p| match (p[0], p[1]) {
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            _ => None,
+        })
+        .collect();
+    let mut state = State::new(d.facts.len());
+    state.apply(givens);
+    let target = Target(target);
+    let open = open_facts(&target, &state);
+    let known: Vec<Lit> = state.settled().iter().map(|&s| lit(d, s)).collect();
+    let follows = forced(d, &[], &known, &open)?;
+    state.apply(&follows);
+    Ok(Start::Ready(target, state))
+}
+
+/// A minimal set of givens and rules that cannot all hold.
+fn clash(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<(Vec<usize>, Vec<usize>), SolverError> {
+    let mut items: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
+    items.extend(d.rules.iter().map(|r| r.selector));
+    let Deductions { solver, assumptions, .. } = d;
+    let fixed = assumptions.clone();
+    let kept = shrink_by_deletion(&items, |set| {
+        let all: Vec<Lit> = fixed.iter().chain(set).copied().collect();
+        Ok(match solver.solve_under(&all)? {
+            Answer::Unsat => Some(solver.failed_core()),
+            Answer::Sat => None,
+        })
+    })?
+    .unwrap_or_default();
+    let index: HashMap<Lit, usize> = items.iter().enumerate().map(|(i, &l)| (l, i)).collect();
+    let (mut given, mut rules) = (Vec::new(), Vec::new());
+    for l in kept {
+        let i = index[&l];
+        if i < givens.len() { given.push(i) } else { rules.push(i - givens.len()) }
+    }
+    Ok((given, rules))
+}
+
+/// The target facts not yet known, each settled the target's way.
+pub fn open_facts(target: &Target, state: &State) -> Vec<Settled> {
+    let open = target.0.iter().enumerate().filter(|(f, _)| !state.knows(*f));
+    open.filter_map(|(fact, t)| t.map(|holds| Settled { fact, holds })).collect()
+}
+
+/// Which of `candidates` the rules `rules` force with the `known` literals.
+fn forced(
+    d: &mut Deductions<'_>,
+    rules: &[usize],
+    known: &[Lit],
+    candidates: &[Settled],
+) -> Result<Vec<Settled>, SolverError> {
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut assumptions = d.assumptions.clone();
+    assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
+    assumptions.extend_from_slice(known);
+    let negations: Vec<Lit> = candidates.iter().map(|&c| !lit(d, c)).collect();
+    let Some(found) = possible_literals(&mut *d.solver, &negations, &assumptions)? else {
+        let message = "the known facts contradict a subset of the puzzle's rules, though all of them hold together";
+        return Err(SolverError::ModelRejected(message.to_string()));
+    };
+    Ok(candidates.iter().zip(&found.possible).filter(|(_, p)| !**p).map(|(&c, _)| c).collect())
+}
+
+/// A minimal set of the `known` facts that, with `rules`, forces all of
+/// `new`: shrunk from the facts about the rules' subjects when those force
+/// it, otherwise from all of them.
+fn used_facts(
+    d: &mut Deductions<'_>,
+    rules: &[usize],
+    known: &[Settled],
+    new: &[Settled],
+) -> Result<Vec<Settled>, SolverError> {
+    let relevant = relevant_known(d, rules, known);
+    if let Some(used) = shrink_used(d, rules, &relevant, new)? {
+        return Ok(used);
+    }
+    match shrink_used(d, rules, known, new)? {
+        Some(used) => Ok(used),
+        None => {
+            Err(SolverError::ModelRejected("a step's facts are not forced by its rules and the known facts".into()))
+        }
+    }
+}
+
+fn shrink_used(
+    d: &mut Deductions<'_>,
+    rules: &[usize],
+    known: &[Settled],
+    new: &[Settled],
+) -> Result<Option<Vec<Settled>>, SolverError> {
+    let active = d.solver.new_var().pos();
+    let mut some_fails: Vec<Lit> = new.iter().map(|&n| !lit(d, n)).collect();
+    some_fails.push(!active);
+    d.solver.add_clause(&some_fails);
+    let mut base = d.assumptions.clone();
+    base.extend(rules.iter().map(|&r| d.rules[r].selector));
+    base.push(active);
+    let known_lits: Vec<Lit> = known.iter().map(|&k| lit(d, k)).collect();
+    let of_lit: HashMap<Lit, Settled> = known_lits.iter().copied().zip(known.iter().copied()).collect();
+    let solver = &mut d.solver;
+    let kept = shrink_by_deletion(&known_lits, |set| {
+        let all: Vec<Lit> = base.iter().chain(set).copied().collect();
+        Ok(match solver.solve_under(&all)? {
+            Answer::Unsat => Some(solver.failed_core()),
+            Answer::Sat => None,
+        })
+    });
+    d.solver.add_clause(&[!active]);
+    Ok(kept?.map(|kept| kept.iter().map(|l| of_lit[l]).collect()))
+}
+
+/// The known facts worth assuming for a deduction by `rules`: those about
+/// the rules' subjects (all of them when some rule speaks of any subject),
+/// and of a subject whose value is known, only that value, from which the
+/// rest follows.
+fn relevant_known(d: &Deductions<'_>, rules: &[usize], known: &[Settled]) -> Vec<Settled> {
+    let anything = rules.iter().any(|&r| d.rules[r].subjects.is_empty()) || rules.is_empty();
+    let about = |s: usize| anything || rules.iter().any(|&r| d.rules[r].subjects.binary_search(&s).is_ok());
+    let fixed: std::collections::HashSet<usize> =
+        known.iter().filter(|k| k.holds).map(|k| d.facts[k.fact].subject).collect();
+    let kept = known.iter().filter(|k| {
+        let s = d.facts[k.fact].subject;
+        about(s) && (k.holds || !fixed.contains(&s))
+    });
+    kept.copied().collect()
+}
+
+/// The rules that speak of some open subject, or of nothing in particular,
+/// and for each the open subjects it speaks of (`None`: it may speak of any).
+fn live_rules(d: &Deductions<'_>, open: &[Settled]) -> Vec<(usize, Option<Vec<usize>>)> {
+    let mut subjects: Vec<usize> = open.iter().map(|o| d.facts[o.fact].subject).collect();
+    subjects.sort_unstable();
+    subjects.dedup();
+    let live = d.rules.iter().enumerate().filter_map(|(r, rule)| {
+        if rule.subjects.is_empty() {
+            return Some((r, None));
+        }
+        let shared: Vec<usize> = rule.subjects.iter().copied().filter(|s| subjects.binary_search(s).is_ok()).collect();
+        (!shared.is_empty()).then_some((r, Some(shared)))
+    });
+    live.collect()
+}
+
+/// Whether two sorted lists share an entry.
+fn meet(a: &[usize], b: &[usize]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Equal => return true,
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+        }
+    }
+    false
+}
+
+/// Whether the members of `set` (indices into `touches`) are connected by
+/// shared open subjects.
+fn connected(set: &[usize], touches: &[Vec<bool>]) -> bool {
+    let mut reached = vec![false; set.len()];
+    let mut stack = vec![0];
+    reached[0] = true;
+    while let Some(i) = stack.pop() {
+        for j in 0..set.len() {
+            if !reached[j] && touches[set[i]][set[j]] {
+                reached[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    reached.iter().all(|&r| r)
+}
+
+/// The easiest next deductions from `state`: every deduction of the
+/// smallest size found, easiest first (fewest facts used), each found in
+/// `state`. Empty when no target fact is open, or when every deduction left
+/// needs more than `upto` rules. `limits` bounds the search; `stats`
+/// counts it.
+pub fn next_steps(
+    d: &mut Deductions<'_>,
+    target: &Target,
+    state: &State,
+    upto: Option<usize>,
+    limits: &Limits,
+    memo: &mut Memo,
+    stats: &mut PlanStats,
+) -> Result<Vec<Step>, SolverError> {
+    let open = open_facts(target, state);
+    if open.is_empty() {
+        return Ok(Vec::new());
+    }
+    stats.searches += 1;
+    stats.candidates += open.len() as u64;
+    stats.max_candidates = stats.max_candidates.max(open.len() as u64);
+    let known_settled = state.settled();
+    let known: Vec<Lit> = known_settled.iter().map(|&s| lit(d, s)).collect();
+    let follows = forced(d, &[], &known, &open)?;
+    if !follows.is_empty() {
+        let using = timed(&mut stats.used, || used_facts(d, &[], &known_settled, &follows))?;
+        return Ok(vec![Step { facts: follows, because: Vec::new(), using, smallest: true }]);
+    }
+    let started = Instant::now();
+    let live = live_rules(d, &open);
+    let touches: Vec<Vec<bool>> = live
+        .iter()
+        .map(|(_, a)| {
+            live.iter()
+                .map(|(_, b)| match (a, b) {
+                    (Some(a), Some(b)) => meet(a, b),
+                    _ => true,
+                })
+                .collect()
+        })
+        .collect();
+    let exact = limits.exact_size.min(upto.unwrap_or(usize::MAX));
+    let search = smallest_sets(
+        live.len(),
+        exact,
+        limits.sets_per_search,
+        |set| connected(set, &touches),
+        |set| {
+            let rules: Vec<usize> = set.iter().map(|&i| live[i].0).collect();
+            let speaks_of_all = set.iter().any(|&i| live[i].1.is_none());
+            let about = |o: &&Settled| {
+                let s = d.facts[o.fact].subject;
+                speaks_of_all || set.iter().any(|&i| live[i].1.as_ref().is_some_and(|ss| ss.binary_search(&s).is_ok()))
+            };
+            let candidates: Vec<Settled> = open.iter().filter(about).copied().collect();
+            let relevant = relevant_known(d, &rules, &known_settled);
+            let seen = digest(&relevant);
+            if memo.0.get(&rules) == Some(&seen) {
+                return Ok(None);
+            }
+            let relevant: Vec<Lit> = relevant.iter().map(|&k| lit(d, k)).collect();
+            let found = forced(d, &rules, &relevant, &candidates)?;
+            if found.is_empty() {
+                memo.0.insert(rules, seen);
+                return Ok(None);
+            }
+            Ok::<_, SolverError>(Some((rules, found)))
+        },
+    )?;
+    stats.sets_tested += search.tested as u64;
+    stats.set_search += started.elapsed();
+    if !search.found.is_empty() {
+        let mut steps = Vec::new();
+        for (_, (because, facts)) in search.found {
+            let using = timed(&mut stats.used, || used_facts(d, &because, &known_settled, &facts))?;
+            steps.push(Step { facts, because, using, smallest: search.complete });
+        }
+        steps.sort_by_key(|s| s.using.len());
+        return Ok(steps);
+    }
+    if upto.is_some_and(|k| k <= exact) {
+        return Ok(Vec::new());
+    }
+    stats.fallbacks += 1;
+    let started = Instant::now();
+    let step = fallback(d, &open, &known, limits)?;
+    stats.fallback += started.elapsed();
+    let Some((because, facts)) = step else { return Ok(Vec::new()) };
+    if upto.is_some_and(|k| because.len() > k) {
+        return Ok(Vec::new());
+    }
+    let smallest = search.complete && because.len() == search.size + 1;
+    let using = timed(&mut stats.used, || used_facts(d, &because, &known_settled, &facts))?;
+    Ok(vec![Step { facts, because, using, smallest }])
+}
+
+fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let result = f();
+    *total += started.elapsed();
+    result
+}
+
+/// A set of rules (indices, in increasing order) and the facts it forces.
+type Deduction = (Vec<usize>, Vec<Settled>);
+
+/// A deletion-minimal set of rules for each of a few open facts, the
+/// smallest of them, and every open fact it forces for which each of its
+/// rules is needed.
+fn fallback(
+    d: &mut Deductions<'_>,
+    open: &[Settled],
+    known: &[Lit],
+    limits: &Limits,
+) -> Result<Option<Deduction>, SolverError> {
+    // Ruling a value out is usually easier than placing one: try those first.
+    let mut tried: Vec<Settled> = open.to_vec();
+    tried.sort_by_key(|s| (s.holds, s.fact));
+    tried.truncate(limits.fallback_facts.max(1));
+    let mut best: Option<Vec<usize>> = None;
+    for t in tried {
+        let subject = d.facts[t.fact].subject;
+        // Deletion drops from the back first, so the rules about the fact's
+        // own subject, in front, are the likeliest to stay.
+        let mut order: Vec<usize> = (0..d.rules.len()).collect();
+        order.sort_by_key(|&r| !d.rules[r].subjects.contains(&subject));
+        let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
+        let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();
+        let mut base = d.assumptions.clone();
+        base.extend_from_slice(known);
+        base.push(!lit(d, t));
+        let solver = &mut d.solver;
+        let kept = shrink_by_deletion(&selectors, |set| {
+            let all: Vec<Lit> = base.iter().chain(set).copied().collect();
+            Ok(match solver.solve_under(&all)? {
+                Answer::Unsat => Some(solver.failed_core()),
+                Answer::Sat => None,
+            })
+        })?;
+        let Some(kept) = kept else {
+            return Err(SolverError::ModelRejected(
+                "a fact of every solution is not forced by the whole puzzle".into(),
+            ));
+        };
+        let mut rules: Vec<usize> = kept.iter().map(|s| rule_of[s]).collect();
+        rules.sort_unstable();
+        if best.as_ref().is_none_or(|b| rules.len() < b.len()) {
+            best = Some(rules);
+        }
+    }
+    let Some(because) = best else { return Ok(None) };
+    let mut facts = forced(d, &because, known, open)?;
+    for r in 0..because.len() {
+        let rest: Vec<usize> = because.iter().enumerate().filter(|&(i, _)| i != r).map(|(_, &x)| x).collect();
+        let still = forced(d, &rest, known, &facts)?;
+        facts.retain(|f| !still.contains(f));
+    }
+    Ok((!facts.is_empty()).then_some((because, facts)))
+}
+
+/// The solutions that agree with `state`, counted up to `limit` over the
+/// facts' literals, each passing the family's check: the count and whether
+/// it is complete.
+pub fn remaining(d: &mut Deductions<'_>, state: &State, limit: u64) -> Result<(u64, bool), SolverError> {
+    let known: Vec<Lit> = state.settled().iter().map(|&s| lit(d, s)).collect();
+    let assumptions = all_rules_with(d, &known);
+    let projection: Vec<Lit> = d.facts.iter().map(|f| f.lit).collect();
+    let Deductions { solver, check, .. } = d;
+    let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, None));
+    let mut count = 0;
+    for model in crate::solver::ProjectedModels::new(&mut checked, projection, &assumptions) {
+        model?;
+        count += 1;
+        if count >= limit {
+            return Ok((count, false));
+        }
+    }
+    Ok((count, true))
+}

@@ -1,0 +1,345 @@
+//! `hint` and `steps` for every kind that offers deductions, written once
+//! over the [`Puzzle`] trait and [`crate::deduce`]: the player's entries
+//! read as facts, the planner run step by step, every step re-checked on a
+//! second [`Deductions`] built for checking only, and the outcome in the
+//! puzzle's words ([`crate::report::steps`]).
+
+mod picture;
+
+use std::time::Instant;
+
+pub use picture::step_picture;
+
+use crate::deduce::plan::{self, Limits, PlanStats, Settled, Start, State, Step, Target};
+use crate::deduce::verify::check_step;
+use crate::deduce::{Deductions, Wanted};
+use crate::puzzles::{Error, NamedConstraint, Puzzle, SolveOptions, Stats, Status};
+use crate::report::steps::{
+    Clash, Difficulty, HintReport, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StepsReport,
+};
+use crate::solver::SolverError;
+
+/// What `hint` and `steps` are asked for.
+#[derive(Clone, Debug, Default)]
+pub struct PlanRequest {
+    /// The player's entries, such as `x[2,3]=5`, `fan 2=right` or `q!=4`.
+    pub given: Vec<String>,
+    /// Apply only steps of at most this many rules.
+    pub upto: Option<usize>,
+    /// The most steps to take (`hint` takes one).
+    pub max_steps: Option<usize>,
+    /// The most remaining solutions counted when a guess is needed.
+    pub count_limit: u64,
+    /// How hard to search.
+    pub limits: Limits,
+}
+
+/// The steps from the player's state, and how they ended.
+struct Planned {
+    status: PlanStatus,
+    steps: Vec<ShownStep>,
+    state: Vec<ShownFact>,
+    start: Vec<ShownFact>,
+    extent: (usize, usize),
+    remaining: Option<u64>,
+    remaining_complete: bool,
+    explanation: Option<Vec<NamedConstraint>>,
+    clash: Option<Clash>,
+    stopped: Option<String>,
+    times: PlanTimes,
+}
+
+/// `somaria steps`: every step from the given state to the end.
+pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<StepsReport, Error> {
+    let p = plan(puzzle, options, request)?;
+    Ok(StepsReport {
+        status: p.status,
+        difficulty: Difficulty::of(&p.steps),
+        steps: p.steps,
+        remaining: p.remaining,
+        remaining_complete: p.remaining_complete,
+        state: p.state,
+        explanation: p.explanation,
+        clash: p.clash,
+        stopped: p.stopped,
+        stats: p.times,
+        start: p.start,
+        extent: p.extent,
+    })
+}
+
+/// `somaria hint`: the easiest next step from the given state.
+pub fn hint(
+    puzzle: &dyn Puzzle,
+    options: &SolveOptions,
+    request: &PlanRequest,
+    reveal: Reveal,
+) -> Result<HintReport, Error> {
+    let request = PlanRequest { max_steps: Some(1), ..request.clone() };
+    let p = plan(puzzle, options, &request)?;
+    let step = p.steps.into_iter().next();
+    let status = if step.is_some() { PlanStatus::Hint } else { p.status };
+    Ok(HintReport {
+        status,
+        step,
+        reveal,
+        remaining: p.remaining,
+        remaining_complete: p.remaining_complete,
+        explanation: p.explanation,
+        clash: p.clash,
+        stopped: p.stopped,
+        stats: p.times,
+        start: p.start,
+        extent: p.extent,
+    })
+}
+
+fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<Planned, Error> {
+    let started = Instant::now();
+    let mut d = puzzle.deductions(options, Wanted::STEPS)?;
+    let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
+    same_shape(&d, &checker)?;
+    let givens = read_givens(&d, &request.given)?;
+    let mut planned = Planned {
+        status: PlanStatus::Unknown,
+        steps: Vec::new(),
+        state: Vec::new(),
+        start: Vec::new(),
+        extent: extent(&d),
+        remaining: None,
+        remaining_complete: false,
+        explanation: None,
+        clash: None,
+        stopped: None,
+        times: PlanTimes::default(),
+    };
+    let mut stats = PlanStats::default();
+    let mut check_time = std::time::Duration::ZERO;
+    let result = walk(&mut d, &mut checker, &givens, request, &mut planned, &mut stats, &mut check_time);
+    match result {
+        Ok(Some((given, rules))) => {
+            if given.is_empty() {
+                let explained = puzzle.explain(options)?;
+                planned.explanation = Some(explained.constraints);
+            } else {
+                planned.clash = Some(Clash {
+                    entries: given.iter().map(|&g| request.given_entry(g)).collect(),
+                    constraints: rules.iter().map(|&r| NamedConstraint::from(&d.rules[r])).collect(),
+                });
+            }
+            planned.status = PlanStatus::NoSolution;
+            planned.remaining = Some(0);
+            planned.remaining_complete = true;
+        }
+        Ok(None) => {}
+        Err(SolverError::Stopped(cause)) => {
+            planned.status = PlanStatus::Unknown;
+            planned.stopped = Some(format!("stopped before the end: {cause}"));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let solver_stats = d.solver.stats();
+    let checker_stats = checker.solver.stats();
+    let mut run = Stats::of_sat_size(puzzle.engines()[0], (0, 0), solver_stats, 0.0);
+    run.sat_calls += checker_stats.sat_calls;
+    run.solve_ms = Stats::ms(started.elapsed());
+    planned.times = PlanTimes {
+        run,
+        searches: stats.searches,
+        sets_tested: stats.sets_tested,
+        fallbacks: stats.fallbacks,
+        candidates_per_search: if stats.searches == 0 { 0.0 } else { stats.candidates as f64 / stats.searches as f64 },
+        max_candidates: stats.max_candidates,
+        set_search_ms: Stats::ms(stats.set_search),
+        fallback_ms: Stats::ms(stats.fallback),
+        used_ms: Stats::ms(stats.used),
+        check_ms: Stats::ms(check_time),
+    };
+    Ok(planned)
+}
+
+impl PlanRequest {
+    fn given_entry(&self, index: usize) -> String {
+        self.given.get(index).cloned().unwrap_or_default()
+    }
+}
+
+/// Given entries (indices into the request's) and rules that cannot all
+/// hold; no entries when the puzzle itself has no solution.
+type Conflict = (Vec<usize>, Vec<usize>);
+
+/// The planner's loop: steps until none is left, re-checking each; fills
+/// `planned`, or returns the clash of givens and rules when no solution
+/// agrees with the givens.
+fn walk(
+    d: &mut Deductions<'_>,
+    checker: &mut Deductions<'_>,
+    givens: &[Settled],
+    request: &PlanRequest,
+    planned: &mut Planned,
+    stats: &mut PlanStats,
+    check_time: &mut std::time::Duration,
+) -> Result<Option<Conflict>, SolverError> {
+    if d.refuted {
+        return Ok(Some((Vec::new(), Vec::new())));
+    }
+    let (target, mut state) = match plan::start(d, givens)? {
+        Start::Clash(given, rules) => return Ok(Some((given, rules))),
+        Start::Ready(target, state) => (target, state),
+    };
+    planned.start = fixed_values(d, &state);
+    let mut taken = 0;
+    let mut memo = plan::Memo::default();
+    'outer: loop {
+        let found = plan::next_steps(d, &target, &state, request.upto, &request.limits, &mut memo, stats)?;
+        if found.is_empty() {
+            break;
+        }
+        for mut step in found {
+            step.facts.retain(|f| !state.knows(f.fact));
+            if step.facts.is_empty() {
+                continue;
+            }
+            let started = Instant::now();
+            check_step(checker, &step)?;
+            *check_time += started.elapsed();
+            planned.steps.push(shown_step(d, &step));
+            state.apply(&step.facts);
+            taken += 1;
+            if request.max_steps.is_some_and(|m| taken >= m) {
+                break 'outer;
+            }
+        }
+    }
+    planned.state = fixed_values(d, &state);
+    finish(d, &target, &state, request, planned)?;
+    Ok(None)
+}
+
+/// The status at the end, and the solutions left.
+fn finish(
+    d: &mut Deductions<'_>,
+    target: &Target,
+    state: &State,
+    request: &PlanRequest,
+    planned: &mut Planned,
+) -> Result<(), SolverError> {
+    let open = plan::open_facts(target, state);
+    if !open.is_empty() {
+        planned.status = PlanStatus::Partial;
+        return Ok(());
+    }
+    let (count, complete) = plan::remaining(d, state, request.count_limit.max(2))?;
+    planned.remaining = Some(count);
+    planned.remaining_complete = complete;
+    planned.status = match count {
+        0 => return Err(SolverError::ModelRejected("the steps reached a state that no solution agrees with".into())),
+        1 if complete => PlanStatus::Solved,
+        _ => PlanStatus::GuessNeeded,
+    };
+    Ok(())
+}
+
+/// The search and the checker must speak of the same rules and facts, as
+/// the step's indices pass from one to the other.
+fn same_shape(d: &Deductions<'_>, checker: &Deductions<'_>) -> Result<(), Error> {
+    let same_rules =
+        d.rules.len() == checker.rules.len() && d.rules.iter().zip(&checker.rules).all(|(a, b)| a.name == b.name);
+    let same_facts =
+        d.facts.len() == checker.facts.len() && d.facts.iter().zip(&checker.facts).all(|(a, b)| a.name == b.name);
+    if same_rules && same_facts {
+        Ok(())
+    } else {
+        Err(Error::Internal("two builds of the same puzzle's deductions differ".into()))
+    }
+}
+
+/// The rows and columns the facts' cells span.
+fn extent(d: &Deductions<'_>) -> (usize, usize) {
+    let places = d.facts.iter().filter_map(|f| f.place);
+    places.fold((0, 0), |(rows, cols), (r, c)| (rows.max(r + 1), cols.max(c + 1)))
+}
+
+fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
+    let fact = &d.facts[s.fact];
+    ShownFact {
+        var: fact.about.clone(),
+        op: if s.holds { "=" } else { "!=" },
+        value: fact.shown.clone(),
+        place: fact.place,
+    }
+}
+
+fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
+    let because = step.because.iter().map(|&r| {
+        let rule = &d.rules[r];
+        ShownRule { name: rule.name.clone(), line: rule.line, cells: rule.cells.clone() }
+    });
+    ShownStep {
+        facts: step.facts.iter().map(|&f| shown_fact(d, f)).collect(),
+        because: because.collect(),
+        using: step.using.iter().map(|&f| shown_fact(d, f)).collect(),
+        size: step.size(),
+        smallest: step.smallest,
+    }
+}
+
+/// The facts known, either way, in fact order: what `--given` takes back.
+fn fixed_values(d: &Deductions<'_>, state: &State) -> Vec<ShownFact> {
+    state.settled().into_iter().map(|s| shown_fact(d, s)).collect()
+}
+
+/// The player's entries as facts: `thing=value` or `thing!=value`, the
+/// thing as the model names it (spaces ignored), the value as `solve`
+/// writes it.
+fn read_givens(d: &Deductions<'_>, given: &[String]) -> Result<Vec<Settled>, Error> {
+    let squeeze = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let value_text = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut settled = Vec::new();
+    for entry in given {
+        let (about, holds, value) = match entry.split_once("!=") {
+            Some((a, v)) => (a, false, v),
+            None => match entry.split_once('=') {
+                Some((a, v)) => (a, true, v),
+                None => {
+                    return Err(Error::BadRequest(format!(
+                        "--given {entry:?}: expected NAME=VALUE or NAME!=VALUE, such as x[2,3]=5"
+                    )));
+                }
+            },
+        };
+        let (about, value) = (squeeze(about), squeeze(value));
+        let of_thing: Vec<usize> = (0..d.facts.len()).filter(|&f| squeeze(&d.facts[f].about) == about).collect();
+        if of_thing.is_empty() {
+            let mut names: Vec<String> = d.facts.iter().map(|f| f.about.clone()).collect();
+            names.dedup();
+            let names = crate::puzzles::listed(&names, 6);
+            return Err(Error::BadRequest(format!(
+                "--given {entry:?}: nothing is named {about:?}; expected one of {names}"
+            )));
+        }
+        let Some(&fact) = of_thing.iter().find(|&&f| squeeze(&value_text(&d.facts[f].shown)) == value) else {
+            let values: Vec<String> = of_thing.iter().map(|&f| value_text(&d.facts[f].shown)).collect();
+            let values = crate::puzzles::listed(&values, 12);
+            return Err(Error::BadRequest(format!(
+                "--given {entry:?}: {value:?} is not a value of {about}; expected one of {values}"
+            )));
+        };
+        settled.push(Settled { fact, holds });
+    }
+    Ok(settled)
+}
+
+/// Whether a status from `solve` agrees with a plan's.
+pub fn agrees(solve: Status, plan: PlanStatus) -> bool {
+    matches!(
+        (solve, plan),
+        (Status::Solved, PlanStatus::Solved | PlanStatus::GuessNeeded | PlanStatus::Partial | PlanStatus::Hint)
+            | (Status::NoSolution, PlanStatus::NoSolution)
+            | (Status::Unknown, _)
+            | (_, PlanStatus::Unknown)
+    )
+}

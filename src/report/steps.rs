@@ -1,0 +1,458 @@
+//! The reports of `hint` and `steps`: deductions in the puzzle's words,
+//! the difficulty rating, and where the time went. Their JSON is a
+//! contract (see the README's section on hints and steps).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{Report, Stoppable, exit, heading, printable};
+use crate::grid::Pos;
+use crate::puzzles::{NamedConstraint, Stats, counted};
+use crate::solver::Progress;
+
+/// A fact as a step states it: `{"var": "q[3]", "op": "=", "value": 5}`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShownFact {
+    /// The variable or thing, as the model names it.
+    pub var: String,
+    /// "=" when the fact holds, "!=" when it is ruled out.
+    pub op: &'static str,
+    /// The value, as `solve` writes it.
+    pub value: Value,
+    /// Its cell, for pictures.
+    #[serde(skip)]
+    pub place: Option<Pos>,
+}
+
+impl ShownFact {
+    fn value_text(&self) -> String {
+        match &self.value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// A rule as a step names it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShownRule {
+    /// What the rule demands, as `explain` names it.
+    pub name: String,
+    /// The line of the model that states it, when it has one.
+    pub line: Option<usize>,
+    /// The cells it speaks of, for pictures.
+    #[serde(skip)]
+    pub cells: Vec<Pos>,
+}
+
+/// One deduction, as `hint` and `steps` print it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShownStep {
+    /// The new facts.
+    pub facts: Vec<ShownFact>,
+    /// The rules that force them.
+    pub because: Vec<ShownRule>,
+    /// The known facts the deduction uses.
+    pub using: Vec<ShownFact>,
+    /// The number of rules in `because`.
+    pub size: usize,
+    /// Whether every smaller set of rules was ruled out (otherwise the set
+    /// is only minimal: dropping any one rule breaks it).
+    pub smallest: bool,
+}
+
+/// How hard the deductions were.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Difficulty {
+    /// Steps taken.
+    pub steps: usize,
+    /// The most rules one step needed.
+    pub largest: usize,
+    /// The rules of all steps together.
+    pub total: usize,
+    /// Steps that needed more than one rule.
+    pub multi_rule_steps: usize,
+}
+
+impl Difficulty {
+    /// The rating of `steps`.
+    pub fn of(steps: &[ShownStep]) -> Difficulty {
+        Difficulty {
+            steps: steps.len(),
+            largest: steps.iter().map(|s| s.size).max().unwrap_or(0),
+            total: steps.iter().map(|s| s.size).sum(),
+            multi_rule_steps: steps.iter().filter(|s| s.size > 1).count(),
+        }
+    }
+}
+
+/// Where the time of a plan went.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PlanTimes {
+    /// The engine, formula size and SAT calls of the whole run (search and
+    /// re-checks).
+    #[serde(flatten)]
+    pub run: Stats,
+    /// Searches for a next deduction.
+    pub searches: u64,
+    /// Sets of rules tested in exhaustive searches.
+    pub sets_tested: u64,
+    /// Searches that fell back to a deletion-minimal set.
+    pub fallbacks: u64,
+    /// Open facts (candidates) per search, on average.
+    pub candidates_per_search: f64,
+    /// The most open facts in one search.
+    pub max_candidates: u64,
+    /// Milliseconds in exhaustive set searches.
+    pub set_search_ms: f64,
+    /// Milliseconds finding deletion-minimal sets.
+    pub fallback_ms: f64,
+    /// Milliseconds finding the facts used.
+    pub used_ms: f64,
+    /// Milliseconds re-checking the steps.
+    pub check_ms: f64,
+}
+
+/// The overall outcome of a plan.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanStatus {
+    /// Every fact is settled: one solution is left.
+    Solved,
+    /// No deduction is left and several solutions remain.
+    GuessNeeded,
+    /// No solution agrees with the model (and the given entries).
+    NoSolution,
+    /// `--upto` stopped the steps; deductions larger than it remain.
+    Partial,
+    /// A hint is given.
+    Hint,
+    /// A limit stopped the run.
+    Unknown,
+}
+
+/// Given entries that no solution agrees with, and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Clash {
+    /// The entries, as they were given.
+    pub entries: Vec<String>,
+    /// The rules they break, together.
+    pub constraints: Vec<NamedConstraint>,
+}
+
+/// The report of `steps`.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepsReport {
+    /// The outcome.
+    pub status: PlanStatus,
+    /// The steps, in order.
+    pub steps: Vec<ShownStep>,
+    /// Solutions that agree with the final state: 1 when solved, 0 with no
+    /// solution, and with a guess needed as many as were counted.
+    pub remaining: Option<u64>,
+    /// Whether `remaining` is the whole count (otherwise a floor).
+    pub remaining_complete: bool,
+    /// The rating.
+    pub difficulty: Difficulty,
+    /// Every fact known in the final state, either way: entries that
+    /// `--given` takes back as `var=value` or `var!=value`.
+    pub state: Vec<ShownFact>,
+    /// With no solution: `explain`'s constraints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<Vec<NamedConstraint>>,
+    /// Given entries that no solution agrees with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clash: Option<Clash>,
+    /// What stopped the run early.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// Sizes, calls and times.
+    pub stats: PlanTimes,
+    /// The facts known before the first step (the given entries and what
+    /// follows from them alone).
+    #[serde(skip)]
+    pub start: Vec<ShownFact>,
+    /// The rows and columns the facts' cells span, for pictures.
+    #[serde(skip)]
+    pub extent: (usize, usize),
+}
+
+/// How much a hint's text and picture give away.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reveal {
+    /// Only what the deduction is about.
+    #[default]
+    Where,
+    /// Also the rules and the facts used.
+    Why,
+    /// Also the new facts.
+    What,
+}
+
+/// The report of `hint`: the easiest next step, or why there is none.
+#[derive(Clone, Debug, Serialize)]
+pub struct HintReport {
+    /// [`PlanStatus::Hint`] when a step is given; otherwise why none is.
+    pub status: PlanStatus,
+    /// The step; the JSON always holds all of it, whatever `reveal` says.
+    pub step: Option<ShownStep>,
+    /// How much the text gives away.
+    pub reveal: Reveal,
+    /// As in [`StepsReport`].
+    pub remaining: Option<u64>,
+    /// As in [`StepsReport`].
+    pub remaining_complete: bool,
+    /// As in [`StepsReport`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<Vec<NamedConstraint>>,
+    /// As in [`StepsReport`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clash: Option<Clash>,
+    /// As in [`StepsReport`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+    /// As in [`StepsReport`].
+    pub stats: PlanTimes,
+    /// As in [`StepsReport`].
+    #[serde(skip)]
+    pub start: Vec<ShownFact>,
+    /// As in [`StepsReport`].
+    #[serde(skip)]
+    pub extent: (usize, usize),
+}
+
+/// Facts for a person: one entry per variable, "x = 5" or "x ≠ 1, 2"; a
+/// variable that is fixed shows only its value.
+pub fn facts_text(facts: &[ShownFact], values: bool) -> String {
+    let mut order: Vec<&str> = Vec::new();
+    for f in facts {
+        if !order.contains(&f.var.as_str()) {
+            order.push(&f.var);
+        }
+    }
+    let entries: Vec<String> = order
+        .iter()
+        .map(|&var| {
+            let about: Vec<&ShownFact> = facts.iter().filter(|f| f.var == var).collect();
+            if !values {
+                return printable(var);
+            }
+            match about.iter().find(|f| f.op == "=") {
+                Some(fixed) => format!("{} = {}", printable(var), printable(&fixed.value_text())),
+                None => {
+                    let out: Vec<String> = about.iter().map(|f| printable(&f.value_text())).collect();
+                    format!("{} ≠ {}", printable(var), out.join(", "))
+                }
+            }
+        })
+        .collect();
+    if entries.is_empty() { "nothing".to_string() } else { entries.join("; ") }
+}
+
+fn rule_text(rule: &ShownRule) -> String {
+    match rule.line {
+        Some(line) => format!("{} (line {line})", printable(&rule.name)),
+        None => printable(&rule.name),
+    }
+}
+
+/// A step for a person, as much as `reveal` gives away.
+pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
+    let kind = if step.smallest { "smallest" } else { "minimal, not known to be smallest" };
+    let mut out = match reveal {
+        Reveal::Where => format!("look at: {}\n", facts_text(&step.facts, false)),
+        Reveal::Why => format!("about: {}\n", facts_text(&step.facts, false)),
+        Reveal::What => format!("new: {}\n", facts_text(&step.facts, true)),
+    };
+    if reveal == Reveal::Where {
+        out.push_str(&format!("  ({}, {kind})\n", counted(step.size, "constraint")));
+        return out;
+    }
+    if step.because.is_empty() {
+        out.push_str(
+            "  because: it follows from the facts known, with no constraint (every variable takes one value)\n",
+        );
+    } else {
+        out.push_str(&format!("  because ({}, {kind}):\n", counted(step.size, "constraint")));
+        for rule in &step.because {
+            out.push_str(&format!("    - {}\n", rule_text(rule)));
+        }
+    }
+    out.push_str(&format!("  using: {}\n", facts_text(&step.using, true)));
+    out
+}
+
+fn ending_text(
+    status: PlanStatus,
+    remaining: Option<u64>,
+    complete: bool,
+    explanation: &Option<Vec<NamedConstraint>>,
+    clash: &Option<Clash>,
+) -> String {
+    let mut out = String::new();
+    if let Some(clash) = clash {
+        for entry in &clash.entries {
+            out.push_str(&format!("your entry {} cannot be right", printable(entry)));
+            out.push_str(if clash.entries.len() > 1 { " (together with the others listed)\n" } else { "\n" });
+        }
+        out.push_str("  it clashes with:\n");
+        for c in &clash.constraints {
+            out.push_str(&format!(
+                "    - {}\n",
+                rule_text(&ShownRule { name: c.name.clone(), line: c.line, cells: Vec::new() })
+            ));
+        }
+        return out;
+    }
+    match status {
+        Status::Solved => {
+            out.push_str("solved: every value is fixed, and the solution passed the puzzle's independent check\n")
+        }
+        Status::GuessNeeded => {
+            let n = remaining.unwrap_or(0);
+            let n = if complete { n.to_string() } else { format!("at least {n}") };
+            out.push_str(&format!("from here a guess is needed; {n} solutions remain\n"));
+        }
+        Status::NoSolution => {
+            out.push_str("no solution");
+            if let Some(constraints) = explanation {
+                out.push_str(": these constraints cannot all hold:\n");
+                for c in constraints {
+                    out.push_str(&format!(
+                        "  - {}\n",
+                        rule_text(&ShownRule { name: c.name.clone(), line: c.line, cells: Vec::new() })
+                    ));
+                }
+            } else {
+                out.push('\n');
+            }
+        }
+        Status::Partial | Status::Hint => {}
+        Status::Unknown => out.push_str("unknown: the run was stopped\n"),
+    }
+    out
+}
+
+use PlanStatus as Status;
+
+fn times_line(t: &PlanTimes) -> String {
+    format!(
+        "{}: {} SAT calls, {} searches, {} sets tested, {} fallbacks, {:.1} candidates per search; {:.1} ms set search, \
+         {:.1} ms fallback, {:.1} ms facts used, {:.1} ms re-checks, {:.1} ms in all",
+        t.run.engine,
+        t.run.sat_calls,
+        t.searches,
+        t.sets_tested,
+        t.fallbacks,
+        t.candidates_per_search,
+        t.set_search_ms,
+        t.fallback_ms,
+        t.used_ms,
+        t.check_ms,
+        t.run.solve_ms
+    )
+}
+
+impl Report for StepsReport {
+    fn text(&self, kind: &str, title: Option<&str>) -> String {
+        let mut out = heading(kind, title);
+        for (i, step) in self.steps.iter().enumerate() {
+            out.push_str(&format!("step {}: {}", i + 1, step_text(step, Reveal::What)));
+        }
+        if self.status == Status::Partial {
+            out.push_str(&format!("state reached: {}\n", facts_text(&self.state, true)));
+        }
+        out.push_str(&ending_text(
+            self.status,
+            self.remaining,
+            self.remaining_complete,
+            &self.explanation,
+            &self.clash,
+        ));
+        let d = &self.difficulty;
+        out.push_str(&format!(
+            "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint\n",
+            d.steps, d.largest, d.total, d.multi_rule_steps
+        ));
+        if let Some(why) = &self.stopped {
+            out.push_str(&format!("stopped: {why}\n"));
+        }
+        out.push_str(&format!("({})\n", times_line(&self.stats)));
+        out
+    }
+
+    fn exit_code(&self) -> u8 {
+        match self.status {
+            Status::Solved | Status::GuessNeeded | Status::Partial | Status::Hint => exit::SOLVED,
+            Status::NoSolution => exit::NO_SOLUTION,
+            Status::Unknown => exit::UNKNOWN,
+        }
+    }
+}
+
+impl Stoppable for StepsReport {
+    fn stopped(stats: Stats, why: String, _: &Progress) -> StepsReport {
+        StepsReport {
+            status: Status::Unknown,
+            steps: Vec::new(),
+            remaining: None,
+            remaining_complete: false,
+            difficulty: Difficulty::default(),
+            state: Vec::new(),
+            explanation: None,
+            clash: None,
+            stopped: Some(why),
+            stats: PlanTimes { run: stats, ..PlanTimes::default() },
+            start: Vec::new(),
+            extent: (0, 0),
+        }
+    }
+}
+
+impl Report for HintReport {
+    fn text(&self, kind: &str, title: Option<&str>) -> String {
+        let mut out = heading(kind, title);
+        match &self.step {
+            Some(step) => out.push_str(&format!("hint: {}", step_text(step, self.reveal))),
+            None => out.push_str(&ending_text(
+                self.status,
+                self.remaining,
+                self.remaining_complete,
+                &self.explanation,
+                &self.clash,
+            )),
+        }
+        if let Some(why) = &self.stopped {
+            out.push_str(&format!("stopped: {why}\n"));
+        }
+        out.push_str(&format!("({})\n", times_line(&self.stats)));
+        out
+    }
+
+    fn exit_code(&self) -> u8 {
+        match self.status {
+            Status::NoSolution => exit::NO_SOLUTION,
+            Status::Unknown => exit::UNKNOWN,
+            _ => exit::SOLVED,
+        }
+    }
+}
+
+impl Stoppable for HintReport {
+    fn stopped(stats: Stats, why: String, _: &Progress) -> HintReport {
+        HintReport {
+            status: Status::Unknown,
+            step: None,
+            reveal: Reveal::default(),
+            remaining: None,
+            remaining_complete: false,
+            explanation: None,
+            clash: None,
+            stopped: Some(why),
+            stats: PlanTimes { run: stats, ..PlanTimes::default() },
+            start: Vec::new(),
+            extent: (0, 0),
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! `hint` and `steps` against brute force on hundreds of random small
+//! models of each kind with deductions (csp, fans, tile cover): every
+//! assignment enumerated and judged by rules written here, sharing nothing
+//! with somaria's encodings. Each deduced fact must hold in every
+//! solution; each step's constraints with its used facts must force its
+//! facts, and without any one constraint must not; a step marked smallest
+//! must have no smaller set of constraints that forces any of its facts;
+//! the end must match the number of solutions, and a solved end the one
+//! solution. The hint is the first step, and `--upto 1` then `hint` from
+//! the state it reaches agrees with `steps`.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+use somaria::deduce::plan::Limits;
+use somaria::hints::{self, PlanRequest};
+use somaria::puzzles::SolveOptions;
+use somaria::report::steps::{PlanStatus, Reveal, ShownFact, ShownStep, StepsReport};
+
+mod common;
+
+use common::fans::small_grid;
+use common::models::{fans_model, grid_text, load_text, relation_holds};
+
+/// An assignment: each variable's value as text.
+type Assignment = HashMap<String, String>;
+
+/// Whether the rule of a name holds in an assignment.
+type RuleHolds = Box<dyn Fn(&str, &Assignment) -> bool>;
+
+/// A brute-force world: every assignment of the model's variables, and
+/// the model's rules by name, judged here.
+struct World {
+    assignments: Vec<Assignment>,
+    rules: Vec<String>,
+    holds: RuleHolds,
+}
+
+impl World {
+    fn solutions(&self) -> Vec<&Assignment> {
+        self.assignments.iter().filter(|a| self.rules.iter().all(|r| (self.holds)(r, a))).collect()
+    }
+}
+
+fn value_text(f: &ShownFact) -> String {
+    match &f.value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn fact_holds(f: &ShownFact, a: &Assignment) -> bool {
+    (a.get(&f.var) == Some(&value_text(f))) == (f.op == "=")
+}
+
+/// Whether `rules` with `known` force `fact` in `world`.
+fn forces(world: &World, rules: &[&str], known: &[ShownFact], fact: &ShownFact) -> bool {
+    world
+        .assignments
+        .iter()
+        .filter(|a| rules.iter().all(|r| (world.holds)(r, a)) && known.iter().all(|k| fact_holds(k, a)))
+        .all(|a| fact_holds(fact, a))
+}
+
+/// Every check of the module documentation on one model.
+fn check_against(world: &World, text: &str) -> Result<(), TestCaseError> {
+    let puzzle = load_text(text);
+    let options = SolveOptions::default();
+    let request = PlanRequest { count_limit: 1000, ..PlanRequest::default() };
+    let report: StepsReport = hints::steps(puzzle.as_ref(), &options, &request).unwrap();
+    let solutions = world.solutions();
+    let expected = match solutions.len() {
+        0 => PlanStatus::NoSolution,
+        1 => PlanStatus::Solved,
+        _ => PlanStatus::GuessNeeded,
+    };
+    prop_assert_eq!(report.status, expected, "{}", text);
+    if expected == PlanStatus::GuessNeeded {
+        prop_assert_eq!(report.remaining, Some(solutions.len() as u64));
+    }
+    let mut known: Vec<ShownFact> = report.start.clone();
+    for (i, step) in report.steps.iter().enumerate() {
+        let because: Vec<&str> = step.because.iter().map(|r| r.name.as_str()).collect();
+        prop_assert_eq!(step.size, because.len());
+        for fact in &step.facts {
+            prop_assert!(solutions.iter().all(|a| fact_holds(fact, a)), "step {} fact {:?} fails a solution", i, fact);
+            prop_assert!(forces(world, &because, &step.using, fact), "step {} does not force {:?}\n{}", i, fact, text);
+            for drop in 0..because.len() {
+                let rest: Vec<&str> = because.iter().enumerate().filter(|&(j, _)| j != drop).map(|(_, &r)| r).collect();
+                prop_assert!(!forces(world, &rest, &step.using, fact), "step {} is not minimal\n{}", i, text);
+            }
+        }
+        for used in &step.using {
+            prop_assert!(known.contains(used), "step {} uses {:?}, which was not known", i, used);
+        }
+        if step.smallest && world.rules.len() <= 8 {
+            for bits in 0u32..1 << world.rules.len() {
+                let set: Vec<&str> =
+                    (0..world.rules.len()).filter(|j| bits >> j & 1 == 1).map(|j| world.rules[j].as_str()).collect();
+                if set.len() < step.size {
+                    for fact in &step.facts {
+                        prop_assert!(
+                            !forces(world, &set, &known, fact),
+                            "step {} is not smallest: {:?}\n{}",
+                            i,
+                            set,
+                            text
+                        );
+                    }
+                }
+            }
+        }
+        known.extend(step.facts.iter().cloned());
+    }
+    if expected == PlanStatus::Solved {
+        for (var, value) in solutions[0] {
+            let fixed = report.state.iter().find(|f| &f.var == var && f.op == "=");
+            prop_assert_eq!(fixed.map(value_text), Some(value.clone()), "{}", var);
+        }
+    }
+    let hint = hints::hint(puzzle.as_ref(), &options, &request, Reveal::What).unwrap();
+    prop_assert_eq!(hint.step.as_ref(), report.steps.first());
+    upto_one_then_hint_agrees(puzzle.as_ref(), &report)?;
+    Ok(())
+}
+
+/// `steps --upto 1` reaches the state of the single-constraint steps at
+/// the start of `full`, and `hint` from that state gives `full`'s next step.
+fn upto_one_then_hint_agrees(puzzle: &dyn somaria::Puzzle, full: &StepsReport) -> Result<(), TestCaseError> {
+    let options = SolveOptions::default();
+    let request = PlanRequest { upto: Some(1), count_limit: 1000, ..PlanRequest::default() };
+    let upto = hints::steps(puzzle, &options, &request).unwrap();
+    if full.status == PlanStatus::NoSolution {
+        return Ok(());
+    }
+    let prefix = full.steps.iter().take_while(|s| s.size <= 1).count();
+    prop_assert_eq!(&upto.steps[..], &full.steps[..prefix]);
+    let given: Vec<String> = upto.state.iter().map(|f| format!("{}{}{}", f.var, f.op, value_text(f))).collect();
+    let from_state = PlanRequest { given, count_limit: 1000, ..PlanRequest::default() };
+    let hint = hints::hint(puzzle, &options, &from_state, Reveal::What).unwrap();
+    same_next_step(hint.step.as_ref(), full.steps.get(prefix))
+}
+
+/// A step found by the exhaustive search is the same from any solver; one
+/// found by the fallback depends on the solver's history, so there only
+/// its kind must agree: larger than the exhaustive search, and of the same
+/// size when both are known to be smallest.
+fn same_next_step(hint: Option<&ShownStep>, next: Option<&ShownStep>) -> Result<(), TestCaseError> {
+    let exact = Limits::default().exact_size;
+    match (hint, next) {
+        (Some(h), Some(n)) if n.size > exact => {
+            prop_assert!(h.size > exact, "{:?} against {:?}", h, n);
+            if h.smallest && n.smallest {
+                prop_assert_eq!(h.size, n.size);
+            }
+        }
+        _ => prop_assert_eq!(hint, next),
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ csp
+
+/// A constraint between two variables, or between one and a number.
+#[derive(Clone, Debug)]
+struct Relation {
+    left: usize,
+    rel: &'static str,
+    right: Result<usize, i64>,
+}
+
+fn relations() -> impl Strategy<Value = (usize, Vec<Relation>)> {
+    (2usize..=4).prop_flat_map(|n| {
+        let relation = (
+            0..n,
+            prop::sample::select(vec!["!=", "<", "=", "<="]),
+            prop_oneof![(0..n).prop_map(Ok), (1i64..=3).prop_map(Err)],
+        )
+            .prop_map(|(left, rel, right)| Relation { left, rel, right });
+        (Just(n), prop::collection::vec(relation, 1..6))
+    })
+}
+
+fn csp_text(n: usize, relations: &[Relation]) -> String {
+    let mut text =
+        format!("kind = \"csp\"\nshow = [\"x\"]\n[vars]\nx = {{ index = [\"1..{n}\"], domain = \"1..3\" }}\n");
+    for (i, r) in relations.iter().enumerate() {
+        let right = match r.right {
+            Ok(v) => format!("x[{}]", v + 1),
+            Err(c) => c.to_string(),
+        };
+        text.push_str(&format!("[[constraint]]\nname = \"c{i}\"\nexpr = 'x[{}] {} {right}'\n", r.left + 1, r.rel));
+    }
+    text
+}
+
+fn csp_world(n: usize, relations: Vec<Relation>) -> World {
+    let assignments = (0..3u32.pow(n as u32))
+        .map(|code| {
+            (0..n).map(|i| (format!("x[{}]", i + 1), (code / 3u32.pow(i as u32) % 3 + 1).to_string())).collect()
+        })
+        .collect();
+    let rules = (0..relations.len()).map(|i| format!("c{i}")).collect();
+    let holds = move |name: &str, a: &Assignment| {
+        let r = &relations[name[1..].parse::<usize>().unwrap()];
+        let value = |i: usize| a[&format!("x[{}]", i + 1)].parse::<i64>().unwrap();
+        let right = match r.right {
+            Ok(v) => value(v),
+            Err(c) => c,
+        };
+        relation_holds(r.rel, value(r.left), right)
+    };
+    World { assignments, rules, holds: Box::new(holds) }
+}
+
+// ----------------------------------------------------------------- fans
+
+/// The wind rule, written afresh: a fan blows over every cell in its
+/// direction until a wall or the edge; each weathercock must be blown on.
+fn fans_world(rows: &[Vec<char>]) -> World {
+    let cells = |ch: char| -> Vec<(usize, usize)> {
+        (0..rows.len())
+            .flat_map(|r| (0..rows[0].len()).map(move |c| (r, c)))
+            .filter(|&(r, c)| rows[r][c] == ch)
+            .collect()
+    };
+    let (fans, cocks) = (cells('F'), cells('W'));
+    let names = ["up", "down", "left", "right"];
+    let assignments = (0..4usize.pow(fans.len() as u32))
+        .map(|code| {
+            (0..fans.len()).map(|i| (format!("fan {i}"), names[code / 4usize.pow(i as u32) % 4].to_string())).collect()
+        })
+        .collect();
+    let rules = cocks.iter().map(|(r, c)| format!("weathercock at ({r}, {c}) spins")).collect();
+    let grid = rows.to_vec();
+    let holds = move |name: &str, a: &Assignment| {
+        let at = cocks.iter().find(|(r, c)| name == format!("weathercock at ({r}, {c}) spins")).unwrap();
+        fans.iter().enumerate().any(|(i, &(r, c))| {
+            let (dr, dc) = match a[&format!("fan {i}")].as_str() {
+                "up" => (-1, 0),
+                "down" => (1, 0),
+                "left" => (0, -1),
+                _ => (0, 1),
+            };
+            let (mut r, mut c) = (r as i64 + dr, c as i64 + dc);
+            while r >= 0 && c >= 0 && (r as usize) < grid.len() && (c as usize) < grid[0].len() {
+                if grid[r as usize][c as usize] == '#' {
+                    return false;
+                }
+                if (r as usize, c as usize) == *at {
+                    return true;
+                }
+                r += dr;
+                c += dc;
+            }
+            false
+        })
+    };
+    World { assignments, rules, holds: Box::new(holds) }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(250))]
+
+    #[test]
+    fn csp_steps_agree_with_brute_force((n, relations) in relations()) {
+        let text = csp_text(n, &relations);
+        check_against(&csp_world(n, relations), &text)?;
+    }
+
+    #[test]
+    fn fans_steps_agree_with_brute_force(rows in small_grid()) {
+        prop_assume!(rows.iter().flatten().filter(|&&c| c == 'F').count() <= 4);
+        check_against(&fans_world(&rows), &fans_model(&grid_text(&rows)))?;
+    }
+}
+
+#[test]
+fn a_wrong_given_entry_is_named() {
+    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1) }]));
+    let request = PlanRequest { given: vec!["x[1]=3".into()], count_limit: 10, ..PlanRequest::default() };
+    let hint = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).unwrap();
+    assert_eq!(hint.status, PlanStatus::NoSolution);
+    let clash = hint.clash.expect("a clash");
+    assert_eq!(clash.entries, vec!["x[1]=3".to_string()]);
+    assert_eq!(clash.constraints.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["c0"]);
+}
+
+#[test]
+fn a_given_entry_that_names_nothing_is_refused() {
+    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1) }]));
+    for bad in ["y[1]=2", "x[1]=7", "x[1]"] {
+        let request = PlanRequest { given: vec![bad.into()], ..PlanRequest::default() };
+        let error = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).err().unwrap();
+        assert!(matches!(error, somaria::Error::BadRequest(_)), "{bad}: {error}");
+    }
+}
+
+// ------------------------------------------------------------ the command line
+
+fn cli_json(args: &[&str]) -> (serde_json::Value, i32) {
+    let out = common::cli::somaria().args(args).args(["--format", "json"]).output().unwrap();
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (json, out.status.code().unwrap())
+}
+
+/// The hardest Sudoku: `steps --upto 1` stops where the single-constraint
+/// steps end, and `hint` from the state it prints gives the step that
+/// `steps` takes next; `hint --reveal where` names cells and no values.
+#[test]
+fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
+    let model = "models/csp/sudoku-hardest.toml";
+    let (full, code) = cli_json(&["steps", model]);
+    assert_eq!((code, full["status"].as_str()), (0, Some("solved")));
+    let (upto, code) = cli_json(&["steps", model, "--upto", "1"]);
+    assert_eq!((code, upto["status"].as_str()), (0, Some("partial")));
+    let steps = full["steps"].as_array().unwrap();
+    let prefix = steps.iter().take_while(|s| s["size"].as_u64().unwrap() <= 1).count();
+    assert!(prefix < steps.len(), "the hardest Sudoku needs steps of more than one constraint");
+    assert_eq!(upto["steps"].as_array().unwrap()[..], steps[..prefix]);
+    let mut args: Vec<String> = vec!["hint".into(), model.into()];
+    for f in upto["state"].as_array().unwrap() {
+        args.push("--given".into());
+        args.push(format!("{}{}{}", f["var"].as_str().unwrap(), f["op"].as_str().unwrap(), f["value"]));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (hint, code) = cli_json(&args);
+    assert_eq!((code, hint["status"].as_str()), (0, Some("hint")));
+    let shown = |v: &serde_json::Value| -> ShownStep {
+        let size = v["size"].as_u64().unwrap() as usize;
+        ShownStep { facts: vec![], because: vec![], using: vec![], size, smallest: v["smallest"].as_bool().unwrap() }
+    };
+    let (h, n) = (shown(&hint["step"]), shown(&steps[prefix]));
+    if n.size <= Limits::default().exact_size {
+        assert_eq!(hint["step"], steps[prefix]);
+    } else {
+        same_next_step(Some(&h), Some(&n)).unwrap();
+    }
+    let out = common::cli::somaria().args(["hint", model, "--reveal", "where"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.starts_with("hint: look at: ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("cell[") && !line.contains('=') && !line.contains('≠'), "{line}");
+    assert!(!text.contains("because"), "{text}");
+}
+
+/// A wrong entry in the player's state is named, with exit 1; an entry
+/// that names nothing is refused with exit 2.
+#[test]
+fn the_command_line_names_a_wrong_entry() {
+    let model = "models/csp/sudoku-hardest.toml";
+    // The solution's first row is 8 1 2 7 5 3 6 4 9, and 3 is given in the first box.
+    let (hint, code) = cli_json(&["hint", model, "--given", "cell[1,2]=1", "--given", "cell[1,3]=3"]);
+    assert_eq!((code, hint["status"].as_str()), (1, Some("no_solution")), "{hint}");
+    assert_eq!(hint["clash"]["entries"], serde_json::json!(["cell[1,3]=3"]), "{hint}");
+    let out = common::cli::somaria().args(["hint", model, "--given", "cell[1,3]=3"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("your entry cell[1,3]=3 cannot be right"), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+    let out = common::cli::somaria().args(["hint", model, "--given", "cell[10,1]=1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
