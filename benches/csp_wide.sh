@@ -34,10 +34,10 @@ model div 'x = "0..1000000000"\ny = "1..100000"' 'x div y = 500000'
 measure() {
     local times=() peak=0 code=0
     for _ in $(seq "$RUNS"); do
-        local out status=0
-        out=$( { /usr/bin/time -f "%e %M" timeout "$LIMIT" "$BIN" "$@" > /dev/null 2>&1; } 2>&1 ) || status=$?
+        local status=0
+        /usr/bin/time -o "$DIR/time" -f "%e %M" timeout "$LIMIT" "$BIN" "$@" > /dev/null 2>&1 || status=$?
         local line
-        line=$(tail -n 1 <<< "$out")
+        line=$(tail -n 1 "$DIR/time")
         local kb=${line##* }
         (( kb / 1024 > peak )) && peak=$(( kb / 1024 ))
         if [[ $status -eq 124 ]]; then
