@@ -334,3 +334,41 @@ fn a_reader_that_stops_early_is_not_an_error() {
         assert!(out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+#[test]
+fn no_output_replaces_the_model_by_path_symlink_hard_link_or_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("model.toml");
+    let original = std::fs::read_to_string("models/akh-vaquot.toml").unwrap();
+    std::fs::write(&model, &original).unwrap();
+    let link = dir.path().join("link.toml");
+    std::os::unix::fs::symlink(&model, &link).unwrap();
+    let hard = dir.path().join("hard.toml");
+    std::fs::hard_link(&model, &hard).unwrap();
+    let relative = dir.path().join(".").join("model.toml");
+    for (command, flag) in
+        [("solve", "-o"), ("solve", "--dimacs"), ("solve", "--proof"), ("count", "-o"), ("encode", "-o")]
+    {
+        for output in [&model, &link, &hard, &relative] {
+            let out = somaria().arg(command).arg(&model).arg(flag).arg(output).assert().code(2);
+            let message = stderr_of(&out);
+            assert!(message.contains("names the model file"), "{command} {flag} {}: {message}", output.display());
+            assert_eq!(std::fs::read_to_string(&model).unwrap(), original, "{command} {flag} {}", output.display());
+        }
+    }
+    // A model read from standard input that is the file an output names.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("somaria"))
+        .args(["solve", "-", "-o"])
+        .arg(&link)
+        .stdin(std::fs::File::open(&model).unwrap())
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("standard input"), "{message}");
+    assert_eq!(std::fs::read_to_string(&model).unwrap(), original);
+    // Another file is written as before.
+    let other = dir.path().join("report.txt");
+    somaria().arg("solve").arg(&model).arg("-o").arg(&other).assert().success();
+    assert!(std::fs::read_to_string(&other).unwrap().contains("solved"));
+}

@@ -383,3 +383,24 @@ fn the_grid_seed_solves_before_it_is_mutated() {
         assert_eq!(counted.count, 252, "{engine}");
     }
 }
+
+#[test]
+fn a_generator_name_bound_twice_in_one_comprehension_is_refused_at_the_second() {
+    let e = refused(constraint("forall(i in 1..2, i in 2..3)(x != i)"));
+    assert_mentions(&e, &["bad.toml:12:27:", "the generator name `i` bound twice", "a different name for each"]);
+    let e = refused(constraint("sum(i, i in 1..3)(i) = x"));
+    assert_mentions(&e, &["bad.toml:12:16:", "`i` bound twice"]);
+    // Nested comprehensions may reuse a name, as in MiniZinc.
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_model(dir.path(), "ok.toml", constraint("forall(i in 1..2)(forall(i in 2..3)(x != i))"));
+    somaria().arg("solve").arg(&path).assert().success();
+}
+
+#[test]
+fn an_integer_beyond_64_bits_in_a_param_is_named_in_the_models_terms() {
+    let text =
+        "kind = \"csp\"\n[params]\nn = 99999999999999999999\n[vars]\nx = \"1..3\"\n[[constraint]]\nexpr = 'x = 1'\n";
+    let e = refused(text);
+    assert_mentions(&e, &["bad.toml:3:5:", "the integer 99999999999999999999"]);
+    assert!(!e.contains("i128") && !e.contains("invalid type"), "serde's words: {e}");
+}

@@ -104,7 +104,7 @@ proptest! {
     fn linear_constraints_count_like_brute_force(case in case()) {
         let expected = case.count();
         let text = case.text();
-        for linear in [Linear::PseudoBoolean, Linear::Diagrams] {
+        for linear in [Linear::PseudoBoolean, Linear::Diagrams, Linear::Binary] {
             let puzzle = load_puzzle(&Source::from_text("linear.toml", text.clone())).unwrap().with_linear(linear);
             for engine in puzzle.engines() {
                 let options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };

@@ -12,7 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
+use somaria::puzzles::csp::{Linear, load_puzzle};
+use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
 use somaria::rng::SplitMix64;
 
 mod common;
@@ -858,6 +859,16 @@ fn check_model(seed: u64) {
                 assert_eq!(got, expected, "{context}\nfacts of {}", model.scalars[s].text);
             }
         }
+
+        // The wide-domain path (binary adders, products over bits, `abs`
+        // and division by linear constraints), forced onto these small
+        // domains so that brute force can check it.
+        let binary = load_puzzle(&Source::from_text("random.toml", text.clone())).unwrap().with_linear(Linear::Binary);
+        let counted = binary.count(&count_options).unwrap_or_else(|e| panic!("{context}\nbinary count: {e}"));
+        assert_eq!(counted.count, projections.len() as u64, "{context}\nbinary count");
+        let solved = binary.solve(&options).unwrap_or_else(|e| panic!("{context}\nbinary solve: {e}"));
+        assert_eq!(solved.status == Status::Solved, solvable, "{context}\nbinary solve status");
+        assert_eq!(solved.objective, truth.optimum, "{context}\nbinary objective");
 
         let explained = puzzle.explain(&options).unwrap_or_else(|e| panic!("{context}\nexplain: {e}"));
         // Explain ignores optimality but not the objective's definedness.

@@ -195,6 +195,9 @@ pub fn encode(common: &Common, engine: Option<String>) -> Result<u8, Failure> {
         Some(path) => Target::resolve(path).map_err(Failure::bad_input)?,
         None => Target::Stdout,
     };
+    if let Some(path) = output {
+        super::output::refuse_input(&common.model, &[("--output", path, &target)]).map_err(Failure::bad_input)?;
+    }
     // The DIMACS file takes -o here; the summary goes to standard output.
     let run = Run::start_with(common, None)?;
     let formula = match run.supervise(move |puzzle| puzzle.formula(engine.as_deref())) {

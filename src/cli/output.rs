@@ -154,6 +154,33 @@ pub fn refuse_shared(outputs: &[(&str, &Path, &Target)]) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses an output that would replace the model being read: `model`
+/// itself, a symlink to it or a hard link of it (the same device and
+/// inode), or for a model read from standard input (`-`), the file that
+/// standard input is.
+pub fn refuse_input(model: &Path, outputs: &[(&str, &Path, &Target)]) -> Result<(), String> {
+    let source = if model == Path::new("-") { Path::new("/dev/stdin") } else { model };
+    let Ok(meta) = fs::metadata(source) else { return Ok(()) };
+    if !meta.is_file() {
+        return Ok(());
+    }
+    let input = Identity::Inode(meta.dev(), meta.ino());
+    for (flag, path, target) in outputs {
+        if target.identity() == input {
+            let what = if model == Path::new("-") {
+                "the file standard input reads the model from".to_string()
+            } else {
+                format!("the model file {}", model.display())
+            };
+            return Err(format!(
+                "{flag} {} names {what}; expected a different file, so the output does not replace the model",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn is_stdout_alias(path: &Path) -> bool {
     path == Path::new("-")
         || path == Path::new("/dev/stdout")

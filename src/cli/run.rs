@@ -13,7 +13,7 @@ use somaria::report::{self, Report, Stoppable};
 use somaria::solver::{Progress, SolverConfig};
 
 use super::args::{Common, OutputFormat};
-use super::output::{Target, refuse_shared};
+use super::output::{Target, refuse_input, refuse_shared};
 use super::supervise::{Finished, Limits, supervise};
 use super::{Failure, exit, memory};
 
@@ -59,10 +59,12 @@ impl Run {
                 let mut all = others.to_vec();
                 all.push(("--output", path, &target));
                 refuse_shared(&all).map_err(Failure::bad_input)?;
+                refuse_input(&common.model, &all).map_err(Failure::bad_input)?;
                 Some(target)
             }
             None => {
                 refuse_shared(others).map_err(Failure::bad_input)?;
+                refuse_input(&common.model, others).map_err(Failure::bad_input)?;
                 None
             }
         };

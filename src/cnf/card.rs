@@ -117,6 +117,9 @@ pub fn at_most_k<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) {
         _ if k >= lits.len() => {}
         0 => lits.iter().for_each(|&l| sink.add_clause(&[!l])),
         1 => at_most_one(sink, lits),
+        // A totalizer cut off at k + 1 is O(n·k): near n, count the false
+        // literals instead, which keeps it O(n·(n - k)).
+        _ if lits.len() - k < k => at_least_k(sink, &negate(lits), lits.len() - k),
         _ => {
             let count = Totalizer::build(sink, lits, k + 1, Bounds::Upper);
             sink.add_clause(&[!count.at_least(k + 1).expect("cut off at k + 1")]);
@@ -142,11 +145,17 @@ pub fn at_least_k<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) 
         _ if k > lits.len() => sink.add_clause(&[]),
         1 => sink.add_clause(lits),
         _ if k == lits.len() => lits.iter().for_each(|&l| sink.add_clause(&[l])),
+        // As in `at_most_k`: near n, at most n - k of the negations.
+        _ if lits.len() - k + 1 < k => at_most_k(sink, &negate(lits), lits.len() - k),
         _ => {
             let count = Totalizer::build(sink, lits, k, Bounds::Lower);
             sink.add_clause(&[count.at_least(k).expect("cut off at k")]);
         }
     }
+}
+
+fn negate(lits: &[Lit]) -> Vec<Lit> {
+    lits.iter().map(|&l| !l).collect()
 }
 
 /// Which implications a [`Totalizer`] encodes between inputs and outputs.

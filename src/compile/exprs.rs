@@ -12,6 +12,13 @@ use crate::lang::model::IntSet;
 /// The most pairs of values a function of two variables is tabulated over.
 const PAIR_LIMIT: u64 = 4096;
 
+/// The most pairs of literals a product over wide domains multiplies.
+const MAX_PARTIAL_PRODUCTS: usize = 100_000;
+
+/// The most values a function of one variable is tabulated over; wider
+/// ones are tied to their argument by linear constraints.
+const TABULATED: u64 = ENUM_LIMIT * 64;
+
 /// The most values an exact domain of an auxiliary variable is computed for.
 const EXACT_LIMIT: usize = 1 << 16;
 
@@ -138,7 +145,7 @@ impl Encoder {
             }
             IKind::Abs(a) => {
                 let (x, defs) = self.int_var(a)?;
-                Ok((self.function1(x, |v| Some(v.abs()))?, defs))
+                Ok((self.abs(x)?, defs))
             }
             IKind::Min(items) | IKind::Max(items) => {
                 let mut xs = Vec::new();
@@ -160,14 +167,30 @@ impl Encoder {
         }
     }
 
+    /// `z = |x|`: tabulated over a small domain, else two linear
+    /// equations, `z = x` where x ≥ 0 and `z = -x` where not.
+    fn abs(&mut self, x: usize) -> Result<usize, CompileError> {
+        if self.size(x) <= TABULATED && !self.binary {
+            return self.function1(x, |v| Some(v.abs()));
+        }
+        let dom = &self.ints[x].dom;
+        let (lo, hi) = (dom.min().unwrap_or(0), dom.max().unwrap_or(0));
+        let top = lo.abs().max(hi.abs());
+        let bottom = if lo <= 0 && hi >= 0 { 0 } else { lo.abs().min(hi.abs()) };
+        let z = self.aux_int(IntSet::range(bottom, top))?;
+        let nonnegative = self.ge(x, 0)?;
+        self.post_lin(&[nonnegative], &Lin { terms: vec![(1, z), (-1, x)], k: 0 }, Rel::Eq)?;
+        self.post_lin(&[!nonnegative], &Lin { terms: vec![(1, z), (1, x)], k: 0 }, Rel::Eq)?;
+        Ok(z)
+    }
+
     /// `z = f(x)`, tabulated: each value of x gives z's value, and each
     /// value of z names the values of x that give it.
     fn function1(&mut self, x: usize, f: impl Fn(i64) -> Option<i64>) -> Result<usize, CompileError> {
-        if self.size(x) > ENUM_LIMIT * 64 {
-            return Err(CompileError::TooLarge(format!(
-                "abs of a variable with {} values; at most {} are tabulated",
-                self.size(x),
-                ENUM_LIMIT * 64
+        if self.size(x) > TABULATED {
+            return Err(CompileError::Internal(format!(
+                "a function tabulated over {} values, past the {TABULATED} it takes",
+                self.size(x)
             )));
         }
         let values: Vec<i64> = self.ints[x].dom.values().collect();
@@ -244,14 +267,16 @@ impl Encoder {
             return Ok(z);
         }
         let (sx, sy) = (self.size(x), self.size(y));
-        let z = if sx.saturating_mul(sy) <= PAIR_LIMIT {
+        let z = if self.binary {
+            self.binary_product(x, y)?
+        } else if sx.saturating_mul(sy) <= PAIR_LIMIT {
             self.function2(x, y, |a, b| a.checked_mul(b))?
         } else {
             let (small, big) = if sx <= sy { (x, y) } else { (y, x) };
             if self.size(small) > ENUM_LIMIT {
-                return Err(CompileError::TooLarge(format!(
-                    "a product of two variables with {sx} and {sy} values; one of them may have at most {ENUM_LIMIT}"
-                )));
+                let z = self.binary_product(x, y)?;
+                self.pair_cache.insert(key, z);
+                return Ok(z);
             }
             let (bl, bh) = (self.ints[big].dom.min().unwrap_or(0), self.ints[big].dom.max().unwrap_or(0));
             let mut lo = i64::MAX;
@@ -275,6 +300,41 @@ impl Encoder {
         Ok(z)
     }
 
+    /// `z = x · y` over wide domains, as one linear equation over the
+    /// literals that spell x and y out (`x = x0 + Σ w_i·a_i`, the bits in
+    /// the log encoding): `z = x0·y + y0·x - x0·y0 + Σ w_i·v_j·(a_i ∧ b_j)`.
+    fn binary_product(&mut self, x: usize, y: usize) -> Result<usize, CompileError> {
+        let too_large = || CompileError::TooLarge("a product whose partial products pass ±2^62".to_string());
+        let ((x0, xs), (y0, ys)) = (self.weighted(x), self.weighted(y));
+        let pairs = xs.len().saturating_mul(ys.len());
+        if pairs > MAX_PARTIAL_PRODUCTS {
+            return Err(CompileError::TooLarge(format!(
+                "a product of two variables with {} and {} values needs {pairs} partial products in the {} encoding, more than {MAX_PARTIAL_PRODUCTS}; the log encoding (--engine log) needs one per pair of bits",
+                self.size(x),
+                self.size(y),
+                self.engine
+            )));
+        }
+        let (x1, y1) = (self.ints[x].dom.max().unwrap_or(0), self.ints[y].dom.max().unwrap_or(0));
+        let (a0, a1, b0, b1) = (x0 as i128, x1 as i128, y0 as i128, y1 as i128);
+        let corners = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+        let lo = i64::try_from(corners.iter().min().copied().unwrap_or(0)).map_err(|_| too_large())?;
+        let hi = i64::try_from(corners.iter().max().copied().unwrap_or(0)).map_err(|_| too_large())?;
+        let z = self.aux_int(IntSet::range(lo, hi))?;
+        let k = x0.checked_mul(y0).ok_or_else(too_large)?;
+        let mut lin = Lin { terms: vec![(1, z), (-x0, y), (-y0, x)], k };
+        for &(w, a) in &xs {
+            for &(v, b) in &ys {
+                let weight = w.checked_mul(v).filter(|p| p.abs() < 1 << 62).ok_or_else(too_large)?;
+                let both = self.and_lit(&[a, b])?;
+                let term = self.int_of_lit(both)?;
+                lin.terms.push((-weight, term));
+            }
+        }
+        self.post_lin(&[], &lin, Rel::Eq)?;
+        Ok(z)
+    }
+
     /// `x div y` or `x mod y` (truncating), and the literal "y ≠ 0" that
     /// says it is defined.
     fn divmod(&mut self, x: usize, y: usize, div: bool) -> Result<(usize, Lit), CompileError> {
@@ -285,9 +345,12 @@ impl Encoder {
         }
         let op = move |a: i64, b: i64| if div { a.checked_div(b) } else { a.checked_rem(b) };
         let (sx, sy) = (self.size(x), self.size(y));
-        let z = if sx.saturating_mul(sy) <= PAIR_LIMIT {
+        let z = if sy == 1 && self.ints[y].dom.contains(0) {
+            // Never defined: any value will do.
+            self.aux_int(IntSet::range(0, 0))?
+        } else if sx.saturating_mul(sy) <= PAIR_LIMIT && !self.binary {
             self.function2(x, y, op)?
-        } else if sy == 1 {
+        } else if sy == 1 && sx <= TABULATED && !self.binary {
             let b = self.ints[y].dom.min().unwrap_or(1);
             self.function1(x, move |a| op(a, b))?
         } else {
@@ -307,14 +370,22 @@ impl Encoder {
         let (xl, xh) = (dx.min().unwrap_or(0), dx.max().unwrap_or(0));
         let (yl, yh) = (dy.min().unwrap_or(0), dy.max().unwrap_or(0));
         let m = xl.abs().max(xh.abs());
-        let q = self.aux_int(IntSet::range(-m, m))?;
+        // |q| ≤ |x| / |y| for the least |y| other than 0.
+        let least = if yl > 0 {
+            yl
+        } else if yh < 0 {
+            -yh
+        } else {
+            1
+        };
+        let q = self.aux_int(IntSet::range(-(m / least), m / least))?;
         let ym = yl.abs().max(yh.abs()).saturating_sub(1);
         let r =
             self.aux_int(IntSet::range(if xl < 0 { -ym.min(-xl) } else { 0 }, if xh > 0 { ym.min(xh) } else { 0 }))?;
         let t = self.times(y, q)?;
         self.post_lin(&[defined], &Lin { terms: vec![(1, x), (-1, t), (-1, r)], k: 0 }, Rel::Eq)?;
-        let ar = self.function1(r, |v| Some(v.abs()))?;
-        let ay = self.function1(y, |v| Some(v.abs()))?;
+        let ar = self.abs(r)?;
+        let ay = self.abs(y)?;
         self.post_lin(&[defined], &Lin { terms: vec![(1, ar), (-1, ay)], k: 1 }, Rel::Le)?;
         let positive = self.ge(x, 1)?;
         self.post_lin(&[defined, positive], &Lin { terms: vec![(-1, r)], k: 0 }, Rel::Le)?;

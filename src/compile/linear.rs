@@ -6,9 +6,10 @@
 //! track are few, and rustsat's binary adder when they are many.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use rustsat::encodings::CollectClauses;
-use rustsat::encodings::pb::{BinaryAdder, BoundUpper, GeneralizedTotalizer};
+use rustsat::encodings::pb::{BoundUpper, GeneralizedTotalizer};
 use rustsat::instances::ManageVars;
 use rustsat::types as rs;
 
@@ -206,6 +207,7 @@ impl Encoder {
     /// Merges repeated variables, folds constants and returns the bounds.
     fn normalize(&self, lin: &Lin) -> (Vec<(i128, usize)>, i128, i128, i128) {
         let mut merged: Vec<(i128, usize)> = Vec::with_capacity(lin.terms.len());
+        let mut slots: HashMap<usize, usize> = HashMap::with_capacity(lin.terms.len());
         let mut k = lin.k as i128;
         for &(c, x) in &lin.terms {
             if c == 0 {
@@ -216,9 +218,12 @@ impl Encoder {
                 k += c as i128 * dom.min().unwrap_or(0) as i128;
                 continue;
             }
-            match merged.iter_mut().find(|(_, y)| *y == x) {
-                Some(slot) => slot.0 += c as i128,
-                None => merged.push((c as i128, x)),
+            match slots.entry(x) {
+                Entry::Occupied(slot) => merged[*slot.get()].0 += c as i128,
+                Entry::Vacant(slot) => {
+                    slot.insert(merged.len());
+                    merged.push((c as i128, x));
+                }
             }
         }
         merged.retain(|(c, _)| *c != 0);
@@ -263,7 +268,7 @@ impl Encoder {
                 self.clause(&clause);
                 Ok(())
             }
-            [(c1, x1), (c2, x2)] if self.size(x1).min(self.size(x2)) <= ENUM_LIMIT => {
+            [(c1, x1), (c2, x2)] if self.size(x1).min(self.size(x2)) <= ENUM_LIMIT && !self.binary => {
                 let ((cx, x), (cy, y)) =
                     if self.size(x1) <= self.size(x2) { ((c1, x1), (c2, x2)) } else { ((c2, x2), (c1, x1)) };
                 self.binary(guard, (cx, x), (cy, y), k, rel)
@@ -271,11 +276,7 @@ impl Encoder {
             _ if rel != Rel::Ne && self.mdd(guard, &terms, k, rel)? => Ok(()),
             _ => match rel {
                 Rel::Le => self.pb_le(guard, &terms, k),
-                Rel::Eq => {
-                    self.pb_le(guard, &terms, k)?;
-                    let negated: Vec<(i128, usize)> = terms.iter().map(|&(c, x)| (-c, x)).collect();
-                    self.pb_le(guard, &negated, -k)
-                }
+                Rel::Eq => self.pb_eq(guard, &terms, k),
                 Rel::Ne => {
                     // Σ ≤ -1 or Σ ≥ 1, each under its own literal.
                     let below = self.new_lit()?;
@@ -474,6 +475,73 @@ impl Encoder {
 
     /// `guard → (Σ c·x + k ≤ 0)` by a pseudo-Boolean encoding.
     fn pb_le(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128) -> Result<(), CompileError> {
+        let Some((kept, bound)) = self.positive_form(guard, terms, k, false)? else { return Ok(()) };
+        self.post_pb(guard, &kept, bound)
+    }
+
+    /// `guard → Σ w·l ≤ bound`, by the encoding [`choose_pb`] picks.
+    fn post_pb(&mut self, guard: &[Lit], kept: &[(u64, Lit)], bound: u64) -> Result<(), CompileError> {
+        if kept.iter().map(|&(w, _)| w as u128).sum::<u128>() <= bound as u128 {
+            return Ok(());
+        }
+        match choose_pb(kept, bound, self.binary) {
+            Pb::Unit => {
+                let lits: Vec<Lit> = kept.iter().map(|&(_, l)| l).collect();
+                self.at_most(guard, &lits, bound as usize)
+            }
+            Pb::Totalizer => {
+                let assumptions = self.rustsat_ub::<GeneralizedTotalizer>(kept, bound)?;
+                let negated_guard: Vec<Lit> = guard.iter().map(|&g| !g).collect();
+                for a in assumptions {
+                    let mut clause = negated_guard.clone();
+                    clause.push(a);
+                    self.clause(&clause);
+                }
+                Ok(())
+            }
+            Pb::Adder => {
+                let digits = self.binary_sum(kept)?;
+                self.digits_at_most(guard, &digits, bound);
+                Ok(())
+            }
+        }
+    }
+
+    /// `guard → (Σ c·x + k = 0)`: as two bounds when each is a unary count
+    /// or a generalized totalizer, else one binary adder whose digits must
+    /// spell the bound.
+    fn pb_eq(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128) -> Result<(), CompileError> {
+        let negated: Vec<(i128, usize)> = terms.iter().map(|&(c, x)| (-c, x)).collect();
+        let Some((kept, bound)) = self.positive_form(guard, terms, k, true)? else {
+            return self.pb_le(guard, &negated, -k);
+        };
+        let total: u64 = kept.iter().map(|&(w, _)| w).sum();
+        if choose_pb(&kept, bound, self.binary) != Pb::Adder
+            && choose_pb(&kept, total - bound, self.binary) != Pb::Adder
+        {
+            // Σ w·l ≥ bound is Σ w·¬l ≤ total - bound.
+            let complement: Vec<(u64, Lit)> = kept.iter().map(|&(w, l)| (w, !l)).collect();
+            self.post_pb(guard, &kept, bound)?;
+            return self.post_pb(guard, &complement, total - bound);
+        }
+        let digits = self.binary_sum(&kept)?;
+        self.digits_equal(guard, &digits, bound);
+        Ok(())
+    }
+
+    /// `Σ c·x + k ≤ 0` (or `= 0` when `exact`) as `Σ w·l ≤ bound` over
+    /// positive weights on the literals that spell the variables out,
+    /// divided by their common divisor, with the literals heavier than the
+    /// bound forced false. `None` when that settles it (the clauses, if
+    /// any, are added); for `exact`, `None` means the upper half is settled
+    /// and only `Σ ≥ bound` is left to post.
+    fn positive_form(
+        &mut self,
+        guard: &[Lit],
+        terms: &[(i128, usize)],
+        k: i128,
+        exact: bool,
+    ) -> Result<Option<(Weighted, u64)>, CompileError> {
         // Coefficients on positive literals, by variable.
         let mut coef: HashMap<Var, i128> = HashMap::new();
         let mut order: Vec<Var> = Vec::new();
@@ -508,12 +576,12 @@ impl Encoder {
         let bound = -k;
         let negated_guard: Vec<Lit> = guard.iter().map(|&g| !g).collect();
         let total: i128 = weighted.iter().map(|&(w, _)| w as i128).sum();
-        if bound < 0 {
+        if bound < 0 || (exact && total < bound) {
             self.clause(&negated_guard);
-            return Ok(());
+            return Ok(None);
         }
-        if total <= bound {
-            return Ok(());
+        if total <= bound && !exact {
+            return Ok(None);
         }
         if total > 1i128 << 62 {
             return Err(CompileError::TooLarge(format!(
@@ -533,26 +601,16 @@ impl Encoder {
             }
         }
         let g = kept.iter().fold(0u64, |g, &(w, _)| gcd(g as i128, w as i128) as u64).max(1);
+        if exact && !bound.is_multiple_of(g) {
+            self.clause(&negated_guard);
+            return Ok(None);
+        }
         let bound = bound / g;
         let kept: Vec<(u64, Lit)> = kept.into_iter().map(|(w, l)| (w / g, l)).collect();
         if kept.iter().map(|&(w, _)| w as u128).sum::<u128>() <= bound as u128 {
-            return Ok(());
+            return Ok(None);
         }
-        if kept.iter().all(|&(w, _)| w == 1) {
-            let lits: Vec<Lit> = kept.iter().map(|&(_, l)| l).collect();
-            return self.at_most(guard, &lits, bound as usize);
-        }
-        let assumptions = if distinct_sums(&kept, bound) <= GTE_LIMIT {
-            self.rustsat_ub::<GeneralizedTotalizer>(&kept, bound)?
-        } else {
-            self.rustsat_ub::<BinaryAdder>(&kept, bound)?
-        };
-        for a in assumptions {
-            let mut clause = negated_guard.clone();
-            clause.push(a);
-            self.clause(&clause);
-        }
-        Ok(())
+        Ok(Some((kept, bound)))
     }
 
     /// `guard → at most k of lits`, by [`crate::cnf::card`].
@@ -577,13 +635,22 @@ impl Encoder {
             self.card(lits, |cnf, xs| card::at_most_k(cnf, xs, k))?;
             return Ok(());
         }
-        let (count, map) = self.card(lits, |cnf, xs| Totalizer::build(cnf, xs, k + 1, Bounds::Upper))?;
-        let over = count
-            .at_least(k + 1)
-            .map(|l| map.map(l))
-            .ok_or_else(|| CompileError::Internal("totalizer cut-off".into()))?;
+        // A totalizer cut off at k + 1 is O(n·k); near n, demanding that
+        // n - k literals be false is O(n·(n - k)).
+        let spare = lits.len() - k;
         let mut clause = negated_guard;
-        clause.push(!over);
+        if spare == 1 {
+            clause.extend(lits.iter().map(|&l| !l));
+        } else if spare < k {
+            let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+            let (count, map) = self.card(&negated, |cnf, xs| Totalizer::build(cnf, xs, spare, Bounds::Lower))?;
+            let enough = count.at_least(spare).map(|l| map.map(l));
+            clause.push(enough.ok_or_else(|| CompileError::Internal("totalizer cut-off".into()))?);
+        } else {
+            let (count, map) = self.card(lits, |cnf, xs| Totalizer::build(cnf, xs, k + 1, Bounds::Upper))?;
+            let over = count.at_least(k + 1).map(|l| map.map(l));
+            clause.push(!over.ok_or_else(|| CompileError::Internal("totalizer cut-off".into()))?);
+        }
         self.clause(&clause);
         Ok(())
     }
@@ -626,6 +693,38 @@ impl Encoder {
         }
         Ok(assumptions.into_iter().map(from_rs).collect())
     }
+}
+
+/// Weighted literals `Σ w·l` over positive weights.
+type Weighted = Vec<(u64, Lit)>;
+
+/// The pseudo-Boolean encodings of `Σ w·l ≤ bound`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Pb {
+    /// Every weight is 1: a cardinality constraint from [`crate::cnf::card`].
+    Unit,
+    /// Few distinct sums up to the bound: rustsat's generalized totalizer.
+    Totalizer,
+    /// Otherwise a binary adder ([`super::adder`]), whose size does not
+    /// depend on the bound.
+    Adder,
+}
+
+/// The most clauses a generalized totalizer is guessed to take (inputs
+/// times distinct sums) before the binary adder is used instead.
+const GTE_CLAUSES: usize = 2_000_000;
+
+/// The encoding for `Σ w·l ≤ bound`; `binary` asks for the adder
+/// whenever the weights differ.
+fn choose_pb(kept: &[(u64, Lit)], bound: u64, binary: bool) -> Pb {
+    if kept.iter().all(|&(w, _)| w == 1) {
+        return Pb::Unit;
+    }
+    if binary {
+        return Pb::Adder;
+    }
+    let sums = distinct_sums(kept, bound);
+    if sums <= GTE_LIMIT && kept.len().saturating_mul(sums) <= GTE_CLAUSES { Pb::Totalizer } else { Pb::Adder }
 }
 
 /// How many distinct sums of subsets of the weights lie within the bound

@@ -34,6 +34,7 @@
 //! constraint go to that constraint's group, so `explain` can drop a
 //! constraint without dropping a definition another one shares.
 
+mod adder;
 mod exprs;
 mod grids;
 mod ints;
@@ -178,6 +179,9 @@ impl ClauseList {
 pub(crate) struct Encoder {
     engine: Encoding,
     diagrams: bool,
+    /// Whether to take the wide-domain encodings on every domain
+    /// ([`Linear::Binary`]).
+    binary: bool,
     num_vars: usize,
     truth: Lit,
     /// Index 0 holds the hard clauses, index g + 1 those of group g.
@@ -222,6 +226,7 @@ impl Encoder {
         let mut enc = Encoder {
             engine,
             diagrams: true,
+            binary: false,
             num_vars: 1,
             truth: Var::from_index(0).pos(),
             clauses: (0..=groups).map(|_| ClauseList::default()).collect(),
@@ -276,6 +281,8 @@ impl Encoder {
     fn repr_for(&self, size: u64) -> Repr {
         match self.engine {
             _ if size <= 1 => Repr::Const,
+            // Two values need one literal, which is the order encoding.
+            Encoding::Auto | Encoding::Eager if size == 2 => Repr::Order,
             Encoding::Direct if size <= MAX_UNARY_DOMAIN => Repr::Direct,
             Encoding::Order if size <= MAX_UNARY_DOMAIN => Repr::Order,
             Encoding::Auto | Encoding::Eager if size <= AUTO_DIRECT_LIMIT => Repr::Direct,
@@ -623,6 +630,30 @@ pub enum Linear {
     /// Always a pseudo-Boolean encoding (totalizer, generalized totalizer
     /// or binary adder).
     PseudoBoolean,
+    /// The wide-domain path on every domain: each weighted sum through a
+    /// binary adder, and products, division, remainders and `abs` tied to
+    /// their arguments by linear constraints rather than tables. For
+    /// cross-checking that path on instances small enough to enumerate.
+    Binary,
+}
+
+/// Refuses, at its declaration, a variable too wide for the direct or
+/// order encoding, before anything is allocated.
+fn refuse_wide_domains(model: &Model, program: &crate::lang::Program, engine: Encoding) -> Result<(), CompileError> {
+    if !matches!(engine, Encoding::Direct | Encoding::Order) {
+        return Ok(());
+    }
+    for (d, decl) in model.vars.iter().enumerate() {
+        let size = decl.domain.len();
+        if decl.base != Base::Bool && decl.len > 0 && size > MAX_UNARY_DOMAIN {
+            let (line, col) = program.var_places.get(d).copied().unwrap_or((0, 0));
+            return Err(CompileError::TooLarge(format!(
+                "{}:{line}:{col}: {} has {size} values, more than the {MAX_UNARY_DOMAIN} the {engine} encoding takes; expected --engine log or auto for it",
+                program.file, decl.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Encodes a whole program with `engine`.
@@ -634,8 +665,10 @@ pub(crate) fn compile(
     linear: Linear,
 ) -> Result<Compiled, CompileError> {
     let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
+    refuse_wide_domains(model, program, engine)?;
     let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
     encoder.diagrams = linear == Linear::Diagrams;
+    encoder.binary = linear == Linear::Binary;
     encoder.grid_specs = program.grids.clone();
     if !program.grids.is_empty() {
         // The clauses never mention the constant, which `clause` folds away,
@@ -646,7 +679,13 @@ pub(crate) fn compile(
         encoder.total_lits += 1;
     }
     for (g, group) in program.groups.iter().enumerate() {
-        encoder.assert_group(g, &group.expr)?;
+        encoder.assert_group(g, &group.expr).map_err(|e| match e {
+            CompileError::TooLarge(why) => CompileError::TooLarge(format!(
+                "{}:{}:{}: {why} (in {})",
+                program.file, group.line, group.column, group.name
+            )),
+            internal => internal,
+        })?;
     }
     let mut names: Vec<String> = program.groups.iter().map(|g| g.name.clone()).collect();
     let objective = match (&program.objective, use_) {

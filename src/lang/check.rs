@@ -420,7 +420,15 @@ impl<'s, 'm> Checker<'s, 'm> {
                         return Err(self.wrong(&generator.source, &ty, "a range, set, enum or array to iterate over"));
                     }
                 };
-                for (name, _) in &generator.names {
+                for (name, span) in &generator.names {
+                    // As in MiniZinc, one comprehension binds a name once.
+                    if self.locals[before..].iter().any(|(bound, _)| bound == name) {
+                        return Err(Fault::new(
+                            *span,
+                            format!("the generator name `{name}` bound twice in one comprehension"),
+                            "a different name for each generator",
+                        ));
+                    }
                     self.locals.push((name.clone(), element.clone()));
                 }
                 if let Some(filter) = &generator.filter {

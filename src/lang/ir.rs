@@ -332,9 +332,19 @@ impl IExpr {
 
     /// `Σ c·e + k`, flattened and merged.
     pub fn sum(terms: Vec<(i64, IExpr)>, constant: i64) -> Result<IExpr, Overflow> {
+        // Where each term is in `flat`: a linear scan per term made a sum
+        // of n terms cost n² comparisons.
+        type Slots = std::collections::HashMap<IExpr, usize>;
         let mut flat: Vec<(i64, IExpr)> = Vec::new();
+        let mut slots = Slots::new();
         let mut k = constant as i128;
-        fn push(flat: &mut Vec<(i64, IExpr)>, k: &mut i128, c: i128, e: IExpr) -> Result<(), Overflow> {
+        fn push(
+            flat: &mut Vec<(i64, IExpr)>,
+            slots: &mut Slots,
+            k: &mut i128,
+            c: i128,
+            e: IExpr,
+        ) -> Result<(), Overflow> {
             // A term times 0 is still undefined where the term is.
             if c == 0 && !e.partial {
                 return Ok(());
@@ -344,21 +354,27 @@ impl IExpr {
                 IKind::Sum(terms, k2) => {
                     *k += c * k2 as i128;
                     for (c2, e2) in terms {
-                        push(flat, k, c * c2 as i128, e2)?;
+                        push(flat, slots, k, c * c2 as i128, e2)?;
                     }
                 }
                 _ => {
                     let c = i64::try_from(c).map_err(|_| Overflow)?;
-                    match flat.iter_mut().find(|(_, other)| *other == e) {
-                        Some(slot) => slot.0 = slot.0.checked_add(c).ok_or(Overflow)?,
-                        None => flat.push((c, e)),
+                    match slots.entry(e) {
+                        std::collections::hash_map::Entry::Occupied(slot) => {
+                            let term = &mut flat[*slot.get()].0;
+                            *term = term.checked_add(c).ok_or(Overflow)?;
+                        }
+                        std::collections::hash_map::Entry::Vacant(slot) => {
+                            flat.push((c, slot.key().clone()));
+                            slot.insert(flat.len() - 1);
+                        }
                     }
                 }
             }
             Ok(())
         }
         for (c, e) in terms {
-            push(&mut flat, &mut k, c as i128, e)?;
+            push(&mut flat, &mut slots, &mut k, c as i128, e)?;
         }
         flat.retain(|(c, e)| *c != 0 || e.partial);
         let k = i64::try_from(k).map_err(|_| Overflow)?;

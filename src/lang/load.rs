@@ -74,6 +74,12 @@ impl<'de> Deserialize<'de> for ParamValue {
             fn visit_u64<E>(self, v: u64) -> Result<ParamValue, E> {
                 Ok(i64::try_from(v).map_or_else(|_| ParamValue::Other(format!("the integer {v}")), ParamValue::Int))
             }
+            fn visit_i128<E>(self, v: i128) -> Result<ParamValue, E> {
+                Ok(i64::try_from(v).map_or_else(|_| ParamValue::Other(format!("the integer {v}")), ParamValue::Int))
+            }
+            fn visit_u128<E>(self, v: u128) -> Result<ParamValue, E> {
+                Ok(i64::try_from(v).map_or_else(|_| ParamValue::Other(format!("the integer {v}")), ParamValue::Int))
+            }
             fn visit_bool<E>(self, v: bool) -> Result<ParamValue, E> {
                 Ok(ParamValue::Bool(v))
             }
@@ -243,6 +249,8 @@ struct Loader<'s> {
     enums: Vec<EnumDecl>,
     params: Vec<Param>,
     vars: Vec<VarDecl>,
+    /// Where each variable is declared: its key's line and column.
+    var_places: Vec<(usize, usize)>,
 }
 
 fn invalid(found: impl Into<String>, expected: impl Into<String>) -> Problem {
@@ -580,6 +588,8 @@ impl<'s> Loader<'s> {
                 ));
             }
             self.declare(&key, Named::Var(self.vars.len()))?;
+            let at = self.source.location(key.span().start);
+            self.var_places.push((at.line, at.col));
             self.vars.push(VarDecl {
                 name: key.get_ref().clone(),
                 base,
@@ -597,7 +607,14 @@ impl<'s> Loader<'s> {
 /// Loads a `kind = "csp"` model and unrolls it.
 pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     let file: CspFile = source.parse()?;
-    let mut loader = Loader { source, names: HashMap::new(), enums: Vec::new(), params: Vec::new(), vars: Vec::new() };
+    let mut loader = Loader {
+        source,
+        names: HashMap::new(),
+        enums: Vec::new(),
+        params: Vec::new(),
+        vars: Vec::new(),
+        var_places: Vec::new(),
+    };
     loader.enums(file.enums.unwrap_or_default())?;
     loader.params(file.params.unwrap_or_default())?;
     loader.vars(file.vars.unwrap_or_default())?;
@@ -661,11 +678,16 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     let mut grids: Vec<GridGlobal> = Vec::new();
     for (k, entry) in file.constraint.unwrap_or_default().into_iter().enumerate() {
         let line = source.location(entry.expr.span().start).line;
+        let expr_start = source.location(entry.expr.span().start);
         let name = match &entry.name {
             Some(name) => name.get_ref().clone(),
             None => format!("constraint {} (line {line})", k + 1),
         };
         let expr = loader.parse(&entry.expr)?;
+        let column = match source.location(expr.span.start) {
+            at if at.line == line => at.col,
+            _ => expr_start.col,
+        };
         let scope = loader.scope();
         Checker::new(&scope).expect_bool(&expr, true).map_err(|mut f| {
             // Only a constraint of the wrong type asks for a constraint; a
@@ -704,15 +726,25 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
                 let parts: Vec<String> = instance.bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
                 format!("{name} ({})", parts.join(", "))
             };
-            groups.push(Group { name, line, expr: instance.expr, constraint: k, positions: instance.positions });
+            groups.push(Group {
+                name,
+                line,
+                column,
+                expr: instance.expr,
+                constraint: k,
+                positions: instance.positions,
+            });
         }
         constraints.push(Constraint { name, line, expr });
     }
 
     let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
-    let Loader { enums, params, vars, .. } = loader;
+    let Loader { enums, params, vars, var_places, .. } = loader;
     let model = Model { title: file.title, enums, params, vars, constraints, objective, show, show_span };
-    Ok((model, Program { groups, objective: objective_ir, objective_line, grids }))
+    Ok((
+        model,
+        Program { file: source.name().to_string(), var_places, groups, objective: objective_ir, objective_line, grids },
+    ))
 }
 
 #[cfg(test)]

@@ -52,6 +52,8 @@ pub struct Group {
     pub name: String,
     /// The line of the constraint's expression.
     pub line: usize,
+    /// The column where the expression starts, in characters from 1.
+    pub column: usize,
     /// The unrolled expression.
     pub(crate) expr: BExpr,
     /// Which `[[constraint]]` it came from.
@@ -63,6 +65,10 @@ pub struct Group {
 /// The unrolled model.
 #[derive(Clone, Debug)]
 pub struct Program {
+    /// The model file as the user named it, for messages that point into it.
+    pub file: String,
+    /// Where each variable of the model is declared: line and column.
+    pub var_places: Vec<(usize, usize)>,
     /// The groups in file order.
     pub groups: Vec<Group>,
     pub(crate) objective: Option<(Sense, IExpr)>,
