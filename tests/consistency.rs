@@ -13,6 +13,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use somaria::puzzles::compare::{Agreement, CompareOptions, compare};
 use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::solver::Backend;
 
 mod common;
 
@@ -38,10 +39,13 @@ fn one_verdict(puzzle: &dyn Puzzle, context: &str) -> bool {
     }
     let explained = puzzle.explain(&SolveOptions::default()).unwrap();
     assert_eq!(explained.status, solved.status, "explain: {context}");
-    let compared = compare(puzzle, &CompareOptions { count: true, limit: Some(1), ..Default::default() }).unwrap();
+    // Every engine on every backend: they must all agree.
+    let backends = Backend::ALL.to_vec();
+    let compared =
+        compare(puzzle, &CompareOptions { count: true, limit: Some(1), backends, ..Default::default() }).unwrap();
     assert_eq!(compared.agreement, Agreement::All, "compare: {context}: {:?}", compared.results);
     for result in &compared.results {
-        assert_eq!(result.status, solved.status, "compare, engine {}: {context}", result.encoding);
+        assert_eq!(result.status, solved.status, "compare, engine {} on {}: {context}", result.encoding, result.solver);
         assert_eq!(result.count.map(|c| c > 0), Some(exists), "compare count, engine {}: {context}", result.encoding);
     }
     exists
