@@ -19,6 +19,7 @@ use cli::supervise::INTERRUPTED;
 use cli::{Failure, memory};
 use somaria::puzzles::CountOptions;
 use somaria::puzzles::compare::CompareOptions;
+use somaria::solver::Backend;
 
 #[global_allocator]
 static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
@@ -48,9 +49,9 @@ enum Command {
         /// When SAT proves there is no solution, write its refutation proof to FILE.
         #[arg(long, value_name = "FILE")]
         proof: Option<PathBuf>,
-        /// The proof format.
-        #[arg(long, value_enum, default_value_t = ProofFormatArg::Varisat, requires = "proof")]
-        proof_format: ProofFormatArg,
+        /// The proof format [default: varisat; drat with --solver cadical, which writes DRAT only].
+        #[arg(long, value_enum, requires = "proof")]
+        proof_format: Option<ProofFormatArg>,
         #[command(flatten)]
         engine: EngineArg,
         /// Skip the reasoning done before SAT, so the encoding alone decides.
@@ -137,6 +138,9 @@ enum Command {
         /// Skip the reasoning done before SAT, so each encoding decides alone.
         #[arg(long)]
         no_presolve: bool,
+        /// Run every engine on each of these SAT backends, such as varisat,cadical [default: the --solver one].
+        #[arg(long, value_name = "NAMES", value_delimiter = ',', conflicts_with = "solver")]
+        solvers: Vec<Backend>,
     },
     /// Write the CNF an engine would hand to the SAT solver, without solving, for use with another solver.
     ///
@@ -185,13 +189,16 @@ fn run(command: Command) -> Result<u8, Failure> {
             let options = run.solve_options(engine.engine.clone());
             move |puzzle| puzzle.explain(&options)
         }),
-        Command::Compare { common, count, limit, no_presolve } => commands::compare(&common, |run| CompareOptions {
-            count,
-            limit,
-            skip_presolve: no_presolve,
-            progress: run.progress.clone(),
-            solver: run.solver(),
-        }),
+        Command::Compare { common, count, limit, no_presolve, solvers } => {
+            commands::compare(&common, |run| CompareOptions {
+                count,
+                limit,
+                skip_presolve: no_presolve,
+                progress: run.progress.clone(),
+                solver: run.solver(),
+                backends: solvers,
+            })
+        }
         Command::Encode { common, engine } => commands::encode(&common, engine.engine),
         Command::Hint { common, plan, reveal, engine } => {
             let args = PlanArgs {

@@ -15,6 +15,7 @@ use somaria::hints::{self, PlanRequest};
 use somaria::puzzles::compare::{Agreement, CompareOptions, compare};
 use somaria::puzzles::{self, CountOptions, NamedConstraint, Puzzle, SolveOptions, Status};
 use somaria::report::steps::{PlanStatus, Reveal};
+use somaria::solver::Backend;
 
 mod common;
 
@@ -41,10 +42,13 @@ fn one_verdict(puzzle: &dyn Puzzle, context: &str) -> bool {
     let explained = puzzle.explain(&SolveOptions::default()).unwrap();
     assert_eq!(explained.status, solved.status, "explain: {context}");
     steps_agree(puzzle, solved.solution.as_ref().map(|s| &s.json), &explained.constraints, context);
-    let compared = compare(puzzle, &CompareOptions { count: true, limit: Some(1), ..Default::default() }).unwrap();
+    // Every engine on every backend: they must all agree.
+    let backends = Backend::ALL.to_vec();
+    let compared =
+        compare(puzzle, &CompareOptions { count: true, limit: Some(1), backends, ..Default::default() }).unwrap();
     assert_eq!(compared.agreement, Agreement::All, "compare: {context}: {:?}", compared.results);
     for result in &compared.results {
-        assert_eq!(result.status, solved.status, "compare, engine {}: {context}", result.encoding);
+        assert_eq!(result.status, solved.status, "compare, engine {} on {}: {context}", result.encoding, result.solver);
         assert_eq!(result.count.map(|c| c > 0), Some(exists), "compare count, engine {}: {context}", result.encoding);
     }
     exists

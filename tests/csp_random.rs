@@ -15,6 +15,7 @@ use somaria::model::Source;
 use somaria::puzzles::csp::{Linear, load_puzzle};
 use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
 use somaria::rng::SplitMix64;
+use somaria::solver::SolverConfig;
 
 mod common;
 
@@ -831,10 +832,13 @@ fn check_model(seed: u64) {
     let projections: BTreeSet<Vec<i64>> =
         truth.solutions.iter().map(|v| shown.iter().map(|&s| v[s]).collect()).collect();
     let solvable = !truth.solutions.is_empty();
-    for engine in puzzle.engines() {
-        let context = format!("{context}engine {engine}");
-        let options = SolveOptions { engine: Some(engine.to_string()), ..Default::default() };
-        let count_options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
+    let runs =
+        puzzle.engines().iter().flat_map(|&e| common::backends::backends_for(seed).into_iter().map(move |b| (e, b)));
+    for (engine, backend) in runs {
+        let context = format!("{context}engine {engine} on {backend}");
+        let solver = SolverConfig { backend, ..Default::default() };
+        let options = SolveOptions { engine: Some(engine.to_string()), solver: solver.clone(), ..Default::default() };
+        let count_options = CountOptions { engine: Some(engine.to_string()), solver, ..Default::default() };
 
         let counted = puzzle.count(&count_options).unwrap_or_else(|e| panic!("{context}\ncount: {e}"));
         assert!(counted.complete, "{context}");

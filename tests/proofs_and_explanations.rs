@@ -166,6 +166,11 @@ proptest! {
         prop_assert!(varisat_refutes(&cnf, &proof).is_ok());
         let (cnf, proof, _) = solve_with_proof(&model, "drat");
         prop_assert!(drat_refutes(&cnf, &String::from_utf8(proof).unwrap()).is_ok());
+        #[cfg(feature = "cadical")]
+        {
+            let (cnf, proof, _) = solve_with_proof_args(&model, &["--solver", "cadical"], "drat");
+            prop_assert!(drat_refutes(&cnf, &String::from_utf8(proof).unwrap()).is_ok());
+        }
     }
 }
 
@@ -213,6 +218,46 @@ fn explain_through_the_cli() {
     let out = somaria().args(["explain", "models/akh-vaquot.toml", "--format", "json"]).assert().success();
     let json = json_of(&out.get_output().stdout);
     assert_eq!(json["status"], "solved");
+}
+
+/// CaDiCaL's own tracer writes the DRAT proof, which the checker accepts;
+/// it is the default format with `--solver cadical`, and the varisat format,
+/// which CaDiCaL cannot write, is refused as bad input.
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_writes_drat_proofs_that_check_and_refuses_the_varisat_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = model_file(&dir, &["WFW".into(), ".W.".into(), "#.F".into()]);
+    let (cnf, proof, json) = solve_with_proof_args(&model, &["--solver", "cadical"], "drat");
+    assert_eq!(json["proof"]["format"], "drat");
+    drat_refutes(&cnf, &String::from_utf8(proof).unwrap()).unwrap();
+    let proof = dir.path().join("default.proof");
+    let out = somaria()
+        .arg("solve")
+        .arg(&model)
+        .args(["--solver", "cadical", "--format", "json", "--proof"])
+        .arg(&proof)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json_of(&out.stdout)["proof"]["format"], "drat");
+    let cnf_text = {
+        let (cnf, _, _) = solve_with_proof(&model, "drat");
+        cnf
+    };
+    drat_refutes(&cnf_text, &std::fs::read_to_string(&proof).unwrap()).unwrap();
+    let refused = dir.path().join("refused.proof");
+    let out = somaria()
+        .arg("solve")
+        .arg(&model)
+        .args(["--solver", "cadical", "--proof-format", "varisat", "--proof"])
+        .arg(&refused)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--solver cadical cannot write a varisat proof; expected --proof-format drat"), "{stderr}");
+    assert!(!refused.exists());
 }
 
 /// Solves a model with extra arguments, `--dimacs` and `--proof`; returns the

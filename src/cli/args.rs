@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::ValueEnum;
-use somaria::solver::ProofFormat;
+use somaria::solver::{Backend, ProofFormat};
 
 use super::memory;
 
@@ -30,6 +30,10 @@ pub struct Common {
     /// [default: half of the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = memory::parse_size)]
     pub memory_limit: Option<u64>,
+    /// The SAT backend: varisat (pure Rust) or cadical (C++, in builds with the `cadical` feature; its searches
+    /// stop inside a SAT call at a limit).
+    #[arg(long, value_name = "NAME", default_value_t = Backend::default())]
+    pub solver: Backend,
 }
 
 /// The engine choice of the commands that run one engine.

@@ -13,6 +13,7 @@ use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResul
 use somaria::puzzles::{DecidedBy, ProofRequest, SolveOptions, SolveReport, Status};
 use somaria::report::Report;
 use somaria::report::steps::Reveal;
+use somaria::solver::ProofFormat;
 
 use super::args::{Common, OutputFormat, ProofFormatArg};
 use super::output::Target;
@@ -24,13 +25,15 @@ use super::{Failure, cannot_write, exit};
 pub struct SolveArgs {
     pub dimacs: Option<std::path::PathBuf>,
     pub proof: Option<std::path::PathBuf>,
-    pub proof_format: ProofFormatArg,
+    /// The proof format asked for; the backend's first when none is.
+    pub proof_format: Option<ProofFormatArg>,
     pub engine: Option<String>,
     pub no_presolve: bool,
 }
 
 /// `somaria solve`: the report, and the DIMACS file and proof when asked.
 pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
+    let proof_format = proof_format(common, args.proof_format)?;
     let (dimacs, proof) = (args.dimacs.as_deref(), args.proof.as_deref());
     let dimacs_target = dimacs.map(Target::resolve).transpose().map_err(Failure::bad_input)?;
     let proof_target = proof.map(Target::resolve).transpose().map_err(Failure::bad_input)?;
@@ -51,9 +54,7 @@ pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
     let options = SolveOptions {
         keep_cnf: dimacs.is_some(),
         skip_presolve: args.no_presolve,
-        proof: proof_temp
-            .as_ref()
-            .map(|t| ProofRequest { path: t.path().to_path_buf(), format: args.proof_format.format() }),
+        proof: proof_temp.as_ref().map(|t| ProofRequest { path: t.path().to_path_buf(), format: proof_format }),
         ..run.solve_options(args.engine.clone())
     };
     let finished = run.supervise(move |puzzle| puzzle.solve(&options));
@@ -65,11 +66,30 @@ pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
         notes.push(("dimacs", json, line));
     }
     if let (Some(path), Some(target), Some(temp)) = (proof, &proof_target, proof_temp) {
-        let (json, line) = settle_proof(&report, path, target, temp, args.proof_format)?;
+        let (json, line) = settle_proof(&report, path, target, temp, proof_format)?;
         notes.push(("proof", json, line));
     }
     run.emit(&report, notes)?;
     Ok(report.exit_code())
+}
+
+/// The proof format of `--proof-format`, or the backend's own when none is
+/// given; a format the backend cannot write is refused.
+fn proof_format(common: &Common, asked: Option<ProofFormatArg>) -> Result<ProofFormat, Failure> {
+    let formats = common.solver.proof_formats();
+    let Some(asked) = asked else { return Ok(formats[0]) };
+    let format = asked.format();
+    if formats.contains(&format) {
+        return Ok(format);
+    }
+    let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+    Err(Failure::bad_input(format!(
+        "--solver {} cannot write a {} proof; expected --proof-format {}, or a --solver that writes {} proofs",
+        common.solver,
+        format.name(),
+        names.join(" or "),
+        format.name()
+    )))
 }
 
 /// Writes `--dimacs`: the formula the solve reported, or, when something
@@ -126,10 +146,10 @@ fn settle_proof(
     path: &Path,
     target: &Target,
     temp: tempfile::NamedTempFile,
-    format: ProofFormatArg,
+    format: ProofFormat,
 ) -> Result<(serde_json::Value, String), Failure> {
     let refuted_by_sat = report.status == Status::NoSolution && report.decided_by == DecidedBy::Sat;
-    let format = format.format().name();
+    let format = format.name();
     if refuted_by_sat {
         target.settle(temp).map_err(|e| cannot_write(path, e))?;
         let shown = path.display();
@@ -156,9 +176,11 @@ pub fn compare(common: &Common, options: impl FnOnce(&Run) -> CompareOptions) ->
     let run = Run::start(common, &[])?;
     let options = options(&run);
     let (sender, receiver) = mpsc::channel();
+    let runs = options.runs(run.puzzle.engines());
+    let planned = runs.clone();
     let finished = run.supervise(move |puzzle| {
-        for engine in puzzle.engines() {
-            let _ = sender.send(compare::run_engine(puzzle, engine, &options)?);
+        for (engine, backend) in planned {
+            let _ = sender.send(compare::run_engine(puzzle, engine, backend, &options)?);
         }
         Ok(())
     });
@@ -170,14 +192,14 @@ pub fn compare(common: &Common, options: impl FnOnce(&Run) -> CompareOptions) ->
         }
         Finished::Stopped(reason) => Some(reason.describe()),
     };
-    let (engines, finished) = (run.puzzle.engines(), results.len());
-    for (at, engine) in engines.iter().enumerate().skip(finished) {
+    let finished = results.len();
+    for (at, &(engine, backend)) in runs.iter().enumerate().skip(finished) {
         let why = match &stopped {
             Some(reason) if at == finished => format!("{reason} while it ran"),
             Some(_) => "not run: the comparison was stopped before it".to_string(),
             None => "not run".to_string(),
         };
-        results.push(EngineResult::unfinished(engine, why));
+        results.push(EngineResult::unfinished(engine, backend, why));
     }
     let report = CompareReport::of(results);
     run.emit(&report, Vec::new())?;

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde_json::Value;
 use somaria::puzzles::{self, CountOptions, Drawn, Puzzle, SolveOptions, Stats};
 use somaria::report::{self, Report, Stoppable};
-use somaria::solver::{Progress, SolverConfig};
+use somaria::solver::{Backend, Progress, SolverConfig};
 
 use super::args::{Common, OutputFormat};
 use super::output::{Target, refuse_input, refuse_shared};
@@ -45,6 +45,7 @@ pub struct Run {
     format: OutputFormat,
     ascii: bool,
     limits: Limits,
+    backend: Backend,
     /// Where the report goes, when not to standard output.
     report_target: Option<Target>,
 }
@@ -90,6 +91,7 @@ impl Run {
             format: common.format,
             ascii: common.ascii,
             limits,
+            backend: common.solver,
             report_target,
         })
     }
@@ -115,10 +117,10 @@ impl Run {
         }
     }
 
-    /// The solver configuration of the run's searches: the default backend,
-    /// stopping on the run's limits.
+    /// The solver configuration of the run's searches: the backend of
+    /// `--solver`, stopping on the run's limits.
     pub fn solver(&self) -> SolverConfig {
-        SolverConfig { stop: self.limits.stop.clone(), ..SolverConfig::default() }
+        SolverConfig { backend: self.backend, stop: self.limits.stop.clone() }
     }
 
     /// Options for one engine's solve, facts or explanation, counting in

@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::{CountOptions, Error, Puzzle, SolveOptions, Stats, Status};
-use crate::solver::{Progress, SolverConfig};
+use crate::solver::{Backend, Progress, SolverConfig};
 
 /// How to compare.
 #[derive(Clone, Debug, Default)]
@@ -22,6 +22,17 @@ pub struct CompareOptions {
     pub progress: Arc<Progress>,
     /// The SAT backend and the stop token every run shares.
     pub solver: SolverConfig,
+    /// The SAT backends to run each engine on, in order; when empty, the
+    /// one of `solver` alone.
+    pub backends: Vec<Backend>,
+}
+
+impl CompareOptions {
+    /// The runs a comparison makes, in order: each engine on each backend.
+    pub fn runs(&self, engines: &[&'static str]) -> Vec<(&'static str, Backend)> {
+        let backends = if self.backends.is_empty() { vec![self.solver.backend] } else { self.backends.clone() };
+        engines.iter().flat_map(|&engine| backends.iter().map(move |&backend| (engine, backend))).collect()
+    }
 }
 
 /// One engine's run.
@@ -29,6 +40,8 @@ pub struct CompareOptions {
 pub struct EngineResult {
     /// The encoding or engine.
     pub encoding: String,
+    /// The SAT backend it ran on.
+    pub solver: String,
     /// Its verdict.
     pub status: Status,
     /// Wall-clock time of the solve, in milliseconds.
@@ -58,10 +71,11 @@ pub struct EngineResult {
 }
 
 impl EngineResult {
-    /// The entry of an engine that gave no verdict, and why.
-    pub fn unfinished(engine: &str, why: impl Into<String>) -> EngineResult {
+    /// The entry of an engine that gave no verdict on `backend`, and why.
+    pub fn unfinished(engine: &str, backend: Backend, why: impl Into<String>) -> EngineResult {
         EngineResult {
             encoding: engine.to_string(),
+            solver: backend.name().to_string(),
             status: Status::Unknown,
             ms: 0.0,
             variables: 0,
@@ -107,10 +121,11 @@ pub struct CompareReport {
 impl CompareReport {
     /// The report on `results`.
     pub fn of(results: Vec<EngineResult>) -> CompareReport {
+        let several = several_solvers(&results);
         let unfinished: Vec<String> = results
             .iter()
             .filter(|r| r.status == Status::Unknown || r.note.is_some())
-            .map(|r| r.encoding.clone())
+            .map(|r| r.label(several))
             .collect();
         let agreement = if !agree(&results) {
             Agreement::Disagree
@@ -123,7 +138,21 @@ impl CompareReport {
     }
 }
 
-/// Runs every engine of `puzzle` and compares them.
+impl EngineResult {
+    /// The run's name in a report: the engine, and the backend when the
+    /// comparison ran on `several` of them.
+    pub fn label(&self, several: bool) -> String {
+        if several { format!("{} on {}", self.encoding, self.solver) } else { self.encoding.clone() }
+    }
+}
+
+/// Whether `results` ran on more than one SAT backend.
+pub fn several_solvers(results: &[EngineResult]) -> bool {
+    results.windows(2).any(|w| w[0].solver != w[1].solver)
+}
+
+/// Runs every engine of `puzzle` on every backend asked for, and compares
+/// them.
 ///
 /// ```
 /// use somaria::puzzles::{self, compare::{compare, CompareOptions}};
@@ -134,30 +163,40 @@ impl CompareReport {
 /// assert!(report.unfinished.is_empty());
 /// ```
 pub fn compare(puzzle: &dyn Puzzle, options: &CompareOptions) -> Result<CompareReport, Error> {
-    let results =
-        puzzle.engines().iter().map(|engine| run_engine(puzzle, engine, options)).collect::<Result<Vec<_>, _>>()?;
+    let results = options
+        .runs(puzzle.engines())
+        .into_iter()
+        .map(|(engine, backend)| run_engine(puzzle, engine, backend, options))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(CompareReport::of(results))
 }
 
 /// One engine's run, as [`compare`] makes it; for callers that want the
 /// results one at a time. An engine that refuses the puzzle as too large
 /// for it gives no verdict, with the reason, rather than failing the rest.
-pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -> Result<EngineResult, Error> {
+pub fn run_engine(
+    puzzle: &dyn Puzzle,
+    engine: &str,
+    backend: Backend,
+    options: &CompareOptions,
+) -> Result<EngineResult, Error> {
     let started = Instant::now();
+    let solver = SolverConfig { backend, ..options.solver.clone() };
     let solve_options = SolveOptions {
         engine: Some(engine.to_string()),
         skip_presolve: options.skip_presolve,
         progress: options.progress.clone(),
-        solver: options.solver.clone(),
+        solver: solver.clone(),
         ..SolveOptions::default()
     };
     let report = match puzzle.solve(&solve_options) {
-        Err(Error::TooLarge(why)) => return Ok(EngineResult::unfinished(engine, why)),
+        Err(Error::TooLarge(why)) => return Ok(EngineResult::unfinished(engine, backend, why)),
         other => other?,
     };
     let ms = Stats::ms(started.elapsed());
     let mut result = EngineResult {
         encoding: engine.to_string(),
+        solver: backend.name().to_string(),
         status: report.status,
         ms,
         variables: report.stats.variables,
@@ -177,7 +216,7 @@ pub fn run_engine(puzzle: &dyn Puzzle, engine: &str, options: &CompareOptions) -
             limit: options.limit,
             skip_presolve: options.skip_presolve,
             progress: options.progress.clone(),
-            solver: options.solver.clone(),
+            solver,
         };
         let counting = Instant::now();
         match puzzle.count(&count_options) {

@@ -12,7 +12,7 @@ pub mod steps;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::puzzles::compare::{Agreement, CompareReport};
+use crate::puzzles::compare::{Agreement, CompareReport, several_solvers};
 use crate::puzzles::{CountReport, Drawn, ExplainReport, FactsReport, Payload, SolveReport, Stats, Status};
 use crate::solver::Progress;
 
@@ -266,8 +266,12 @@ impl Report for CompareReport {
         let counting = self.results.iter().any(|r| r.count.is_some());
         let costs = self.results.iter().any(|r| r.cost.is_some());
         let objectives = self.results.iter().any(|r| r.objective.is_some());
+        let several = several_solvers(&self.results);
         let mut rows = vec![{
             let mut header = vec!["encoding", "variables", "clauses", "SAT calls", "ms", "answer"];
+            if several {
+                header.insert(1, "solver");
+            }
             if costs {
                 header.push("cost");
             }
@@ -290,6 +294,9 @@ impl Report for CompareReport {
                 format!("{:.2}", r.ms),
                 status,
             ];
+            if several {
+                row.insert(1, r.solver.clone());
+            }
             if costs {
                 row.push(r.cost.map_or("-".to_string(), |c| c.to_string()));
             }
@@ -314,14 +321,18 @@ impl Report for CompareReport {
                 .iter()
                 .zip(&widths)
                 .enumerate()
-                .map(|(i, (cell, &w))| if i == 0 { format!("{cell:<w$}") } else { format!("{cell:>w$}") })
+                .map(
+                    |(i, (cell, &w))| {
+                        if i == 0 || several && i == 1 { format!("{cell:<w$}") } else { format!("{cell:>w$}") }
+                    },
+                )
                 .collect();
             out.push_str(cells.join("  ").trim_end());
             out.push('\n');
         }
         for r in &self.results {
             if let Some(note) = &r.note {
-                out.push_str(&format!("{}: {}\n", r.encoding, note));
+                out.push_str(&format!("{}: {}\n", r.label(several), note));
             }
         }
         out.push_str(match self.agreement {

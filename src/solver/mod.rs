@@ -152,8 +152,8 @@ impl SolverConfig {
 /// Solves `cnf` once, from scratch and with no assumptions, writing a proof
 /// of the verdict in `format` to `out`. A refutation written this way covers
 /// exactly `cnf`, which is what a checker is given beside it. The configured
-/// backend writes it when it can write `format`, otherwise the first
-/// [`Backend`] that can.
+/// backend writes it; one that cannot write `format` (see
+/// [`Backend::proof_formats`]) is refused rather than replaced.
 pub fn solve_with_proof(
     cnf: &Cnf,
     config: &SolverConfig,
@@ -161,10 +161,10 @@ pub fn solve_with_proof(
     out: Box<dyn std::io::Write + Send>,
     format: ProofFormat,
 ) -> Result<Answer, SolverError> {
-    let backend = std::iter::once(config.backend)
-        .chain(Backend::ALL.iter().copied())
-        .find(|b| b.proof_formats().contains(&format))
-        .ok_or_else(|| SolverError::Backend(format!("no SAT backend can write a {} proof", format.name())))?;
+    let backend = config.backend;
+    if !backend.proof_formats().contains(&format) {
+        return Err(SolverError::Backend(format!("the {backend} SAT backend cannot write a {} proof", format.name())));
+    }
     backend.prove(cnf, config.stop.clone(), progress, out, format)
 }
 

@@ -4,8 +4,8 @@
 //! Every SAT call made through [`super::Solve`] checks the token first, so
 //! the searches built on many calls (enumeration, possible literals, cores,
 //! lazy cuts, optimisation) stop between two calls. A backend that can be
-//! interrupted may also check it inside a call; varisat cannot, so one long
-//! varisat call runs to its end.
+//! interrupted also checks it inside a call (CaDiCaL, from its terminate
+//! callback); varisat cannot, so one long varisat call runs to its end.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -117,6 +117,24 @@ impl Stop {
             Some(budget) if budget.spent.load(Ordering::Relaxed) >= budget.calls => {
                 Err(StopCause::Budget(budget.calls))
             }
+            _ => Ok(()),
+        }
+    }
+
+    /// Why a SAT call already under way must stop, for a backend that can
+    /// be interrupted: the flag, the deadline, or a budget that some call
+    /// was refused (the call under way was granted its share, so a budget
+    /// just spent to the last call does not stop it).
+    #[cfg_attr(not(feature = "cadical"), allow(dead_code))]
+    pub(super) fn check_inside_call(&self) -> Result<(), StopCause> {
+        if self.is_raised() {
+            return Err(StopCause::Raised);
+        }
+        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            return Err(StopCause::Deadline);
+        }
+        match &self.budget {
+            Some(budget) if budget.spent.load(Ordering::Relaxed) > budget.calls => Err(StopCause::Budget(budget.calls)),
             _ => Ok(()),
         }
     }

@@ -4,6 +4,7 @@
 //! encodings: the oracles here (walks over tile rooms, varisat reading a
 //! DIMACS file on its own) are what the library is checked against.
 //!
+//! - [`backends`]: which SAT backends a case runs on;
 //! - [`cli`]: running the binary, reading its JSON, refused models;
 //! - [`models`]: model texts, and loading and counting them in the library;
 //! - [`reports`]: the parts of a JSON report that suites check;
@@ -15,6 +16,7 @@
 // Each suite uses a subset of these helpers.
 #![allow(dead_code)]
 
+pub mod backends;
 pub mod cli;
 pub mod dimacs;
 pub mod fans;

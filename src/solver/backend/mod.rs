@@ -3,6 +3,8 @@
 //! Callers never see a backend's type: [`super::SolverConfig::new_solver`]
 //! wraps it in [`super::Metered`], which does the accounting for all of them.
 
+#[cfg(feature = "cadical")]
+mod cadical;
 mod varisat;
 
 use std::io::Write;
@@ -31,9 +33,11 @@ pub trait BackendSolver: ClauseSink {
 
 /// The SAT backends somaria can solve with, and what each can do beyond
 /// solving: the proof formats it writes. Every backend honours the [`Stop`]
-/// token between calls; varisat can neither be interrupted inside a call nor
-/// count its conflicts, so stopping inside a call and conflict budgets are
-/// left to backends that can.
+/// token between calls; CaDiCaL also inside a call, from its terminate
+/// callback, while varisat cannot be interrupted and runs a call to its end.
+/// CaDiCaL is built only with the `cadical` cargo feature (its build compiles
+/// C++ and needs libclang for the bindings); without it the name is known
+/// but refused, saying how to build it.
 ///
 /// ```
 /// use somaria::solver::{Backend, ProofFormat};
@@ -47,27 +51,52 @@ pub enum Backend {
     /// varisat, a CDCL solver in pure Rust.
     #[default]
     Varisat,
+    /// CaDiCaL, a CDCL solver in C++, through the `rustsat-cadical` crate.
+    #[cfg(feature = "cadical")]
+    Cadical,
 }
 
 /// A backend name that is not one of [`Backend::NAMES`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown SAT backend {found:?}; expected one of {}", Backend::NAMES.join(", "))]
+#[error("{}", unknown_backend_message(found))]
 pub struct UnknownBackend {
     /// The name given.
     pub found: String,
 }
 
+fn unknown_backend_message(found: &str) -> String {
+    let expected = Backend::NAMES.join(", ");
+    if found == "cadical" {
+        format!(
+            "this somaria was built without the cadical SAT backend (build it with `cargo build --release --features \
+             cadical`); expected one of {expected}"
+        )
+    } else {
+        format!("unknown SAT backend {found:?}; expected one of {expected}")
+    }
+}
+
 impl Backend {
     /// Every backend, the default first.
-    pub const ALL: &'static [Backend] = &[Backend::Varisat];
+    pub const ALL: &'static [Backend] = &[
+        Backend::Varisat,
+        #[cfg(feature = "cadical")]
+        Backend::Cadical,
+    ];
 
     /// Every backend's name, in the order of [`Backend::ALL`].
-    pub const NAMES: &'static [&'static str] = &["varisat"];
+    pub const NAMES: &'static [&'static str] = &[
+        "varisat",
+        #[cfg(feature = "cadical")]
+        "cadical",
+    ];
 
-    /// The backend's name, as a `--backend` option would take it.
+    /// The backend's name, as `--solver` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Varisat => "varisat",
+            #[cfg(feature = "cadical")]
+            Backend::Cadical => "cadical",
         }
     }
 
@@ -75,6 +104,8 @@ impl Backend {
     pub fn proof_formats(self) -> &'static [ProofFormat] {
         match self {
             Backend::Varisat => &[ProofFormat::Varisat, ProofFormat::Drat],
+            #[cfg(feature = "cadical")]
+            Backend::Cadical => &[ProofFormat::Drat],
         }
     }
 
@@ -84,6 +115,12 @@ impl Backend {
         match self {
             Backend::Varisat => {
                 let mut solver = Metered::new(varisat::Varisat::new(), stop, progress);
+                solver.add_cnf(cnf);
+                Box::new(solver)
+            }
+            #[cfg(feature = "cadical")]
+            Backend::Cadical => {
+                let mut solver = Metered::new(cadical::Cadical::new(stop.clone()), stop, progress);
                 solver.add_cnf(cnf);
                 Box::new(solver)
             }
@@ -107,6 +144,14 @@ impl Backend {
                 prover.add_cnf(cnf);
                 let answer = prover.solve()?;
                 prover.into_backend().finish_proof()?;
+                Ok(answer)
+            }
+            #[cfg(feature = "cadical")]
+            Backend::Cadical => {
+                let mut prover = Metered::new(cadical::Cadical::writing_drat(stop.clone())?, stop, progress);
+                prover.add_cnf(cnf);
+                let answer = prover.solve()?;
+                prover.into_backend().finish_proof(out)?;
                 Ok(answer)
             }
         }
@@ -192,6 +237,10 @@ mod tests {
             for &backend in Backend::ALL {
                 match backend {
                     Backend::Varisat => failed_core_holds(varisat::Varisat::new(), 5, &clauses, &assumptions)?,
+                    #[cfg(feature = "cadical")]
+                    Backend::Cadical => {
+                        failed_core_holds(cadical::Cadical::new(Stop::never()), 5, &clauses, &assumptions)?
+                    }
                 }
             }
         }
