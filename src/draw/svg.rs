@@ -36,6 +36,8 @@ pub const INK: &str = "#202020";
 pub const GRID: &str = "#c8c8c8";
 /// The colour of outlines on named cells.
 pub const OUTLINE: &str = "#e63946";
+/// The colour of a given's cell: a clue, a Sudoku's given digit.
+pub const GIVEN: &str = "#dde6f0";
 
 /// The colour of a tint.
 pub fn colour(tint: Tint) -> &'static str {
@@ -46,6 +48,7 @@ pub fn colour(tint: Tint) -> &'static str {
         Tint::Obstacle => OBSTACLE,
         Tint::Highlight => SHADE,
         Tint::Ink => INK,
+        Tint::Given => GIVEN,
     }
 }
 
