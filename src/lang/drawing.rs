@@ -228,6 +228,10 @@ impl Cells {
     }
 }
 
+/// The most cells a drawing's grid may have, as many as the most scalars a
+/// model may declare.
+pub const MAX_CELLS: usize = 1_000_000;
+
 /// The keys that name a layer's kind, for messages.
 const KINDS: &str = "one of `text`, `arrows`, `shade`, `mark`, `regions`, `edges`, `corners` or `lines`";
 
@@ -237,6 +241,12 @@ impl Loader<'_> {
     pub(super) fn drawing(&self, entry: &DrawEntry, grids: &[GridGlobal]) -> Result<Table, LoadError> {
         let rows = self.grid_size(&entry.rows, "rows")?;
         let cols = self.grid_size(&entry.cols, "cols")?;
+        if rows * cols > MAX_CELLS {
+            return Err(self.source.error_at(
+                &entry.cols,
+                invalid(format!("a grid of {rows} × {cols} cells"), format!("at most {MAX_CELLS} cells")),
+            ));
+        }
         let mut table = Table { rows, cols, layers: Vec::new() };
         for layer in entry.layer.iter().flatten() {
             let layer = self.layer(layer, &table, grids)?;
@@ -495,19 +505,16 @@ impl Loader<'_> {
         Ok(())
     }
 
+    /// A layer over an array of the wrong kind, at its expression.
     fn wrong_base(&self, text: &Spanned<String>, kind: &str, expected: &str) -> LoadError {
         let found = format!("a `{kind}` layer over {:?}", text.get_ref());
-        let what = match self.layer_type(text) {
-            Some(ty) => format!("{found}, an {}", ty),
-            None => found,
-        };
-        self.source.error_at(text, invalid(what, expected))
-    }
-
-    fn layer_type(&self, text: &Spanned<String>) -> Option<String> {
-        let expr = self.parse(text).ok()?;
+        let Ok(expr) = self.parse(text) else { return self.source.error_at(text, invalid(found, expected)) };
         let scope = self.scope();
-        Checker::new(&scope).check(&expr).ok().map(|ty| ty.describe(&self.enums))
+        let found = match Checker::new(&scope).check(&expr) {
+            Ok(ty) => format!("{found}, an {}", ty.describe(&self.enums)),
+            Err(_) => found,
+        };
+        self.fault(Fault::new(expr.span, found, expected))
     }
 
     /// A layer's expression, checked and unrolled: a 2-D array of `shape`.

@@ -769,7 +769,7 @@ impl Puzzle for CspPuzzle {
                             .unwrap_or_else(|| render::picture(&typed.values, false, &typed.routes))
                     }
                     None => {
-                        let mut scene = Scene::new(0, 0);
+                        let mut scene = self.drawing(&table::Known::nothing(&[])).unwrap_or_else(|| Scene::new(0, 0));
                         scene.caption.push("no solution".to_string());
                         scene
                     }
@@ -795,16 +795,7 @@ impl Puzzle for CspPuzzle {
                     report.constraints.iter().flat_map(|c| c.cells.iter().copied()).collect();
                 outlined.sort_unstable();
                 outlined.dedup();
-                let nothing = |_: usize| Vec::new();
-                let known = table::Known {
-                    values: &nothing,
-                    routes: &[],
-                    crosses: false,
-                    sets_as_text: false,
-                    highlighted: &[],
-                    outlined: &outlined,
-                };
-                let mut scene = self.drawing(&known).unwrap_or_else(|| Scene::new(0, 0));
+                let mut scene = self.drawing(&table::Known::nothing(&outlined)).unwrap_or_else(|| Scene::new(0, 0));
                 for constraint in &report.constraints {
                     let line = constraint.line.map(|l| format!(" (line {l})")).unwrap_or_default();
                     scene.caption.push(format!("cannot all hold: {}{line}", constraint.name));

@@ -29,6 +29,17 @@ pub struct Known<'a> {
     pub outlined: &'a [Pos],
 }
 
+impl<'a> Known<'a> {
+    /// Nothing known of any scalar: the puzzle alone, its givens drawn,
+    /// with `outlined` outlined.
+    pub fn nothing(outlined: &'a [Pos]) -> Known<'a> {
+        fn none(_: usize) -> Vec<i64> {
+            Vec::new()
+        }
+        Known { values: &none, routes: &[], crosses: false, sets_as_text: false, highlighted: &[], outlined }
+    }
+}
+
 /// What is known of one element of a layer's array.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Possible {
