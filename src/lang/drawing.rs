@@ -205,6 +205,16 @@ impl Cells {
         }
     }
 
+    /// Whether an element is fixed: a param's value, or one folded from
+    /// params.
+    pub fn is_fixed(&self, k: usize) -> bool {
+        match self.elems.get(k) {
+            Some(Cell::Int(e)) => e.as_const().is_some(),
+            Some(Cell::Bool(b)) => b.as_const().is_some(),
+            None => true,
+        }
+    }
+
     /// The value of an element (a Boolean as 0 or 1) when the scalars it
     /// reads are known.
     pub fn value(&self, k: usize, known: Known<'_>) -> Option<i64> {

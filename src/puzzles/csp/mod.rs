@@ -325,7 +325,7 @@ impl CspPuzzle {
 
     /// A solution drawn by the table.
     fn solution_scene(&self, solution: &CspSolution) -> Option<Scene> {
-        let values = |s: usize| solution.scalars.get(s).map_or_else(Vec::new, |&v| vec![v]);
+        let values = |s: usize| solution.scalars.get(s).map_or(&[][..], std::slice::from_ref);
         let known = table::Known {
             values: &values,
             routes: &solution.routes,
@@ -341,7 +341,7 @@ impl CspPuzzle {
     /// as `?` or, in text, their sets, and the sides a loop never takes
     /// crossed.
     fn facts_scene(&self, facts: &CspFacts, sets_as_text: bool) -> Option<Scene> {
-        let values = |s: usize| facts.sets.get(&s).cloned().unwrap_or_default();
+        let values = |s: usize| facts.sets.get(&s).map_or(&[][..], Vec::as_slice);
         let known =
             table::Known { values: &values, routes: &[], crosses: true, sets_as_text, highlighted: &[], outlined: &[] };
         self.drawing(&known)

@@ -14,7 +14,7 @@ use crate::lang::model::{Base, Model};
 pub struct Known<'a> {
     /// The values a scalar can take: one in a solution, several where
     /// solutions differ, none where nothing is known of it.
-    pub values: &'a dyn Fn(usize) -> Vec<i64>,
+    pub values: &'a dyn Fn(usize) -> &'a [i64],
     /// The routes of the grid paths and loops, when a solution gives them.
     pub routes: &'a [ShownRoute],
     /// Whether a side the loop is known not to take is drawn as a cross,
@@ -33,8 +33,8 @@ impl<'a> Known<'a> {
     /// Nothing known of any scalar: the puzzle alone, its givens drawn,
     /// with `outlined` outlined.
     pub fn nothing(outlined: &'a [Pos]) -> Known<'a> {
-        fn none(_: usize) -> Vec<i64> {
-            Vec::new()
+        fn none<'b>(_: usize) -> &'b [i64] {
+            &[]
         }
         Known { values: &none, routes: &[], crosses: false, sets_as_text: false, highlighted: &[], outlined }
     }
@@ -52,10 +52,10 @@ enum Possible {
 }
 
 fn possible(cells: &Cells, k: usize, known: &Known<'_>) -> Possible {
-    let of = |values: Vec<i64>| match values.len() {
-        0 => Possible::Unknown,
-        1 => Possible::One(values[0]),
-        _ => Possible::Many(values),
+    let of = |values: &[i64]| match values {
+        [] => Possible::Unknown,
+        [one] => Possible::One(*one),
+        _ => Possible::Many(values.to_vec()),
     };
     if let Some(s) = cells.scalar(k) {
         return of((known.values)(s));
@@ -66,7 +66,7 @@ fn possible(cells: &Cells, k: usize, known: &Known<'_>) -> Possible {
     };
     match cells.value(k, &single) {
         Some(v) => Possible::One(v),
-        None if cells.reads(k).iter().any(|&s| (known.values)(s).len() > 1) => Possible::Many(Vec::new()),
+        None if cells.reads(k).into_iter().any(|s| (known.values)(s).len() > 1) => Possible::Many(Vec::new()),
         None => Possible::Unknown,
     }
 }
@@ -85,7 +85,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
         match &layer.kind {
             LayerKind::Text { cells, blank } => {
                 for k in (0..cells.len()).filter(|&k| drawn(k)) {
-                    let given = cells.reads(k).is_empty();
+                    let given = cells.is_fixed(k);
                     match possible(cells, k, known) {
                         Possible::One(v) if Some(v) == *blank => {}
                         Possible::One(v) => {
@@ -128,7 +128,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
             }
             LayerKind::Mark { cells, symbol } => {
                 for k in (0..cells.len()).filter(|&k| drawn(k)) {
-                    let tint = if cells.reads(k).is_empty() { Tint::Goal } else { Tint::Ink };
+                    let tint = if cells.is_fixed(k) { Tint::Goal } else { Tint::Ink };
                     match possible(cells, k, known) {
                         Possible::One(1) => symbols.push((pos(k), mark(*symbol, tint))),
                         Possible::Many(_) => {
