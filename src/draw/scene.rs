@@ -34,6 +34,8 @@ pub enum Tint {
     Highlight,
     /// Plain ink.
     Ink,
+    /// A puzzle's given: a clue's cell, a Sudoku's given digit.
+    Given,
 }
 
 /// What stands in a cell: a shape or a label. Marks are drawn in the order

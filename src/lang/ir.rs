@@ -226,6 +226,102 @@ impl IExpr {
     }
 }
 
+/// The value of every scalar an expression reads, when it is known; an
+/// evaluation with one unknown or undefined part has no value.
+pub type Known<'a> = &'a dyn Fn(usize) -> Option<i64>;
+
+impl IExpr {
+    /// The value under `known`, `None` when a scalar it needs is unknown or
+    /// the expression is undefined there (a division by 0, an index out of
+    /// range). Pictures read cell values with it; answers are judged by the
+    /// verifier on the model's own syntax, never by this.
+    pub fn eval(&self, known: Known<'_>) -> Option<i64> {
+        let two = |a: &IExpr, b: &IExpr| Some((a.eval(known)?, b.eval(known)?));
+        match &self.kind {
+            IKind::Const(v) => Some(*v),
+            IKind::Var(v) => known(*v),
+            IKind::Sum(terms, k) => {
+                terms.iter().try_fold(*k, |acc, (c, e)| acc.checked_add(c.checked_mul(e.eval(known)?)?))
+            }
+            IKind::Mul(a, b) => two(a, b).and_then(|(a, b)| a.checked_mul(b)),
+            IKind::Div(a, b) => two(a, b).and_then(|(a, b)| a.checked_div(b)),
+            IKind::Mod(a, b) => two(a, b).and_then(|(a, b)| a.checked_rem(b)),
+            IKind::Abs(a) => a.eval(known).map(i64::abs),
+            IKind::Min(items) => items.iter().map(|e| e.eval(known)).collect::<Option<Vec<_>>>()?.into_iter().min(),
+            IKind::Max(items) => items.iter().map(|e| e.eval(known)).collect::<Option<Vec<_>>>()?.into_iter().max(),
+            IKind::Element { index, dims, items } => items.get(element_position(index, dims, known)?)?.eval(known),
+            IKind::Ite(branches, otherwise) => {
+                for (condition, value) in branches {
+                    if condition.eval(known)? {
+                        return value.eval(known);
+                    }
+                }
+                otherwise.eval(known)
+            }
+            IKind::BoolToInt(b) => b.eval(known).map(i64::from),
+        }
+    }
+}
+
+/// The row-major position an element's index selects, when it is known and
+/// within `dims`.
+fn element_position(index: &[IExpr], dims: &[(i64, i64)], known: Known<'_>) -> Option<usize> {
+    let mut position = 0usize;
+    for (i, &(lo, hi)) in index.iter().zip(dims) {
+        let v = i.eval(known)?;
+        if v < lo || v > hi {
+            return None;
+        }
+        position = position * (hi - lo + 1) as usize + (v - lo) as usize;
+    }
+    Some(position)
+}
+
+impl BExpr {
+    /// The truth value under `known`, as [`IExpr::eval`]; a grid global has
+    /// none here (its truth is a route, which the verifier walks).
+    pub fn eval(&self, known: Known<'_>) -> Option<bool> {
+        match self {
+            BExpr::Const(b) => Some(*b),
+            BExpr::Var(v) => known(*v).map(|x| x != 0),
+            BExpr::Not(a) => a.eval(known).map(|b| !b),
+            BExpr::And(items) => items.iter().try_fold(true, |acc, b| Some(acc & b.eval(known)?)),
+            BExpr::Or(items) => items.iter().try_fold(false, |acc, b| Some(acc | b.eval(known)?)),
+            BExpr::Iff(a, b) => Some(a.eval(known)? == b.eval(known)?),
+            BExpr::Xor(a, b) => Some(a.eval(known)? != b.eval(known)?),
+            BExpr::Cmp(op, a, b) => {
+                let (a, b) = (a.eval(known)?, b.eval(known)?);
+                Some(match op {
+                    Cmp::Eq => a == b,
+                    Cmp::Ne => a != b,
+                    Cmp::Lt => a < b,
+                    Cmp::Le => a <= b,
+                })
+            }
+            BExpr::In(a, set) => Some(set.contains(a.eval(known)?)),
+            BExpr::AllDifferent(items) => {
+                let values = items.iter().map(|e| e.eval(known)).collect::<Option<Vec<_>>>()?;
+                let distinct: std::collections::BTreeSet<i64> = values.iter().copied().collect();
+                Some(distinct.len() == values.len())
+            }
+            BExpr::Table(items, rows) => {
+                let values = items.iter().map(|e| e.eval(known)).collect::<Option<Vec<_>>>()?;
+                Some(rows.contains(&values))
+            }
+            BExpr::Element { index, dims, items } => items.get(element_position(index, dims, known)?)?.eval(known),
+            BExpr::Ite(branches, otherwise) => {
+                for (condition, value) in branches {
+                    if condition.eval(known)? {
+                        return value.eval(known);
+                    }
+                }
+                otherwise.eval(known)
+            }
+            BExpr::Grid(_) => None,
+        }
+    }
+}
+
 impl GridGlobal {
     /// The function's name, as written.
     pub fn name(&self) -> &'static str {
@@ -687,6 +783,42 @@ mod tests {
 
     fn v(id: usize, lo: i64, hi: i64) -> IExpr {
         IExpr::var(id, &IntSet::range(lo, hi))
+    }
+
+    /// Evaluating an expression over variables agrees with building it
+    /// from the variables' values, which the constructors fold.
+    #[test]
+    fn evaluation_agrees_with_folding_constants() {
+        for a in -4..=4 {
+            for b in -3..=3 {
+                let known = |id: usize| Some([a, b][id]);
+                let (x, y) = (v(0, -4, 4), v(1, -3, 3));
+                let (ca, cb) = (IExpr::constant(a), IExpr::constant(b));
+                let pairs: [(Option<IExpr>, Option<IExpr>); 5] = [
+                    (IExpr::add(x.clone(), y.clone()).ok(), IExpr::add(ca.clone(), cb.clone()).ok()),
+                    (IExpr::mul(x.clone(), y.clone()).ok(), IExpr::mul(ca.clone(), cb.clone()).ok()),
+                    (
+                        IExpr::div(x.clone(), y.clone()).and_then(Result::ok),
+                        IExpr::div(ca.clone(), cb.clone()).and_then(Result::ok),
+                    ),
+                    (
+                        IExpr::modulo(x.clone(), y.clone()).and_then(Result::ok),
+                        IExpr::modulo(ca.clone(), cb.clone()).and_then(Result::ok),
+                    ),
+                    (
+                        Some(IExpr::extremum(vec![x.clone(), y.clone()], true)),
+                        Some(IExpr::extremum(vec![ca.clone(), cb.clone()], true)),
+                    ),
+                ];
+                for (over_vars, folded) in pairs {
+                    let expected = folded.and_then(|f| f.as_const());
+                    assert_eq!(over_vars.and_then(|e| e.eval(&known)), expected, "a = {a}, b = {b}");
+                }
+                let lt = BExpr::cmp(Cmp::Lt, x.clone(), y.clone());
+                assert_eq!(lt.eval(&known), Some(a < b));
+                assert_eq!(BExpr::not(lt).eval(&|_| None), None, "unknown values give no value");
+            }
+        }
     }
 
     #[test]

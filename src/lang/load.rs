@@ -42,6 +42,7 @@ struct CspFile {
     enums: Option<EnumTable>,
     vars: Option<BTreeMap<Spanned<String>, Spanned<VarSpec>>>,
     constraint: Option<Vec<ConstraintEntry>>,
+    draw: Option<super::drawing::DrawEntry>,
 }
 
 #[derive(Deserialize)]
@@ -52,7 +53,7 @@ struct ConstraintEntry {
 }
 
 /// A parameter's TOML value, before evaluation.
-enum ParamValue {
+pub(super) enum ParamValue {
     Int(i64),
     Bool(bool),
     Expr(String),
@@ -243,17 +244,17 @@ fn value_offsets(text: &str, span: Range<usize>, value: &str) -> Vec<usize> {
 }
 
 /// The loader's state: the source, the declarations so far.
-struct Loader<'s> {
-    source: &'s Source,
+pub(super) struct Loader<'s> {
+    pub(super) source: &'s Source,
     names: HashMap<String, Named>,
-    enums: Vec<EnumDecl>,
+    pub(super) enums: Vec<EnumDecl>,
     params: Vec<Param>,
     vars: Vec<VarDecl>,
     /// Where each variable is declared: its key's line and column.
     var_places: Vec<(usize, usize)>,
 }
 
-fn invalid(found: impl Into<String>, expected: impl Into<String>) -> Problem {
+pub(super) fn invalid(found: impl Into<String>, expected: impl Into<String>) -> Problem {
     Problem::Invalid { found: found.into(), expected: expected.into() }
 }
 
@@ -265,20 +266,20 @@ fn in_file_order<T>(map: BTreeMap<Spanned<String>, T>) -> Vec<(Spanned<String>, 
 }
 
 impl<'s> Loader<'s> {
-    fn fault(&self, fault: Fault) -> LoadError {
+    pub(super) fn fault(&self, fault: Fault) -> LoadError {
         self.source.error(Some(fault.span.start), invalid(fault.found, fault.expected))
     }
 
-    fn scope(&self) -> Scope<'_> {
+    pub(super) fn scope(&self) -> Scope<'_> {
         Scope { names: &self.names, enums: &self.enums, params: &self.params, vars: &self.vars }
     }
 
-    fn context(&self) -> Context<'_> {
+    pub(super) fn context(&self) -> Context<'_> {
         Context { names: &self.names, enums: &self.enums, params: &self.params, vars: &self.vars }
     }
 
     /// Parses the expression in a TOML string.
-    fn parse(&self, value: &Spanned<String>) -> Result<Expr, LoadError> {
+    pub(super) fn parse(&self, value: &Spanned<String>) -> Result<Expr, LoadError> {
         let offsets = value_offsets(self.source.text(), value.span(), value.get_ref());
         let to_file = |o: usize| offsets[o.min(offsets.len() - 1)];
         syntax::parse(value.get_ref(), &to_file)
@@ -350,7 +351,7 @@ impl<'s> Loader<'s> {
         Ok((ty, value))
     }
 
-    fn param(&self, value: &Spanned<ParamValue>) -> Result<(Type, Value), LoadError> {
+    pub(super) fn param(&self, value: &Spanned<ParamValue>) -> Result<(Type, Value), LoadError> {
         match value.get_ref() {
             ParamValue::Int(v) => {
                 if v.unsigned_abs() > MAX_ABS as u64 {
@@ -738,9 +739,13 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         constraints.push(Constraint { name, line, expr });
     }
 
+    let drawing = match &file.draw {
+        Some(entry) => Some(loader.drawing(entry, &grids)?),
+        None => None,
+    };
     let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
     let Loader { enums, params, vars, var_places, .. } = loader;
-    let model = Model { title: file.title, enums, params, vars, constraints, objective, show, show_span };
+    let model = Model { title: file.title, enums, params, vars, constraints, objective, show, show_span, drawing };
     Ok((
         model,
         Program { file: source.name().to_string(), var_places, groups, objective: objective_ir, objective_line, grids },

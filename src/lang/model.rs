@@ -374,6 +374,8 @@ pub struct Model {
     pub show: Vec<usize>,
     /// Where `show` is, for messages.
     pub show_span: Option<Span>,
+    /// How to draw the model as a grid, when its `[draw]` table says.
+    pub drawing: Option<super::drawing::Table>,
 }
 
 impl Model {

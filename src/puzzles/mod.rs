@@ -516,6 +516,10 @@ pub struct NamedConstraint {
     /// The line of the model file that states it, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// The cells it speaks of, which a picture outlines (not in the JSON,
+    /// which has always named a constraint by its words and place).
+    #[serde(skip)]
+    pub cells: Vec<(usize, usize)>,
 }
 
 impl From<&Rule> for NamedConstraint {
@@ -525,6 +529,7 @@ impl From<&Rule> for NamedConstraint {
             row: rule.place.map(|p| p.0),
             col: rule.place.map(|p| p.1),
             line: rule.line,
+            cells: rule.cells.clone(),
         }
     }
 }

@@ -378,11 +378,13 @@ pub fn printable(text: &str) -> String {
     out
 }
 
-/// Text with its drawing glyphs (arrows, the multiplication sign) replaced
-/// by ASCII, for terminals that draw them badly or double-width.
+/// Text with its drawing glyphs (arrows, the multiplication sign, box
+/// lines, shaded cells and marks) replaced by ASCII, for terminals that
+/// draw them badly or double-width.
 ///
 /// ```
 /// assert_eq!(somaria::report::ascii("→ ↓ ← ↑ right ×3"), "> v < ^ right x3");
+/// assert_eq!(somaria::report::ascii("┏━┳━┓\n┃●│█┃"), "+-+-+\n|*|#|");
 /// ```
 pub fn ascii(text: &str) -> String {
     text.chars()
@@ -393,6 +395,12 @@ pub fn ascii(text: &str) -> String {
             '↓' => 'v',
             '×' => 'x',
             '·' => '.',
+            '●' => '*',
+            '○' => 'o',
+            '■' | '█' => '#',
+            '─' | '━' | '╴' | '╶' | '╸' | '╺' => '-',
+            '│' | '┃' | '╵' | '╷' | '╹' | '╻' => '|',
+            '\u{2500}'..='\u{257f}' => '+',
             other => other,
         })
         .collect()

@@ -18,6 +18,7 @@
 //! ```
 
 mod render;
+pub mod table;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -98,6 +99,8 @@ pub struct CspPuzzle {
     model: Model,
     program: Program,
     linear: Linear,
+    /// With a drawing table, the grid cell each scalar it draws stands in.
+    drawn_cells: Option<std::collections::HashMap<usize, Vec<crate::grid::Pos>>>,
 }
 
 /// Loads a `kind = "csp"` model.
@@ -117,7 +120,8 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 /// ```
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     let (model, program) = load_model(source)?;
-    Ok(CspPuzzle { model, program, linear: Linear::default() })
+    let drawn_cells = model.drawing.as_ref().map(table::cells_of_scalars);
+    Ok(CspPuzzle { model, program, linear: Linear::default(), drawn_cells })
 }
 
 /// The checked values of every scalar, the objective's value, and each grid
@@ -296,9 +300,9 @@ impl CspPuzzle {
 
     /// The routes of the grid paths and loops, for the output.
     fn shown_routes(&self, routes: &[Option<Route>]) -> Vec<ShownRoute> {
-        let globals = self.program.grids.iter().zip(routes);
+        let globals = self.program.grids.iter().zip(routes).enumerate();
         globals
-            .filter_map(|(spec, route)| {
+            .filter_map(|(grid, (spec, route))| {
                 let group = &self.program.groups[spec.group];
                 Some(ShownRoute {
                     global: spec.name(),
@@ -306,9 +310,41 @@ impl CspPuzzle {
                     line: group.line,
                     cells: route.clone()?,
                     index: spec.index,
+                    grid,
                 })
             })
             .collect()
+    }
+
+    /// The model's drawing table drawn from what `known` says, when the
+    /// model has a table: the one picture of every command (and of a hint's
+    /// step, given the scalars it has settled).
+    pub fn drawing(&self, known: &table::Known<'_>) -> Option<Scene> {
+        Some(table::scene(&self.model, self.model.drawing.as_ref()?, known))
+    }
+
+    /// A solution drawn by the table.
+    fn solution_scene(&self, solution: &CspSolution) -> Option<Scene> {
+        let values = |s: usize| solution.scalars.get(s).map_or(&[][..], std::slice::from_ref);
+        let known = table::Known {
+            values: &values,
+            routes: &solution.routes,
+            crosses: false,
+            sets_as_text: false,
+            highlighted: &[],
+            outlined: &[],
+        };
+        self.drawing(&known)
+    }
+
+    /// Facts drawn by the table: forced values as in a solution, the others
+    /// as `?` or, in text, their sets, and the sides a loop never takes
+    /// crossed.
+    fn facts_scene(&self, facts: &CspFacts, sets_as_text: bool) -> Option<Scene> {
+        let values = |s: usize| facts.sets.get(&s).map_or(&[][..], Vec::as_slice);
+        let known =
+            table::Known { values: &values, routes: &[], crosses: true, sets_as_text, highlighted: &[], outlined: &[] };
+        self.drawing(&known)
     }
 
     fn shown_scalars(&self) -> Vec<usize> {
@@ -411,14 +447,27 @@ impl CspPuzzle {
                 }
             };
             let subjects: Vec<usize> = read.into_iter().collect();
-            let cells = subjects.iter().filter_map(|&s| self.cell_of(s)).collect();
+            let mut cells: Vec<crate::grid::Pos> = subjects.iter().flat_map(|&s| self.cells_of(s)).collect();
+            cells.sort_unstable();
+            cells.dedup();
             Rule { selector, name, place: None, line: Some(line), cells, subjects }
         });
         (solver, rules.collect())
     }
 
-    /// The cell of a scalar of a two-dimensional array, counted from the
+    /// The cells of a scalar: where the drawing table draws it, or without
+    /// a table, its cell in a two-dimensional array, counted from the
     /// array's first row and column.
+    fn cells_of(&self, scalar: usize) -> Vec<crate::grid::Pos> {
+        if let Some(cells) = &self.drawn_cells {
+            return cells.get(&scalar).cloned().unwrap_or_default();
+        }
+        self.cell_of(scalar).into_iter().collect()
+    }
+
+    /// A scalar's cell in its two-dimensional array, counted from the
+    /// array's first row and column: where the value grids and the facts
+    /// place it.
     fn cell_of(&self, scalar: usize) -> Option<crate::grid::Pos> {
         let (decl, at) = self.model.scalar_owner(scalar);
         match (&decl.index[..], &at[..]) {
@@ -517,7 +566,10 @@ impl Puzzle for CspPuzzle {
             Some((values, objective, routes)) => {
                 let typed = render::solution(&self.model, &values, objective, &self.shown_routes(&routes));
                 let json = serde_json::to_value(&typed).map_err(|e| Error::Internal(e.to_string()))?;
-                let text = render::solution_text(&self.model, &typed);
+                let text = match self.solution_scene(&typed) {
+                    Some(scene) => table::text(&scene) + &render::objective_text(&typed),
+                    None => render::solution_text(&self.model, &typed),
+                };
                 (Status::Solved, Some(Solution { json, text, payload: Payload::of(typed) }), objective)
             }
         };
@@ -660,7 +712,10 @@ impl Puzzle for CspPuzzle {
         if let Some(v) = built.optimum {
             json.insert("objective".into(), serde_json::json!(v));
         }
-        let text = render::facts_text(&self.model, &typed);
+        let text = match self.facts_scene(&typed, true) {
+            Some(scene) => table::text(&scene) + table::facts_legend(&scene),
+            None => render::facts_text(&self.model, &typed),
+        };
         Ok(FactsReport { status: Status::Solved, json, text, stats, payload: Payload::of(typed) })
     }
 
@@ -718,10 +773,11 @@ impl Puzzle for CspPuzzle {
                 let mut scene = match &report.solution {
                     Some(solution) => {
                         let typed: &CspSolution = solution.typed()?;
-                        render::picture(&typed.values, false, &typed.routes)
+                        self.solution_scene(typed)
+                            .unwrap_or_else(|| render::picture(&typed.values, false, &typed.routes))
                     }
                     None => {
-                        let mut scene = Scene::new(0, 0);
+                        let mut scene = self.drawing(&table::Known::nothing(&[])).unwrap_or_else(|| Scene::new(0, 0));
                         scene.caption.push("no solution".to_string());
                         scene
                     }
@@ -732,13 +788,22 @@ impl Puzzle for CspPuzzle {
                 scene
             }
             Drawn::Facts(report) => {
-                let values = report.typed::<CspFacts>()?.map_or(&[][..], |facts| &facts.values);
+                let typed = report.typed::<CspFacts>()?;
+                if let Some(mut scene) = typed.and_then(|facts| self.facts_scene(facts, false)) {
+                    scene.caption.push("?: a cell that differs between solutions".to_string());
+                    return Ok(scene);
+                }
+                let values = typed.map_or(&[][..], |facts| &facts.values);
                 let mut scene = render::picture(values, true, &[]);
                 scene.caption.push("shaded: cells that take more than one value across solutions".to_string());
                 scene
             }
             Drawn::Explanation(report) => {
-                let mut scene = Scene::new(0, 0);
+                let mut outlined: Vec<crate::grid::Pos> =
+                    report.constraints.iter().flat_map(|c| c.cells.iter().copied()).collect();
+                outlined.sort_unstable();
+                outlined.dedup();
+                let mut scene = self.drawing(&table::Known::nothing(&outlined)).unwrap_or_else(|| Scene::new(0, 0));
                 for constraint in &report.constraints {
                     let line = constraint.line.map(|l| format!(" (line {l})")).unwrap_or_default();
                     scene.caption.push(format!("cannot all hold: {}{line}", constraint.name));

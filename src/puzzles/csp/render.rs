@@ -35,6 +35,8 @@ pub struct CspSolution {
     /// Each `grid_path` and `grid_loop` in the order the constraints state
     /// them.
     pub routes: Vec<ShownRoute>,
+    /// The value of every scalar, shown or not, which a drawing table reads.
+    pub scalars: Vec<i64>,
 }
 
 /// The route of a `grid_path` or `grid_loop` in a solution.
@@ -54,6 +56,10 @@ pub struct ShownRoute {
     /// The array's index ranges, rows then columns, for drawing.
     #[serde(skip)]
     pub index: [(i64, i64); 2],
+    /// The grid global's number in the program, which a drawing table's
+    /// layers name.
+    #[serde(skip)]
+    pub grid: usize,
 }
 
 impl Serialize for CspSolution {
@@ -79,6 +85,9 @@ pub struct CspFacts {
     /// `(name, sets)` per shown variable; each leaf is the sorted list of
     /// values that element takes in some solution.
     pub values: Vec<(String, Shown)>,
+    /// The same sets by scalar, which a drawing table reads; a scalar that
+    /// is not shown has none.
+    pub sets: std::collections::HashMap<usize, Vec<i64>>,
 }
 
 impl Serialize for CspFacts {
@@ -140,11 +149,12 @@ pub fn solution(model: &Model, values: &[i64], objective: Option<i64>, routes: &
         };
         (sense.to_string(), v)
     });
-    CspSolution { values: shown, objective, routes: routes.to_vec() }
+    CspSolution { values: shown, objective, routes: routes.to_vec(), scalars: values.to_vec() }
 }
 
 /// The shown variables' possible values: `possible(scalar)` lists them.
 pub fn facts(model: &Model, possible: &dyn Fn(usize) -> Vec<i64>) -> CspFacts {
+    let mut sets = std::collections::HashMap::new();
     let values = model
         .show
         .iter()
@@ -152,13 +162,16 @@ pub fn facts(model: &Model, possible: &dyn Fn(usize) -> Vec<i64>) -> CspFacts {
             let decl = &model.vars[v];
             let leaves: Vec<Shown> = (0..decl.len)
                 .map(|k| {
-                    Shown::List(possible(decl.first + k).into_iter().map(|x| scalar(model, decl.base, x)).collect())
+                    let values = possible(decl.first + k);
+                    let leaf = Shown::List(values.iter().map(|&x| scalar(model, decl.base, x)).collect());
+                    sets.insert(decl.first + k, values);
+                    leaf
                 })
                 .collect();
             (decl.name.clone(), nest(leaves, &dims(decl)))
         })
         .collect();
-    CspFacts { values }
+    CspFacts { values, sets }
 }
 
 /// A leaf as text: the value, or a set of values `{1, 2}` (a single value
@@ -233,13 +246,19 @@ pub fn solution_text(model: &Model, solution: &CspSolution) -> String {
         let decl = &model.vars[v];
         out.push_str(&var_text(name, value, decl.index.len(), labels(model, decl).as_deref()));
     }
-    if let Some((sense, value)) = &solution.objective {
-        out.push_str(&format!("objective = {value} (the proven {sense})\n"));
-    }
+    out.push_str(&objective_text(solution));
     for route in &solution.routes {
         out.push_str(&route_text(route));
     }
     out
+}
+
+/// The objective's line, when the model has one.
+pub fn objective_text(solution: &CspSolution) -> String {
+    match &solution.objective {
+        Some((sense, value)) => format!("objective = {value} (the proven {sense})\n"),
+        None => String::new(),
+    }
 }
 
 /// A route drawn over its array: a path with `S` on its start, an arrow on
@@ -282,7 +301,7 @@ fn route_shape(route: &ShownRoute) -> (usize, usize) {
 
 /// Draws a route over its array's cells, whose first row is `top`: a loop
 /// closed, a path from a ring to a square.
-fn draw_route(scene: &mut Scene, route: &ShownRoute, top: usize, tint: Tint) {
+pub(super) fn draw_route(scene: &mut Scene, route: &ShownRoute, top: usize, tint: Tint) {
     let [(r0, _), (c0, _)] = route.index;
     let cells: Vec<Pos> = route.cells.iter().map(|&(r, c)| (top + (r - r0) as usize, (c - c0) as usize)).collect();
     let closed = is_loop(route.global);

@@ -703,6 +703,7 @@ impl Puzzle for KeysDoorsPuzzle {
             row: Some(row),
             col: Some(col),
             line: None,
+            cells: vec![(row, col)],
         };
         let certificate = Some(self.no_route_reason(&board));
         Ok(ExplainReport {
