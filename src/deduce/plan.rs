@@ -245,6 +245,22 @@ fn forced(
     Ok(candidates.iter().zip(&found.possible).filter(|(_, p)| !**p).map(|(&c, _)| c).collect())
 }
 
+/// Whether `step`, found in an earlier state, is still an easiest step in
+/// `state`: none of its facts follows from fewer rules now. Steps of one
+/// search are found in the state before any of them; once one is applied,
+/// a later one may need fewer rules, so it is taken only when that is
+/// cheap to rule out (no rule, or one, whose only smaller set is none).
+pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step) -> Result<bool, SolverError> {
+    match step.size() {
+        0 => Ok(true),
+        1 => {
+            let known: Vec<Lit> = state.settled().iter().map(|&s| lit(d, s)).collect();
+            Ok(forced(d, &[], &known, &step.facts)?.is_empty())
+        }
+        _ => Ok(false),
+    }
+}
+
 /// A minimal set of the `known` facts that, with `rules`, forces all of
 /// `new`: shrunk from the facts about the rules' subjects when those force
 /// it, otherwise from all of them.

@@ -195,10 +195,13 @@ fn walk(
         if found.is_empty() {
             break;
         }
-        for mut step in found {
+        for (i, mut step) in found.into_iter().enumerate() {
             step.facts.retain(|f| !state.knows(f.fact));
             if step.facts.is_empty() {
                 continue;
+            }
+            if i > 0 && !plan::still_easiest(d, &state, &step)? {
+                continue 'outer;
             }
             let started = Instant::now();
             check_step(checker, &step)?;
