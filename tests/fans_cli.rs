@@ -127,6 +127,11 @@ fn usage_errors_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown engine \"magic\"").and(predicate::str::contains("sat")));
+    somaria()
+        .args(["solve", "models/akh-vaquot.toml", "--solver", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown SAT backend \"nope\"").and(predicate::str::contains("varisat")));
 }
 
 #[test]

@@ -130,3 +130,37 @@ fn a_refuted_puzzle_has_no_facts_without_a_call() {
     assert_eq!(possible_facts(&mut d).unwrap(), None);
     assert_eq!(d.solver.stats().sat_calls, 0);
 }
+
+/// The re-check of a step accepts a step whose rules force its fact and
+/// each is needed, and refuses one that forces nothing and one whose set
+/// is not minimal: the check can fail.
+#[test]
+fn a_step_that_does_not_force_its_fact_or_is_not_minimal_fails_its_re_check() {
+    use super::plan::{Settled, Step};
+    use super::verify::check_step;
+    // x0 (rule 0), x0 -> x1 (rule 1), x1 (rule 2).
+    let (cnf, ids) =
+        formula(&[vec![], vec![vec![(0, true)]], vec![vec![(0, false), (1, true)]], vec![vec![(1, true)]]]);
+    let mut d = deductions(&cnf, &ids[1..]);
+    d.facts = vec![Fact {
+        lit: crate::cnf::Var::from_index(1).lit(true),
+        name: "x1".into(),
+        place: None,
+        subject: 1,
+        value: 1,
+        about: "x1".into(),
+        shown: true.into(),
+    }];
+    let step = |because: Vec<usize>| Step {
+        facts: vec![Settled { fact: 0, holds: true }],
+        because,
+        using: Vec::new(),
+        smallest: false,
+    };
+    assert!(check_step(&mut d, &step(vec![0, 1])).is_ok());
+    assert!(check_step(&mut d, &step(vec![2])).is_ok());
+    for wrong in [vec![0], vec![1], vec![0, 1, 2]] {
+        let result = check_step(&mut d, &step(wrong.clone()));
+        assert!(matches!(result, Err(SolverError::ModelRejected(_))), "{wrong:?}: {result:?}");
+    }
+}
