@@ -496,6 +496,12 @@ impl ExplainReport {
         }
     }
 
+    /// The report on a puzzle without a solution: `constraints` have none
+    /// together, and dropping any one of them leaves a solution.
+    pub fn conflict(constraints: Vec<NamedConstraint>, stats: Stats) -> ExplainReport {
+        ExplainReport { status: Status::NoSolution, constraints, ..ExplainReport::solved(stats) }
+    }
+
     /// The grid cells of the constraints that have one, for pictures.
     pub fn places(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.constraints.iter().filter_map(|c| c.row.zip(c.col))

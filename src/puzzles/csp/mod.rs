@@ -728,14 +728,7 @@ impl Puzzle for CspPuzzle {
         stats.solve_ms = Stats::ms(built.compiled.elapsed());
         let Some(kept) = kept else { return Ok(ExplainReport::solved(stats)) };
         let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        Ok(ExplainReport {
-            status: Status::NoSolution,
-            constraints,
-            certificate: None,
-            rule: None,
-            stats,
-            stopped: None,
-        })
+        Ok(ExplainReport::conflict(constraints, stats))
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {

@@ -459,14 +459,7 @@ impl Puzzle for FanPuzzle {
         stats.solve_ms = Stats::ms(solving.elapsed());
         let Some(rules) = found else { return Ok(ExplainReport::solved(stats)) };
         let constraints = rules.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        Ok(ExplainReport {
-            status: Status::NoSolution,
-            constraints,
-            certificate: None,
-            rule: None,
-            stats,
-            stopped: None,
-        })
+        Ok(ExplainReport::conflict(constraints, stats))
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {

@@ -706,14 +706,7 @@ impl Puzzle for KeysDoorsPuzzle {
             cells: vec![(row, col)],
         };
         let certificate = Some(self.no_route_reason(&board));
-        Ok(ExplainReport {
-            status: Status::NoSolution,
-            constraints: vec![constraint],
-            certificate,
-            rule: None,
-            stats,
-            stopped: None,
-        })
+        Ok(ExplainReport { certificate, ..ExplainReport::conflict(vec![constraint], stats) })
     }
 
     /// The formula a SAT engine hands the solver, built without solving; each

@@ -720,28 +720,20 @@ impl Puzzle for TileCoverPuzzle {
                  up to {EXPLAIN_SEARCH_LIMIT} tiles, or from the tiles a certificate names"
             );
             let stats = built.stats(engine, deductions.solver.stats());
-            let (status, constraints) = (Status::NoSolution, Vec::new());
-            return Ok(ExplainReport { status, constraints, certificate, rule: Some(rule), stats, stopped: None });
+            return Ok(ExplainReport { certificate, rule: Some(rule), ..ExplainReport::conflict(Vec::new(), stats) });
         }
         if kept.is_none() {
             kept = deduce::minimal_conflict(&mut deductions, &(0..tiles).collect::<Vec<_>>())?;
         }
         let stats = built.stats(engine, deductions.solver.stats());
         let Some(kept) = kept else {
-            return Ok(ExplainReport {
-                status: Status::Solved,
-                constraints: Vec::new(),
-                certificate,
-                rule: None,
-                stats,
-                stopped: None,
-            });
+            return Ok(ExplainReport { certificate, ..ExplainReport::solved(stats) });
         };
         let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
         let budget = self.room.leave_uncovered();
         let rule =
             (budget > 0).then(|| format!("a route may leave at most {budget} of the tiles named below uncovered"));
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, rule, stats, stopped: None })
+        Ok(ExplainReport { certificate, rule, ..ExplainReport::conflict(constraints, stats) })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
