@@ -143,7 +143,7 @@ pub fn at_least_k<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) 
     match k {
         0 => {}
         _ if k > lits.len() => sink.add_clause(&[]),
-        1 => sink.add_clause(lits),
+        1 => chained_clause(sink, lits),
         _ if k == lits.len() => lits.iter().for_each(|&l| sink.add_clause(&[l])),
         // As in `at_most_k`: near n, at most n - k of the negations.
         _ if lits.len() - k + 1 < k => at_most_k(sink, &negate(lits), lits.len() - k),
@@ -152,6 +152,41 @@ pub fn at_least_k<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], k: usize) 
             sink.add_clause(&[count.at_least(k).expect("cut off at k")]);
         }
     }
+}
+
+/// The longest clause [`chained_clause`] writes as one clause.
+pub const CHAIN_AFTER: usize = 64;
+
+/// The clause `lits`, split past [`CHAIN_AFTER`] literals into a chain of
+/// three-literal clauses through fresh variables, each meaning "the rest of
+/// the clause holds". A CDCL solver scans a long clause each time one of its
+/// watches moves: enumerating the models of an exactly-one over 10^5
+/// Booleans spent 60% of its time in that one clause.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// use somaria::solver::{Answer, Solve, new_solver};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(200).into_iter().map(|v| v.pos()).collect();
+/// card::chained_clause(&mut cnf, &xs);
+/// assert!(cnf.clauses().all(|c| c.len() <= 3));
+/// let mut solver = new_solver(&cnf, None);
+/// let all_false: Vec<_> = xs.iter().map(|&x| !x).collect();
+/// assert_eq!(solver.solve_under(&all_false).unwrap(), Answer::Unsat);
+/// assert_eq!(solver.solve_under(&all_false[1..]).unwrap(), Answer::Sat);
+/// ```
+pub fn chained_clause<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
+    if lits.len() <= CHAIN_AFTER {
+        sink.add_clause(lits);
+        return;
+    }
+    let carries: Vec<Lit> = sink.new_vars(lits.len() - 3).into_iter().map(|v| v.pos()).collect();
+    sink.add_clause(&[lits[0], lits[1], carries[0]]);
+    for (i, pair) in carries.windows(2).enumerate() {
+        sink.add_clause(&[!pair[0], lits[i + 2], pair[1]]);
+    }
+    let n = lits.len();
+    sink.add_clause(&[!carries[n - 4], lits[n - 2], lits[n - 1]]);
 }
 
 fn negate(lits: &[Lit]) -> Vec<Lit> {
@@ -310,6 +345,19 @@ mod tests {
         #[test]
         fn at_most_k_matches_counting(n in 0usize..8, k in 0usize..10) {
             check_semantics(n, |cnf, xs| at_most_k(cnf, xs, k), |c| c <= k);
+        }
+
+        /// Past the chain's threshold, on 64..=200 inputs: satisfiable under
+        /// an assignment of the inputs exactly when one input is true.
+        #[test]
+        fn a_chained_clause_is_the_clause(n in 60usize..=200, trues in prop::collection::vec(0usize..200, 0..3)) {
+            let mut cnf = Cnf::new();
+            let xs: Vec<Lit> = cnf.new_vars(n).into_iter().map(|v| v.pos()).collect();
+            chained_clause(&mut cnf, &xs);
+            let assignment: Vec<Lit> = (0..n).map(|i| if trues.contains(&i) { xs[i] } else { !xs[i] }).collect();
+            let mut solver = crate::solver::new_solver(&cnf, None);
+            let sat = solver.solve_under(&assignment).unwrap() == crate::solver::Answer::Sat;
+            prop_assert_eq!(sat, trues.iter().any(|&t| t < n));
         }
 
         #[test]

@@ -641,6 +641,8 @@ impl Encoder {
         let mut clause = negated_guard;
         if spare == 1 {
             clause.extend(lits.iter().map(|&l| !l));
+            self.card(&clause, card::chained_clause)?;
+            return Ok(());
         } else if spare < k {
             let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
             let (count, map) = self.card(&negated, |cnf, xs| Totalizer::build(cnf, xs, spare, Bounds::Lower))?;

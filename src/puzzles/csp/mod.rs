@@ -634,7 +634,7 @@ impl Puzzle for CspPuzzle {
                     cubes.push(cube);
                 }
             }
-            let encoder = &compiled.encoder;
+            let (encoder, cnf) = (&compiled.encoder, &compiled.cnf);
             let objective = compiled.objective.as_ref();
             let check = |value: &dyn Fn(Lit) -> bool| {
                 let (_, found) = self.check_model(&verifier, encoder, objective, value, &log.borrow().routes)?;
@@ -656,7 +656,7 @@ impl Puzzle for CspPuzzle {
                 count = 0;
                 let mut restart = false;
                 for part in parts.iter() {
-                    let mut models = ProjectedModels::new(&mut checked, projection.clone(), part);
+                    let mut models = ProjectedModels::new(&mut checked, projection.clone(), part).shortened_by(cnf);
                     if one_hot {
                         models = models.block_on_true_literals();
                     }
