@@ -466,6 +466,7 @@ impl Puzzle for FanPuzzle {
             rule: None,
             stats,
             stopped: None,
+            picture: None,
         })
     }
 

@@ -713,6 +713,7 @@ impl Puzzle for KeysDoorsPuzzle {
             rule: None,
             stats,
             stopped: None,
+            picture: None,
         })
     }
 

@@ -721,7 +721,15 @@ impl Puzzle for TileCoverPuzzle {
             );
             let stats = built.stats(engine, deductions.solver.stats());
             let (status, constraints) = (Status::NoSolution, Vec::new());
-            return Ok(ExplainReport { status, constraints, certificate, rule: Some(rule), stats, stopped: None });
+            return Ok(ExplainReport {
+                status,
+                constraints,
+                certificate,
+                rule: Some(rule),
+                stats,
+                stopped: None,
+                picture: None,
+            });
         }
         if kept.is_none() {
             kept = deduce::minimal_conflict(&mut deductions, &(0..tiles).collect::<Vec<_>>())?;
@@ -735,13 +743,22 @@ impl Puzzle for TileCoverPuzzle {
                 rule: None,
                 stats,
                 stopped: None,
+                picture: None,
             });
         };
         let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
         let budget = self.room.leave_uncovered();
         let rule =
             (budget > 0).then(|| format!("a route may leave at most {budget} of the tiles named below uncovered"));
-        Ok(ExplainReport { status: Status::NoSolution, constraints, certificate, rule, stats, stopped: None })
+        Ok(ExplainReport {
+            status: Status::NoSolution,
+            constraints,
+            certificate,
+            rule,
+            stats,
+            stopped: None,
+            picture: None,
+        })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
