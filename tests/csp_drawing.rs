@@ -364,3 +364,118 @@ fn layers_of_no_kind_two_kinds_or_stray_options_are_refused() {
     let text = GRID_MODEL.replace("rows = 2", "rows = 0") + "text = \"clue\"\n";
     assert_mentions(&refused(&text), &[&place(&text, "0\ncols"), "rows from 1"]);
 }
+
+/// The Latin square of order 3, in a directory of its own; with the
+/// entries [`LATIN_ENTRIES`] it has one solution.
+fn latin3() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("models/csp/latin-square.toml").unwrap().replace("n = 4", "n = 3");
+    let path = write_model(dir.path(), "latin3.toml", text).to_str().unwrap().to_string();
+    (dir, path)
+}
+
+const LATIN_ENTRIES: [&str; 6] = ["--given", "square[1,1]=1", "--given", "square[1,2]=2", "--given", "square[2,1]=2"];
+
+/// The cell of a fact about `square[i,j]`, from 0.
+fn fact_cell(fact: &Value) -> (usize, usize) {
+    let var = fact["var"].as_str().unwrap();
+    let inside = var.strip_prefix("square[").and_then(|v| v.strip_suffix(']')).unwrap();
+    let (i, j) = inside.split_once(',').unwrap();
+    (i.trim().parse::<usize>().unwrap() - 1, j.trim().parse::<usize>().unwrap() - 1)
+}
+
+/// The cells a Latin square's constraint instance reads: its row or its
+/// column, by the instance's name.
+fn rule_cells(rule: &Value, n: usize) -> Vec<(usize, usize)> {
+    let name = rule["name"].as_str().unwrap();
+    let index = |key: &str| {
+        let at = name.find(key)? + key.len();
+        name[at..].split(')').next()?.trim().parse::<usize>().ok()
+    };
+    match (index("(i = "), index("(j = ")) {
+        (Some(i), None) => (0..n).map(|c| (i - 1, c)).collect(),
+        (None, Some(j)) => (0..n).map(|r| (r, j - 1)).collect(),
+        _ => panic!("a row or a column: {name}"),
+    }
+}
+
+/// Checks a picture of `step` on a 3 × 3 grid: its facts' cells shaded
+/// and no other, and with `outlined` the cells its constraints read
+/// outlined and no other.
+fn assert_step_drawn(rendered: &Rendered, step: &Value, outlined: bool) {
+    let settled: Vec<(usize, usize)> = step["facts"].as_array().unwrap().iter().map(fact_cell).collect();
+    let read: Vec<(usize, usize)> = step["because"].as_array().unwrap().iter().flat_map(|r| rule_cells(r, 3)).collect();
+    assert!(!settled.is_empty() && !read.is_empty(), "{step}");
+    for r in 0..3 {
+        for c in 0..3 {
+            // A quarter of the way into the cell: clear of its label and of an outline.
+            let ground = rendered.at((c as f64 + 0.25, r as f64 + 0.25));
+            assert_eq!(ground == rgb(SHADE), settled.contains(&(r, c)), "shaded {:?} in {step}", (r, c));
+            let rim = rendered.rim((r, c)) == rgb(OUTLINE);
+            assert_eq!(rim, outlined && read.contains(&(r, c)), "outlined {:?} in {step}", (r, c));
+        }
+    }
+}
+
+#[test]
+fn a_hint_picture_shades_what_the_step_settles_and_outlines_what_its_constraints_read() {
+    let (_dir, path) = latin3();
+    let mut args = vec!["hint", path.as_str(), "--reveal", "why"];
+    args.extend(LATIN_ENTRIES);
+    let (code, json) = run_json(&args);
+    assert_eq!(code, 0, "{json}");
+    let step = &json["step"];
+    assert_step_drawn(&Rendered::of(&svg_of(&args)), step, true);
+    // `where` gives away only where to look: no outlines.
+    args[3] = "where";
+    assert_step_drawn(&Rendered::of(&svg_of(&args)), step, false);
+    // The text report draws the same state: the entries made, the step's
+    // cells marked, the cells its constraints read in brackets.
+    args[3] = "why";
+    insta::assert_snapshot!("hint_latin3_why", text_of(&args));
+}
+
+#[test]
+fn steps_pictures_draw_each_step_on_the_state_before_it() {
+    let (dir, path) = latin3();
+    let mut args = vec!["steps", path.as_str()];
+    args.extend(LATIN_ENTRIES);
+    let (code, json) = run_json(&args);
+    assert_eq!((code, json["status"].as_str()), (0, Some("solved")), "{json}");
+    let steps = json["steps"].as_array().unwrap();
+    let out = dir.path().join("pictures");
+    let status = somaria().args(&args).args(["--format", "svg", "-o"]).arg(&out).output().unwrap().status;
+    assert!(status.success());
+    let mut files: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+    files.sort();
+    assert_eq!(files.len(), steps.len());
+    // The entries, then each step's facts: what each picture has written in.
+    let mut known: usize = 3;
+    for (k, step) in steps.iter().enumerate() {
+        let svg = std::fs::read_to_string(out.join(format!("step-{:03}.svg", k + 1))).unwrap();
+        assert_step_drawn(&Rendered::of(&svg), step, true);
+        let settled: usize = step["facts"].as_array().unwrap().iter().filter(|f| f["op"] == "=").count();
+        // Cell labels stand in groups (`<text x=`); caption lines carry their own style.
+        assert_eq!(svg.matches("<text x=").count(), known + settled, "step {}: the values known and new", k + 1);
+        known += settled;
+    }
+    assert_eq!(known, 9, "every cell ends filled in");
+}
+
+#[test]
+fn an_explanation_in_text_brackets_the_cells_its_constraints_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("models/csp/queens.toml").unwrap().replace("n = 8", "n = 3");
+    let path = write_model(dir.path(), "queens3.toml", text);
+    let text = text_of(&["explain", path.to_str().unwrap()]);
+    assert!(text.contains('[') && text.contains("the cells these constraints read"), "{text}");
+    insta::assert_snapshot!("explain_queens3", text);
+}
+
+#[test]
+fn heros_cave_without_the_cane_draws_its_room_and_says_why_it_has_no_solution() {
+    let model = "models/csp/heros-cave.toml";
+    insta::assert_snapshot!("solve_heros-cave", text_of(&["solve", model]));
+    insta::assert_snapshot!("explain_heros-cave", text_of(&["explain", model]));
+    insta::assert_snapshot!("facts_heros-cave", text_of(&["facts", model]));
+}

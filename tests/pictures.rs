@@ -188,13 +188,18 @@ fn the_shrine_svg_is_unchanged() {
 /// The pictures in the README are what the tool draws today.
 #[test]
 fn the_readme_pictures_are_current() {
-    let pictures = [
-        ("examples/pictures/shrine.svg", ["solve", "models/akh-vaquot.toml"]),
-        ("examples/pictures/heros-cave-explain.svg", ["explain", "models/heros-cave.toml"]),
-        ("examples/pictures/somaria-facts.svg", ["facts", "models/heros-cave-somaria.toml"]),
+    let pictures: [(&str, &[&str]); 8] = [
+        ("examples/pictures/shrine.svg", &["solve", "models/akh-vaquot.toml"]),
+        ("examples/pictures/heros-cave-explain.svg", &["explain", "models/heros-cave.toml"]),
+        ("examples/pictures/somaria-facts.svg", &["facts", "models/heros-cave-somaria.toml"]),
+        ("examples/pictures/slitherlink.svg", &["solve", "models/csp/slitherlink.toml"]),
+        ("examples/pictures/nurikabe.svg", &["solve", "models/csp/nurikabe.toml"]),
+        ("examples/pictures/sudoku-hardest.svg", &["solve", "models/csp/sudoku-hardest.toml"]),
+        ("examples/pictures/shrine-hint.svg", &["hint", "models/akh-vaquot.toml", "--reveal", "why"]),
+        ("examples/pictures/slitherlink-hint.svg", &["hint", "models/csp/slitherlink.toml", "--reveal", "what"]),
     ];
     for (file, args) in pictures {
-        let current = svg_of(&args);
+        let current = svg_of(args);
         let shipped = std::fs::read_to_string(file).unwrap_or_default();
         assert!(
             shipped == current,

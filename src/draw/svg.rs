@@ -57,6 +57,9 @@ pub fn colour(tint: Tint) -> &'static str {
     }
 }
 
+/// How far below a cell's centre its label's baseline is, in cells.
+const LABEL_DROP: f64 = 0.2;
+
 /// Height of one caption line, in cells.
 const CAPTION_LINE: f64 = 0.8;
 
@@ -88,13 +91,19 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
         (height * CELL_PX as f64).ceil() as usize
     )?;
     rect(&mut out, 0.0, 0.0, cols as f64, rows as f64, FLOOR)?;
+    let mut number = itoa::Buffer::new();
     for (row, col, length, ground) in scene.ground_runs() {
         let fill = match ground {
             Ground::Floor => continue,
             Ground::Wall => WALL,
             Ground::Shaded(tint) => colour(tint),
         };
-        rect(&mut out, col as f64, row as f64, length as f64, 1.0, fill)?;
+        // As `rect` writes it: a whole number of cells prints as an integer.
+        write!(out, r#"<rect fill="{fill}" height="1" width=""#)?;
+        for (value, end) in [(length, "\" x=\""), (col, "\" y=\""), (row, "\"/>\n")] {
+            out.write_all(number.format(value).as_bytes())?;
+            out.write_all(end.as_bytes())?;
+        }
     }
     grid_lines(&mut out, rows, cols)?;
     if scene.has_regions() {
@@ -112,6 +121,7 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     }
     // Runs of labels of one colour share a group that carries their style,
     // so that a grid of numbers is not mostly repeated attributes.
+    let places = Places::of(rows, cols);
     let mut open_group: Option<Tint> = None;
     for (pos, mark) in &scene.marks {
         let label_tint = if let Mark::Label(_, tint) = mark { Some(*tint) } else { None };
@@ -129,9 +139,25 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
                     )?;
                     open_group = Some(tint);
                 }
-                let (x, y) = centre(*pos);
-                text_element(&mut out, text, &[("x", &x), ("y", &(y + 0.2))])?;
+                if let Some((x, baseline)) = places.label(*pos) {
+                    for part in ["<text x=\"", x, "\" y=\"", baseline, "\">\n"] {
+                        out.write_all(part.as_bytes())?;
+                    }
+                    text_content(&mut out, text)?;
+                } else {
+                    let (x, y) = centre(*pos);
+                    text_element(&mut out, text, &[("x", &x), ("y", &(y + LABEL_DROP))])?;
+                }
             }
+            // As `circle` writes it, from the places worked out once.
+            (&Mark::Dot(tint), _) => match places.centre(*pos) {
+                Some((x, y)) => {
+                    for part in ["<circle cx=\"", x, "\" cy=\"", y, "\" fill=\"", colour(tint), "\" r=\"0.14\"/>\n"] {
+                        out.write_all(part.as_bytes())?;
+                    }
+                }
+                None => mark_elements(&mut out, *pos, mark)?,
+            },
             _ => mark_elements(&mut out, *pos, mark)?,
         }
     }
@@ -182,6 +208,11 @@ fn text_element(out: &mut impl Write, content: &str, attributes: &[(&str, &dyn D
         write!(out, " {key}=\"{value}\"")?;
     }
     out.write_all(b">\n")?;
+    text_content(out, content)
+}
+
+/// A `<text>` element's content, escaped, and its end.
+fn text_content(out: &mut impl Write, content: &str) -> io::Result<()> {
     if content.contains(['&', '<', '>']) {
         let escaped = content.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
         out.write_all(escaped.as_bytes())?;
@@ -189,6 +220,36 @@ fn text_element(out: &mut impl Write, content: &str, attributes: &[(&str, &dyn D
         out.write_all(content.as_bytes())?;
     }
     out.write_all(b"\n</text>\n")
+}
+
+/// The coordinates of the cells' centres and of their labels' baselines,
+/// as text, worked out once per row and column: a grid of 10 000 labels
+/// would otherwise format 20 000 floating-point numbers. They are the
+/// numbers [`centre`] gives, formatted as every other coordinate is.
+struct Places {
+    xs: Vec<String>,
+    ys: Vec<String>,
+    baselines: Vec<String>,
+}
+
+impl Places {
+    fn of(rows: usize, cols: usize) -> Places {
+        Places {
+            xs: (0..cols).map(|col| centre((0, col)).0.to_string()).collect(),
+            ys: (0..rows).map(|row| centre((row, 0)).1.to_string()).collect(),
+            baselines: (0..rows).map(|row| (centre((row, 0)).1 + LABEL_DROP).to_string()).collect(),
+        }
+    }
+
+    /// A cell's centre, when it is inside the grid.
+    fn centre(&self, (row, col): Pos) -> Option<(&str, &str)> {
+        Some((self.xs.get(col)?, self.ys.get(row)?))
+    }
+
+    /// Where a cell's label stands, when it is inside the grid.
+    fn label(&self, (row, col): Pos) -> Option<(&str, &str)> {
+        Some((self.xs.get(col)?, self.baselines.get(row)?))
+    }
 }
 
 /// Thin lines between cells, one per row and column boundary.
@@ -309,13 +370,18 @@ fn edge_lines(out: &mut impl Write, edges: &[Edge]) -> io::Result<()> {
     }
     for tint in tints {
         let mut d = String::new();
+        let mut number = itoa::Buffer::new();
         for edge in edges.iter().filter(|e| e.stroke == Stroke::Line(tint)) {
             let (row, col) = edge.corner;
             let step = match edge.along {
                 Along::Across => "h1",
                 Along::Down => "v1",
             };
-            d.push_str(&format!("M{col} {row}{step}"));
+            d.push('M');
+            d.push_str(number.format(col));
+            d.push(' ');
+            d.push_str(number.format(row));
+            d.push_str(step);
         }
         writeln!(
             out,
@@ -380,7 +446,7 @@ fn mark_elements(out: &mut impl Write, pos: Pos, mark: &Mark) -> io::Result<()> 
                 ("font-size", &0.6),
                 ("text-anchor", &"middle"),
                 ("x", &x),
-                ("y", &(y + 0.2)),
+                ("y", &(y + LABEL_DROP)),
             ];
             text_element(out, text, &attributes)
         }

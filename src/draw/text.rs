@@ -14,6 +14,10 @@
 //! lines (`─`, `│`, `×` for a cross), region borders as heavy ones (`━`,
 //! `┃`), and corners as the junction of what meets there (or `·`, with
 //! corner dots).
+//!
+//! Outlined cells are bracketed: on the lattice each one, `[5]`; in the
+//! compact form each run of them in a row, `[1 2] 3`, every row then
+//! starting with a column for a bracket.
 
 use std::collections::HashMap;
 
@@ -130,6 +134,8 @@ struct Glyphs<'a> {
     /// the one below, by cell index; empty without loops.
     joined_right: Vec<bool>,
     joined_down: Vec<bool>,
+    /// Whether each cell is outlined, by cell index; empty without outlines.
+    outlined: Vec<bool>,
 }
 
 impl<'a> Glyphs<'a> {
@@ -149,8 +155,15 @@ impl<'a> Glyphs<'a> {
                 marks.insert(i, glyph);
             }
         }
-        let mut glyphs =
-            Glyphs { scene, style, marks, passages: Vec::new(), joined_right: Vec::new(), joined_down: Vec::new() };
+        let mut outlined = Vec::new();
+        for &pos in &scene.outlines {
+            if let Some(i) = inside(pos) {
+                outlined.resize(scene.rows() * cols, false);
+                outlined[i] = true;
+            }
+        }
+        let (joined_right, joined_down) = (Vec::new(), Vec::new());
+        let mut glyphs = Glyphs { scene, style, marks, passages: Vec::new(), joined_right, joined_down, outlined };
         glyphs.trace_trails(&inside);
         glyphs
     }
@@ -231,6 +244,10 @@ impl<'a> Glyphs<'a> {
         self.joined_down.get(row * self.scene.cols() + col).copied().unwrap_or(false)
     }
 
+    fn outlined(&self, (row, col): Pos) -> bool {
+        col < self.scene.cols() && self.outlined.get(row * self.scene.cols() + col).copied().unwrap_or(false)
+    }
+
     /// Each column's width: its widest glyph.
     fn widths(&self, scene: &Scene) -> Vec<usize> {
         let mut widths = vec![0; scene.cols()];
@@ -281,13 +298,30 @@ fn turn(cell: Pos, before: Pos, next: Option<Pos>) -> char {
 
 fn compact_row(glyphs: &Glyphs, widths: &[usize], row: usize) -> String {
     let mut line = String::new();
+    let brackets = !glyphs.outlined.is_empty();
     for (col, &width) in widths.iter().enumerate() {
-        if col > 0 {
-            line.push(if glyphs.joined_right((row, col - 1)) { '─' } else { ' ' });
+        let before = col.checked_sub(1).is_some_and(|c| glyphs.outlined((row, c)));
+        if col > 0 && glyphs.joined_right((row, col - 1)) {
+            line.push('─');
+        } else if col > 0 || brackets {
+            line.push(bracket(before, glyphs.outlined((row, col))));
         }
         glyphs.at((row, col)).write_padded(&mut line, width);
     }
+    if glyphs.outlined((row, widths.len().saturating_sub(1))) {
+        line.push(']');
+    }
     line
+}
+
+/// What stands between two cells of a compact row, by whether each is
+/// outlined: a bracket where a run of outlined cells starts or ends.
+fn bracket(before: bool, after: bool) -> char {
+    match (before, after) {
+        (false, true) => '[',
+        (true, false) => ']',
+        _ => ' ',
+    }
 }
 
 /// How heavily a side is drawn: an edge's line over a region border.
@@ -357,8 +391,9 @@ impl Lattice {
         for col in 0..=scene.cols() {
             let stepped = col > 0 && col < scene.cols() && glyphs.joined_right((row, col - 1));
             let margin = if stepped { '─' } else { ' ' };
+            let outlined = |c: usize| !stepped && glyphs.outlined((row, c));
             if col > 0 {
-                line.push(margin);
+                line.push(if outlined(col - 1) { ']' } else { margin });
             }
             let side = self.side(scene, (row, col), Along::Down);
             line.push(match side.weight {
@@ -368,7 +403,7 @@ impl Lattice {
                 Weight::None => margin,
             });
             let Some(&width) = widths.get(col) else { break };
-            line.push(margin);
+            line.push(if outlined(col) { '[' } else { margin });
             glyphs.at((row, col)).write_padded(&mut line, width);
         }
         line
@@ -418,6 +453,29 @@ mod tests {
 ┃       ┃ 12 ┃
 ┗━━━━━━━┻━━━━┛
 a caption
+";
+        assert_eq!(draw(&scene, &PLAIN), expected);
+    }
+
+    #[test]
+    fn outlined_cells_are_bracketed() {
+        let mut scene = Scene::new(1, 4);
+        for (col, label) in ["1", "2", "3", "4"].into_iter().enumerate() {
+            scene.marks.push(((0, col), Mark::Label(label.into(), Tint::Ink)));
+        }
+        assert_eq!(draw(&scene, &PLAIN), "1 2 3 4\n");
+        scene.outlines = vec![(0, 1), (0, 2)];
+        assert_eq!(draw(&scene, &PLAIN), " 1[2 3]4\n");
+        scene.outlines = vec![(0, 0), (0, 3), (5, 5)];
+        assert_eq!(draw(&scene, &PLAIN), "[1]2 3[4]\n");
+        let mut scene = super::super::scene::sample();
+        scene.outlines = vec![(0, 0), (1, 2)];
+        let expected = "\
+┏━━━┳━━━┳━━━━┓
+┃[3]│   ┃    ┃
+┣───┘ × ┃    ┃
+┃       ┃[12]┃
+┗━━━━━━━┻━━━━┛
 ";
         assert_eq!(draw(&scene, &PLAIN), expected);
     }

@@ -8,12 +8,12 @@ mod picture;
 
 use std::time::Instant;
 
-pub use picture::step_picture;
+pub use picture::{state_text, step_picture};
 
 use crate::deduce::plan::{self, Limits, PlanStats, Settled, Start, State, Step, Target};
 use crate::deduce::verify::check_step;
 use crate::deduce::{Deductions, Wanted};
-use crate::puzzles::{Error, NamedConstraint, Puzzle, SolveOptions, Stats, Status};
+use crate::puzzles::{Entry, Error, NamedConstraint, Puzzle, SolveOptions, Stats, Status};
 use crate::report::steps::{
     Clash, Difficulty, HintReport, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StepsReport,
 };
@@ -52,6 +52,8 @@ struct Planned {
 /// `somaria steps`: every step from the given state to the end.
 pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<StepsReport, Error> {
     let p = plan(puzzle, options, request)?;
+    let short = matches!(p.status, PlanStatus::Partial | PlanStatus::GuessNeeded);
+    let picture = if short { state_text(puzzle, &p.state, None, Reveal::What) } else { None };
     Ok(StepsReport {
         status: p.status,
         difficulty: Difficulty::of(&p.steps),
@@ -65,6 +67,7 @@ pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest)
         stats: p.times,
         start: p.start,
         extent: p.extent,
+        picture,
     })
 }
 
@@ -79,6 +82,7 @@ pub fn hint(
     let p = plan(puzzle, options, &request)?;
     let step = p.steps.into_iter().next();
     let status = if step.is_some() { PlanStatus::Hint } else { p.status };
+    let picture = step.as_ref().and_then(|step| state_text(puzzle, &p.start, Some(step), reveal));
     Ok(HintReport {
         status,
         step,
@@ -91,6 +95,7 @@ pub fn hint(
         stats: p.times,
         start: p.start,
         extent: p.extent,
+        picture,
     })
 }
 
@@ -270,6 +275,7 @@ fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
         op: if s.holds { "=" } else { "!=" },
         value: fact.shown.clone(),
         place: fact.place,
+        entry: Entry { subject: fact.subject, value: fact.value, holds: s.holds },
     }
 }
 

@@ -461,6 +461,9 @@ pub struct ExplainReport {
     /// Why the run stopped before an explanation, when a stop of the whole
     /// run (a time limit) cut it short, as a command line reports it.
     pub stopped: Option<String>,
+    /// The puzzle drawn as text with the cells the constraints read
+    /// outlined, when the family draws it so (not in the JSON).
+    pub picture: Option<String>,
 }
 
 /// The `explain` output's members: `sat_calls` repeats `stats.sat_calls` at
@@ -493,6 +496,7 @@ impl ExplainReport {
             rule: None,
             stats,
             stopped: None,
+            picture: None,
         }
     }
 
@@ -672,6 +676,41 @@ pub trait Puzzle: Send + Sync {
         let _ = of;
         Err(Error::Unsupported { command: "a picture", kind: self.kind() })
     }
+
+    /// A state of play (a hint's step) drawn as the puzzle is drawn, with
+    /// the style its text is drawn in; `None` when the family draws no
+    /// state of its own, and a step's picture is a grid of the facts' cells.
+    fn state_picture(&self, state: &PlayState<'_>) -> Option<(Scene, crate::draw::text::Style)> {
+        let _ = state;
+        None
+    }
+}
+
+/// One fact of a state of play: a subject takes a value (or, when `holds`
+/// is false, does not), both numbered as [`crate::deduce::Fact`] numbers them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The family's number for the thing.
+    pub subject: usize,
+    /// The family's number for the value.
+    pub value: i64,
+    /// Whether the thing takes the value.
+    pub holds: bool,
+}
+
+/// A state of play to draw: what is known, what a step settles and the
+/// cells its rules read.
+#[derive(Copy, Clone, Debug)]
+pub struct PlayState<'a> {
+    /// The facts known before the step.
+    pub known: &'a [Entry],
+    /// The facts the step settles, whose cells are shaded.
+    pub new: &'a [Entry],
+    /// Whether the new facts' values are drawn too (otherwise only where
+    /// they are).
+    pub new_shown: bool,
+    /// Cells outlined, such as those the step's rules read.
+    pub outlined: &'a [crate::grid::Pos],
 }
 
 /// The report a picture is drawn for.

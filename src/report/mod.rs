@@ -228,6 +228,7 @@ impl Report for ExplainReport {
                 } else if self.certificate.is_none() {
                     out.push_str("no solution: the puzzle's fixed rules alone cannot be met\n");
                 }
+                out.push_str(self.picture.as_deref().unwrap_or_default());
             }
         }
         out.push_str(&format!("({})\n", stats_line(&self.stats)));
@@ -255,6 +256,7 @@ impl Stoppable for ExplainReport {
             rule: None,
             stats,
             stopped: Some(why),
+            picture: None,
         }
     }
 }

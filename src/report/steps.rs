@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{Report, Stoppable, exit, heading, printable};
 use crate::grid::Pos;
-use crate::puzzles::{NamedConstraint, Stats, counted};
+use crate::puzzles::{Entry, NamedConstraint, Stats, counted};
 use crate::solver::Progress;
 
 /// A fact as a step states it: `{"var": "q[3]", "op": "=", "value": 5}`.
@@ -22,6 +22,10 @@ pub struct ShownFact {
     /// Its cell, for pictures.
     #[serde(skip)]
     pub place: Option<Pos>,
+    /// The fact as the family numbers it, for pictures drawn as the
+    /// puzzle is.
+    #[serde(skip)]
+    pub entry: Entry,
 }
 
 impl ShownFact {
@@ -175,6 +179,10 @@ pub struct StepsReport {
     /// The rows and columns the facts' cells span, for pictures.
     #[serde(skip)]
     pub extent: (usize, usize),
+    /// The state reached drawn as text, when the steps stop short of a
+    /// solution and the puzzle draws its states.
+    #[serde(skip)]
+    pub picture: Option<String>,
 }
 
 /// How much a hint's text and picture give away.
@@ -220,6 +228,10 @@ pub struct HintReport {
     /// As in [`StepsReport`].
     #[serde(skip)]
     pub extent: (usize, usize),
+    /// The state before the step drawn as text, as much as `reveal` gives
+    /// away, when the puzzle draws its states.
+    #[serde(skip)]
+    pub picture: Option<String>,
 }
 
 /// Facts for a person: one entry per variable, "x = 5" or "x ≠ 1, 2"; a
@@ -363,6 +375,7 @@ impl Report for StepsReport {
         if self.status == Status::Partial {
             out.push_str(&format!("state reached: {}\n", facts_text(&self.state, true)));
         }
+        out.push_str(self.picture.as_deref().unwrap_or_default());
         out.push_str(&ending_text(
             self.status,
             self.remaining,
@@ -406,6 +419,7 @@ impl Stoppable for StepsReport {
             stats: PlanTimes { run: stats, ..PlanTimes::default() },
             start: Vec::new(),
             extent: (0, 0),
+            picture: None,
         }
     }
 }
@@ -414,7 +428,10 @@ impl Report for HintReport {
     fn text(&self, kind: &str, title: Option<&str>) -> String {
         let mut out = heading(kind, title);
         match &self.step {
-            Some(step) => out.push_str(&format!("hint: {}", step_text(step, self.reveal))),
+            Some(step) => {
+                out.push_str(&format!("hint: {}", step_text(step, self.reveal)));
+                out.push_str(self.picture.as_deref().unwrap_or_default());
+            }
             None => out.push_str(&ending_text(
                 self.status,
                 self.remaining,
@@ -453,6 +470,7 @@ impl Stoppable for HintReport {
             stats: PlanTimes { run: stats, ..PlanTimes::default() },
             start: Vec::new(),
             extent: (0, 0),
+            picture: None,
         }
     }
 }

@@ -28,13 +28,13 @@ use crate::compile::repair::{GridRepair, RepairLog, Route};
 use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective, ObjectiveUse};
 pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
 use crate::lang::ir;
-use crate::lang::model::{Model, Sense};
+use crate::lang::model::{Base, Model, Sense};
 pub use crate::lang::{Group, Program, model, syntax};
 use crate::lang::{load_model, verify};
 
 use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Payload,
-    Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
+    PlayState, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::{Cnf, GroupId, Lit};
 use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
@@ -345,6 +345,15 @@ impl CspPuzzle {
         let known =
             table::Known { values: &values, routes: &[], crosses: true, sets_as_text, highlighted: &[], outlined: &[] };
         self.drawing(&known)
+    }
+
+    /// The cells the constraints of an explanation read, outlined on the
+    /// puzzle alone, when the model has a table.
+    fn explanation_scene(&self, constraints: &[NamedConstraint]) -> Option<Scene> {
+        let mut outlined: Vec<crate::grid::Pos> = constraints.iter().flat_map(|c| c.cells.iter().copied()).collect();
+        outlined.sort_unstable();
+        outlined.dedup();
+        self.drawing(&table::Known::nothing(&outlined))
     }
 
     fn shown_scalars(&self) -> Vec<usize> {
@@ -727,8 +736,13 @@ impl Puzzle for CspPuzzle {
         let mut stats = built.stats(engine, deductions.solver.stats());
         stats.solve_ms = Stats::ms(built.compiled.elapsed());
         let Some(kept) = kept else { return Ok(ExplainReport::solved(stats)) };
-        let constraints = kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        Ok(ExplainReport::conflict(constraints, stats))
+        let constraints: Vec<NamedConstraint> =
+            kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
+        let picture = self.explanation_scene(&constraints).map(|scene| {
+            let legend = if scene.outlines.is_empty() { "" } else { "([ ]: the cells these constraints read)\n" };
+            table::text(&scene) + legend
+        });
+        Ok(ExplainReport { picture, ..ExplainReport::conflict(constraints, stats) })
     }
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
@@ -792,11 +806,7 @@ impl Puzzle for CspPuzzle {
                 scene
             }
             Drawn::Explanation(report) => {
-                let mut outlined: Vec<crate::grid::Pos> =
-                    report.constraints.iter().flat_map(|c| c.cells.iter().copied()).collect();
-                outlined.sort_unstable();
-                outlined.dedup();
-                let mut scene = self.drawing(&table::Known::nothing(&outlined)).unwrap_or_else(|| Scene::new(0, 0));
+                let mut scene = self.explanation_scene(&report.constraints).unwrap_or_else(|| Scene::new(0, 0));
                 for constraint in &report.constraints {
                     let line = constraint.line.map(|l| format!(" (line {l})")).unwrap_or_default();
                     scene.caption.push(format!("cannot all hold: {}{line}", constraint.name));
@@ -807,5 +817,34 @@ impl Puzzle for CspPuzzle {
                 scene
             }
         })
+    }
+
+    /// A state of play drawn by the table: the scalars the entries fix (a
+    /// Boolean ruled out one way takes the other), the new entries' cells
+    /// shaded, the sides a loop is known not to take crossed.
+    fn state_picture(&self, state: &PlayState<'_>) -> Option<(Scene, crate::draw::text::Style)> {
+        let table = self.model.drawing.as_ref()?;
+        let mut fixed: std::collections::HashMap<usize, i64> = std::collections::HashMap::new();
+        for entry in state.known.iter().chain(state.new.iter().filter(|_| state.new_shown)) {
+            let boolean = self.model.scalar_owner(entry.subject).0.base == Base::Bool;
+            if entry.holds || boolean {
+                fixed.insert(entry.subject, if entry.holds { entry.value } else { 1 - entry.value });
+            }
+        }
+        let mut highlighted: Vec<crate::grid::Pos> = state.new.iter().flat_map(|e| self.cells_of(e.subject)).collect();
+        highlighted.sort_unstable();
+        highlighted.dedup();
+        let values = |s: usize| fixed.get(&s).map_or(&[][..], std::slice::from_ref);
+        let known = table::Known {
+            values: &values,
+            routes: &[],
+            crosses: true,
+            sets_as_text: false,
+            highlighted: &highlighted,
+            outlined: state.outlined,
+        };
+        let scene = table::scene(&self.model, table, &known);
+        let style = table::style(&scene);
+        Some((scene, style))
     }
 }

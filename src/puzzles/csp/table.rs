@@ -84,6 +84,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
         let drawn = |k: usize| layer.only.as_ref().is_none_or(|only| only[k]);
         match &layer.kind {
             LayerKind::Text { cells, blank } => {
+                let mut names = Names::default();
                 for k in (0..cells.len()).filter(|&k| drawn(k)) {
                     let given = cells.is_fixed(k);
                     match possible(cells, k, known) {
@@ -93,7 +94,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
                             if given {
                                 scene.set_ground(pos(k), Ground::Shaded(Tint::Given));
                             }
-                            labels[k] = Some(Mark::Label(model.value_name(cells.base, v), tint));
+                            labels[k] = Some(Mark::Label(names.of(model, cells.base, v), tint));
                         }
                         Possible::Many(values) => labels[k] = Some(several(model, cells.base, &values, known)),
                         Possible::Unknown => {}
@@ -174,6 +175,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
             }
         }
     }
+    scene.marks.reserve(labels.iter().filter(|l| l.is_some()).count() + symbols.len());
     scene.marks.extend(labels.into_iter().enumerate().filter_map(|(k, label)| Some((pos(k), label?))));
     scene.marks.extend(symbols);
     for &cell in known.highlighted {
@@ -181,6 +183,29 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
     }
     scene.outlines.extend(known.outlined.iter().copied());
     scene
+}
+
+/// The names of the values a text layer has drawn so far, so that a grid
+/// of digits formats each digit once (a clone of a short name costs less
+/// than formatting it anew).
+#[derive(Default)]
+struct Names(Vec<(i64, String)>);
+
+impl Names {
+    /// Past this many values a name is formatted each time: the search
+    /// would cost more than the formatting.
+    const KEPT: usize = 32;
+
+    fn of(&mut self, model: &Model, base: Base, v: i64) -> String {
+        if let Some((_, name)) = self.0.iter().find(|(w, _)| *w == v) {
+            return name.clone();
+        }
+        let name = model.value_name(base, v);
+        if self.0.len() < Self::KEPT {
+            self.0.push((v, name.clone()));
+        }
+        name
+    }
 }
 
 /// A text cell that can take several values: them all, or `?`.
