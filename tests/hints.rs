@@ -360,3 +360,98 @@ fn the_command_line_names_a_wrong_entry() {
     let out = common::cli::somaria().args(["hint", model, "--given", "cell[10,1]=1"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+// ------------------------------------------------------------ state files
+
+/// `solve`'s solution with the entries `keep` does not keep made holes
+/// (alternately `null` and `"_"`), as JSON, and the same entries as
+/// `--given` entries.
+fn holed_state(solution: &serde_json::Value, keep: &[bool]) -> (String, Vec<String>) {
+    let mut state = solution.clone();
+    let mut given = Vec::new();
+    for (i, item) in state["x"].as_array_mut().unwrap().iter_mut().enumerate() {
+        if keep[i] {
+            given.push(format!("x[{}]={item}", i + 1));
+        } else {
+            *item = if i % 2 == 0 { serde_json::Value::Null } else { "_".into() };
+        }
+    }
+    (state.to_string(), given)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// A state file gives the same steps as the entries it holds, whether
+    /// JSON (the solution alone, or the whole report) or TOML.
+    #[test]
+    fn a_state_file_gives_the_steps_of_its_entries((n, relations) in relations(), keep in prop::collection::vec(any::<bool>(), 4)) {
+        let puzzle = load_text(&csp_text(n, &relations));
+        let solved = puzzle.solve(&SolveOptions::default()).unwrap();
+        let Some(solution) = solved.solution else { return Ok(()) };
+        let (json, given) = holed_state(&solution.json, &keep[..n]);
+        let toml_text = format!("x = {}\n", json.split(':').nth(1).unwrap().trim_end_matches('}').replace("null", "\"_\""));
+        let report = format!("{{\"kind\":\"csp\",\"solution\":{json}}}");
+        let options = SolveOptions::default();
+        let by_entries = PlanRequest { given, count_limit: 10, ..PlanRequest::default() };
+        let expected = hints::steps(puzzle.as_ref(), &options, &by_entries).unwrap();
+        for (name, text) in [("s.json", json.clone()), ("r.json", report), ("s.toml", toml_text)] {
+            let source = somaria::model::Source::from_text(name, text.clone());
+            let by_file = PlanRequest { state_files: vec![source], count_limit: 10, ..PlanRequest::default() };
+            let got = hints::steps(puzzle.as_ref(), &options, &by_file).unwrap();
+            prop_assert_eq!(&got.steps, &expected.steps, "{}: {}", name, text);
+            prop_assert_eq!(&got.state, &expected.state);
+            prop_assert_eq!(got.status, expected.status);
+        }
+    }
+}
+
+/// A bad state file is refused with exit 2 and its line and column.
+#[test]
+fn a_bad_state_file_is_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "models/csp/sudoku-17.toml";
+    let cases = [
+        ("a.json", "{\"cell\": [1,\n  2,]}", "a.json:2:"),
+        ("b.json", "{\"solution\": {\"x\": 3}}", "b.json:1:15: no shown variable is named \"x\""),
+        ("c.toml", "\n\ncell = [[1, 2]]\n", "c.toml:3:8: cell has 1 entries; expected 9"),
+        ("d.toml", "cell = [[1, 2]\n", "d.toml:1:"),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = common::cli::somaria().args(["hint", model, "--given", path.to_str().unwrap()]).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+    }
+}
+
+/// A Sudoku's solution with most cells made holes, read back from a file,
+/// gives the hint of the same entries on the command line.
+#[test]
+fn a_sudoku_state_file_gives_the_hint_of_its_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "models/csp/sudoku-hardest.toml";
+    let (solved, _) = cli_json(&["solve", model]);
+    let mut state = solved["solution"].clone();
+    let mut args: Vec<String> = vec!["hint".into(), model.into()];
+    for (i, row) in state["cell"].as_array_mut().unwrap().iter_mut().enumerate() {
+        for (j, cell) in row.as_array_mut().unwrap().iter_mut().enumerate() {
+            if (i * 9 + j) % 4 == 0 {
+                args.push("--given".into());
+                args.push(format!("cell[{},{}]={cell}", i + 1, j + 1));
+            } else {
+                *cell = serde_json::Value::Null;
+            }
+        }
+    }
+    let path = dir.path().join("state.json");
+    std::fs::write(&path, state.to_string()).unwrap();
+    let by_entries: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (expected, code) = cli_json(&by_entries);
+    assert_eq!(code, 0);
+    let (got, code) = cli_json(&["hint", model, "--given", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(got["step"], expected["step"]);
+}

@@ -5,6 +5,7 @@
 //! puzzle's words ([`crate::report::steps`]).
 
 mod picture;
+mod state;
 
 use std::time::Instant;
 
@@ -24,6 +25,8 @@ use crate::solver::SolverError;
 pub struct PlanRequest {
     /// The player's entries, such as `x[2,3]=5`, `fan 2=right` or `q!=4`.
     pub given: Vec<String>,
+    /// State files (`--given FILE`), whose entries follow those of `given`.
+    pub state_files: Vec<crate::model::Source>,
     /// Apply only steps of at most this many rules.
     pub upto: Option<usize>,
     /// The most steps to take (`hint` takes one).
@@ -99,7 +102,11 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
     let mut d = puzzle.deductions(options, Wanted::STEPS)?;
     let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
     same_shape(&d, &checker)?;
-    let givens = read_givens(&d, &request.given)?;
+    let mut entries = request.given.clone();
+    for source in &request.state_files {
+        entries.extend(state::entries(puzzle, source)?);
+    }
+    let givens = read_givens(&d, &entries)?;
     let mut planned = Planned {
         status: PlanStatus::Unknown,
         steps: Vec::new(),
@@ -123,7 +130,7 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
                 planned.explanation = Some(explained.constraints);
             } else {
                 planned.clash = Some(Clash {
-                    entries: given.iter().map(|&g| request.given_entry(g)).collect(),
+                    entries: given.iter().map(|&g| entries.get(g).cloned().unwrap_or_default()).collect(),
                     constraints: rules.iter().map(|&r| NamedConstraint::from(&d.rules[r])).collect(),
                 });
             }
@@ -156,12 +163,6 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         check_ms: Stats::ms(check_time),
     };
     Ok(planned)
-}
-
-impl PlanRequest {
-    fn given_entry(&self, index: usize) -> String {
-        self.given.get(index).cloned().unwrap_or_default()
-    }
 }
 
 /// Given entries (indices into the request's) and rules that cannot all

@@ -655,6 +655,21 @@ pub trait Puzzle: Send + Sync {
         Err(Error::Unsupported { command: "deductions", kind: self.kind() })
     }
 
+    /// The player's entries that a value in the shape of `solve`'s
+    /// `solution` states, as `--given` takes them (`NAME=VALUE`): a state
+    /// file read back. Holes (`null`, `"_"` or a missing member) state
+    /// nothing.
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, StateError> {
+        let _ = solution;
+        Err(StateError {
+            member: None,
+            message: format!(
+                "a state file is not taken for {} puzzles; expected --given entries such as NAME=VALUE",
+                self.kind()
+            ),
+        })
+    }
+
     /// The CNF the engine would hand to the solver first, built without
     /// solving, so that a hard instance can go to another SAT solver.
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error>;
@@ -666,6 +681,15 @@ pub trait Puzzle: Send + Sync {
         let _ = of;
         Err(Error::Unsupported { command: "a picture", kind: self.kind() })
     }
+}
+
+/// What is wrong with a state file ([`Puzzle::entries_of_solution`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateError {
+    /// The top-level member the problem is in, when it is in one.
+    pub member: Option<String>,
+    /// What was found and what was expected.
+    pub message: String,
 }
 
 /// The report a picture is drawn for.
