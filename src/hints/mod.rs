@@ -5,6 +5,7 @@
 //! puzzle's words ([`crate::report::steps`]).
 
 mod picture;
+mod route;
 mod state;
 
 use std::time::Instant;
@@ -98,14 +99,17 @@ pub fn hint(
 }
 
 fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<Planned, Error> {
-    let started = Instant::now();
-    let mut d = puzzle.deductions(options, Wanted::STEPS)?;
-    let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
-    same_shape(&d, &checker)?;
     let mut entries = request.given.clone();
     for source in &request.state_files {
         entries.extend(state::entries(puzzle, source)?);
     }
+    if let Some(legs) = puzzle.route_legs(options, &entries)? {
+        return Ok(route::planned(legs, request.max_steps));
+    }
+    let started = Instant::now();
+    let mut d = puzzle.deductions(options, Wanted::STEPS)?;
+    let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
+    same_shape(&d, &checker)?;
     let givens = read_givens(&d, &entries)?;
     let mut planned = Planned {
         status: PlanStatus::Unknown,
@@ -285,6 +289,8 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         using: step.using.iter().map(|&f| shown_fact(d, f)).collect(),
         size: step.size(),
         smallest: step.smallest,
+        note: None,
+        walk: None,
     }
 }
 

@@ -59,6 +59,27 @@ pub struct ShownStep {
     /// Whether every smaller set of rules was ruled out (otherwise the set
     /// is only minimal: dropping any one rule breaks it).
     pub smallest: bool,
+    /// The step in a sentence, when the family has one, such as "collect
+    /// c next: 14 steps; the fewest in all is 86".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The moves of a route's leg, when the step is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walk: Option<ShownWalk>,
+}
+
+/// A leg's moves, for scripts that re-walk it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShownWalk {
+    /// The walker, from 1, when there are several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walker: Option<usize>,
+    /// Where the leg starts, `[row, col]`.
+    pub from: Pos,
+    /// Where it ends.
+    pub to: Pos,
+    /// Its moves.
+    pub moves: Vec<crate::grid::Dir>,
 }
 
 /// How hard the deductions were.
@@ -265,6 +286,9 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
         Reveal::Why => format!("about: {}\n", facts_text(&step.facts, false)),
         Reveal::What => format!("new: {}\n", facts_text(&step.facts, true)),
     };
+    if let Some(note) = step.note.as_ref().filter(|_| reveal == Reveal::What) {
+        out.push_str(&format!("  {}\n", printable(note)));
+    }
     if reveal == Reveal::Where {
         out.push_str(&format!("  ({}, {kind})\n", counted(step.size, "constraint")));
         return out;
