@@ -336,6 +336,7 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
             size,
             smallest: v["smallest"].as_bool().unwrap(),
             note: None,
+            merged: None,
             walk: None,
         }
     };
@@ -399,7 +400,7 @@ proptest! {
         let Some(solution) = solved.solution else { return Ok(()) };
         let (json, given) = holed_state(&solution.json, &keep[..n]);
         let toml_text = format!("x = {}\n", json.split(':').nth(1).unwrap().trim_end_matches('}').replace("null", "\"_\""));
-        let report = format!("{{\"kind\":\"csp\",\"solution\":{json}}}");
+        let report = format!("{{\"kind\":\"csp\",\"status\":\"solved\",\"solution\":{json}}}");
         let options = SolveOptions::default();
         let by_entries = PlanRequest { given, count_limit: 10, ..PlanRequest::default() };
         let expected = hints::steps(puzzle.as_ref(), &options, &by_entries).unwrap();
@@ -421,7 +422,7 @@ fn a_bad_state_file_is_placed() {
     let model = "models/csp/sudoku-17.toml";
     let cases = [
         ("a.json", "{\"cell\": [1,\n  2,]}", "a.json:2:"),
-        ("b.json", "{\"solution\": {\"x\": 3}}", "b.json:1:15: no shown variable is named \"x\""),
+        ("b.json", "{\"status\": 1, \"solution\": {\"x\": 3}}", "b.json:1:28: no shown variable is named \"x\""),
         ("c.toml", "\n\ncell = [[1, 2]]\n", "c.toml:3:8: cell has 1 entries; expected 9"),
         ("d.toml", "cell = [[1, 2]\n", "d.toml:1:"),
     ];

@@ -273,6 +273,7 @@ pub struct PlanArgs {
     pub reveal: Reveal,
     pub engine: Option<String>,
     pub exact: usize,
+    pub merge: bool,
 }
 
 impl PlanArgs {
@@ -288,6 +289,7 @@ impl PlanArgs {
             given: entries.into_iter().cloned().collect(),
             state_files,
             upto: self.upto,
+            merge: self.merge,
             count_limit: self.limit,
             limits: Limits { exact_size: self.exact, ..Limits::default() },
             ..PlanRequest::default()

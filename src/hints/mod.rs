@@ -30,6 +30,8 @@ pub struct PlanRequest {
     pub state_files: Vec<crate::model::Source>,
     /// Apply only steps of at most this many rules.
     pub upto: Option<usize>,
+    /// Merge each run of steps of at most one constraint into one step.
+    pub merge: bool,
     /// The most steps to take (`hint` takes one).
     pub max_steps: Option<usize>,
     /// The most remaining solutions counted when a guess is needed.
@@ -56,10 +58,12 @@ struct Planned {
 /// `somaria steps`: every step from the given state to the end.
 pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<StepsReport, Error> {
     let p = plan(puzzle, options, request)?;
+    let difficulty = Difficulty::of(&p.steps);
+    let steps = if request.merge { merged(p.steps) } else { p.steps };
     Ok(StepsReport {
         status: p.status,
-        difficulty: Difficulty::of(&p.steps),
-        steps: p.steps,
+        difficulty,
+        steps,
         remaining: p.remaining,
         remaining_complete: p.remaining_complete,
         state: p.state,
@@ -290,6 +294,7 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         size: step.size(),
         smallest: step.smallest,
         note: None,
+        merged: None,
         walk: None,
     }
 }
@@ -341,6 +346,50 @@ fn read_givens(d: &Deductions<'_>, given: &[String]) -> Result<Vec<Settled>, Err
         settled.push(Settled { fact, holds });
     }
     Ok(settled)
+}
+
+/// Each run of two or more steps of at most one constraint as one step,
+/// which says how many it is: its facts and constraints are theirs in
+/// order, and it uses the facts they use that none of them found.
+fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
+    let mut out: Vec<ShownStep> = Vec::new();
+    let mut run: Vec<ShownStep> = Vec::new();
+    let flush = |run: &mut Vec<ShownStep>, out: &mut Vec<ShownStep>| {
+        if run.len() < 2 {
+            out.append(run);
+            return;
+        }
+        let mut step =
+            ShownStep { merged: Some(run.len()), smallest: run.iter().all(|s| s.smallest), ..run[0].clone() };
+        step.facts.clear();
+        step.because.clear();
+        step.using.clear();
+        for s in run.drain(..) {
+            for u in s.using {
+                if !step.facts.contains(&u) && !step.using.contains(&u) {
+                    step.using.push(u);
+                }
+            }
+            step.facts.extend(s.facts);
+            for r in s.because {
+                if !step.because.contains(&r) {
+                    step.because.push(r);
+                }
+            }
+        }
+        step.size = step.because.len();
+        out.push(step);
+    };
+    for step in steps {
+        if step.size <= 1 && step.walk.is_none() {
+            run.push(step);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(step);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// Whether a status from `solve` agrees with a plan's.

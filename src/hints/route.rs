@@ -13,7 +13,7 @@ pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
     let mut planned = Planned {
         status: PlanStatus::Solved,
         steps: Vec::new(),
-        state: start.clone(),
+        state: Vec::new(),
         start,
         extent: (0, 0),
         remaining: Some(1),
@@ -33,10 +33,11 @@ pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
         return no_solution(planned);
     };
     let mut walked = legs.walked.clone();
+    let mut known = planned.start.clone();
     let taken = legs.legs.len().min(max_steps.unwrap_or(usize::MAX));
     for (i, leg) in legs.legs.iter().take(taken).enumerate() {
-        let step = leg_step(reached + i + 1, leg, &planned.state, fewest, legs.fewest_from_start);
-        planned.state.push(goal_fact(reached + i + 1, &leg.goal));
+        let step = leg_step(reached + i + 1, leg, &known, fewest, legs.fewest_from_start);
+        known.push(goal_fact(reached + i + 1, &leg.goal));
         walked.extend(leg.moves.iter().map(|d| word(leg.walker, *d)));
         planned.steps.push(step);
     }
@@ -45,6 +46,7 @@ pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
         planned.remaining = None;
         planned.remaining_complete = false;
     }
+    // What `--given` takes back: the moves walked, given and shown.
     let moves = ShownFact { var: "moves".into(), op: "=", value: walked.join(",").into(), place: None };
     planned.state.push(moves);
     planned
@@ -90,6 +92,7 @@ fn leg_step(number: usize, leg: &RouteLeg, known: &[ShownFact], fewest: u64, fro
         size: 1,
         smallest: true,
         note: Some(note),
+        merged: None,
         walk: Some(ShownWalk { walker: leg.walker, from: leg.from, to: leg.to, moves: leg.moves.clone() }),
     }
 }

@@ -63,6 +63,10 @@ pub struct ShownStep {
     /// c next: 14 steps; the fewest in all is 86".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// With `steps --merge`: how many steps of at most one constraint
+    /// each this step is, taken one after another.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged: Option<usize>,
     /// The moves of a route's leg, when the step is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub walk: Option<ShownWalk>,
@@ -280,7 +284,12 @@ fn rule_text(rule: &ShownRule) -> String {
 
 /// A step for a person, as much as `reveal` gives away.
 pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
-    let kind = if step.smallest { "smallest" } else { "minimal, not known to be smallest" };
+    let kind = match (step.merged.is_some(), step.smallest) {
+        (false, true) => "smallest",
+        (false, false) => "minimal, not known to be smallest",
+        (true, true) => "each step smallest",
+        (true, false) => "some steps only minimal",
+    };
     let mut out = match reveal {
         Reveal::Where => format!("look at: {}\n", facts_text(&step.facts, false)),
         Reveal::Why => format!("about: {}\n", facts_text(&step.facts, false)),
@@ -288,6 +297,9 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
     };
     if let Some(note) = step.note.as_ref().filter(|_| reveal == Reveal::What) {
         out.push_str(&format!("  {}\n", printable(note)));
+    }
+    if let Some(n) = step.merged {
+        out.push_str(&format!("  ({n} steps of at most one constraint each, merged; each re-checked)\n"));
     }
     if reveal == Reveal::Where {
         out.push_str(&format!("  ({}, {kind})\n", counted(step.size, "constraint")));

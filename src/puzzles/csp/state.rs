@@ -18,8 +18,13 @@ pub fn entries(model: &Model, solution: &Value) -> Result<Vec<String>, StateErro
             message: format!("found {}; expected a table of the shown variables", kind_of(solution)),
         });
     };
+    let report = members.contains_key("solution") && members.contains_key("status");
     let members = match members.get("solution") {
-        Some(Value::Object(inner)) if !shown.iter().any(|d| d.name == "solution") => inner,
+        Some(Value::Object(inner)) if report => inner,
+        Some(other) if report => {
+            let message = format!("the report's solution is {}; expected a report with a solution", kind_of(other));
+            return Err(StateError { member: Some("solution".into()), message });
+        }
         _ => members,
     };
     let mut entries = Vec::new();
@@ -50,13 +55,17 @@ pub fn entries(model: &Model, solution: &Value) -> Result<Vec<String>, StateErro
 /// value text); holes are skipped.
 fn walk(value: &Value, dims: &[usize], base: usize, path: &str, out: &mut Vec<(usize, String)>) -> Result<(), String> {
     let Some((&n, rest)) = dims.split_first() else {
-        return match value {
-            Value::Null => Ok(()),
-            Value::String(s) if s.trim() == "_" => Ok(()),
-            Value::String(s) => Ok(out.push((base, s.clone()))),
-            Value::Number(_) | Value::Bool(_) => Ok(out.push((base, value.to_string()))),
-            other => Err(format!("{path} is {}; expected a value, or null or \"_\" for a hole", kind_of(other))),
+        let text = match value {
+            Value::Null => return Ok(()),
+            Value::String(s) if s.trim() == "_" => return Ok(()),
+            Value::String(s) => s.clone(),
+            Value::Number(_) | Value::Bool(_) => value.to_string(),
+            other => {
+                return Err(format!("{path} is {}; expected a value, or null or \"_\" for a hole", kind_of(other)));
+            }
         };
+        out.push((base, text));
+        return Ok(());
     };
     let Value::Array(items) = value else {
         return Err(format!("{path} is {}; expected a list of {n}, as `solve` writes it", kind_of(value)));
