@@ -179,3 +179,11 @@ impl<T> std::ops::Index<Pos> for Grid<T> {
         self.get(pos).expect("position inside the grid")
     }
 }
+
+impl<T> std::ops::IndexMut<Pos> for Grid<T> {
+    fn index_mut(&mut self, pos: Pos) -> &mut T {
+        assert!(pos.0 < self.rows && pos.1 < self.cols, "position inside the grid");
+        let at = self.index_of(pos);
+        &mut self.cells[at]
+    }
+}

@@ -119,6 +119,10 @@ enum Command {
         /// Apply only the steps of at most K constraints, and print the state reached.
         #[arg(long, value_name = "K")]
         upto: Option<usize>,
+        /// Show each run of steps of at most one constraint as one step that says how many it is (the rating
+        /// still counts them one by one).
+        #[arg(long)]
+        merge: bool,
         #[command(flatten)]
         engine: EngineArg,
     },
@@ -208,10 +212,11 @@ fn run(command: Command) -> Result<u8, Failure> {
                 reveal: reveal.reveal(),
                 engine: engine.engine,
                 exact: plan.exact as usize,
+                merge: false,
             };
             commands::hint(&common, args)
         }
-        Command::Steps { common, plan, upto, engine } => {
+        Command::Steps { common, plan, upto, merge, engine } => {
             let args = PlanArgs {
                 given: plan.given,
                 upto,
@@ -219,6 +224,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 reveal: somaria::report::steps::Reveal::What,
                 engine: engine.engine,
                 exact: plan.exact as usize,
+                merge,
             };
             commands::steps(&common, args)
         }

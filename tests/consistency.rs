@@ -71,6 +71,10 @@ fn steps_agree(puzzle: &dyn Puzzle, solution: Option<&Value>, explained: &[Named
         return;
     }
     let hint = hints::hint(puzzle, &SolveOptions::default(), &request, Reveal::What).unwrap();
+    if steps.steps.iter().all(|s| s.walk.is_some()) && puzzle.kind() == "keys-doors" {
+        legs_agree(puzzle, solution, &steps, hint.step.as_ref(), context);
+        return;
+    }
     let Some(step) = hint.step else { return };
     let given = step.facts.iter().map(|f| format!("{}{}{}", f.var, f.op, value_text(&f.value))).collect();
     let with_hint = PlanRequest { given, ..request };
@@ -83,6 +87,34 @@ fn steps_agree(puzzle: &dyn Puzzle, solution: Option<&Value>, explained: &[Named
             assert_eq!(dir == &f.value, f.op == "=", "hint {f:?} against solve's {dir}: {context}");
         }
     }
+}
+
+/// A route's legs take `solve`'s fewest steps together; `hint` is the
+/// first leg, and after walking it `steps` takes the rest in as many steps.
+fn legs_agree(
+    puzzle: &dyn Puzzle,
+    solution: Option<&Value>,
+    steps: &somaria::report::steps::StepsReport,
+    hint: Option<&somaria::report::steps::ShownStep>,
+    context: &str,
+) {
+    let fewest = solution.and_then(|s| s["steps"].as_u64()).unwrap() as usize;
+    let legs = |steps: &[somaria::report::steps::ShownStep]| -> usize {
+        steps.iter().map(|s| s.walk.as_ref().unwrap().moves.len()).sum()
+    };
+    assert_eq!(legs(&steps.steps), fewest, "the legs against solve's steps: {context}");
+    assert_eq!(steps.status, PlanStatus::Solved, "{context}");
+    assert_eq!(hint, steps.steps.first(), "hint against the first leg: {context}");
+    let Some(first) = hint else { return };
+    let walk = first.walk.as_ref().unwrap();
+    let words: Vec<String> = walk
+        .moves
+        .iter()
+        .map(|d| format!("{}{}", walk.walker.map(|w| w.to_string()).unwrap_or_default(), &d.name()[..1]))
+        .collect();
+    let request = PlanRequest { given: vec![format!("moves={}", words.join(","))], ..PlanRequest::default() };
+    let after = hints::steps(puzzle, &SolveOptions::default(), &request).unwrap();
+    assert_eq!(walk.moves.len() + legs(&after.steps), fewest, "the legs after the hint's: {context}");
 }
 
 fn value_text(value: &Value) -> String {
@@ -279,6 +311,17 @@ fn every_shipped_model_gets_one_verdict() {
             assert!(agrees, "steps ended {ended} on a model solve calls {status}: {path}");
             if ended == "no_solution" && explained["constraints"].as_array().is_some_and(|c| !c.is_empty()) {
                 assert_eq!(steps["explanation"], explained["constraints"], "steps' explanation: {path}");
+            }
+        }
+        if solved["kind"] == "csp" && status == "solved" {
+            // solve's own report read back as the player's state leaves
+            // nothing to deduce and one solution.
+            let dir = tempfile::tempdir().unwrap();
+            let state = dir.path().join("state.json");
+            std::fs::write(&state, solved.to_string()).unwrap();
+            let (hint, code) = cli_json(&["hint", path, "--given", state.to_str().unwrap(), "--timeout", "5"]);
+            if hint["status"] != "unknown" {
+                assert_eq!((code, &hint["status"]), (0, &Value::from("solved")), "hint from solve's state: {path}");
             }
         }
         let (compared, _) = cli_json(&["compare", path, "--timeout", "3"]);

@@ -329,7 +329,16 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
     assert_eq!((code, hint["status"].as_str()), (0, Some("hint")));
     let shown = |v: &serde_json::Value| -> ShownStep {
         let size = v["size"].as_u64().unwrap() as usize;
-        ShownStep { facts: vec![], because: vec![], using: vec![], size, smallest: v["smallest"].as_bool().unwrap() }
+        ShownStep {
+            facts: vec![],
+            because: vec![],
+            using: vec![],
+            size,
+            smallest: v["smallest"].as_bool().unwrap(),
+            note: None,
+            merged: None,
+            walk: None,
+        }
     };
     let (h, n) = (shown(&hint["step"]), shown(&steps[prefix]));
     if n.size <= Limits::default().exact_size {
@@ -359,4 +368,277 @@ fn the_command_line_names_a_wrong_entry() {
     assert_eq!(out.status.code(), Some(1));
     let out = common::cli::somaria().args(["hint", model, "--given", "cell[10,1]=1"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+// ------------------------------------------------------------ state files
+
+/// `solve`'s solution with the entries `keep` does not keep made holes
+/// (alternately `null` and `"_"`), as JSON, and the same entries as
+/// `--given` entries.
+fn holed_state(solution: &serde_json::Value, keep: &[bool]) -> (String, Vec<String>) {
+    let mut state = solution.clone();
+    let mut given = Vec::new();
+    for (i, item) in state["x"].as_array_mut().unwrap().iter_mut().enumerate() {
+        if keep[i] {
+            given.push(format!("x[{}]={item}", i + 1));
+        } else {
+            *item = if i % 2 == 0 { serde_json::Value::Null } else { "_".into() };
+        }
+    }
+    (state.to_string(), given)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// A state file gives the same steps as the entries it holds, whether
+    /// JSON (the solution alone, or the whole report) or TOML.
+    #[test]
+    fn a_state_file_gives_the_steps_of_its_entries((n, relations) in relations(), keep in prop::collection::vec(any::<bool>(), 4)) {
+        let puzzle = load_text(&csp_text(n, &relations));
+        let solved = puzzle.solve(&SolveOptions::default()).unwrap();
+        let Some(solution) = solved.solution else { return Ok(()) };
+        let (json, given) = holed_state(&solution.json, &keep[..n]);
+        let toml_text = format!("x = {}\n", json.split(':').nth(1).unwrap().trim_end_matches('}').replace("null", "\"_\""));
+        let report = format!("{{\"kind\":\"csp\",\"status\":\"solved\",\"solution\":{json}}}");
+        let options = SolveOptions::default();
+        let by_entries = PlanRequest { given, count_limit: 10, ..PlanRequest::default() };
+        let expected = hints::steps(puzzle.as_ref(), &options, &by_entries).unwrap();
+        for (name, text) in [("s.json", json.clone()), ("r.json", report), ("s.toml", toml_text)] {
+            let source = somaria::model::Source::from_text(name, text.clone());
+            let by_file = PlanRequest { state_files: vec![source], count_limit: 10, ..PlanRequest::default() };
+            let got = hints::steps(puzzle.as_ref(), &options, &by_file).unwrap();
+            prop_assert_eq!(&got.steps, &expected.steps, "{}: {}", name, text);
+            prop_assert_eq!(&got.state, &expected.state);
+            prop_assert_eq!(got.status, expected.status);
+        }
+    }
+}
+
+/// A bad state file is refused with exit 2 and its line and column.
+#[test]
+fn a_bad_state_file_is_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "models/csp/sudoku-17.toml";
+    let cases = [
+        ("a.json", "{\"cell\": [1,\n  2,]}", "a.json:2:"),
+        ("b.json", "{\"status\": 1, \"solution\": {\"x\": 3}}", "b.json:1:28: no shown variable is named \"x\""),
+        ("c.toml", "\n\ncell = [[1, 2]]\n", "c.toml:3:8: cell has 1 entries; expected 9"),
+        ("d.toml", "cell = [[1, 2]\n", "d.toml:1:"),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = common::cli::somaria().args(["hint", model, "--given", path.to_str().unwrap()]).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(expected), "{name}: {stderr}");
+    }
+}
+
+/// A Sudoku's solution with most cells made holes, read back from a file,
+/// gives the hint of the same entries on the command line.
+#[test]
+fn a_sudoku_state_file_gives_the_hint_of_its_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = "models/csp/sudoku-hardest.toml";
+    let (solved, _) = cli_json(&["solve", model]);
+    let mut state = solved["solution"].clone();
+    let mut args: Vec<String> = vec!["hint".into(), model.into()];
+    for (i, row) in state["cell"].as_array_mut().unwrap().iter_mut().enumerate() {
+        for (j, cell) in row.as_array_mut().unwrap().iter_mut().enumerate() {
+            if (i * 9 + j) % 4 == 0 {
+                args.push("--given".into());
+                args.push(format!("cell[{},{}]={cell}", i + 1, j + 1));
+            } else {
+                *cell = serde_json::Value::Null;
+            }
+        }
+    }
+    let path = dir.path().join("state.json");
+    std::fs::write(&path, state.to_string()).unwrap();
+    let by_entries: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (expected, code) = cli_json(&by_entries);
+    assert_eq!(code, 0);
+    let (got, code) = cli_json(&["hint", model, "--given", path.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(got["step"], expected["step"]);
+}
+
+// ------------------------------------------------------------ keys and doors
+
+/// Small vaults of one to four walkers, a few keys and doors.
+fn vault() -> impl Strategy<Value = Vec<Vec<char>>> {
+    (1usize..=4, 2usize..=4, 2usize..=5).prop_flat_map(|(walkers, h, w)| {
+        let cells =
+            prop::collection::vec(prop::sample::select(vec!['.', '.', '.', '#', 'a', 'b', 'c', 'A', 'B']), h * w);
+        let starts = prop::collection::vec(0..h * w, walkers);
+        (cells, starts).prop_map(move |(mut cells, starts)| {
+            let mut seen = std::collections::HashSet::new();
+            for (i, c) in cells.iter_mut().enumerate() {
+                // One key of each letter.
+                if c.is_ascii_lowercase() && !seen.insert(*c) {
+                    *c = '.';
+                }
+                if starts.contains(&i) {
+                    *c = '@';
+                }
+            }
+            cells.chunks(w).map(|r| r.to_vec()).collect()
+        })
+    })
+}
+
+type VaultState = (Vec<(usize, usize)>, u32);
+
+/// The fewest moves from a state to every key held, by breadth-first
+/// search over (walkers' cells, keys held), written afresh.
+fn brute_fewest(grid: &[Vec<char>], state: &VaultState) -> Option<usize> {
+    let bit = |c: char| 1u32 << (c.to_ascii_lowercase() as u32 - 'a' as u32);
+    let all = grid.iter().flatten().filter(|c| c.is_ascii_lowercase()).fold(0, |m, &c| m | bit(c));
+    let mut seen = std::collections::HashSet::from([state.clone()]);
+    let mut queue = std::collections::VecDeque::from([(state.clone(), 0)]);
+    while let Some(((at, held), dist)) = queue.pop_front() {
+        if held == all {
+            return Some(dist);
+        }
+        for w in 0..at.len() {
+            for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+                let (r, c) = (at[w].0 as i64 + dr, at[w].1 as i64 + dc);
+                if r < 0 || c < 0 || r as usize >= grid.len() || c as usize >= grid[0].len() {
+                    continue;
+                }
+                let s = grid[r as usize][c as usize];
+                if s == '#' || (s.is_ascii_uppercase() && held & bit(s) == 0) {
+                    continue;
+                }
+                let mut next = at.clone();
+                next[w] = (r as usize, c as usize);
+                let held = if s.is_ascii_lowercase() { held | bit(s) } else { held };
+                if seen.insert((next.clone(), held)) {
+                    queue.push_back(((next, held), dist + 1));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Walks one move of a walker; `None` when it cannot be made.
+fn vault_step(grid: &[Vec<char>], state: &VaultState, walker: usize, dir: &str) -> Option<VaultState> {
+    let bit = |c: char| 1u32 << (c.to_ascii_lowercase() as u32 - 'a' as u32);
+    let (r, c) = state.0[walker];
+    let (r, c) = match dir {
+        "up" => (r.checked_sub(1)?, c),
+        "down" => (r + 1, c),
+        "left" => (r, c.checked_sub(1)?),
+        _ => (r, c + 1),
+    };
+    let s = *grid.get(r)?.get(c)?;
+    if s == '#' || (s.is_ascii_uppercase() && state.1 & bit(s) == 0) {
+        return None;
+    }
+    let mut next = state.clone();
+    next.0[walker] = (r, c);
+    if s.is_ascii_lowercase() {
+        next.1 |= bit(s);
+    }
+    Some(next)
+}
+
+/// `steps` on a vault, from the moves `given` (walker, direction) walked:
+/// every leg is walkable, picks up the key it names, and is the next key of
+/// a fewest-steps route (the fewest from before it is its steps plus the
+/// fewest from after it); the legs end with every key held. With no route,
+/// it says so.
+fn check_vault(grid: &[Vec<char>], given: &[(usize, &str)]) -> Result<(), TestCaseError> {
+    let text: String = grid.iter().map(|r| r.iter().collect::<String>() + "\n").collect();
+    let puzzle = load_text(&format!("kind = \"keys-doors\"\ngrid = '''\n{text}'''\n"));
+    let starts: Vec<(usize, usize)> = (0..grid.len())
+        .flat_map(|r| (0..grid[0].len()).map(move |c| (r, c)))
+        .filter(|&(r, c)| grid[r][c] == '@')
+        .collect();
+    let several = starts.len() > 1;
+    let mut state = (starts, 0u32);
+    let mut words = Vec::new();
+    for &(w, dir) in given {
+        state = vault_step(grid, &state, w, dir).unwrap();
+        let letter = dir[..1].to_ascii_uppercase();
+        words.push(if several { format!("{}{letter}", w + 1) } else { letter });
+    }
+    let request = PlanRequest { given: vec![format!("moves={}", words.join(","))], ..PlanRequest::default() };
+    let report = hints::steps(puzzle.as_ref(), &SolveOptions::default(), &request).unwrap();
+    let Some(mut fewest) = brute_fewest(grid, &state) else {
+        prop_assert_eq!(report.status, PlanStatus::NoSolution);
+        return Ok(());
+    };
+    prop_assert_eq!(report.status, PlanStatus::Solved, "{}", text);
+    for step in &report.steps {
+        let walk = step.walk.as_ref().unwrap();
+        let walker = walk.walker.map_or(0, |w| w - 1);
+        prop_assert_eq!(state.0[walker], walk.from);
+        let before = state.1;
+        for dir in &walk.moves {
+            state = vault_step(grid, &state, walker, dir.name())
+                .ok_or_else(|| TestCaseError::fail("a leg's move cannot be made"))?;
+        }
+        let key = grid[walk.to.0][walk.to.1];
+        prop_assert_eq!(state.1, before | 1 << (key as u32 - 'a' as u32), "a leg picks up its key alone");
+        prop_assert_eq!(&step.facts[0].value, &serde_json::json!(key.to_string()));
+        let after = brute_fewest(grid, &state).unwrap();
+        prop_assert_eq!(walk.moves.len() + after, fewest, "{}: the leg is not on a fewest-steps route", text);
+        fewest = after;
+    }
+    prop_assert_eq!(fewest, 0);
+    Ok(())
+}
+
+/// Up to `n` moves that can be made, of any walker, from the start.
+fn some_moves(grid: &[Vec<char>], choices: &[(usize, usize)]) -> Vec<(usize, &'static str)> {
+    let starts: Vec<(usize, usize)> = (0..grid.len())
+        .flat_map(|r| (0..grid[0].len()).map(move |c| (r, c)))
+        .filter(|&(r, c)| grid[r][c] == '@')
+        .collect();
+    let all = grid.iter().flatten().filter(|c| c.is_ascii_lowercase()).count();
+    let mut state = (starts, 0u32);
+    let mut moves = Vec::new();
+    for &(w, d) in choices {
+        let (w, dir) = (w % state.0.len(), ["up", "down", "left", "right"][d % 4]);
+        if state.1.count_ones() as usize == all {
+            break;
+        }
+        if let Some(next) = vault_step(grid, &state, w, dir) {
+            state = next;
+            moves.push((w, dir));
+        }
+    }
+    moves
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(250))]
+
+    #[test]
+    fn keys_doors_legs_agree_with_brute_force(grid in vault(), choices in prop::collection::vec((0usize..4, 0usize..4), 0..6)) {
+        check_vault(&grid, &[])?;
+        let given = some_moves(&grid, &choices);
+        check_vault(&grid, &given)?;
+    }
+}
+
+/// A move into a wall is named, with exit 1; a move that is not one is
+/// refused with exit 2.
+#[test]
+fn a_wrong_move_in_a_vault_is_named() {
+    let model = "models/keys-doors/two-doors.toml";
+    let (hint, code) = cli_json(&["hint", model, "--given", "moves=R,D"]);
+    assert_eq!((code, hint["status"].as_str()), (1, Some("no_solution")), "{hint}");
+    assert_eq!(hint["clash"]["entries"], serde_json::json!(["move 2 (D)"]));
+    let out = common::cli::somaria().args(["hint", model, "--given", "moves=R,X"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let (hint, code) = cli_json(&["hint", model, "--given", "moves=R,R,L"]);
+    assert_eq!(code, 0);
+    assert_eq!(hint["step"]["facts"][0], serde_json::json!({"var": "key 2", "op": "=", "value": "b"}));
+    let note = hint["step"]["note"].as_str().unwrap();
+    assert!(note.contains("the fewest in all is 10") && note.contains("from the start: 8"), "{note}");
 }

@@ -273,33 +273,44 @@ pub struct PlanArgs {
     pub reveal: Reveal,
     pub engine: Option<String>,
     pub exact: usize,
+    pub merge: bool,
 }
 
 impl PlanArgs {
-    fn request(&self) -> PlanRequest {
-        PlanRequest {
-            given: self.given.clone(),
+    /// The request, with every `--given` that is not an entry (it has no
+    /// `=`) read as a state file.
+    fn request(&self) -> Result<PlanRequest, Failure> {
+        let (entries, files): (Vec<&String>, Vec<&String>) = self.given.iter().partition(|g| g.contains('='));
+        let state_files = files
+            .into_iter()
+            .map(|path| somaria::model::Source::read(Path::new(path)).map_err(|e| Failure::bad_input(e.to_string())))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(PlanRequest {
+            given: entries.into_iter().cloned().collect(),
+            state_files,
             upto: self.upto,
+            merge: self.merge,
             count_limit: self.limit,
             limits: Limits { exact_size: self.exact, ..Limits::default() },
             ..PlanRequest::default()
-        }
+        })
     }
 }
 
 /// `somaria hint`: the report, or with `--format svg` the picture of the
 /// step, drawn as `--reveal` says.
 pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
+    let request = args.request()?;
     if common.format != OutputFormat::Svg {
         return run_report(common, args.engine.as_deref(), |run| {
             let options = run.solve_options(args.engine.clone());
-            let (request, reveal) = (args.request(), args.reveal);
+            let reveal = args.reveal;
             move |puzzle| hints::hint(puzzle, &options, &request, reveal)
         });
     }
     let run = Run::start(common, &[])?;
     let options = run.solve_options(args.engine.clone());
-    let (request, reveal) = (args.request(), args.reveal);
+    let reveal = args.reveal;
     let finished = run.supervise(move |puzzle| hints::hint(puzzle, &options, &request, reveal));
     let report = run.finish(args.engine.as_deref(), finished)?;
     let Some(step) = &report.step else {
@@ -314,10 +325,10 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
 /// `somaria steps`: the report, or with `--format svg -o DIR` one picture
 /// per step in DIR (step-001.svg, ...), each of the state before the step.
 pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
+    let request = args.request()?;
     if common.format != OutputFormat::Svg {
         return run_report(common, args.engine.as_deref(), |run| {
             let options = run.solve_options(args.engine.clone());
-            let request = args.request();
             move |puzzle| hints::steps(puzzle, &options, &request)
         });
     }
@@ -326,7 +337,6 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     };
     let run = Run::start_with(common, None)?;
     let options = run.solve_options(args.engine.clone());
-    let request = args.request();
     let finished = run.supervise(move |puzzle| hints::steps(puzzle, &options, &request));
     let report = run.finish(args.engine.as_deref(), finished)?;
     std::fs::create_dir_all(&dir).map_err(|e| cannot_write(&dir, e))?;

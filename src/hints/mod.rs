@@ -5,6 +5,8 @@
 //! puzzle's words ([`crate::report::steps`]).
 
 mod picture;
+mod route;
+mod state;
 
 use std::time::Instant;
 
@@ -24,8 +26,12 @@ use crate::solver::SolverError;
 pub struct PlanRequest {
     /// The player's entries, such as `x[2,3]=5`, `fan 2=right` or `q!=4`.
     pub given: Vec<String>,
+    /// State files (`--given FILE`), whose entries follow those of `given`.
+    pub state_files: Vec<crate::model::Source>,
     /// Apply only steps of at most this many rules.
     pub upto: Option<usize>,
+    /// Merge each run of steps of at most one constraint into one step.
+    pub merge: bool,
     /// The most steps to take (`hint` takes one).
     pub max_steps: Option<usize>,
     /// The most remaining solutions counted when a guess is needed.
@@ -54,10 +60,12 @@ pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest)
     let p = plan(puzzle, options, request)?;
     let short = matches!(p.status, PlanStatus::Partial | PlanStatus::GuessNeeded);
     let picture = if short { state_text(puzzle, &p.state, None, Reveal::What) } else { None };
+    let difficulty = Difficulty::of(&p.steps);
+    let steps = if request.merge { merged(p.steps) } else { p.steps };
     Ok(StepsReport {
         status: p.status,
-        difficulty: Difficulty::of(&p.steps),
-        steps: p.steps,
+        difficulty,
+        steps,
         remaining: p.remaining,
         remaining_complete: p.remaining_complete,
         state: p.state,
@@ -100,11 +108,18 @@ pub fn hint(
 }
 
 fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<Planned, Error> {
+    let mut entries = request.given.clone();
+    for source in &request.state_files {
+        entries.extend(state::entries(puzzle, source)?);
+    }
+    if let Some(legs) = puzzle.route_legs(options, &entries)? {
+        return Ok(route::planned(legs, request.max_steps));
+    }
     let started = Instant::now();
     let mut d = puzzle.deductions(options, Wanted::STEPS)?;
     let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
     same_shape(&d, &checker)?;
-    let givens = read_givens(&d, &request.given)?;
+    let givens = read_givens(&d, &entries)?;
     let mut planned = Planned {
         status: PlanStatus::Unknown,
         steps: Vec::new(),
@@ -128,7 +143,7 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
                 planned.explanation = Some(explained.constraints);
             } else {
                 planned.clash = Some(Clash {
-                    entries: given.iter().map(|&g| request.given_entry(g)).collect(),
+                    entries: given.iter().map(|&g| entries.get(g).cloned().unwrap_or_default()).collect(),
                     constraints: rules.iter().map(|&r| NamedConstraint::from(&d.rules[r])).collect(),
                 });
             }
@@ -161,12 +176,6 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         check_ms: Stats::ms(check_time),
     };
     Ok(planned)
-}
-
-impl PlanRequest {
-    fn given_entry(&self, index: usize) -> String {
-        self.given.get(index).cloned().unwrap_or_default()
-    }
 }
 
 /// Given entries (indices into the request's) and rules that cannot all
@@ -275,7 +284,7 @@ fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
         op: if s.holds { "=" } else { "!=" },
         value: fact.shown.clone(),
         place: fact.place,
-        entry: Entry { subject: fact.subject, value: fact.value, holds: s.holds },
+        entry: Some(Entry { subject: fact.subject, value: fact.value, holds: s.holds }),
     }
 }
 
@@ -290,6 +299,9 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         using: step.using.iter().map(|&f| shown_fact(d, f)).collect(),
         size: step.size(),
         smallest: step.smallest,
+        note: None,
+        merged: None,
+        walk: None,
     }
 }
 
@@ -340,6 +352,50 @@ fn read_givens(d: &Deductions<'_>, given: &[String]) -> Result<Vec<Settled>, Err
         settled.push(Settled { fact, holds });
     }
     Ok(settled)
+}
+
+/// Each run of two or more steps of at most one constraint as one step,
+/// which says how many it is: its facts and constraints are theirs in
+/// order, and it uses the facts they use that none of them found.
+fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
+    let mut out: Vec<ShownStep> = Vec::new();
+    let mut run: Vec<ShownStep> = Vec::new();
+    let flush = |run: &mut Vec<ShownStep>, out: &mut Vec<ShownStep>| {
+        if run.len() < 2 {
+            out.append(run);
+            return;
+        }
+        let mut step =
+            ShownStep { merged: Some(run.len()), smallest: run.iter().all(|s| s.smallest), ..run[0].clone() };
+        step.facts.clear();
+        step.because.clear();
+        step.using.clear();
+        for s in run.drain(..) {
+            for u in s.using {
+                if !step.facts.contains(&u) && !step.using.contains(&u) {
+                    step.using.push(u);
+                }
+            }
+            step.facts.extend(s.facts);
+            for r in s.because {
+                if !step.because.contains(&r) {
+                    step.because.push(r);
+                }
+            }
+        }
+        step.size = step.because.len();
+        out.push(step);
+    };
+    for step in steps {
+        if step.size <= 1 && step.walk.is_none() {
+            run.push(step);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(step);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// Whether a status from `solve` agrees with a plan's.

@@ -18,7 +18,7 @@ fn state_scene(
     step: Option<&ShownStep>,
     reveal: Reveal,
 ) -> Option<(Scene, text::Style)> {
-    let entries = |facts: &[ShownFact]| facts.iter().map(|f| f.entry).collect::<Vec<Entry>>();
+    let entries = |facts: &[ShownFact]| facts.iter().filter_map(|f| f.entry).collect::<Vec<Entry>>();
     let new = step.map_or_else(Vec::new, |step| entries(&step.facts));
     let outlined: Vec<Pos> = match step {
         Some(step) if reveal != Reveal::Where => step.because.iter().flat_map(|r| r.cells.iter().copied()).collect(),

@@ -23,12 +23,18 @@ pub struct ShownFact {
     #[serde(skip)]
     pub place: Option<Pos>,
     /// The fact as the family numbers it, for pictures drawn as the
-    /// puzzle is.
+    /// puzzle is; `None` for a fact no deduction numbers (a route's leg).
     #[serde(skip)]
-    pub entry: Entry,
+    pub entry: Option<Entry>,
 }
 
 impl ShownFact {
+    /// A fact that no deduction numbers: a thing of the family's own, such
+    /// as a route's next key, with its value and cell.
+    pub fn named(var: String, value: Value, place: Option<Pos>) -> ShownFact {
+        ShownFact { var, op: "=", value, place, entry: None }
+    }
+
     fn value_text(&self) -> String {
         match &self.value {
             Value::String(s) => s.clone(),
@@ -63,6 +69,31 @@ pub struct ShownStep {
     /// Whether every smaller set of rules was ruled out (otherwise the set
     /// is only minimal: dropping any one rule breaks it).
     pub smallest: bool,
+    /// The step in a sentence, when the family has one, such as "collect
+    /// c next: 14 steps; the fewest in all is 86".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// With `steps --merge`: how many steps of at most one constraint
+    /// each this step is, taken one after another.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged: Option<usize>,
+    /// The moves of a route's leg, when the step is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walk: Option<ShownWalk>,
+}
+
+/// A leg's moves, for scripts that re-walk it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShownWalk {
+    /// The walker, from 1, when there are several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub walker: Option<usize>,
+    /// Where the leg starts, `[row, col]`.
+    pub from: Pos,
+    /// Where it ends.
+    pub to: Pos,
+    /// Its moves.
+    pub moves: Vec<crate::grid::Dir>,
 }
 
 /// How hard the deductions were.
@@ -271,12 +302,23 @@ fn rule_text(rule: &ShownRule) -> String {
 
 /// A step for a person, as much as `reveal` gives away.
 pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
-    let kind = if step.smallest { "smallest" } else { "minimal, not known to be smallest" };
+    let kind = match (step.merged.is_some(), step.smallest) {
+        (false, true) => "smallest",
+        (false, false) => "minimal, not known to be smallest",
+        (true, true) => "each step smallest",
+        (true, false) => "some steps only minimal",
+    };
     let mut out = match reveal {
         Reveal::Where => format!("look at: {}\n", facts_text(&step.facts, false)),
         Reveal::Why => format!("about: {}\n", facts_text(&step.facts, false)),
         Reveal::What => format!("new: {}\n", facts_text(&step.facts, true)),
     };
+    if let Some(note) = step.note.as_ref().filter(|_| reveal == Reveal::What) {
+        out.push_str(&format!("  {}\n", printable(note)));
+    }
+    if let Some(n) = step.merged {
+        out.push_str(&format!("  ({n} steps of at most one constraint each, merged; each re-checked)\n"));
+    }
     if reveal == Reveal::Where {
         out.push_str(&format!("  ({}, {kind})\n", counted(step.size, "constraint")));
         return out;

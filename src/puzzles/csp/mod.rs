@@ -18,6 +18,7 @@
 //! ```
 
 mod render;
+mod state;
 pub mod table;
 
 use std::cell::RefCell;
@@ -747,6 +748,10 @@ impl Puzzle for CspPuzzle {
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
         Ok(self.deduce(options, wanted)?.0)
+    }
+
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
+        state::entries(&self.model, solution)
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::{Cell, KeysDoorsPuzzle, Move};
-use crate::grid::Dir;
+use crate::grid::{Dir, Pos};
 
 /// Replays `moves` from the starts (walker `i` on the `i`-th `@` in reading
 /// order) and checks that each one names a walker of the grid, enters the
@@ -32,11 +32,10 @@ pub fn check(puzzle: &KeysDoorsPuzzle, moves: &[Move]) -> Result<(), String> {
             _ => None,
         })
         .collect();
-    let mut walkers: Vec<(i64, i64)> = layout
-        .cells()
-        .filter(|(_, cell)| **cell == Cell::Start)
-        .map(|((row, col), _)| (row as i64, col as i64))
-        .collect();
+    // The walkers stand where the puzzle says: on its `@` in reading order,
+    // or, for the rest of a route from a player's state, where they were
+    // left (two may share a cell).
+    let mut walkers: Vec<(i64, i64)> = puzzle.starts().iter().map(|&(row, col)| (row as i64, col as i64)).collect();
     if walkers.is_empty() {
         return Err("the grid has no start".to_string());
     }
@@ -81,6 +80,82 @@ pub fn check(puzzle: &KeysDoorsPuzzle, moves: &[Move]) -> Result<(), String> {
         return Err(format!("after all {} moves, keys {missing:?} are still missing", moves.len()));
     }
     Ok(())
+}
+
+/// Re-walks the legs of a route from a state (walker `i` at `at[i]`, the
+/// keys `held` picked up), apart from the search that found them: each leg
+/// is one walker's moves that stay in the grid, off walls and out of doors
+/// whose key is not held, pick up no key but the last cell's, and are as
+/// few as the fewest such moves to that key (found here breadth-first);
+/// after the last, every key is held. Returns the steps of all legs.
+pub fn check_legs(
+    puzzle: &KeysDoorsPuzzle,
+    mut at: Vec<Pos>,
+    mut held: BTreeSet<char>,
+    legs: &[(usize, Vec<Dir>)],
+) -> Result<usize, String> {
+    let layout = puzzle.layout();
+    let mut total = 0;
+    for (number, (walker, moves)) in legs.iter().enumerate() {
+        let leg = number + 1;
+        let here = *at.get(*walker).ok_or(format!("leg {leg} is walked by walker {walker}, who is not in the grid"))?;
+        let mut cell = here;
+        let mut picked = None;
+        for (i, &dir) in moves.iter().enumerate() {
+            if picked.is_some() {
+                return Err(format!("leg {leg} goes on after picking up a key"));
+            }
+            cell = layout.step(cell, dir).ok_or(format!("leg {leg}, move {}: leaves the grid", i + 1))?;
+            match layout[cell] {
+                Cell::Wall => return Err(format!("leg {leg}, move {}: walks into the wall at {cell:?}", i + 1)),
+                Cell::Door(d) if !held.contains(&d.to_ascii_lowercase()) => {
+                    return Err(format!("leg {leg}, move {}: enters door '{d}' without its key", i + 1));
+                }
+                Cell::Key(k) if !held.contains(&k) => picked = Some(k),
+                _ => {}
+            }
+        }
+        let Some(key) = picked else { return Err(format!("leg {leg} picks up no key")) };
+        let fewest = fewest_moves(puzzle, here, cell, &held);
+        if fewest != Some(moves.len()) {
+            return Err(format!("leg {leg} takes {} moves to '{key}', but the fewest are {fewest:?}", moves.len()));
+        }
+        held.insert(key);
+        at[*walker] = cell;
+        total += moves.len();
+    }
+    let left = puzzle.keys().iter().filter(|(k, _)| !held.contains(k)).count();
+    if left > 0 {
+        return Err(format!("after the last leg {left} keys are still missing"));
+    }
+    Ok(total)
+}
+
+/// The fewest moves from `from` to the key at `to` holding `held`, picking
+/// up no other key on the way.
+fn fewest_moves(puzzle: &KeysDoorsPuzzle, from: Pos, to: Pos, held: &BTreeSet<char>) -> Option<usize> {
+    let layout = puzzle.layout();
+    let mut seen = vec![false; layout.rows() * layout.cols()];
+    let mut queue = std::collections::VecDeque::from([(from, 0)]);
+    seen[layout.index_of(from)] = true;
+    while let Some((cell, dist)) = queue.pop_front() {
+        if cell == to {
+            return Some(dist);
+        }
+        for dir in Dir::ALL {
+            let Some(next) = layout.step(cell, dir) else { continue };
+            let open = match layout[next] {
+                Cell::Wall => false,
+                Cell::Door(d) => held.contains(&d.to_ascii_lowercase()),
+                Cell::Key(k) => next == to || held.contains(&k),
+                Cell::Floor | Cell::Start => true,
+            };
+            if open && !std::mem::replace(&mut seen[layout.index_of(next)], true) {
+                queue.push_back((next, dist + 1));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

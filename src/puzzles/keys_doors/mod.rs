@@ -33,6 +33,7 @@ mod keygraph;
 mod legs;
 mod load;
 pub mod maze;
+mod route_hints;
 mod sat;
 mod sat_keys;
 
@@ -678,6 +679,10 @@ impl Puzzle for KeysDoorsPuzzle {
                 })
             }
         }
+    }
+
+    fn route_legs(&self, options: &SolveOptions, given: &[String]) -> Result<Option<super::RouteLegs>, Error> {
+        route_hints::route_legs(self, options, given).map(Some)
     }
 
     /// Keys only ever open doors and every move can be walked back, so the

@@ -1,0 +1,92 @@
+//! A player's state read back from a value in the shape of `solve`'s
+//! solution: each shown variable by name, arrays nested as `solve` nests
+//! them, with holes (`null` or `"_"`) where nothing is entered yet.
+
+use serde_json::Value;
+
+use crate::lang::model::{Model, VarDecl};
+use crate::puzzles::StateError;
+
+/// The entries `NAME=VALUE` that `solution` states, in the order of its
+/// members and, within an array, row-major. `solve --format json`'s whole
+/// report is taken too: its `solution` member is read.
+pub fn entries(model: &Model, solution: &Value) -> Result<Vec<String>, StateError> {
+    let shown: Vec<&VarDecl> = model.show.iter().map(|&v| &model.vars[v]).collect();
+    let Value::Object(members) = solution else {
+        return Err(StateError {
+            member: None,
+            message: format!("found {}; expected a table of the shown variables", kind_of(solution)),
+        });
+    };
+    let report = members.contains_key("solution") && members.contains_key("status");
+    let members = match members.get("solution") {
+        Some(Value::Object(inner)) if report => inner,
+        Some(other) if report => {
+            let message = format!("the report's solution is {}; expected a report with a solution", kind_of(other));
+            return Err(StateError { member: Some("solution".into()), message });
+        }
+        _ => members,
+    };
+    let mut entries = Vec::new();
+    for (name, value) in members {
+        if name == "grid_path" || name == "grid_loop" {
+            // The routes follow from the variables; `solve` writes them for pictures.
+            continue;
+        }
+        let Some(decl) = shown.iter().find(|d| d.name == *name) else {
+            let names: Vec<String> = shown.iter().map(|d| d.name.clone()).collect();
+            return Err(StateError {
+                member: Some(name.clone()),
+                message: format!("no shown variable is named {name:?}; expected one of {}", names.join(", ")),
+            });
+        };
+        let dims: Vec<usize> = decl.index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
+        let mut leaves = Vec::new();
+        walk(value, &dims, 0, name, &mut leaves)
+            .map_err(|message| StateError { member: Some(name.clone()), message })?;
+        for (flat, text) in leaves {
+            entries.push(format!("{}={text}", model.scalar_name(decl.first + flat)));
+        }
+    }
+    Ok(entries)
+}
+
+/// Collects the leaves of `value`, nested by `dims`, as (row-major index,
+/// value text); holes are skipped.
+fn walk(value: &Value, dims: &[usize], base: usize, path: &str, out: &mut Vec<(usize, String)>) -> Result<(), String> {
+    let Some((&n, rest)) = dims.split_first() else {
+        let text = match value {
+            Value::Null => return Ok(()),
+            Value::String(s) if s.trim() == "_" => return Ok(()),
+            Value::String(s) => s.clone(),
+            Value::Number(_) | Value::Bool(_) => value.to_string(),
+            other => {
+                return Err(format!("{path} is {}; expected a value, or null or \"_\" for a hole", kind_of(other)));
+            }
+        };
+        out.push((base, text));
+        return Ok(());
+    };
+    let Value::Array(items) = value else {
+        return Err(format!("{path} is {}; expected a list of {n}, as `solve` writes it", kind_of(value)));
+    };
+    if items.len() != n {
+        return Err(format!("{path} has {} entries; expected {n}", items.len()));
+    }
+    let stride: usize = rest.iter().product();
+    for (k, item) in items.iter().enumerate() {
+        walk(item, rest, base + k * stride, &format!("{path}[entry {}]", k + 1), out)?;
+    }
+    Ok(())
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a Boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a table",
+    }
+}
