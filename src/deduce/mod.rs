@@ -214,6 +214,7 @@ pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
 
 pub mod plan;
 pub mod verify;
+pub mod witness;
 
 #[cfg(test)]
 mod tests;

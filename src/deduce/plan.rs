@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::Deductions;
+use super::witness::Witnesses;
 use crate::cnf::Lit;
 use crate::solver::{Answer, Checked, SolverError, possible_literals, shrink_by_deletion, smallest_sets};
 
@@ -75,8 +76,21 @@ impl Default for Limits {
 /// The sets of rules found to force nothing, each with a digest of the
 /// known facts it was tested with: a set tested again with the same facts
 /// would force nothing again, so it is skipped.
+/// It also keeps the models met so far ([`Witnesses`]).
 #[derive(Clone, Debug, Default)]
-pub struct Memo(HashMap<Vec<usize>, u64>);
+pub struct Memo {
+    forced_nothing: HashMap<Vec<usize>, u64>,
+    pool: Option<Witnesses>,
+}
+
+/// The most models a [`Memo`] keeps.
+const POOL_CAPACITY: usize = 4096;
+
+impl Memo {
+    fn pool(&mut self, d: &Deductions<'_>) -> &mut Witnesses {
+        self.pool.get_or_insert_with(|| Witnesses::new(d, POOL_CAPACITY))
+    }
+}
 
 fn digest(facts: &[Settled]) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -104,6 +118,9 @@ pub struct PlanStats {
     pub fallback: Duration,
     /// Time finding the facts used.
     pub used: Duration,
+    /// SAT calls in the checks with no rule, in exhaustive set searches
+    /// and in fallbacks, in that order.
+    pub calls: [u64; 3],
 }
 
 /// What the player knows: per fact, whether it is settled and which way.
@@ -189,8 +206,8 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
     state.apply(givens);
     let target = Target(target);
     let open = open_facts(&target, &state);
-    let known: Vec<Lit> = state.settled().iter().map(|&s| lit(d, s)).collect();
-    let follows = forced(d, &[], &known, &open)?;
+    let mut pool = Witnesses::new(d, 1);
+    let follows = forced(d, &mut pool, &[], &state.settled(), &open)?;
     state.apply(&follows);
     Ok(Start::Ready(target, state))
 }
@@ -224,25 +241,89 @@ pub fn open_facts(target: &Target, state: &State) -> Vec<Settled> {
     open.filter_map(|(fact, t)| t.map(|holds| Settled { fact, holds })).collect()
 }
 
-/// Which of `candidates` the rules `rules` force with the `known` literals.
-fn forced(
+/// Which of `candidates` the rules `rules` force with the `known` facts.
+/// A candidate whose negation some kept model shows (one that satisfies
+/// `rules` and agrees with `known`) is not forced, with no SAT call; the
+/// rest are settled by the solver, each model found kept in `pool`.
+///
+/// Each round asks for a model refuting one of the candidates left, while
+/// preferring (as assumptions that may be given up) more: a core that meets
+/// the preferred literals drops them and the round is solved again, and a
+/// core that meets none proves every candidate left forced.
+pub(super) fn forced(
     d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
     rules: &[usize],
-    known: &[Lit],
+    known: &[Settled],
     candidates: &[Settled],
 ) -> Result<Vec<Settled>, SolverError> {
-    if candidates.is_empty() {
+    let mut refuted: Vec<Settled> = candidates.iter().map(|c| Settled { fact: c.fact, holds: !c.holds }).collect();
+    pool.drop_shown(rules, known, &mut refuted);
+    if refuted.is_empty() {
         return Ok(Vec::new());
     }
     let mut assumptions = d.assumptions.clone();
     assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
-    assumptions.extend_from_slice(known);
-    let negations: Vec<Lit> = candidates.iter().map(|&c| !lit(d, c)).collect();
-    let Some(found) = possible_literals(&mut *d.solver, &negations, &assumptions)? else {
-        let message = "the known facts contradict a subset of the puzzle's rules, though all of them hold together";
-        return Err(SolverError::ModelRejected(message.to_string()));
+    assumptions.extend(known.iter().map(|&k| lit(d, k)));
+    // One clause per round, "one of the negations not yet shown", behind a
+    // selector retired at the end, so the solver is unchanged for later calls.
+    let selector = d.solver.new_var().pos();
+    assumptions.push(selector);
+    // With no rule, models that refute as many candidates at once as they
+    // can. (Preferring the other rules' selectors as well cut sudoku's SAT
+    // calls further, but broke a tile-cover step with tiles that may be
+    // left; until that is understood, it stays out.)
+    let prefer_negations = rules.is_empty();
+    let mut preferred: Vec<Lit> = Vec::new();
+    let mut dropped: std::collections::HashSet<Lit> = std::collections::HashSet::new();
+    let fixed = assumptions.len();
+    let mut fresh = true;
+    let outcome = loop {
+        if fresh {
+            let mut clause: Vec<Lit> = refuted.iter().map(|&r| lit(d, r)).collect();
+            clause.push(!selector);
+            d.solver.add_clause(&clause);
+        }
+        assumptions.truncate(fixed);
+        if prefer_negations {
+            // One per subject: the values of one variable exclude each other.
+            let mut subjects = std::collections::HashSet::new();
+            let wanted = refuted.iter().map(|&r| (r, lit(d, r))).filter(|(_, l)| !dropped.contains(l));
+            let wanted: Vec<Lit> =
+                wanted.filter(|(r, _)| subjects.insert(d.facts[r.fact].subject)).map(|(_, l)| l).collect();
+            assumptions.extend(wanted);
+        }
+        assumptions.extend_from_slice(&preferred);
+        fresh = true;
+        match d.solver.solve_under(&assumptions) {
+            Err(e) => break Err(e),
+            Ok(Answer::Unsat) => {
+                let core: std::collections::HashSet<Lit> = d.solver.failed_core().into_iter().collect();
+                let (rules_before, dropped_before) = (preferred.len(), dropped.len());
+                preferred.retain(|p| !core.contains(p));
+                if prefer_negations {
+                    let negations: Vec<Lit> = refuted.iter().map(|&r| lit(d, r)).collect();
+                    dropped.extend(negations.into_iter().filter(|l| core.contains(l)));
+                }
+                if preferred.len() == rules_before && dropped.len() == dropped_before {
+                    break Ok(());
+                }
+                fresh = false;
+            }
+            Ok(Answer::Sat) => {
+                pool.record(d);
+                let solver = &d.solver;
+                let facts = &d.facts;
+                refuted.retain(|r| solver.value(facts[r.fact].lit) != r.holds);
+                if refuted.is_empty() {
+                    break Ok(());
+                }
+            }
+        }
     };
-    Ok(candidates.iter().zip(&found.possible).filter(|(_, p)| !**p).map(|(&c, _)| c).collect())
+    d.solver.add_clause(&[!selector]);
+    outcome?;
+    Ok(candidates.iter().filter(|c| refuted.iter().any(|r| r.fact == c.fact)).copied().collect())
 }
 
 /// Whether `step`, found in an earlier state, is still an easiest step in
@@ -250,12 +331,12 @@ fn forced(
 /// search are found in the state before any of them; once one is applied,
 /// a later one may need fewer rules, so it is taken only when that is
 /// cheap to rule out (no rule, or one, whose only smaller set is none).
-pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step) -> Result<bool, SolverError> {
+pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step, memo: &mut Memo) -> Result<bool, SolverError> {
     match step.size() {
         0 => Ok(true),
         1 => {
-            let known: Vec<Lit> = state.settled().iter().map(|&s| lit(d, s)).collect();
-            Ok(forced(d, &[], &known, &step.facts)?.is_empty())
+            let pool = memo.pool(d);
+            Ok(forced(d, pool, &[], &state.settled(), &step.facts)?.is_empty())
         }
         _ => Ok(false),
     }
@@ -266,15 +347,16 @@ pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step) -> Resu
 /// it, otherwise from all of them.
 fn used_facts(
     d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
     rules: &[usize],
     known: &[Settled],
     new: &[Settled],
 ) -> Result<Vec<Settled>, SolverError> {
     let relevant = relevant_known(d, rules, known);
-    if let Some(used) = shrink_used(d, rules, &relevant, new)? {
+    if let Some(used) = shrink_used(d, pool, rules, &relevant, new)? {
         return Ok(used);
     }
-    match shrink_used(d, rules, known, new)? {
+    match shrink_used(d, pool, rules, known, new)? {
         Some(used) => Ok(used),
         None => {
             Err(SolverError::ModelRejected("a step's facts are not forced by its rules and the known facts".into()))
@@ -284,6 +366,7 @@ fn used_facts(
 
 fn shrink_used(
     d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
     rules: &[usize],
     known: &[Settled],
     new: &[Settled],
@@ -297,12 +380,21 @@ fn shrink_used(
     base.push(active);
     let known_lits: Vec<Lit> = known.iter().map(|&k| lit(d, k)).collect();
     let of_lit: HashMap<Lit, Settled> = known_lits.iter().copied().zip(known.iter().copied()).collect();
-    let solver = &mut d.solver;
+    let refuted: Vec<Settled> = new.iter().map(|n| Settled { fact: n.fact, holds: !n.holds }).collect();
     let kept = shrink_by_deletion(&known_lits, |set| {
+        let assumed: Vec<Settled> = set.iter().map(|l| of_lit[l]).collect();
+        let mut shown = refuted.clone();
+        pool.drop_shown(rules, &assumed, &mut shown);
+        if shown.len() < refuted.len() {
+            return Ok(None);
+        }
         let all: Vec<Lit> = base.iter().chain(set).copied().collect();
-        Ok(match solver.solve_under(&all)? {
-            Answer::Unsat => Some(solver.failed_core()),
-            Answer::Sat => None,
+        Ok(match d.solver.solve_under(&all)? {
+            Answer::Unsat => Some(d.solver.failed_core()),
+            Answer::Sat => {
+                pool.record(d);
+                None
+            }
         })
     });
     d.solver.add_clause(&[!active]);
@@ -393,13 +485,15 @@ pub fn next_steps(
     stats.candidates += open.len() as u64;
     stats.max_candidates = stats.max_candidates.max(open.len() as u64);
     let known_settled = state.settled();
-    let known: Vec<Lit> = known_settled.iter().map(|&s| lit(d, s)).collect();
-    let follows = forced(d, &[], &known, &open)?;
+    let c0 = d.solver.stats().sat_calls;
+    let follows = forced(d, memo.pool(d), &[], &known_settled, &open)?;
+    stats.calls[0] += d.solver.stats().sat_calls - c0;
     if !follows.is_empty() {
-        let using = timed(&mut stats.used, || used_facts(d, &[], &known_settled, &follows))?;
+        let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &[], &known_settled, &follows))?;
         return Ok(vec![Step { facts: follows, because: Vec::new(), using, smallest: true }]);
     }
     let started = Instant::now();
+    let c0 = d.solver.stats().sat_calls;
     let live = live_rules(d, &open);
     let touches: Vec<Vec<bool>> = live
         .iter()
@@ -428,13 +522,12 @@ pub fn next_steps(
             let candidates: Vec<Settled> = open.iter().filter(about).copied().collect();
             let relevant = relevant_known(d, &rules, &known_settled);
             let seen = digest(&relevant);
-            if memo.0.get(&rules) == Some(&seen) {
+            if memo.forced_nothing.get(&rules) == Some(&seen) {
                 return Ok(None);
             }
-            let relevant: Vec<Lit> = relevant.iter().map(|&k| lit(d, k)).collect();
-            let found = forced(d, &rules, &relevant, &candidates)?;
+            let found = forced(d, memo.pool(d), &rules, &relevant, &candidates)?;
             if found.is_empty() {
-                memo.0.insert(rules, seen);
+                memo.forced_nothing.insert(rules, seen);
                 return Ok(None);
             }
             Ok::<_, SolverError>(Some((rules, found)))
@@ -442,10 +535,11 @@ pub fn next_steps(
     )?;
     stats.sets_tested += search.tested as u64;
     stats.set_search += started.elapsed();
+    stats.calls[1] += d.solver.stats().sat_calls - c0;
     if !search.found.is_empty() {
         let mut steps = Vec::new();
         for (_, (because, facts)) in search.found {
-            let using = timed(&mut stats.used, || used_facts(d, &because, &known_settled, &facts))?;
+            let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &because, &known_settled, &facts))?;
             steps.push(Step { facts, because, using, smallest: search.complete });
         }
         steps.sort_by_key(|s| s.using.len());
@@ -456,14 +550,16 @@ pub fn next_steps(
     }
     stats.fallbacks += 1;
     let started = Instant::now();
-    let step = fallback(d, &open, &known, limits)?;
+    let c0 = d.solver.stats().sat_calls;
+    let step = fallback(d, memo.pool(d), &open, &known_settled, limits)?;
+    stats.calls[2] += d.solver.stats().sat_calls - c0;
     stats.fallback += started.elapsed();
     let Some((because, facts)) = step else { return Ok(Vec::new()) };
     if upto.is_some_and(|k| because.len() > k) {
         return Ok(Vec::new());
     }
     let smallest = search.complete && because.len() == search.size + 1;
-    let using = timed(&mut stats.used, || used_facts(d, &because, &known_settled, &facts))?;
+    let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &because, &known_settled, &facts))?;
     Ok(vec![Step { facts, because, using, smallest }])
 }
 
@@ -482,8 +578,9 @@ type Deduction = (Vec<usize>, Vec<Settled>);
 /// rules is needed.
 fn fallback(
     d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
     open: &[Settled],
-    known: &[Lit],
+    known: &[Settled],
     limits: &Limits,
 ) -> Result<Option<Deduction>, SolverError> {
     // Ruling a value out is usually easier than placing one: try those first.
@@ -500,14 +597,23 @@ fn fallback(
         let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
         let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();
         let mut base = d.assumptions.clone();
-        base.extend_from_slice(known);
+        base.extend(known.iter().map(|&k| lit(d, k)));
         base.push(!lit(d, t));
-        let solver = &mut d.solver;
+        let negation = Settled { fact: t.fact, holds: !t.holds };
         let kept = shrink_by_deletion(&selectors, |set| {
+            let on: Vec<usize> = set.iter().map(|s| rule_of[s]).collect();
+            let mut shown = vec![negation];
+            pool.drop_shown(&on, known, &mut shown);
+            if shown.is_empty() {
+                return Ok(None);
+            }
             let all: Vec<Lit> = base.iter().chain(set).copied().collect();
-            Ok(match solver.solve_under(&all)? {
-                Answer::Unsat => Some(solver.failed_core()),
-                Answer::Sat => None,
+            Ok(match d.solver.solve_under(&all)? {
+                Answer::Unsat => Some(d.solver.failed_core()),
+                Answer::Sat => {
+                    pool.record(d);
+                    None
+                }
             })
         })?;
         let Some(kept) = kept else {
@@ -522,10 +628,10 @@ fn fallback(
         }
     }
     let Some(because) = best else { return Ok(None) };
-    let mut facts = forced(d, &because, known, open)?;
+    let mut facts = forced(d, pool, &because, known, open)?;
     for r in 0..because.len() {
         let rest: Vec<usize> = because.iter().enumerate().filter(|&(i, _)| i != r).map(|(_, &x)| x).collect();
-        let still = forced(d, &rest, known, &facts)?;
+        let still = forced(d, pool, &rest, known, &facts)?;
         facts.retain(|f| !still.contains(f));
     }
     Ok((!facts.is_empty()).then_some((because, facts)))

@@ -164,3 +164,70 @@ fn a_step_that_does_not_force_its_fact_or_is_not_minimal_fails_its_re_check() {
         assert!(matches!(result, Err(SolverError::ModelRejected(_))), "{wrong:?}: {result:?}");
     }
 }
+
+/// One query of the planner's `forced`: the rules on (bits), the known
+/// facts and the candidates, each as (variable, value).
+type Query = (u8, Vec<(usize, bool)>, Vec<(usize, bool)>);
+
+fn queries() -> impl Strategy<Value = Vec<Query>> {
+    let settled = || prop::collection::vec((0usize..4, any::<bool>()), 0..4);
+    prop::collection::vec((any::<u8>(), settled(), settled()), 1..12)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The planner's `forced`, with its kept models shared by every query
+    /// of a formula and its preferred assumptions, names exactly the
+    /// candidates that hold in every assignment meeting the fixed part, the
+    /// rules on and the known facts (brute force), and agrees with the
+    /// plain loop of `possible_literals` on the negations.
+    #[test]
+    fn forced_facts_from_kept_models_agree_with_brute_force(groups in groups(), queries in queries()) {
+        use super::plan::{Settled, forced};
+        use super::witness::Witnesses;
+        let (cnf, ids) = formula(&groups);
+        let soft = &ids[1..];
+        let mut d = deductions(&cnf, soft);
+        d.facts = (0..4)
+            .map(|v| Fact {
+                lit: crate::cnf::Var::from_index(v).pos(),
+                name: format!("x{v}"),
+                place: None,
+                subject: v,
+                value: 1,
+                about: format!("x{v}"),
+                shown: true.into(),
+            })
+            .collect();
+        let mut pool = Witnesses::new(&d, 64);
+        for (bits, known, candidates) in queries {
+            let rules: Vec<usize> = (0..soft.len()).filter(|r| bits >> (r % 8) & 1 == 1).collect();
+            let settle = |s: &[(usize, bool)]| -> Vec<Settled> {
+                let mut s: Vec<Settled> = s.iter().map(|&(fact, holds)| Settled { fact, holds }).collect();
+                s.sort();
+                s.dedup_by_key(|x| x.fact);
+                s
+            };
+            let (known, candidates) = (settle(&known), settle(&candidates));
+            let on = |g: GroupId| soft.iter().position(|&s| s == g).is_none_or(|r| rules.contains(&r));
+            let meets = |a: &[bool]| {
+                cnf.grouped_clauses().filter(|(g, _)| on(*g)).all(|(_, c)| c.iter().any(|l| l.holds(a)))
+                    && known.iter().all(|k| a[k.fact] == k.holds)
+            };
+            let models: Vec<Vec<bool>> = assignments().filter(|a| meets(a)).collect();
+            let expected: Vec<Settled> =
+                candidates.iter().filter(|c| models.iter().all(|a| a[c.fact] == c.holds)).copied().collect();
+            let found = forced(&mut d, &mut pool, &rules, &known, &candidates).unwrap();
+            prop_assert_eq!(&found, &expected, "rules {:?} known {:?}", rules, known);
+            let mut assumptions: Vec<Lit> = rules.iter().map(|&r| d.rules[r].selector).collect();
+            assumptions.extend(known.iter().map(|k| d.facts[k.fact].lit.var().lit(k.holds)));
+            let negations: Vec<Lit> = candidates.iter().map(|c| d.facts[c.fact].lit.var().lit(!c.holds)).collect();
+            if let Some(plain) = crate::solver::possible_literals(&mut *d.solver, &negations, &assumptions).unwrap() {
+                let slow: Vec<Settled> =
+                    candidates.iter().zip(&plain.possible).filter(|(_, p)| !**p).map(|(&c, _)| c).collect();
+                prop_assert_eq!(found, slow);
+            }
+        }
+    }
+}

@@ -214,7 +214,7 @@ fn walk(
             if step.facts.is_empty() {
                 continue;
             }
-            if i > 0 && !plan::still_easiest(d, &state, &step)? {
+            if i > 0 && !plan::still_easiest(d, &state, &step, &mut memo)? {
                 continue 'outer;
             }
             let started = Instant::now();
