@@ -16,6 +16,7 @@ use somaria::model::Source;
 use somaria::puzzles::Error;
 use somaria::solver::{Backend, SolverConfig, Stop};
 
+use super::output::{Target, refuse_input};
 use super::supervise::INTERRUPTED;
 use super::{Failure, cannot_write, exit};
 
@@ -184,10 +185,10 @@ fn write_puzzle(args: &GenerateArgs, name: &str, puzzle: &Generated, out: &mut i
         dir.join(format!("{stem}-{:04}.toml", puzzle.index))
     });
     if let Some(path) = &path {
-        if std::fs::canonicalize(path).ok() == std::fs::canonicalize(&args.model).ok() && path.exists() {
-            return Err(Failure::bad_input(format!("{}: is the model itself; not overwritten", path.display())));
-        }
-        std::fs::write(path, &puzzle.model).map_err(|e| cannot_write(path, e))?;
+        // Whole files only, and never over the template.
+        let target = Target::resolve(path).map_err(Failure::bad_input)?;
+        refuse_input(&args.model, &[("--output", path, &target)]).map_err(Failure::bad_input)?;
+        target.write(|out| out.write_all(puzzle.model.as_bytes())).map_err(|e| cannot_write(path, e))?;
     }
     match (args.format, &path) {
         (GenerateFormat::Json, _) => {

@@ -333,11 +333,10 @@ fn drop_clues<D: Designer>(
 ) -> Result<Option<Vec<bool>>, Error> {
     let slots = designer.slots(drawn);
     let mut kept = vec![true; slots.len()];
-    let verdict = |kept: &[bool], tally: &mut Tally| {
+    let verdict = |kept: &[bool], tally: &mut Tally, budget: Option<Duration>| {
         let started = Instant::now();
         let text = designer.write(drawn, kept);
-        let verdict =
-            check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, options.budget)?;
+        let verdict = check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, budget)?;
         tally.checks += 1;
         tally.over_budget += u64::from(verdict == Verdict::OverBudget);
         tally.slowest_ms = tally.slowest_ms.max(crate::puzzles::Stats::ms(started.elapsed()));
@@ -345,7 +344,8 @@ fn drop_clues<D: Designer>(
         progress.clues_left.store(kept.iter().filter(|&&k| k).count() as u64, Ordering::Relaxed);
         Ok::<_, Error>(verdict)
     };
-    match verdict(&kept, tally)? {
+    // Every clue: checked to the end, as no clue is at stake.
+    match verdict(&kept, tally, None)? {
         Verdict::Unique => {}
         Verdict::Several | Verdict::OverBudget => return Ok(None),
         Verdict::None => {
@@ -360,7 +360,7 @@ fn drop_clues<D: Designer>(
     rng.shuffle(&mut orbits);
     for orbit in orbits {
         orbit.iter().for_each(|&k| kept[k] = false);
-        match verdict(&kept, tally)? {
+        match verdict(&kept, tally, options.budget)? {
             Verdict::Unique => {}
             Verdict::None => {
                 return Err(Error::CheckFailed(format!(

@@ -163,7 +163,8 @@ impl Loader<'_> {
     /// Reads the `[design]` table.
     pub(super) fn design(&self, entry: &DesignEntry, spans: &[(Range<usize>, bool)]) -> Result<Design, LoadError> {
         let Some(list) = entry.clue.as_ref().filter(|l| !l.get_ref().is_empty()) else {
-            let at = entry.clue.as_ref().map(|l| l.span().start);
+            // TOML gives no place for an empty table: its header's.
+            let at = entry.clue.as_ref().map(|l| l.span().start).or_else(|| self.source.text().find("[design"));
             return Err(self.source.error(
                 at,
                 invalid(
