@@ -165,9 +165,13 @@ fn emit<D: Designer>(args: &GenerateArgs, designer: &D, options: &GenerateOption
     let mut code = exit::SOLVED;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let mut first = true;
     for result in results? {
         match result {
-            Ok(puzzle) => write_puzzle(args, designer.name(), &puzzle, &mut out)?,
+            Ok(puzzle) => {
+                write_puzzle(args, designer.name(), &puzzle, first, &mut out)?;
+                first = false;
+            }
             Err(e) => {
                 let failure = Failure::from(e);
                 code = code.max(if failure.code == exit::BAD_INPUT { exit::NO_SOLUTION } else { failure.code });
@@ -178,7 +182,13 @@ fn emit<D: Designer>(args: &GenerateArgs, designer: &D, options: &GenerateOption
     Ok(code)
 }
 
-fn write_puzzle(args: &GenerateArgs, name: &str, puzzle: &Generated, out: &mut impl Write) -> Result<(), Failure> {
+fn write_puzzle(
+    args: &GenerateArgs,
+    name: &str,
+    puzzle: &Generated,
+    first: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     let broken = |e: std::io::Error| Failure { code: exit::BAD_INPUT, message: format!("standard output: {e}") };
     let path = args.output.as_ref().map(|dir| {
         let stem = Path::new(name).file_stem().map_or("puzzle".into(), |s| s.to_string_lossy().to_string());
@@ -206,11 +216,7 @@ fn write_puzzle(args: &GenerateArgs, name: &str, puzzle: &Generated, out: &mut i
         )
         .map_err(broken),
         (GenerateFormat::Text, None) => {
-            let gap = if puzzle.index == generate::shard_indices(args.count, args.shard.unwrap_or_default())[0] {
-                ""
-            } else {
-                "\n"
-            };
+            let gap = if first { "" } else { "\n" };
             write!(out, "{gap}{}", puzzle.model).map_err(broken)
         }
     }
