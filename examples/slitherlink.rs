@@ -15,17 +15,20 @@
 //! count runs to the end; on a large grid a dropped clue can leave a count
 //! that takes many minutes. `--budget SECONDS` keeps every clue whose count
 //! takes longer (so the puzzle stays quick to prove unique), which makes the
-//! output depend on the machine's speed and load. varisat cannot be
-//! interrupted, so a budgeted count runs in a child process (this example
-//! again, with `--count-stdin`), killed when its time is up.
+//! output depend on the machine's speed and load. A budgeted count is the
+//! library's (`somaria::generate::check::budgeted`): a worker thread under a
+//! stop token, with no child process. `somaria generate
+//! models/csp/slitherlink.toml` makes such puzzles from the model's design
+//! table; this example keeps its own loop (the boundary of a grown region)
+//! for comparison.
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use somaria::generate::check::{Verdict, budgeted};
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions};
 use somaria::rng::SplitMix64;
+use somaria::solver::SolverConfig;
 
 /// The share of the cells the region tries to cover: about half keeps the
 /// loop long and winding.
@@ -34,10 +37,6 @@ const FILL: f64 = 0.5;
 /// Growth attempts before settling for a smaller region; a region walled in
 /// by its own corner rule stops growing long before this.
 const GROWTH_TRIES: usize = 200_000;
-
-/// The hidden mode a budgeted count runs in: count the model on stdin and
-/// print the count.
-const COUNT_STDIN: &str = "--count-stdin";
 
 fn usage() -> ! {
     eprintln!("usage: slitherlink N SEED [--engine NAME] [--budget SECONDS]");
@@ -57,14 +56,6 @@ fn main() {
         Ok(seconds) if seconds > 0.0 && seconds.is_finite() => Duration::from_secs_f64(seconds),
         _ => usage(),
     });
-    if args.first().map(String::as_str) == Some(COUNT_STDIN) {
-        let mut text = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            fail(&format!("reading the model: {e}"));
-        }
-        println!("{}", count(&text, engine));
-        return;
-    }
     if args.len() != 2 {
         usage();
     }
@@ -89,7 +80,11 @@ fn main() {
         let text = model(n, &arguments, clues);
         match budget {
             None => count(&text, engine.clone()) == 1,
-            Some(budget) => count_within(&text, engine.as_deref(), budget) == Some(1),
+            Some(budget) => {
+                let verdict =
+                    budgeted("slitherlink.toml", &text, engine.as_deref(), &SolverConfig::default(), Some(budget));
+                verdict.unwrap_or_else(|e| fail(&format!("count failed: {e}"))) == Verdict::Unique
+            }
         }
     };
     if !unique(&clues) {
@@ -122,40 +117,6 @@ fn count(text: &str, engine: Option<String>) -> u64 {
         Ok(report) => report.count,
         Err(e) => fail(&format!("count failed: {e}")),
     }
-}
-
-/// [`count`] in a child process, or `None` when it takes longer than
-/// `budget`.
-fn count_within(text: &str, engine: Option<&str>, budget: Duration) -> Option<u64> {
-    let exe = std::env::current_exe().unwrap_or_else(|e| fail(&format!("finding this program: {e}")));
-    let mut command = Command::new(exe);
-    command.arg(COUNT_STDIN).stdin(Stdio::piped()).stdout(Stdio::piped());
-    if let Some(engine) = engine {
-        command.args(["--engine", engine]);
-    }
-    let mut child = command.spawn().unwrap_or_else(|e| fail(&format!("starting a count: {e}")));
-    let mut stdin = child.stdin.take().expect("piped");
-    stdin.write_all(text.as_bytes()).unwrap_or_else(|e| fail(&format!("handing the model over: {e}")));
-    drop(stdin);
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() < budget => std::thread::sleep(Duration::from_millis(5)),
-            Ok(None) => {
-                // An error here means it has just exited by itself.
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-            Err(e) => fail(&format!("waiting for a count: {e}")),
-        }
-    }
-    let out = child.wait_with_output().unwrap_or_else(|e| fail(&format!("reading a count: {e}")));
-    if !out.status.success() {
-        fail("a count failed (its error is above)");
-    }
-    String::from_utf8_lossy(&out.stdout).trim().parse().ok().or_else(|| fail("a count printed no number"))
 }
 
 fn fail(message: &str) -> ! {

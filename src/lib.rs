@@ -51,6 +51,7 @@ pub mod cnf;
 pub mod compile;
 pub mod deduce;
 pub mod draw;
+pub mod generate;
 pub mod graph;
 pub mod grid;
 pub mod hints;

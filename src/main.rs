@@ -146,6 +146,11 @@ enum Command {
         #[arg(long, value_name = "NAMES", value_delimiter = ',', conflicts_with = "solver")]
         solvers: Vec<Backend>,
     },
+    /// Make new puzzles with exactly one solution from a template: a csp model with a [design] table, or a fans
+    /// grid. Each is counted once more from its written text before it is output.
+    ///
+    /// Exit code: 0 every puzzle made, 1 some could not be made, 2 bad input, 3 stopped, 4 internal error.
+    Generate(cli::generate::GenerateArgs),
     /// Write the CNF an engine would hand to the SAT solver, without solving, for use with another solver.
     ///
     /// Exit code: 0 written, 2 bad input or an engine without a CNF, 3 stopped by a limit, 4 internal error.
@@ -204,6 +209,7 @@ fn run(command: Command) -> Result<u8, Failure> {
             })
         }
         Command::Encode { common, engine } => commands::encode(&common, engine.engine),
+        Command::Generate(args) => cli::generate::run(args),
         Command::Hint { common, plan, reveal, engine } => {
             let args = PlanArgs {
                 given: plan.given,

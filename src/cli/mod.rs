@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod generate;
 pub mod memory;
 pub mod output;
 pub mod run;

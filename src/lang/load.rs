@@ -43,6 +43,7 @@ struct CspFile {
     vars: Option<BTreeMap<Spanned<String>, Spanned<VarSpec>>>,
     constraint: Option<Vec<ConstraintEntry>>,
     draw: Option<super::drawing::DrawEntry>,
+    design: Option<super::design::DesignEntry>,
 }
 
 #[derive(Deserialize)]
@@ -252,6 +253,8 @@ pub(super) struct Loader<'s> {
     vars: Vec<VarDecl>,
     /// Where each variable is declared: its key's line and column.
     var_places: Vec<(usize, usize)>,
+    /// Where each param's value is in the file, and whether it is a string.
+    param_spans: Vec<(Range<usize>, bool)>,
 }
 
 pub(super) fn invalid(found: impl Into<String>, expected: impl Into<String>) -> Problem {
@@ -469,8 +472,10 @@ impl<'s> Loader<'s> {
 
     fn params(&mut self, params: BTreeMap<Spanned<String>, Spanned<ParamValue>>) -> Result<(), LoadError> {
         for (key, value) in in_file_order(params) {
+            let span = (value.span(), matches!(value.get_ref(), ParamValue::Expr(_)));
             let (ty, value) = self.param(&value)?;
             self.declare(&key, Named::Param(self.params.len()))?;
+            self.param_spans.push(span);
             self.params.push(Param { name: key.get_ref().clone(), ty, value });
         }
         Ok(())
@@ -615,6 +620,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         params: Vec::new(),
         vars: Vec::new(),
         var_places: Vec::new(),
+        param_spans: Vec::new(),
     };
     loader.enums(file.enums.unwrap_or_default())?;
     loader.params(file.params.unwrap_or_default())?;
@@ -743,9 +749,14 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         Some(entry) => Some(loader.drawing(entry, &grids)?),
         None => None,
     };
+    let design = match &file.design {
+        Some(entry) => Some(loader.design(entry, &loader.param_spans)?),
+        None => None,
+    };
     let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
     let Loader { enums, params, vars, var_places, .. } = loader;
-    let model = Model { title: file.title, enums, params, vars, constraints, objective, show, show_span, drawing };
+    let model =
+        Model { title: file.title, enums, params, vars, constraints, objective, show, show_span, drawing, design };
     Ok((
         model,
         Program { file: source.name().to_string(), var_places, groups, objective: objective_ir, objective_line, grids },

@@ -33,6 +33,7 @@
 
 pub mod builtins;
 mod check;
+pub mod design;
 pub mod drawing;
 pub(crate) mod ir;
 mod load;

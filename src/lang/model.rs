@@ -376,6 +376,8 @@ pub struct Model {
     pub show_span: Option<Span>,
     /// How to draw the model as a grid, when its `[draw]` table says.
     pub drawing: Option<super::drawing::Table>,
+    /// How `generate` makes puzzles of the model, when its `[design]` table says.
+    pub design: Option<super::design::Design>,
 }
 
 impl Model {

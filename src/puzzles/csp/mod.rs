@@ -17,6 +17,7 @@
 //! assert_eq!(puzzle.count(&CountOptions::default()).unwrap().count, 3);
 //! ```
 
+pub mod design;
 mod render;
 mod state;
 pub mod table;

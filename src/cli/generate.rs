@@ -1,0 +1,266 @@
+//! `somaria generate`: the options as clap parses them, the designer of
+//! the model's kind, a progress bar on a terminal, and the puzzles written
+//! as model files in a directory or as JSON lines.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::ValueEnum;
+use somaria::generate::csp::CspDesigner;
+use somaria::generate::fans::FansDesigner;
+use somaria::generate::{self, Designer, GenerateOptions, GenerateProgress, Generated, Shard, Symmetry};
+use somaria::model::Source;
+use somaria::puzzles::Error;
+use somaria::solver::{Backend, SolverConfig, Stop};
+
+use super::output::{Target, refuse_input};
+use super::supervise::INTERRUPTED;
+use super::{Failure, cannot_write, exit};
+
+/// The arguments of `generate`.
+#[derive(clap::Args)]
+pub struct GenerateArgs {
+    /// The template: a csp model with a [design] table, or a fans model (its size is kept).
+    pub model: PathBuf,
+    /// Puzzles in the whole run (every shard together).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+    /// The run's seed: the same seed gives the same puzzles on every machine.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Try every clue, so that dropping any one of those left gives a second solution.
+    #[arg(long)]
+    pub minimal: bool,
+    /// Keep only puzzles whose rating (the most constraints one deduction of `steps` needs) is in LO..HI.
+    #[arg(long, value_name = "LO..HI", value_parser = parse_range)]
+    pub difficulty: Option<(usize, usize)>,
+    /// Drop clues in symmetric pairs.
+    #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
+    pub symmetry: SymmetryArg,
+    /// Threads making puzzles at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Make only the puzzles of shard I of N (0 <= I < N): those whose index is I modulo N.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// Keep a clue whose uniqueness check takes longer than SECONDS (the output then depends on the machine).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub budget: Option<Duration>,
+    /// Write each puzzle to DIR as STEM-NNNN.toml.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// text: the models (or with -o, a line per file written); json: one JSON object per puzzle and line.
+    #[arg(long, value_enum, default_value_t = GenerateFormat::Text)]
+    pub format: GenerateFormat,
+    /// The encoding or engine of the checks.
+    #[arg(long, value_name = "NAME")]
+    pub engine: Option<String>,
+    /// The SAT backend of the checks.
+    #[arg(long, value_name = "NAME", default_value_t = Backend::default())]
+    pub solver: Backend,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    None,
+    Rot180,
+    Mirror,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+pub enum GenerateFormat {
+    Text,
+    Json,
+}
+
+fn parse_range(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{text:?} is not a range; expected LO..HI of whole numbers with LO <= HI, such as 1..3");
+    let (lo, hi) = text.split_once("..").ok_or_else(bad)?;
+    let (lo, hi): (usize, usize) = (lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?);
+    if lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("{text:?} is not a shard; expected I/N with 0 <= I < N, such as 0/4");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (index, of): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if of == 0 || index >= of {
+        return Err(bad());
+    }
+    Ok(Shard { index, of })
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let bad = || format!("{text:?} is not a time; expected a number of seconds from 0.001 to 86400");
+    let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
+    if !(0.001..=86400.0).contains(&seconds) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// `somaria generate`.
+pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
+    let source = if args.model == Path::new("-") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| Failure::bad_input(format!("standard input: cannot read: {e}")))?;
+        Source::from_text("-", text)
+    } else {
+        Source::read(&args.model)?
+    };
+    let options = GenerateOptions {
+        count: args.count,
+        seed: args.seed,
+        minimal: args.minimal,
+        difficulty: args.difficulty,
+        symmetry: match args.symmetry {
+            SymmetryArg::None => Symmetry::None,
+            SymmetryArg::Rot180 => Symmetry::Rot180,
+            SymmetryArg::Mirror => Symmetry::Mirror,
+        },
+        shard: args.shard.unwrap_or_default(),
+        budget: args.budget,
+        jobs: args.jobs as usize,
+        engine: args.engine.clone(),
+        solver: SolverConfig { backend: args.solver, stop: Stop::never() },
+        ..GenerateOptions::default()
+    };
+    if let Some(dir) = &args.output {
+        std::fs::create_dir_all(dir).map_err(|e| cannot_write(dir, e))?;
+    }
+    let kind = source.kind()?.map(|k| k.get_ref().clone());
+    match kind.as_deref() {
+        Some(somaria::puzzles::csp::KIND) => emit(&args, &CspDesigner::new(&source)?, &options),
+        Some(somaria::puzzles::fans::KIND) => emit(&args, &FansDesigner::new(&source)?, &options),
+        _ => {
+            // Load it, so a broken model is reported as such.
+            somaria::puzzles::load(&source)?;
+            Err(Failure::bad_input(format!(
+                "{}: generate makes csp models with a [design] table and fans grids; expected kind = \"csp\" or \
+                 \"fans\"",
+                source.name()
+            )))
+        }
+    }
+}
+
+/// Makes the puzzles and writes them; the exit code is the worst outcome.
+fn emit<D: Designer>(args: &GenerateArgs, designer: &D, options: &GenerateOptions) -> Result<u8, Failure> {
+    let progress = Arc::new(GenerateProgress::default());
+    let planned = generate::shard_indices(options.count, options.shard).len() as u64;
+    let done = Arc::new(AtomicBool::new(false));
+    let watcher = watch(planned, &progress, &done, options.solver.stop.clone());
+    let results = generate::generate(designer, options, &progress);
+    done.store(true, Ordering::Relaxed);
+    if let Some(w) = watcher {
+        let _ = w.join();
+    }
+    let mut code = exit::SOLVED;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut first = true;
+    for result in results? {
+        match result {
+            Ok(puzzle) => {
+                write_puzzle(args, designer.name(), &puzzle, first, &mut out)?;
+                first = false;
+            }
+            Err(e) => {
+                let failure = Failure::from(e);
+                code = code.max(if failure.code == exit::BAD_INPUT { exit::NO_SOLUTION } else { failure.code });
+                eprintln!("error: {}", failure.message);
+            }
+        }
+    }
+    Ok(code)
+}
+
+fn write_puzzle(
+    args: &GenerateArgs,
+    name: &str,
+    puzzle: &Generated,
+    first: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let broken = |e: std::io::Error| Failure { code: exit::BAD_INPUT, message: format!("standard output: {e}") };
+    let path = args.output.as_ref().map(|dir| {
+        let stem = Path::new(name).file_stem().map_or("puzzle".into(), |s| s.to_string_lossy().to_string());
+        dir.join(format!("{stem}-{:04}.toml", puzzle.index))
+    });
+    if let Some(path) = &path {
+        // Whole files only, and never over the template.
+        let target = Target::resolve(path).map_err(Failure::bad_input)?;
+        refuse_input(&args.model, &[("--output", path, &target)]).map_err(Failure::bad_input)?;
+        target.write(|out| out.write_all(puzzle.model.as_bytes())).map_err(|e| cannot_write(path, e))?;
+    }
+    match (args.format, &path) {
+        (GenerateFormat::Json, _) => {
+            let line = serde_json::to_string(puzzle).map_err(|e| Failure::from(Error::Internal(e.to_string())))?;
+            writeln!(out, "{line}").map_err(broken)
+        }
+        (GenerateFormat::Text, Some(path)) => writeln!(
+            out,
+            "wrote {}: {} of {} clues, unique (recounted in {:.1} ms){}",
+            path.display(),
+            puzzle.clues,
+            puzzle.clues_drawn,
+            puzzle.uniqueness.recount.ms,
+            rating_text(puzzle)
+        )
+        .map_err(broken),
+        (GenerateFormat::Text, None) => {
+            let gap = if first { "" } else { "\n" };
+            write!(out, "{gap}{}", puzzle.model).map_err(broken)
+        }
+    }
+}
+
+fn rating_text(puzzle: &Generated) -> String {
+    puzzle
+        .rating
+        .as_ref()
+        .map_or(String::new(), |r| format!("; rated {} ({} steps, {} constraints in all)", r.largest, r.steps, r.total))
+}
+
+/// On a terminal, a progress bar of the puzzles made, with the clues left
+/// and the checks per second; a Ctrl-C raises the run's stop token.
+fn watch(
+    planned: u64,
+    progress: &Arc<GenerateProgress>,
+    done: &Arc<AtomicBool>,
+    stop: Stop,
+) -> Option<std::thread::JoinHandle<()>> {
+    let (progress, done) = (Arc::clone(progress), Arc::clone(done));
+    let terminal = std::io::stderr().is_terminal();
+    Some(std::thread::spawn(move || {
+        let started = Instant::now();
+        let bar = terminal.then(|| {
+            let bar = indicatif::ProgressBar::new(planned);
+            if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles · {msg}") {
+                bar.set_style(style);
+            }
+            bar
+        });
+        while !done.load(Ordering::Relaxed) {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                stop.raise();
+            }
+            if let Some(bar) = &bar {
+                let rate = progress.checks() as f64 / started.elapsed().as_secs_f64().max(1e-3);
+                bar.set_position(progress.made());
+                bar.set_message(format!("{} clues left · {rate:.0} checks/s", progress.clues_left()));
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+    }))
+}

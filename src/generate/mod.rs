@@ -1,0 +1,449 @@
+//! `somaria generate`: puzzles with exactly one solution, written once for
+//! every kind a [`Designer`] describes (csp models with a design table, and
+//! the built-in families).
+//!
+//! Each puzzle is made the same way: a random solution drawn by the
+//! designer, every clue it gives, then the clues dropped in a random order
+//! while a fresh count up to 2 stays at 1 (with `minimal`, every clue is
+//! tried, so that no single clue can be dropped). The puzzle is the model's
+//! text with the clues kept; before it is output it is loaded afresh,
+//! counted once more and solved, and its one solution must be the one its
+//! clues were read from ([`check::recount`]).
+//!
+//! Puzzle `k` of a run depends on the seed and `k` alone
+//! ([`puzzle_seed`]), so `jobs` (rayon's threads) and `shard` (which of the
+//! indices a machine makes) never change a puzzle; only a time budget,
+//! which keeps a clue whose check runs out of time, depends on the machine.
+
+pub mod check;
+pub mod csp;
+pub mod fans;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::hints::{self, PlanRequest};
+use crate::puzzles::{Error, SolveOptions};
+use crate::report::steps::{Difficulty, PlanStatus};
+use crate::rng::SplitMix64;
+use crate::solver::SolverConfig;
+use check::{Recount, Verdict};
+
+/// Which clues are dropped together, so the clues left are symmetric.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Each clue alone.
+    #[default]
+    None,
+    /// A clue and the one turned half a turn about the grid's centre.
+    Rot180,
+    /// A clue and its mirror image across the vertical axis.
+    Mirror,
+}
+
+/// Which puzzles of a run this one makes: those whose index is `index`
+/// modulo `of`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// From 0 to `of` - 1.
+    pub index: u64,
+    /// The number of shards, at least 1.
+    pub of: u64,
+}
+
+impl Default for Shard {
+    fn default() -> Shard {
+        Shard { index: 0, of: 1 }
+    }
+}
+
+/// What to generate.
+#[derive(Clone, Debug)]
+pub struct GenerateOptions {
+    /// Puzzles in the whole run (all shards together).
+    pub count: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Try every clue, so that no single clue can be dropped.
+    pub minimal: bool,
+    /// Keep only puzzles whose rating (the most constraints one deduction
+    /// of `steps` needs) lies in this range.
+    pub difficulty: Option<(usize, usize)>,
+    /// Which clues are dropped together.
+    pub symmetry: Symmetry,
+    /// Which puzzles this run makes.
+    pub shard: Shard,
+    /// The longest one uniqueness check may take; a clue whose check takes
+    /// longer is kept.
+    pub budget: Option<Duration>,
+    /// Threads.
+    pub jobs: usize,
+    /// Random solutions drawn for one puzzle before it is given up: one is
+    /// drawn again when its clues do not make it unique, or the rating
+    /// falls outside `difficulty`.
+    pub attempts: u32,
+    /// The encoding or engine of every check.
+    pub engine: Option<String>,
+    /// The SAT backend and the run's stop token.
+    pub solver: SolverConfig,
+}
+
+impl Default for GenerateOptions {
+    fn default() -> GenerateOptions {
+        GenerateOptions {
+            count: 1,
+            seed: 0,
+            minimal: false,
+            difficulty: None,
+            symmetry: Symmetry::None,
+            shard: Shard::default(),
+            budget: None,
+            jobs: 1,
+            attempts: 20,
+            engine: None,
+            solver: SolverConfig::default(),
+        }
+    }
+}
+
+/// A clue's cell in its array's grid, for the symmetries.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// Which of the designer's clue arrays.
+    pub array: usize,
+    /// Row and column; `None` for a clue off any grid (dropped alone).
+    pub place: Option<(usize, usize)>,
+    /// The array's rows and columns.
+    pub extent: (usize, usize),
+}
+
+/// A kind of puzzle `generate` can make.
+pub trait Designer: Sync {
+    /// A random solution with its clues.
+    type Drawn: Send;
+
+    /// The model's file name, for messages and the generated models.
+    fn name(&self) -> &str;
+
+    /// A random solution, which depends on `rng` alone; `None` when the
+    /// template has none.
+    fn draw(&self, rng: &mut SplitMix64, options: &GenerateOptions) -> Result<Option<Self::Drawn>, Error>;
+
+    /// The clues the solution gives, one slot each.
+    fn slots(&self, drawn: &Self::Drawn) -> Vec<Slot>;
+
+    /// The model's text with the clues in `kept` (one flag per slot).
+    fn write(&self, drawn: &Self::Drawn, kept: &[bool]) -> String;
+
+    /// The solution as `solve --format json` writes it under `"solution"`
+    /// (those members the recount compares).
+    fn solution(&self, drawn: &Self::Drawn) -> serde_json::Value;
+}
+
+/// One generated puzzle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Generated {
+    /// Its index in the run.
+    pub index: u64,
+    /// The seed its random solution was drawn from.
+    pub seed: u64,
+    /// The model file's text.
+    pub model: String,
+    /// Its one solution.
+    pub solution: serde_json::Value,
+    /// Clues kept.
+    pub clues: usize,
+    /// Clues the solution gave before any was dropped.
+    pub clues_drawn: usize,
+    /// The `steps` rating, when `difficulty` asked for it.
+    pub rating: Option<Difficulty>,
+    /// The checks that made it and the final recount.
+    pub uniqueness: Uniqueness,
+}
+
+/// How the uniqueness of a puzzle was established.
+#[derive(Clone, Debug, Serialize)]
+pub struct Uniqueness {
+    /// Counts up to 2 while clues were dropped.
+    pub checks: u64,
+    /// Checks that ran out of the budget (their clues were kept).
+    pub over_budget: u64,
+    /// Random solutions drawn before this one was kept.
+    pub attempts: u32,
+    /// The slowest check, in milliseconds.
+    pub slowest_check_ms: f64,
+    /// Making the puzzle, recount included, in milliseconds.
+    pub ms: f64,
+    /// The final recount on the written text.
+    pub recount: Recount,
+}
+
+/// Live counters of a run, for a progress display.
+#[derive(Debug, Default)]
+pub struct GenerateProgress {
+    made: AtomicU64,
+    checks: AtomicU64,
+    clues_left: AtomicU64,
+}
+
+impl GenerateProgress {
+    /// Puzzles made so far.
+    pub fn made(&self) -> u64 {
+        self.made.load(Ordering::Relaxed)
+    }
+
+    /// Uniqueness checks so far.
+    pub fn checks(&self) -> u64 {
+        self.checks.load(Ordering::Relaxed)
+    }
+
+    /// The clues left in the puzzle last checked.
+    pub fn clues_left(&self) -> u64 {
+        self.clues_left.load(Ordering::Relaxed)
+    }
+}
+
+/// The seed of attempt `attempt` at puzzle `index` of a run: a hash of the
+/// three, so that puzzles are independent of each other and of the order
+/// they are made in.
+///
+/// ```
+/// use somaria::generate::puzzle_seed;
+/// assert_eq!(puzzle_seed(7, 3, 0), puzzle_seed(7, 3, 0));
+/// assert_ne!(puzzle_seed(7, 3, 0), puzzle_seed(7, 4, 0));
+/// assert_ne!(puzzle_seed(7, 3, 0), puzzle_seed(8, 3, 0));
+/// ```
+pub fn puzzle_seed(seed: u64, index: u64, attempt: u32) -> u64 {
+    let mut rng = SplitMix64::new(seed);
+    let a = rng.next_u64();
+    let b = SplitMix64::new(a ^ index).next_u64();
+    SplitMix64::new(b ^ u64::from(attempt)).next_u64()
+}
+
+/// The indices of a run that a shard makes.
+pub fn shard_indices(count: u64, shard: Shard) -> Vec<u64> {
+    (0..count).filter(|k| k % shard.of.max(1) == shard.index).collect()
+}
+
+/// Makes this shard's puzzles on `options.jobs` threads, in index order.
+/// Each puzzle's result comes back on its own: one that fails does not stop
+/// the others.
+pub fn generate<D: Designer>(
+    designer: &D,
+    options: &GenerateOptions,
+    progress: &Arc<GenerateProgress>,
+) -> Result<Vec<Result<Generated, Error>>, Error> {
+    let indices = shard_indices(options.count, options.shard);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()
+        .map_err(|e| Error::Internal(format!("cannot start the threads: {e}")))?;
+    Ok(pool.install(|| indices.par_iter().map(|&k| make(designer, options, k, progress)).collect()))
+}
+
+/// Puzzle `index` of a run.
+pub fn make<D: Designer>(
+    designer: &D,
+    options: &GenerateOptions,
+    index: u64,
+    progress: &GenerateProgress,
+) -> Result<Generated, Error> {
+    let started = Instant::now();
+    let mut why = "its clues never made a unique puzzle".to_string();
+    for attempt in 0..options.attempts.max(1) {
+        let seed = puzzle_seed(options.seed, index, attempt);
+        let Some(drawn) = designer.draw(&mut SplitMix64::new(seed), options)? else {
+            return Err(Error::BadRequest(format!(
+                "{}: the model has no solution to draw clues from",
+                designer.name()
+            )));
+        };
+        let mut tally = Tally::default();
+        let Some(kept) = drop_clues(designer, &drawn, options, &mut SplitMix64::new(seed ^ 1), &mut tally, progress)?
+        else {
+            continue;
+        };
+        let clues = kept.iter().filter(|&&k| k).count();
+        let header = format!(
+            "# Made by `somaria generate --seed {}` from {} (puzzle {index}): {clues} clues, one solution\n",
+            options.seed,
+            designer.name()
+        );
+        let text = header + &designer.write(&drawn, &kept);
+        let solution = designer.solution(&drawn);
+        let rating = match options.difficulty {
+            Some((lo, hi)) => {
+                let rating = rate(designer.name(), &text, options)?;
+                if !(lo..=hi).contains(&rating.largest) {
+                    why = format!("its ratings fell outside {lo}..{hi} (the last: {})", rating.largest);
+                    continue;
+                }
+                Some(rating)
+            }
+            None => None,
+        };
+        let recount = check::recount(designer.name(), &text, &solution, options.engine.as_deref(), &options.solver)?;
+        progress.made.fetch_add(1, Ordering::Relaxed);
+        return Ok(Generated {
+            index,
+            seed,
+            model: text,
+            solution,
+            clues,
+            clues_drawn: kept.len(),
+            rating,
+            uniqueness: Uniqueness {
+                checks: tally.checks,
+                over_budget: tally.over_budget,
+                attempts: attempt + 1,
+                slowest_check_ms: tally.slowest_ms,
+                ms: crate::puzzles::Stats::ms(started.elapsed()),
+                recount,
+            },
+        });
+    }
+    Err(Error::BadRequest(format!(
+        "{}: puzzle {index} not made in {} attempts: {why}",
+        designer.name(),
+        options.attempts.max(1)
+    )))
+}
+
+/// The checks of one attempt.
+#[derive(Default)]
+struct Tally {
+    checks: u64,
+    over_budget: u64,
+    slowest_ms: f64,
+}
+
+/// Drops the clues of `drawn` in a random order while the puzzle stays
+/// unique; `None` when every clue together does not make it unique.
+fn drop_clues<D: Designer>(
+    designer: &D,
+    drawn: &D::Drawn,
+    options: &GenerateOptions,
+    rng: &mut SplitMix64,
+    tally: &mut Tally,
+    progress: &GenerateProgress,
+) -> Result<Option<Vec<bool>>, Error> {
+    let slots = designer.slots(drawn);
+    let mut kept = vec![true; slots.len()];
+    let verdict = |kept: &[bool], tally: &mut Tally, budget: Option<Duration>| {
+        let started = Instant::now();
+        let text = designer.write(drawn, kept);
+        let verdict = check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, budget)?;
+        tally.checks += 1;
+        tally.over_budget += u64::from(verdict == Verdict::OverBudget);
+        tally.slowest_ms = tally.slowest_ms.max(crate::puzzles::Stats::ms(started.elapsed()));
+        progress.checks.fetch_add(1, Ordering::Relaxed);
+        progress.clues_left.store(kept.iter().filter(|&&k| k).count() as u64, Ordering::Relaxed);
+        Ok::<_, Error>(verdict)
+    };
+    // Every clue: checked to the end, as no clue is at stake.
+    match verdict(&kept, tally, None)? {
+        Verdict::Unique => {}
+        Verdict::Several | Verdict::OverBudget => return Ok(None),
+        Verdict::None => {
+            return Err(Error::CheckFailed(format!(
+                "{}: the clues read off a solution rule that solution out; the design's `read` does not agree \
+                 with the constraints",
+                designer.name()
+            )));
+        }
+    }
+    let mut orbits = orbits(&slots, options.symmetry);
+    rng.shuffle(&mut orbits);
+    for orbit in orbits {
+        orbit.iter().for_each(|&k| kept[k] = false);
+        match verdict(&kept, tally, options.budget)? {
+            Verdict::Unique => {}
+            Verdict::None => {
+                return Err(Error::CheckFailed(format!(
+                    "{}: dropping a clue left no solution, which fewer clues cannot do",
+                    designer.name()
+                )));
+            }
+            Verdict::Several => {
+                orbit.iter().for_each(|&k| kept[k] = true);
+                if !options.minimal {
+                    break;
+                }
+            }
+            Verdict::OverBudget => orbit.iter().for_each(|&k| kept[k] = true),
+        }
+    }
+    Ok(Some(kept))
+}
+
+/// The slots grouped as `symmetry` pairs them: each slot with its image,
+/// when the image is a slot too; in slot order.
+pub fn orbits(slots: &[Slot], symmetry: Symmetry) -> Vec<Vec<usize>> {
+    let image = |s: &Slot| -> Option<Slot> {
+        let (r, c) = s.place?;
+        let (rows, cols) = s.extent;
+        let place = match symmetry {
+            Symmetry::None => return None,
+            Symmetry::Rot180 => (rows - 1 - r, cols - 1 - c),
+            Symmetry::Mirror => (r, cols - 1 - c),
+        };
+        Some(Slot { place: Some(place), ..*s })
+    };
+    let mut taken = vec![false; slots.len()];
+    let mut orbits = Vec::new();
+    for k in 0..slots.len() {
+        if taken[k] {
+            continue;
+        }
+        taken[k] = true;
+        let mut orbit = vec![k];
+        if let Some(other) = image(&slots[k])
+            && let Some(j) = (0..slots.len()).find(|&j| !taken[j] && slots[j] == other)
+        {
+            taken[j] = true;
+            orbit.push(j);
+        }
+        orbits.push(orbit);
+    }
+    orbits
+}
+
+/// The rating of a puzzle's text: `steps`' difficulty on a fresh load.
+pub fn rate(name: &str, text: &str, options: &GenerateOptions) -> Result<Difficulty, Error> {
+    let puzzle = check::load(name, text)?;
+    let solve =
+        SolveOptions { engine: options.engine.clone(), solver: options.solver.clone(), ..SolveOptions::default() };
+    let request = PlanRequest { count_limit: 2, ..PlanRequest::default() };
+    let report = hints::steps(puzzle.as_ref(), &solve, &request)?;
+    if report.status != PlanStatus::Solved {
+        return Err(Error::CheckFailed(format!("{name}: the steps of a unique puzzle ended {:?}", report.status)));
+    }
+    Ok(report.difficulty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbits_pair_images_once() {
+        let slots: Vec<Slot> =
+            (0..2).flat_map(|r| (0..3).map(move |c| Slot { array: 0, place: Some((r, c)), extent: (2, 3) })).collect();
+        assert_eq!(orbits(&slots, Symmetry::None).len(), 6);
+        assert_eq!(orbits(&slots, Symmetry::Rot180), vec![vec![0, 5], vec![1, 4], vec![2, 3]]);
+        assert_eq!(orbits(&slots, Symmetry::Mirror), vec![vec![0, 2], vec![1], vec![3, 5], vec![4]]);
+    }
+
+    #[test]
+    fn shards_split_the_indices() {
+        let all: Vec<u64> = (0..3).flat_map(|i| shard_indices(10, Shard { index: i, of: 3 })).collect();
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..10).collect::<Vec<_>>());
+        assert_eq!(shard_indices(10, Shard { index: 1, of: 3 }), vec![1, 4, 7]);
+    }
+}

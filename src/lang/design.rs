@@ -1,0 +1,309 @@
+//! A model's design table, `[design]`: how `somaria generate` makes new
+//! puzzles of the model's kind. It names the parameter arrays that hold the
+//! clues, the value that stands for "no clue", and how each clue is read
+//! off a solution: an expression over the variables, an array of the clue
+//! array's shape. Every fault (an unknown or non-array param, a `read` of
+//! another shape or kind) is reported at its place in the file.
+//!
+//! ```toml
+//! [[design.clue]]
+//! param = "givens"     # an integer array of the params
+//! blank = 0            # the value that means "no clue here"
+//! read = "cell"        # the clue of each cell, from a solution
+//! ```
+//!
+//! A generated puzzle is the model's own text with the clue arrays'
+//! values written anew, in the form they had (a TOML array, or a string
+//! holding `[| .. |]`), so the rest of the file is kept as it was.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use serde::Deserialize;
+
+use super::check::{Checker, Fault, Named, nearest};
+use super::ir::{IExpr, Known};
+use super::load::{Loader, ParamValue, invalid};
+use super::lower::{LVal, Lowerer};
+use super::model::{Base, Shape, Value};
+use crate::model::{LoadError, Spanned};
+
+/// The `[design]` table as TOML gives it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DesignEntry {
+    clue: Option<Spanned<Vec<ClueEntry>>>,
+}
+
+/// One `[[design.clue]]` as TOML gives it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClueEntry {
+    param: Spanned<String>,
+    blank: Spanned<ParamValue>,
+    read: Spanned<String>,
+}
+
+/// How `generate` makes puzzles of a model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Design {
+    /// The clue arrays, in the table's order.
+    pub clues: Vec<ClueArray>,
+}
+
+/// How a param's value is written in the file, and so how a generated
+/// puzzle writes it again.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ValueForm {
+    /// A TOML array, nested for 2-D.
+    Toml,
+    /// A string holding an expression: written back as `[..]` or `[| .. |]`,
+    /// or `array2d(..)` when the index does not start at 1.
+    Expr,
+}
+
+/// One clue array of a design.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClueArray {
+    /// The param's name.
+    pub name: String,
+    /// The param's index in the model's params.
+    pub param: usize,
+    /// The value that means "no clue".
+    pub blank: i64,
+    /// The param's index ranges.
+    pub index: Vec<(i64, i64)>,
+    /// Where the param's value is in the file, in bytes.
+    pub value_span: Range<usize>,
+    /// How the value is written there.
+    pub form: ValueForm,
+    /// The line of the `read` expression, for messages.
+    pub line: usize,
+    /// The clue of each cell, row-major, as an expression over scalars.
+    pub(crate) read: Vec<IExpr>,
+}
+
+impl ClueArray {
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        self.read.len()
+    }
+
+    /// Whether the array has no cells.
+    pub fn is_empty(&self) -> bool {
+        self.read.is_empty()
+    }
+
+    /// The clue of every cell when the scalars it reads are known; `None`
+    /// for a cell whose expression is undefined there.
+    pub fn read_off(&self, known: Known<'_>) -> Vec<Option<i64>> {
+        self.read.iter().map(|e| e.eval(known)).collect()
+    }
+
+    /// The array's value as the file writes it, in the param's own form:
+    /// `values` row-major.
+    pub fn written(&self, values: &[i64]) -> String {
+        match self.form {
+            ValueForm::Toml => toml_array(&self.index, values),
+            ValueForm::Expr => expr_array(&self.index, values),
+        }
+    }
+}
+
+/// The widest number among `values`, for aligned columns.
+fn width(values: &[i64]) -> usize {
+    values.iter().map(|v| v.to_string().len()).max().unwrap_or(1)
+}
+
+/// A TOML array: one line for 1-D, one row per line for 2-D, nested rows
+/// beyond.
+fn toml_array(index: &[(i64, i64)], values: &[i64]) -> String {
+    let w = width(values);
+    let cell = |v: &i64| format!("{v:>w$}");
+    let dims: Vec<usize> = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
+    fn nest(dims: &[usize], values: &[i64], cell: &dyn Fn(&i64) -> String) -> String {
+        match dims {
+            [] | [_] => format!("[{}]", values.iter().map(cell).collect::<Vec<_>>().join(", ")),
+            [_, rest @ ..] => {
+                let stride: usize = rest.iter().product::<usize>().max(1);
+                let rows: Vec<String> = values.chunks(stride).map(|row| nest(rest, row, cell)).collect();
+                format!("[{}]", rows.join(", "))
+            }
+        }
+    }
+    match dims[..] {
+        [_, cols] if cols > 0 => {
+            let rows: Vec<String> =
+                values.chunks(cols).map(|row| format!("  {},\n", nest(&[cols], row, &cell))).collect();
+            format!("[\n{}]", rows.concat())
+        }
+        _ => nest(&dims, values, &cell),
+    }
+}
+
+/// A string holding the array as an expression: `[..]` in 1-D and
+/// `[| .. |]` in 2-D from index 1, `array2d(..)` from any other.
+fn expr_array(index: &[(i64, i64)], values: &[i64]) -> String {
+    let w = width(values);
+    let cells = |row: &[i64]| row.iter().map(|v| format!("{v:>w$}")).collect::<Vec<_>>().join(", ");
+    match index {
+        [(1, _)] | [_] => format!("\"[{}]\"", cells(values)),
+        [(1, _), (1, hi)] if *hi > 0 => {
+            let rows: Vec<String> = values.chunks(*hi as usize).map(|row| format!("  {} |", cells(row))).collect();
+            format!("\"\"\"[|\n{}]\"\"\"", rows.join("\n"))
+        }
+        [(r0, r1), (c0, c1)] => {
+            format!("\"array2d({r0}..{r1}, {c0}..{c1}, [{}])\"", cells(values))
+        }
+        _ => format!("\"[{}]\"", cells(values)),
+    }
+}
+
+impl Loader<'_> {
+    /// Reads the `[design]` table.
+    pub(super) fn design(&self, entry: &DesignEntry, spans: &[(Range<usize>, bool)]) -> Result<Design, LoadError> {
+        let Some(list) = entry.clue.as_ref().filter(|l| !l.get_ref().is_empty()) else {
+            // TOML gives no place for an empty table: its header's.
+            let at = entry.clue.as_ref().map(|l| l.span().start).or_else(|| self.source.text().find("[design"));
+            return Err(self.source.error(
+                at,
+                invalid(
+                    "a design table with no clue array",
+                    "[[design.clue]] with `param`, `blank` and `read`, once per clue array",
+                ),
+            ));
+        };
+        let mut clues = Vec::new();
+        let mut seen = HashSet::new();
+        for clue in list.get_ref() {
+            let array = self.clue_array(clue, spans)?;
+            if !seen.insert(array.param) {
+                return Err(self.source.error_at(
+                    &clue.param,
+                    invalid(format!("a second clue array `{}`", array.name), "each param in one [[design.clue]]"),
+                ));
+            }
+            clues.push(array);
+        }
+        Ok(Design { clues })
+    }
+
+    fn clue_array(&self, entry: &ClueEntry, spans: &[(Range<usize>, bool)]) -> Result<ClueArray, LoadError> {
+        let scope = self.scope();
+        let name = entry.param.get_ref().trim();
+        let param = match scope.names.get(name) {
+            Some(Named::Param(p)) => *p,
+            other => {
+                let what = match other {
+                    Some(Named::Var(_)) => format!("param = {name:?}, a decision variable"),
+                    Some(_) => format!("param = {name:?}, an enum or enum value"),
+                    None => format!("param = {name:?}, which is not declared"),
+                };
+                let hint = nearest(name, scope.params.iter().map(|p| p.name.as_str()))
+                    .map(|n| format!(" (did you mean {n}?)"))
+                    .unwrap_or_default();
+                return Err(self
+                    .source
+                    .error_at(&entry.param, invalid(what, format!("the name of an integer array in [params]{hint}"))));
+            }
+        };
+        let decl = &scope.params[param];
+        let Value::Array(value) = &decl.value else {
+            return Err(self.source.error_at(
+                &entry.param,
+                invalid(format!("param = {name:?}, a single value"), "an integer array in [params]"),
+            ));
+        };
+        if decl.ty.base != Base::Int || value.index.len() > 2 && spans[param].1 {
+            let found = if decl.ty.base != Base::Int {
+                format!("param = {name:?}, an array of {}", super::model::base_name(decl.ty.base, &self.enums))
+            } else {
+                format!("param = {name:?}, a string of {} dimensions", value.index.len())
+            };
+            return Err(self
+                .source
+                .error_at(&entry.param, invalid(found, "an integer array (as a string, of one or two dimensions)")));
+        }
+        if spans[param].1 && value.index.len() == 1 && value.index[0].0 != 1 {
+            return Err(self.source.error_at(
+                &entry.param,
+                invalid(
+                    format!("param = {name:?}, a string of an array indexed from {}", value.index[0].0),
+                    "a 1-D clue array indexed from 1, or a TOML array",
+                ),
+            ));
+        }
+        let blank = match self.param(&entry.blank)? {
+            (_, Value::Int(v)) => v,
+            (ty, _) => {
+                return Err(self.source.error_at(
+                    &entry.blank,
+                    invalid(format!("blank as {}", ty.describe(&self.enums)), "an integer: the value of no clue"),
+                ));
+            }
+        };
+        let read = self.read(&entry.read, name, &value.index)?;
+        let (value_span, is_string) = spans[param].clone();
+        Ok(ClueArray {
+            name: name.to_string(),
+            param,
+            blank,
+            index: value.index.clone(),
+            value_span,
+            form: if is_string { ValueForm::Expr } else { ValueForm::Toml },
+            line: self.source.location(entry.read.span().start).line,
+            read,
+        })
+    }
+
+    /// A `read` expression: an integer array over the clue array's index.
+    fn read(&self, text: &Spanned<String>, name: &str, index: &[(i64, i64)]) -> Result<Vec<IExpr>, LoadError> {
+        let expr = self.parse(text)?;
+        let scope = self.scope();
+        let ty = Checker::new(&scope).check(&expr).map_err(|f| self.fault(f))?;
+        let shape =
+            |index: &[(i64, i64)]| index.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect::<Vec<_>>().join(", ");
+        let expected = format!("an integer array over [{}], the index of `{name}`", shape(index));
+        let dims = match &ty.shape {
+            Shape::Array(dims) => dims.len(),
+            _ => 0,
+        };
+        if dims != index.len() || ty.base == Base::Bool || matches!(ty.base, Base::Enum(_)) {
+            let hint = if ty.base == Base::Bool { " (write bool2int(..) for a Boolean's 0 or 1)" } else { "" };
+            return Err(self.fault(Fault::new(
+                expr.span,
+                format!("read as {}", ty.describe(&self.enums)),
+                format!("{expected}{hint}"),
+            )));
+        }
+        let ctx = self.context();
+        let LVal::Array(array) = Lowerer::new(&ctx).lower(&expr).map_err(|f| self.fault(f))? else {
+            return Err(self.fault(Fault::new(expr.span, "not an array", expected)));
+        };
+        if array.index != index {
+            return Err(self.fault(Fault::new(expr.span, format!("read over [{}]", shape(&array.index)), expected)));
+        }
+        array
+            .elems
+            .into_iter()
+            .map(|e| match e {
+                LVal::Int(i, _) => Ok(i),
+                _ => Err(self.fault(Fault::new(expr.span, "an array of arrays, sets or Booleans", expected.clone()))),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrays_are_written_in_their_form() {
+        assert_eq!(toml_array(&[(1, 3)], &[1, -1, 10]), "[ 1, -1, 10]");
+        assert_eq!(toml_array(&[(1, 2), (1, 2)], &[0, 5, 12, 0]), "[\n  [ 0,  5],\n  [12,  0],\n]");
+        assert_eq!(expr_array(&[(1, 2), (1, 2)], &[0, -1, 3, 0]), "\"\"\"[|\n   0, -1 |\n   3,  0 |]\"\"\"");
+        assert_eq!(expr_array(&[(0, 1), (1, 2)], &[1, 2, 3, 4]), "\"array2d(0..1, 1..2, [1, 2, 3, 4])\"");
+        assert_eq!(expr_array(&[(1, 2)], &[7, 8]), "\"[7, 8]\"");
+    }
+}

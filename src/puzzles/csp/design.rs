@@ -1,0 +1,128 @@
+//! What `generate` needs of a csp model with a design table: a random
+//! solution drawn by a seeded generator, the clues it gives, and the
+//! model's text with new clue values.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::{CspPuzzle, Engine, render};
+use crate::compile::repair::RepairLog;
+use crate::compile::{GridEncoding, ObjectiveUse};
+use crate::lang::design::Design;
+use crate::lang::verify;
+use crate::puzzles::{Error, SolveOptions};
+use crate::rng::SplitMix64;
+use crate::solver::{Answer, Solve};
+
+impl CspPuzzle {
+    /// The model's design table, if it has one.
+    pub fn design(&self) -> Option<&Design> {
+        self.model.design.as_ref()
+    }
+
+    /// A random solution, the same for the same generator state on every
+    /// machine: the scalars the design reads are taken in a random order,
+    /// and each is asked in turn to take a random value of its domain (a
+    /// Boolean a random side), kept when some solution agrees with every
+    /// value kept so far. Returns the value of every scalar, checked by the
+    /// independent verifier; `None` when the model has no solution.
+    pub fn random_solution(&self, rng: &mut SplitMix64, options: &SolveOptions) -> Result<Option<Vec<i64>>, Error> {
+        let verifier = verify::Verifier::new(&self.model);
+        let (mut compiled, _) = self.compiled(Engine::Auto, ObjectiveUse::Optimize)?;
+        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
+        let log = Rc::new(RefCell::new(RepairLog::default()));
+        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
+        let check = |solver: &dyn Solve, compiled: &crate::compile::Compiled| {
+            let routes = log.borrow().routes.clone();
+            self.check_model(&verifier, &compiled.encoder, None, &|l| solver.value(l), &routes)
+                .map(|(values, _)| values)
+                .map_err(Error::CheckFailed)
+        };
+        if solver.solve()? == Answer::Unsat {
+            return Ok(None);
+        }
+        let mut values = check(&*solver, &compiled)?;
+        let mut order = self.design_reads();
+        rng.shuffle(&mut order);
+        let mut assumptions = Vec::new();
+        for s in order {
+            let (lit, value) = if let Some(l) = compiled.encoder.scalar_lit(s) {
+                if rng.below(2) == 1 { (l, 1) } else { (!l, 0) }
+            } else if let Some(x) = compiled.encoder.scalar_int(s) {
+                let domain: Vec<i64> = compiled.encoder.domain(x).values().collect();
+                let v = domain[rng.below(domain.len())];
+                (compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?, v)
+            } else {
+                continue;
+            };
+            assumptions.push(lit);
+            // The last solution already agrees: no call needed.
+            if values[s] == value {
+                continue;
+            }
+            match solver.solve_under(&assumptions)? {
+                Answer::Sat => values = check(&*solver, &compiled)?,
+                Answer::Unsat => {
+                    assumptions.pop();
+                }
+            }
+        }
+        Ok(Some(values))
+    }
+
+    /// The scalars the design's `read` expressions read, in scalar order.
+    fn design_reads(&self) -> Vec<usize> {
+        let mut found = std::collections::BTreeSet::new();
+        for clue in self.design().map_or(&[][..], |d| &d.clues) {
+            for e in &clue.read {
+                e.read(&self.program.grids, &mut found);
+            }
+        }
+        found.into_iter().collect()
+    }
+
+    /// The clues a solution gives, per clue array, row-major; a cell whose
+    /// `read` is undefined in the solution gets the blank.
+    pub fn clues_of(&self, values: &[i64]) -> Vec<Vec<i64>> {
+        let known = |s: usize| values.get(s).copied();
+        let clues = self.design().map_or(&[][..], |d| &d.clues);
+        clues.iter().map(|c| c.read_off(&known).into_iter().map(|v| v.unwrap_or(c.blank)).collect()).collect()
+    }
+
+    /// The shown variables of a solution as `solve --format json` writes
+    /// them under `"solution"` (without the routes).
+    pub fn shown_json(&self, values: &[i64]) -> serde_json::Value {
+        let typed = render::solution(&self.model, values, None, &[]);
+        let map: serde_json::Map<String, serde_json::Value> = typed
+            .values
+            .iter()
+            .map(|(name, shown)| (name.clone(), serde_json::to_value(shown).unwrap_or(serde_json::Value::Null)))
+            .collect();
+        serde_json::Value::Object(map)
+    }
+}
+
+/// The model's text with each clue array's value replaced by `values`
+/// (row-major, one list per clue array of `design`); the rest of the text
+/// is kept byte for byte.
+///
+/// ```
+/// use somaria::model::Source;
+/// use somaria::puzzles::csp::{load_puzzle, design::with_clues};
+/// let text = "kind = \"csp\"\n[params]\ng = [0, 2]\n[vars]\nx = { index = [\"1..2\"], domain = \"1..2\" }\n\
+///             [[constraint]]\nexpr = 'forall(i in 1..2 where g[i] > 0)(x[i] = g[i])'\n\
+///             [[design.clue]]\nparam = \"g\"\nblank = 0\nread = \"x\"\n";
+/// let puzzle = load_puzzle(&Source::from_text("m.toml", text)).unwrap();
+/// let written = with_clues(text, puzzle.design().unwrap(), &[vec![1, 0]]);
+/// assert!(written.contains("g = [1, 0]\n"));
+/// ```
+pub fn with_clues(text: &str, design: &Design, values: &[Vec<i64>]) -> String {
+    let mut pieces: Vec<(std::ops::Range<usize>, String)> =
+        design.clues.iter().zip(values).map(|(c, v)| (c.value_span.clone(), c.written(v))).collect();
+    pieces.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
+    let mut out = text.to_string();
+    for (span, written) in pieces {
+        out.replace_range(span, &written);
+    }
+    out
+}
