@@ -212,3 +212,56 @@ fn large_domains_go_to_the_log_encoding() {
     let options = CountOptions { engine: Some("order".to_string()), ..Default::default() };
     assert!(matches!(puzzle.count(&options), Err(puzzles::Error::TooLarge(_))));
 }
+
+/// MiniZinc's automatic `bool2int`: a Boolean where an integer belongs is
+/// 0 or 1 (a sum of Booleans counts those that hold), each count by brute
+/// force over the assignments.
+#[test]
+fn booleans_count_as_zero_or_one_where_integers_belong() {
+    let vars = "b = { index = [\"1..4\"], domain = \"bool\" }\nx = \"0..3\"";
+    let all =
+        || (0..16u32).flat_map(|m| (0..4i64).map(move |x| ((0..4).map(|i| (m >> i) & 1 == 1).collect::<Vec<_>>(), x)));
+    let brute = |f: &dyn Fn(&[bool], i64) -> bool| all().filter(|(b, x)| f(b, *x)).count() as u64;
+    let ones = |b: &[bool]| b.iter().filter(|&&v| v).count() as i64;
+    assert_count(&model(vars, &["sum(b) = x"]), brute(&|b, x| ones(b) == x));
+    assert_count(
+        &model(vars, &["sum(i in 1..4)(b[i] /\\ i > x) >= 2"]),
+        brute(&|b, x| (1..=4).filter(|&i| b[i as usize - 1] && i > x).count() >= 2),
+    );
+    // A Boolean sum under a `where` on the variables, compared with another.
+    assert_count(
+        &model(vars, &["sum(i in 1..4 where b[i])(i > x) < sum(i in 1..2)(b[i])"]),
+        brute(&|b, x| {
+            let left = (1..=4).filter(|&i| b[i as usize - 1] && i > x).count();
+            let right = (1..=2).filter(|&i| b[i as usize - 1]).count();
+            left < right
+        }),
+    );
+    // In arithmetic, compared with an integer, beside integers in an array
+    // and in an if-then-else.
+    assert_count(
+        &model(vars, &["x + b[1] = 2 * b[2] + 1"]),
+        brute(&|b, x| x + i64::from(b[0]) == 2 * i64::from(b[1]) + 1),
+    );
+    assert_count(&model(vars, &["b[1] = x"]), brute(&|b, x| i64::from(b[0]) == x));
+    assert_count(
+        &model(vars, &["max([b[1], x, b[2] + 1]) = 2"]),
+        brute(&|b, x| [i64::from(b[0]), x, i64::from(b[1]) + 1].into_iter().max() == Some(2)),
+    );
+    assert_count(
+        &model(vars, &["(if x > 1 then b[1] else 2 endif) = x - 1"]),
+        brute(&|b, x| (if x > 1 { i64::from(b[0]) } else { 2 }) == x - 1),
+    );
+    assert_count(
+        &model(vars, &["abs(b[3] - b[4]) + product([b[1], 3]) = x"]),
+        brute(&|b, x| (i64::from(b[2]) - i64::from(b[3])).abs() + 3 * i64::from(b[0]) == x),
+    );
+}
+
+#[test]
+fn a_boolean_objective_counts_as_zero_or_one() {
+    let text = "kind = \"csp\"\nmaximize = 'b /\\ x > 2'\n[vars]\nb = \"bool\"\nx = \"0..3\"\n";
+    let solved = load_text(text).solve(&SolveOptions::default()).unwrap();
+    assert_eq!(solved.objective, Some(1));
+    assert_count(text, 1);
+}
