@@ -406,3 +406,23 @@ fn an_integer_beyond_64_bits_in_a_param_is_named_in_the_models_terms() {
     assert_mentions(&e, &["bad.toml:3:5:", "the integer 99999999999999999999"]);
     assert!(!e.contains("i128") && !e.contains("invalid type"), "serde's words: {e}");
 }
+
+#[test]
+fn a_false_assertion_is_a_load_error_with_its_message_and_place() {
+    let e = refused(constraint("assert(n mod 2 = 1, \"n must be odd\")"));
+    assert_mentions(&e, &["bad.toml:12:9:", "the assertion \"n must be odd\", which does not hold"]);
+    // Inside a forall, at the instance that fails; in a parameter's string.
+    let e = refused(constraint("forall(i in 1..n)(assert(i < 8, \"i below 8\") /\\ q[i] > 0)"));
+    assert_mentions(&e, &["bad.toml:12:27:", "\"i below 8\""]);
+    let text = "kind = \"csp\"\n[params]\nn = 3\nm = 'assert(n > 5, \"n above five\", n div 2)'\n";
+    assert_mentions(&refused(text), &["bad.toml:4:6:", "\"n above five\""]);
+    // Over decision variables, or without a message in double quotes.
+    let e = refused(constraint("assert(x > 1, \"x big\")"));
+    assert_mentions(&e, &["bad.toml:12:16:", "a fixed condition: an assert checks parameters"]);
+    let e = refused(constraint("assert(n > 1)"));
+    assert_mentions(&e, &["bad.toml:12:21:", "the message of the assertion"]);
+    let e = refused(constraint("assert(n > 1, \"open)"));
+    assert_mentions(&e, &["bad.toml:12:23:", "an unclosed string"]);
+    let e = refused(constraint("x = \"five\""));
+    assert_mentions(&e, &["bad.toml:12:13:", "the string \"five\"", "the message of an assert"]);
+}

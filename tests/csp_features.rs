@@ -265,3 +265,10 @@ fn a_boolean_objective_counts_as_zero_or_one() {
     assert_eq!(solved.objective, Some(1));
     assert_count(text, 1);
 }
+
+#[test]
+fn assertions_that_hold_change_nothing_and_guard_a_value() {
+    let text = "kind = \"csp\"\n[params]\nn = 4\nhalf = 'assert(n mod 2 = 0, \"n is even\", n div 2)'\n[vars]\nx = { index = [\"1..half\"], domain = \"1..n\" }\n[[constraint]]\nexpr = 'assert(n > 1, \"n above one\")'\n[[constraint]]\nexpr = 'forall(i in 1..half)(assert(i <= half, \"in range\") /\\ x[i] > i + assert(true, \"\", 1))'\n";
+    // x[1] in 3..4, x[2] in 4..4.
+    assert_count(text, 2);
+}

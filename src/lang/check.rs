@@ -168,6 +168,18 @@ impl<'s, 'm> Checker<'s, 'm> {
             ExprKind::Int(_) => Ok(int()),
             ExprKind::Bool(_) => Ok(boolean(false)),
             ExprKind::Name(name) => self.name(name, e.span),
+            ExprKind::Assert { condition, value, .. } => {
+                self.expect_bool(condition, false).map_err(|mut f| {
+                    if f.expected == "a fixed Boolean" {
+                        f.expected = "a fixed condition: an assert checks parameters, not decision variables".into();
+                    }
+                    f
+                })?;
+                match value {
+                    Some(value) => self.check(value),
+                    None => Ok(boolean(false)),
+                }
+            }
             ExprKind::Index { array, indices } => self.index(array, indices),
             ExprKind::Unary { op, operand } => match op {
                 UnOp::Neg => Ok(Type::scalar(Base::Int, self.expect_int(operand, true)?)),
@@ -678,6 +690,7 @@ pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
                     })
                     .or_else(|| visit(body, here.as_deref()))
             }
+            ExprKind::Assert { value, .. } => value.as_deref().and_then(|v| visit(v, place)),
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => None,
         }
     }
@@ -699,6 +712,7 @@ pub fn what(e: &Expr) -> String {
         ExprKind::Array(_) | ExprKind::Array2d(_) => "the array literal".to_string(),
         ExprKind::Comprehension { .. } => "the comprehension".to_string(),
         ExprKind::Set(_) => "the set literal".to_string(),
+        ExprKind::Assert { .. } => "the assert".to_string(),
     }
 }
 

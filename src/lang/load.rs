@@ -296,8 +296,10 @@ impl<'s> Loader<'s> {
                 invalid(format!("the name {name:?}"), "a name of letters, digits and `_`, starting with a letter"),
             ));
         }
-        const RESERVED: [&str; 13] =
-            ["true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif"];
+        const RESERVED: [&str; 14] = [
+            "true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif",
+            "assert",
+        ];
         if RESERVED.contains(&name.as_str()) || builtins::lookup(name).is_some() || name == "bool" || name == "int" {
             return Err(self.source.error_at(
                 key,

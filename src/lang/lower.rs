@@ -230,6 +230,18 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             }
             ExprKind::Bool(b) => Ok(LVal::Bool(BExpr::Const(*b))),
             ExprKind::Name(name) => self.name(name, span),
+            ExprKind::Assert { condition, message, value } => match self.boolean(condition)? {
+                BExpr::Const(true) => match value {
+                    Some(value) => self.lower(value),
+                    None => Ok(LVal::Bool(BExpr::Const(true))),
+                },
+                BExpr::Const(false) => Err(Fault::new(
+                    span,
+                    format!("the assertion \"{message}\", which does not hold"),
+                    "parameters for which the assertion's condition holds",
+                )),
+                _ => Err(internal(condition.span, "an assertion over decision variables")),
+            },
             ExprKind::Index { array, indices } => self.index(array, indices, span),
             ExprKind::Unary { op: UnOp::Neg, operand } => {
                 let x = self.int(operand)?;
@@ -743,6 +755,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             }
             ExprKind::Array(items) | ExprKind::Set(items) => items.iter().any(|i| self.mentions_vars(i)),
             ExprKind::Array2d(rows) => rows.iter().flatten().any(|i| self.mentions_vars(i)),
+            ExprKind::Assert { value, .. } => value.as_deref().is_some_and(|v| self.mentions_vars(v)),
         }
     }
 

@@ -224,6 +224,15 @@ impl<'m> Verifier<'m> {
         match &e.kind {
             ExprKind::Int(v) => Ok(Ev::Int(*v)),
             ExprKind::Bool(b) => Ok(Ev::Bool(*b)),
+            ExprKind::Assert { condition, value, .. } => {
+                if !self.truth(condition, env)? {
+                    return Err(bug("an assertion that does not hold"));
+                }
+                match value {
+                    Some(value) => self.eval(value, env),
+                    None => Ok(Ev::Bool(true)),
+                }
+            }
             ExprKind::Name(name) => {
                 if let Some((_, v)) = env.locals.iter().rev().find(|(n, _)| n == name) {
                     return Ok(v.clone());
