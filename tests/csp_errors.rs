@@ -426,3 +426,17 @@ fn a_false_assertion_is_a_load_error_with_its_message_and_place() {
     let e = refused(constraint("x = \"five\""));
     assert_mentions(&e, &["bad.toml:12:13:", "the string \"five\"", "the message of an assert"]);
 }
+
+#[test]
+fn defined_variables_are_checked_where_they_are_declared() {
+    let e = refused(model("z = { define = 'zz + 1' }\n"));
+    assert_mentions(&e, &["bad.toml:11:17:", "unknown name `zz`"]);
+    let e = refused(model("z = { define = 'q' }\n"));
+    assert_mentions(&e, &["bad.toml:11:17:", "`q` of type array[int] of var int", "a single integer, enum or Boolean"]);
+    let e = refused(model("z = { domain = \"bool\", define = 'x + 1' }\n"));
+    assert_mentions(&e, &["bad.toml:11:16:", "a domain of bool", "a domain of int"]);
+    let e = refused(model("z = { index = [\"1..2\"], define = 'x' }\n"));
+    assert_mentions(&e, &["bad.toml:11:16:", "`index` beside `define`"]);
+    let e = refused(model("z = { domain = \"1..2\", sum = 'x' }\n"));
+    assert_mentions(&e, &["the unknown key `sum`", "`define`"]);
+}

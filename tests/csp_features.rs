@@ -272,3 +272,35 @@ fn assertions_that_hold_change_nothing_and_guard_a_value() {
     // x[1] in 3..4, x[2] in 4..4.
     assert_count(text, 2);
 }
+
+/// A defined variable is its expression's value: in constraints, in `show`
+/// and in an objective, with its domain declared or taken from the
+/// expression's bounds; counts by brute force.
+#[test]
+fn defined_variables_stand_for_their_expressions() {
+    let head = "kind = \"csp\"\n[params]\nn = 3\n[vars]\nx = { index = [\"1..n\"], domain = \"0..3\" }\n";
+    let all = || (0..64u32).map(|m| (0..3).map(|i| ((m >> (2 * i)) & 3) as i64).collect::<Vec<i64>>());
+    // Shown alone, z takes every total once: 0..9.
+    let shown = head.replacen("kind = \"csp\"\n", "kind = \"csp\"\nshow = [\"total\"]\n", 1);
+    let shown = format!("{shown}total = {{ define = 'sum(i in 1..n)(x[i])' }}\n");
+    assert_count(&shown, 10);
+    // A declared domain restricts it; with a constraint on it, x follows.
+    let text = format!(
+        "{head}total = {{ domain = \"0..4\", define = 'sum(i in 1..n)(x[i])' }}\nbig = {{ define = 'total >= 3' }}\n[[constraint]]\nexpr = 'big -> x[1] = 0'\n"
+    );
+    let expected = all()
+        .filter(|x| {
+            let t: i64 = x.iter().sum();
+            t <= 4 && (t < 3 || x[0] == 0)
+        })
+        .count() as u64;
+    assert_count(&text, expected);
+    // In an objective: the largest total with all values different.
+    let text = format!(
+        "kind = \"csp\"\nmaximize = 'total'\n{}total = {{ define = 'sum(x)' }}\n[[constraint]]\nexpr = 'alldifferent(x)'\n",
+        &head[13..]
+    );
+    let solved = load_text(&text).solve(&SolveOptions::default()).unwrap();
+    assert_eq!(solved.objective, Some(3 + 2 + 1));
+    assert_eq!(solved.solution.unwrap().json["total"], 6);
+}
