@@ -304,3 +304,22 @@ fn defined_variables_stand_for_their_expressions() {
     assert_eq!(solved.objective, Some(3 + 2 + 1));
     assert_eq!(solved.solution.unwrap().json["total"], 6);
 }
+
+/// Parameters over parameters, a named 0-based range as index set and
+/// domain, `array2d` in a parameter's string, `all_different` with a
+/// generator and `where`, and `product` over variables, against brute force.
+#[test]
+fn named_ranges_param_arrays_and_generator_all_different() {
+    let text = "kind = \"csp\"\n[params]\nn = 3\ncells = \"0..n-1\"\nclues = \"array2d(0..1, 0..n-1, [1, 0, 2, 0, 0, 1])\"\ntarget = \"n * 2\"\n[vars]\nx = { index = [\"cells\"], domain = \"cells\" }\n[[constraint]]\nexpr = 'all_different(i in cells where clues[0, i] != 1)(x[i])'\n[[constraint]]\nexpr = 'product(i in cells)(x[i] + 1) = target /\\ x[0] = clues[0, 2]'\n";
+    let clues = [1, 0, 2];
+    let mut expected = 0;
+    for code in 0..27 {
+        let x = [code % 3, code / 3 % 3, code / 9];
+        let kept: Vec<i64> = (0..3).filter(|&i| clues[i] != 1).map(|i| x[i]).collect();
+        let distinct = kept.iter().collect::<std::collections::BTreeSet<_>>().len() == kept.len();
+        if distinct && x.iter().map(|v| v + 1).product::<i64>() == 6 && x[0] == clues[2] {
+            expected += 1;
+        }
+    }
+    assert_count(text, expected);
+}
