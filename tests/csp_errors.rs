@@ -88,17 +88,19 @@ fn a_whole_constraint_with_the_wrong_arguments_names_the_forms() {
 }
 
 #[test]
-fn booleans_and_integers_do_not_mix() {
-    let e = refused(constraint("x + b > 1"));
-    assert_mentions(&e, &["bad.toml:12:13:", "`b` of type var bool", "use bool2int"]);
+fn integers_are_not_booleans_and_enums_are_not_integers() {
+    // A Boolean where an integer belongs is 0 or 1 (tests/csp_features.rs);
+    // the other way round is refused.
     let e = refused(constraint("x /\\ b"));
     assert_mentions(&e, &["bad.toml:12:9:", "`x` of type var int", "a Boolean expression"]);
     let e = refused(constraint("x"));
     assert_mentions(&e, &["a Boolean constraint"]);
     let e = refused(constraint("d = 1"));
     assert_mentions(&e, &["bad.toml:12:13:", "a value of type Dir"]);
-    let e = refused(constraint("sum(i in 1..n)(q[i] > 1) = 3"));
-    assert_mentions(&e, &["use bool2int"]);
+    let e = refused(constraint("d + b > 1"));
+    assert_mentions(&e, &["bad.toml:12:9:", "`d` of type var Dir", "an integer expression"]);
+    let e = refused(constraint("sum([d, d]) = 3"));
+    assert_mentions(&e, &["bad.toml:12:13:", "an array of integers or Booleans"]);
 }
 
 #[test]
@@ -165,7 +167,7 @@ fn show_and_objectives_are_validated() {
     assert_mentions(&e, &["bad.toml:2:9:", "`qq` in `show`", "did you mean `q`?"]);
     let e = refused(format!("kind = \"csp\"\nminimize = 'x'\nmaximize = 'x'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:3:12:", "both `minimize` and `maximize`"]);
-    let e = refused(format!("kind = \"csp\"\nminimize = 'b'\n{}", &HEADER[13..]));
+    let e = refused(format!("kind = \"csp\"\nminimize = 'd'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:13:", "an integer expression to optimise"]);
     let e = refused(format!("kind = \"csp\"\n[constraint]\nexpr = 'x > 1'\n{}", &HEADER[13..]));
     assert_mentions(&e, &["bad.toml:2:"]);
@@ -403,4 +405,38 @@ fn an_integer_beyond_64_bits_in_a_param_is_named_in_the_models_terms() {
     let e = refused(text);
     assert_mentions(&e, &["bad.toml:3:5:", "the integer 99999999999999999999"]);
     assert!(!e.contains("i128") && !e.contains("invalid type"), "serde's words: {e}");
+}
+
+#[test]
+fn a_false_assertion_is_a_load_error_with_its_message_and_place() {
+    let e = refused(constraint("assert(n mod 2 = 1, \"n must be odd\")"));
+    assert_mentions(&e, &["bad.toml:12:9:", "the assertion \"n must be odd\", which does not hold"]);
+    // Inside a forall, at the instance that fails; in a parameter's string.
+    let e = refused(constraint("forall(i in 1..n)(assert(i < 8, \"i below 8\") /\\ q[i] > 0)"));
+    assert_mentions(&e, &["bad.toml:12:27:", "\"i below 8\""]);
+    let text = "kind = \"csp\"\n[params]\nn = 3\nm = 'assert(n > 5, \"n above five\", n div 2)'\n";
+    assert_mentions(&refused(text), &["bad.toml:4:6:", "\"n above five\""]);
+    // Over decision variables, or without a message in double quotes.
+    let e = refused(constraint("assert(x > 1, \"x big\")"));
+    assert_mentions(&e, &["bad.toml:12:16:", "a fixed condition: an assert checks parameters"]);
+    let e = refused(constraint("assert(n > 1)"));
+    assert_mentions(&e, &["bad.toml:12:21:", "the message of the assertion"]);
+    let e = refused(constraint("assert(n > 1, \"open)"));
+    assert_mentions(&e, &["bad.toml:12:23:", "an unclosed string"]);
+    let e = refused(constraint("x = \"five\""));
+    assert_mentions(&e, &["bad.toml:12:13:", "the string \"five\"", "the message of an assert"]);
+}
+
+#[test]
+fn defined_variables_are_checked_where_they_are_declared() {
+    let e = refused(model("z = { define = 'zz + 1' }\n"));
+    assert_mentions(&e, &["bad.toml:11:17:", "unknown name `zz`"]);
+    let e = refused(model("z = { define = 'q' }\n"));
+    assert_mentions(&e, &["bad.toml:11:17:", "`q` of type array[int] of var int", "a single integer, enum or Boolean"]);
+    let e = refused(model("z = { domain = \"bool\", define = 'x + 1' }\n"));
+    assert_mentions(&e, &["bad.toml:11:16:", "a domain of bool", "a domain of int"]);
+    let e = refused(model("z = { index = [\"1..2\"], define = 'x' }\n"));
+    assert_mentions(&e, &["bad.toml:11:16:", "`index` beside `define`"]);
+    let e = refused(model("z = { domain = \"1..2\", sum = 'x' }\n"));
+    assert_mentions(&e, &["the unknown key `sum`", "`define`"]);
 }

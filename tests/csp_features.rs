@@ -212,3 +212,114 @@ fn large_domains_go_to_the_log_encoding() {
     let options = CountOptions { engine: Some("order".to_string()), ..Default::default() };
     assert!(matches!(puzzle.count(&options), Err(puzzles::Error::TooLarge(_))));
 }
+
+/// MiniZinc's automatic `bool2int`: a Boolean where an integer belongs is
+/// 0 or 1 (a sum of Booleans counts those that hold), each count by brute
+/// force over the assignments.
+#[test]
+fn booleans_count_as_zero_or_one_where_integers_belong() {
+    let vars = "b = { index = [\"1..4\"], domain = \"bool\" }\nx = \"0..3\"";
+    let all =
+        || (0..16u32).flat_map(|m| (0..4i64).map(move |x| ((0..4).map(|i| (m >> i) & 1 == 1).collect::<Vec<_>>(), x)));
+    let brute = |f: &dyn Fn(&[bool], i64) -> bool| all().filter(|(b, x)| f(b, *x)).count() as u64;
+    let ones = |b: &[bool]| b.iter().filter(|&&v| v).count() as i64;
+    assert_count(&model(vars, &["sum(b) = x"]), brute(&|b, x| ones(b) == x));
+    assert_count(
+        &model(vars, &["sum(i in 1..4)(b[i] /\\ i > x) >= 2"]),
+        brute(&|b, x| (1..=4).filter(|&i| b[i as usize - 1] && i > x).count() >= 2),
+    );
+    // A Boolean sum under a `where` on the variables, compared with another.
+    assert_count(
+        &model(vars, &["sum(i in 1..4 where b[i])(i > x) < sum(i in 1..2)(b[i])"]),
+        brute(&|b, x| {
+            let left = (1..=4).filter(|&i| b[i as usize - 1] && i > x).count();
+            let right = (1..=2).filter(|&i| b[i as usize - 1]).count();
+            left < right
+        }),
+    );
+    // In arithmetic, compared with an integer, beside integers in an array
+    // and in an if-then-else.
+    assert_count(
+        &model(vars, &["x + b[1] = 2 * b[2] + 1"]),
+        brute(&|b, x| x + i64::from(b[0]) == 2 * i64::from(b[1]) + 1),
+    );
+    assert_count(&model(vars, &["b[1] = x"]), brute(&|b, x| i64::from(b[0]) == x));
+    assert_count(
+        &model(vars, &["max([b[1], x, b[2] + 1]) = 2"]),
+        brute(&|b, x| [i64::from(b[0]), x, i64::from(b[1]) + 1].into_iter().max() == Some(2)),
+    );
+    assert_count(
+        &model(vars, &["(if x > 1 then b[1] else 2 endif) = x - 1"]),
+        brute(&|b, x| (if x > 1 { i64::from(b[0]) } else { 2 }) == x - 1),
+    );
+    assert_count(
+        &model(vars, &["abs(b[3] - b[4]) + product([b[1], 3]) = x"]),
+        brute(&|b, x| (i64::from(b[2]) - i64::from(b[3])).abs() + 3 * i64::from(b[0]) == x),
+    );
+}
+
+#[test]
+fn a_boolean_objective_counts_as_zero_or_one() {
+    let text = "kind = \"csp\"\nmaximize = 'b /\\ x > 2'\n[vars]\nb = \"bool\"\nx = \"0..3\"\n";
+    let solved = load_text(text).solve(&SolveOptions::default()).unwrap();
+    assert_eq!(solved.objective, Some(1));
+    assert_count(text, 1);
+}
+
+#[test]
+fn assertions_that_hold_change_nothing_and_guard_a_value() {
+    let text = "kind = \"csp\"\n[params]\nn = 4\nhalf = 'assert(n mod 2 = 0, \"n is even\", n div 2)'\n[vars]\nx = { index = [\"1..half\"], domain = \"1..n\" }\n[[constraint]]\nexpr = 'assert(n > 1, \"n above one\")'\n[[constraint]]\nexpr = 'forall(i in 1..half)(assert(i <= half, \"in range\") /\\ x[i] > i + assert(true, \"\", 1))'\n";
+    // x[1] in 3..4, x[2] in 4..4.
+    assert_count(text, 2);
+}
+
+/// A defined variable is its expression's value: in constraints, in `show`
+/// and in an objective, with its domain declared or taken from the
+/// expression's bounds; counts by brute force.
+#[test]
+fn defined_variables_stand_for_their_expressions() {
+    let head = "kind = \"csp\"\n[params]\nn = 3\n[vars]\nx = { index = [\"1..n\"], domain = \"0..3\" }\n";
+    let all = || (0..64u32).map(|m| (0..3).map(|i| ((m >> (2 * i)) & 3) as i64).collect::<Vec<i64>>());
+    // Shown alone, z takes every total once: 0..9.
+    let shown = head.replacen("kind = \"csp\"\n", "kind = \"csp\"\nshow = [\"total\"]\n", 1);
+    let shown = format!("{shown}total = {{ define = 'sum(i in 1..n)(x[i])' }}\n");
+    assert_count(&shown, 10);
+    // A declared domain restricts it; with a constraint on it, x follows.
+    let text = format!(
+        "{head}total = {{ domain = \"0..4\", define = 'sum(i in 1..n)(x[i])' }}\nbig = {{ define = 'total >= 3' }}\n[[constraint]]\nexpr = 'big -> x[1] = 0'\n"
+    );
+    let expected = all()
+        .filter(|x| {
+            let t: i64 = x.iter().sum();
+            t <= 4 && (t < 3 || x[0] == 0)
+        })
+        .count() as u64;
+    assert_count(&text, expected);
+    // In an objective: the largest total with all values different.
+    let text = format!(
+        "kind = \"csp\"\nmaximize = 'total'\n{}total = {{ define = 'sum(x)' }}\n[[constraint]]\nexpr = 'alldifferent(x)'\n",
+        &head[13..]
+    );
+    let solved = load_text(&text).solve(&SolveOptions::default()).unwrap();
+    assert_eq!(solved.objective, Some(3 + 2 + 1));
+    assert_eq!(solved.solution.unwrap().json["total"], 6);
+}
+
+/// Parameters over parameters, a named 0-based range as index set and
+/// domain, `array2d` in a parameter's string, `all_different` with a
+/// generator and `where`, and `product` over variables, against brute force.
+#[test]
+fn named_ranges_param_arrays_and_generator_all_different() {
+    let text = "kind = \"csp\"\n[params]\nn = 3\ncells = \"0..n-1\"\nclues = \"array2d(0..1, 0..n-1, [1, 0, 2, 0, 0, 1])\"\ntarget = \"n * 2\"\n[vars]\nx = { index = [\"cells\"], domain = \"cells\" }\n[[constraint]]\nexpr = 'all_different(i in cells where clues[0, i] != 1)(x[i])'\n[[constraint]]\nexpr = 'product(i in cells)(x[i] + 1) = target /\\ x[0] = clues[0, 2]'\n";
+    let clues = [1, 0, 2];
+    let mut expected = 0;
+    for code in 0..27 {
+        let x = [code % 3, code / 3 % 3, code / 9];
+        let kept: Vec<i64> = (0..3).filter(|&i| clues[i] != 1).map(|i| x[i]).collect();
+        let distinct = kept.iter().collect::<std::collections::BTreeSet<_>>().len() == kept.len();
+        if distinct && x.iter().map(|v| v + 1).product::<i64>() == 6 && x[0] == clues[2] {
+            expected += 1;
+        }
+    }
+    assert_count(text, expected);
+}

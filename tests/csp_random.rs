@@ -68,6 +68,9 @@ enum I {
     BoolToInt(Box<B>),
     /// `sum(k in lo..hi where filter)(body)`.
     Sum(i64, i64, Option<Box<B>>, Box<I>),
+    /// `sum(k in lo..hi where filter)(body)` over a Boolean body, which
+    /// counts the instances that hold (MiniZinc's automatic `bool2int`).
+    BoolSum(i64, i64, Option<Box<B>>, Box<B>),
     Count(Vec<I>, Box<I>),
 }
 
@@ -164,6 +167,15 @@ impl Gen {
             11 => {
                 let n = 2 + self.rng.below(2);
                 I::Count((0..n).map(|_| self.int(d)).collect(), Box::new(self.int(d)))
+            }
+            12 if !self.in_loop => {
+                let lo = self.rng.below(3) as i64;
+                let hi = lo + self.rng.below(3) as i64;
+                let filter = if self.chance(0.4) { Some(Box::new(self.loop_filter(d))) } else { None };
+                self.in_loop = true;
+                let body = self.boolean(d);
+                self.in_loop = false;
+                I::BoolSum(lo, hi, filter, Box::new(body))
             }
             _ => self.int(0),
         }
@@ -273,8 +285,8 @@ fn print_i(model: &Model, e: &I) -> String {
         }
         I::Var(s) => model.scalars[*s].text.clone(),
         I::Loop => "k".to_string(),
-        I::Param(i) => format!("p[{}]", print_i(model, i)),
-        I::Elem(i) => format!("a[{}]", print_i(model, i)),
+        I::Param(i) => format!("p[{}]", print_index(model, i)),
+        I::Elem(i) => format!("a[{}]", print_index(model, i)),
         I::Neg(a) => format!("(-{})", print_i(model, a)),
         I::Bin(op, a, b) => format!("({} {op} {})", print_i(model, a), print_i(model, b)),
         I::Abs(a) => format!("abs({})", print_i(model, a)),
@@ -295,7 +307,13 @@ fn print_i(model: &Model, e: &I) -> String {
             }
             format!("({s} else {} endif)", print_i(model, otherwise))
         }
+        // MiniZinc coerces a Boolean where an integer belongs.
+        I::BoolToInt(b) if model.implicit_bool2int => format!("({})", print_b(model, b)),
         I::BoolToInt(b) => format!("bool2int({})", print_b(model, b)),
+        I::BoolSum(lo, hi, filter, body) => {
+            let filter = filter.as_ref().map(|f| format!(" where {}", print_b(model, f))).unwrap_or_default();
+            format!("sum(k in {lo}..{hi}{filter})({})", print_b(model, body))
+        }
         I::Sum(lo, hi, filter, body) => {
             let filter = filter.as_ref().map(|f| format!(" where {}", print_b(model, f))).unwrap_or_default();
             format!("sum(k in {lo}..{hi}{filter})({})", print_i(model, body))
@@ -304,6 +322,15 @@ fn print_i(model: &Model, e: &I) -> String {
             let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
             format!("count([{}], {})", parts.join(", "), print_i(model, v))
         }
+    }
+}
+
+/// An index, with a Boolean index turned into an integer explicitly (the
+/// coercion is written out where MiniZinc reads an index).
+fn print_index(model: &Model, e: &I) -> String {
+    match e {
+        I::BoolToInt(b) => format!("bool2int({})", print_b(model, b)),
+        _ => print_i(model, e),
     }
 }
 
@@ -422,6 +449,13 @@ impl Eval<'_> {
                 }
                 Some(total)
             }
+            I::BoolSum(lo, hi, filter, body) => {
+                let holds = (*lo..=*hi).filter(|&k| {
+                    let inner = Eval { k: Some(k), ..*self };
+                    filter.as_ref().is_none_or(|f| inner.b(f)) && inner.b(body)
+                });
+                Some(holds.count() as i64)
+            }
             I::Count(items, v) => {
                 // Undefined if any element or the value is.
                 let v = self.i(v)?;
@@ -507,6 +541,7 @@ fn fixed_i(e: &I) -> bool {
             I::Ite(branches, otherwise) => branches.iter().all(|(c, v)| fixed(c) && fixed_i(v)) && fixed_i(otherwise),
             I::BoolToInt(b) => fixed(b),
             I::Sum(_, _, f, body) => f.as_deref().is_none_or(fixed) && fixed_i(body),
+            I::BoolSum(_, _, f, body) => f.as_deref().is_none_or(fixed) && fixed(body),
             I::Count(items, v) => items.iter().all(fixed_i) && fixed_i(v),
         }
     }
@@ -546,6 +581,8 @@ struct Model {
     show: Vec<usize>,
     two_arg_minmax: bool,
     comprehension_quant: bool,
+    /// Booleans in integer positions written bare, without `bool2int`.
+    implicit_bool2int: bool,
     for_minizinc: bool,
 }
 
@@ -756,6 +793,7 @@ fn generate(seed: u64) -> Model {
     };
     let two_arg_minmax = g.chance(0.5);
     let comprehension_quant = g.chance(0.5);
+    let implicit_bool2int = g.chance(0.5);
     let array = g.array.clone();
     Model {
         decls,
@@ -766,6 +804,7 @@ fn generate(seed: u64) -> Model {
         show,
         two_arg_minmax,
         comprehension_quant,
+        implicit_bool2int,
         for_minizinc: false,
     }
 }
@@ -932,6 +971,7 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
     // Guards the test against a generator that drifted into easy cases.
     let mut texts = String::new();
     let (mut solvable, mut unsolvable, mut objectives) = (0, 0, 0);
+    let (mut bool_sums, mut bare_booleans) = (0, 0);
     for seed in 0..models() {
         let model = generate(seed);
         texts.push_str(&model.text());
@@ -942,7 +982,11 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
             solvable += 1
         }
         objectives += usize::from(model.objective.is_some());
+        let tree = format!("{:?} {:?}", model.constraints, model.objective);
+        bool_sums += usize::from(tree.contains("BoolSum"));
+        bare_booleans += usize::from(model.implicit_bool2int && tree.contains("BoolToInt"));
     }
+    assert!(bool_sums > 20 && bare_booleans > 20, "{bool_sums} sums of Booleans, {bare_booleans} bare Booleans");
     assert!(solvable > 100 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable");
     assert!(objectives > 50, "{objectives} objectives");
     for construct in [

@@ -81,6 +81,21 @@ pub struct Checker<'s, 'm> {
     locals: Vec<(String, Type)>,
 }
 
+/// Whether a value of `base` may stand where an integer is expected: an
+/// integer, or a Boolean coerced to 0 or 1 (MiniZinc's automatic
+/// `bool2int`), but not an enum value.
+pub(crate) fn int_position(base: Base) -> bool {
+    base.fits(Base::Int) || base == Base::Bool
+}
+
+/// The common type of a Boolean and an integer side by side (array
+/// elements, if-then-else branches): an integer, the Boolean coerced to 0
+/// or 1. `None` for any other pair.
+fn coerced(a: Base, b: Base) -> Option<Base> {
+    let pair = |x: Base, y: Base| x == Base::Bool && y == Base::Int;
+    (pair(a, b) || pair(b, a)).then_some(Base::Int)
+}
+
 fn int() -> Type {
     Type::scalar(Base::Int, false)
 }
@@ -120,16 +135,12 @@ impl<'s, 'm> Checker<'s, 'm> {
         Ok(ty.var)
     }
 
-    /// Checks that `e` is an integer (not a Boolean, not an enum).
+    /// Checks that `e` is an integer (not an enum); a Boolean counts as 0
+    /// or 1, as MiniZinc coerces it with `bool2int`.
     pub fn expect_int(&mut self, e: &Expr, allow_var: bool) -> Result<bool, Fault> {
         let ty = self.check(e)?;
-        if ty.shape != Shape::Scalar || !ty.base.fits(Base::Int) {
-            let hint = if ty.base == Base::Bool && ty.shape == Shape::Scalar {
-                "an integer expression (use bool2int(..) to count a Boolean)"
-            } else {
-                "an integer expression"
-            };
-            return Err(self.wrong(e, &ty, hint));
+        if ty.shape != Shape::Scalar || !int_position(ty.base) {
+            return Err(self.wrong(e, &ty, "an integer expression"));
         }
         if ty.var && !allow_var {
             return Err(Fault::new(
@@ -157,6 +168,18 @@ impl<'s, 'm> Checker<'s, 'm> {
             ExprKind::Int(_) => Ok(int()),
             ExprKind::Bool(_) => Ok(boolean(false)),
             ExprKind::Name(name) => self.name(name, e.span),
+            ExprKind::Assert { condition, value, .. } => {
+                self.expect_bool(condition, false).map_err(|mut f| {
+                    if f.expected == "a fixed Boolean" {
+                        f.expected = "a fixed condition: an assert checks parameters, not decision variables".into();
+                    }
+                    f
+                })?;
+                match value {
+                    Some(value) => self.check(value),
+                    None => Ok(boolean(false)),
+                }
+            }
             ExprKind::Index { array, indices } => self.index(array, indices),
             ExprKind::Unary { op, operand } => match op {
                 UnOp::Neg => Ok(Type::scalar(Base::Int, self.expect_int(operand, true)?)),
@@ -166,9 +189,18 @@ impl<'s, 'm> Checker<'s, 'm> {
             ExprKind::If { branches, otherwise } => {
                 let mut var = false;
                 let result = self.check(otherwise)?;
+                let mut result = result;
                 for (condition, value) in branches {
                     var |= self.expect_bool(condition, true)?;
                     let ty = self.check(value)?;
+                    if ty.shape == Shape::Scalar
+                        && result.shape == Shape::Scalar
+                        && let Some(common) = coerced(result.base, ty.base)
+                    {
+                        result.base = common;
+                        var |= ty.var;
+                        continue;
+                    }
                     if ty.shape != result.shape || !ty.base.fits(result.base) {
                         return Err(Fault::new(
                             value.span,
@@ -206,6 +238,13 @@ impl<'s, 'm> Checker<'s, 'm> {
                 let mut var = false;
                 for item in items {
                     let ty = self.check(item)?;
+                    if ty.shape == Shape::Scalar
+                        && let Some(common) = coerced(base, ty.base)
+                    {
+                        base = common;
+                        var |= ty.var;
+                        continue;
+                    }
                     if ty.shape != Shape::Scalar || !ty.base.fits(base) {
                         let expected = if base == Base::Any {
                             "a single value as an array element".to_string()
@@ -229,6 +268,13 @@ impl<'s, 'm> Checker<'s, 'm> {
                 let mut var = false;
                 for item in rows.iter().flatten() {
                     let ty = self.check(item)?;
+                    if ty.shape == Shape::Scalar
+                        && let Some(common) = coerced(base, ty.base)
+                    {
+                        base = common;
+                        var |= ty.var;
+                        continue;
+                    }
                     if ty.shape != Shape::Scalar || !ty.base.fits(base) {
                         return Err(self.wrong(item, &ty, "an element of the same type as the first"));
                     }
@@ -350,7 +396,10 @@ impl<'s, 'm> Checker<'s, 'm> {
                 if a.shape != Shape::Scalar {
                     return Err(self.wrong(left, &a, format!("a single value to compare with `{}`", op.text())));
                 }
-                if b.shape != Shape::Scalar || !b.base.fits(a.base) {
+                // A Boolean compared with an integer is coerced to 0 or 1.
+                let coerced = (a.base == Base::Bool && b.base.fits(Base::Int))
+                    || (b.base == Base::Bool && a.base.fits(Base::Int));
+                if b.shape != Shape::Scalar || !(b.base.fits(a.base) || coerced) {
                     return Err(self.wrong(
                         right,
                         &b,
@@ -369,11 +418,11 @@ impl<'s, 'm> Checker<'s, 'm> {
             }
             BinOp::In => {
                 let a = self.check(left)?;
-                if a.shape != Shape::Scalar || !a.base.is_intlike() {
+                if a.shape != Shape::Scalar || !(a.base.is_intlike() || a.base == Base::Bool) {
                     return Err(self.wrong(left, &a, "an integer or enum value to test for membership"));
                 }
                 let base = self.expect_set(right)?;
-                if !base.fits(a.base) {
+                if !base.fits(a.base) && coerced(base, a.base).is_none() {
                     return Err(Fault::new(
                         right.span,
                         format!("a set of {}", super::model::base_name(base, self.scope.enums)),
@@ -543,7 +592,8 @@ impl TypedCall<'_> {
     /// `allow_var`; returns whether it depends on decision variables.
     pub fn scalar(&self, i: usize, base: Base, allow_var: bool, what_for: &str) -> Result<bool, Fault> {
         let (ty, e) = &self.args[i];
-        if ty.shape != Shape::Scalar || !ty.base.fits(base) {
+        let fits = ty.base.fits(base) || (base == Base::Int && int_position(ty.base));
+        if ty.shape != Shape::Scalar || !fits {
             return Err(self.wrong(i, what_for));
         }
         if ty.var && !allow_var {
@@ -640,6 +690,7 @@ pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
                     })
                     .or_else(|| visit(body, here.as_deref()))
             }
+            ExprKind::Assert { value, .. } => value.as_deref().and_then(|v| visit(v, place)),
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => None,
         }
     }
@@ -661,6 +712,7 @@ pub fn what(e: &Expr) -> String {
         ExprKind::Array(_) | ExprKind::Array2d(_) => "the array literal".to_string(),
         ExprKind::Comprehension { .. } => "the comprehension".to_string(),
         ExprKind::Set(_) => "the set literal".to_string(),
+        ExprKind::Assert { .. } => "the assert".to_string(),
     }
 }
 

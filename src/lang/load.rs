@@ -17,7 +17,7 @@ use super::model::{
     ArrayValue, Base, Constraint, EnumDecl, IntSet, MAX_ABS, Model, Objective, Param, Sense, Shape, Type, Value,
     VarDecl,
 };
-use super::syntax::{self, Expr, Span};
+use super::syntax::{self, Expr, ExprKind, Span};
 use super::{Group, Program};
 use crate::model::{LoadError, Problem, Source, Spanned};
 
@@ -112,7 +112,13 @@ impl<'de> Deserialize<'de> for ParamValue {
 /// A variable's TOML value: a domain string, or a table with `index` and `domain`.
 enum VarSpec {
     Scalar(String),
-    Array { index: Option<Vec<Spanned<String>>>, domain: Option<Spanned<String>>, unknown: Vec<String> },
+    Array {
+        index: Option<Vec<Spanned<String>>>,
+        domain: Option<Spanned<String>>,
+        /// The defining expression of a defined variable.
+        define: Option<Spanned<String>>,
+        unknown: Vec<String>,
+    },
     Other(String),
 }
 
@@ -144,18 +150,19 @@ impl<'de> Deserialize<'de> for VarSpec {
                 Ok(VarSpec::Other("an array".to_string()))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<VarSpec, A::Error> {
-                let (mut index, mut domain, mut unknown) = (None, None, Vec::new());
+                let (mut index, mut domain, mut define, mut unknown) = (None, None, None, Vec::new());
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
                         "index" => index = Some(map.next_value::<Vec<Spanned<String>>>()?),
                         "domain" => domain = Some(map.next_value::<Spanned<String>>()?),
+                        "define" => define = Some(map.next_value::<Spanned<String>>()?),
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                             unknown.push(key);
                         }
                     }
                 }
-                Ok(VarSpec::Array { index, domain, unknown })
+                Ok(VarSpec::Array { index, domain, define, unknown })
             }
         }
         d.deserialize_any(V)
@@ -255,6 +262,9 @@ pub(super) struct Loader<'s> {
     var_places: Vec<(usize, usize)>,
     /// Where each param's value is in the file, and whether it is a string.
     param_spans: Vec<(Range<usize>, bool)>,
+    /// The defined variables' equations, each named, with the place of its
+    /// defining expression: constraints before the model's own.
+    definitions: Vec<(String, Expr, usize)>,
 }
 
 pub(super) fn invalid(found: impl Into<String>, expected: impl Into<String>) -> Problem {
@@ -299,8 +309,10 @@ impl<'s> Loader<'s> {
                 invalid(format!("the name {name:?}"), "a name of letters, digits and `_`, starting with a letter"),
             ));
         }
-        const RESERVED: [&str; 13] =
-            ["true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif"];
+        const RESERVED: [&str; 14] = [
+            "true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif",
+            "assert",
+        ];
         if RESERVED.contains(&name.as_str()) || builtins::lookup(name).is_some() || name == "bool" || name == "int" {
             return Err(self.source.error_at(
                 key,
@@ -517,6 +529,70 @@ impl<'s> Loader<'s> {
         Ok((if base == Base::Any { Base::Int } else { base }, set))
     }
 
+    /// A defined variable's kind and domain: the declared domain, or the
+    /// bounds of its defining expression over the variables declared
+    /// before it; the definition itself joins the constraints.
+    fn defined(
+        &mut self,
+        key: &Spanned<String>,
+        index: Option<&Vec<Spanned<String>>>,
+        domain: Option<&Spanned<String>>,
+        define: &Spanned<String>,
+    ) -> Result<(Base, IntSet), LoadError> {
+        if let Some(first) = index.and_then(|i| i.first()) {
+            return Err(self.source.error_at(
+                first,
+                invalid("`index` beside `define`", "a defined variable that is a single value, without `index`"),
+            ));
+        }
+        let expr = self.parse(define)?;
+        let scope = self.scope();
+        let ty = Checker::new(&scope).check(&expr).map_err(|f| self.fault(f))?;
+        let scalar_of = |b: Base| ty.shape == Shape::Scalar && ty.base.fits(b);
+        let (base, bounds) = if scalar_of(Base::Bool) {
+            (Base::Bool, IntSet::range(0, 1))
+        } else if ty.shape == Shape::Scalar && ty.base.is_intlike() {
+            let ctx = self.context();
+            let lowered = Lowerer::new(&ctx).int(&expr).map_err(|f| self.fault(f))?;
+            (if ty.base == Base::Any { Base::Int } else { ty.base }, IntSet::range(lowered.lo, lowered.hi))
+        } else {
+            return Err(self.fault(Fault::new(
+                expr.span,
+                format!("{} of type {}", super::check::what(&expr), ty.describe(&self.enums)),
+                "a single integer, enum or Boolean value defining the variable",
+            )));
+        };
+        let (base, set) = match domain {
+            Some(domain) => {
+                let (declared, set) = self.domain(domain)?;
+                if !declared.fits(base) {
+                    return Err(self.source.error_at(
+                        domain,
+                        invalid(
+                            format!("a domain of {}", super::model::base_name(declared, &self.enums)),
+                            format!(
+                                "a domain of {}, the type of the defining expression",
+                                super::model::base_name(base, &self.enums)
+                            ),
+                        ),
+                    ));
+                }
+                (declared, set)
+            }
+            None => (base, bounds),
+        };
+        let span = Span { start: key.span().start, end: key.span().end };
+        let name = Expr { kind: ExprKind::Name(key.get_ref().clone()), span };
+        let whole = span.to(expr.span);
+        let definition = Expr {
+            kind: ExprKind::Binary { op: super::syntax::BinOp::Eq, left: Box::new(name), right: Box::new(expr) },
+            span: whole,
+        };
+        let line = self.source.location(define.span().start).line;
+        self.definitions.push((format!("{} is defined (line {line})", key.get_ref()), definition, define.span().start));
+        Ok((base, set))
+    }
+
     /// An index string: a fixed range or an enum name.
     fn index(&self, text: &Spanned<String>) -> Result<((i64, i64), Base), LoadError> {
         let expr = self.parse(text)?;
@@ -555,31 +631,36 @@ impl<'s> Loader<'s> {
                         ),
                     ));
                 }
-                VarSpec::Array { index, domain, unknown } => {
+                VarSpec::Array { index, domain, define, unknown } => {
                     if let Some(key) = unknown.first() {
                         return Err(self.source.error_at(
                             &spec,
                             invalid(
                                 format!("the unknown key `{key}`"),
-                                "only `index` and `domain` in a variable's table",
+                                "only `index`, `domain` and `define` in a variable's table",
                             ),
                         ));
                     }
-                    let Some(domain) = domain else {
-                        return Err(self.source.error_at(
-                            &spec,
-                            invalid("a variable table without `domain`", "`domain = \"...\"`, such as \"1..9\""),
-                        ));
-                    };
-                    let (base, set) = self.domain(domain)?;
-                    let mut ranges = Vec::new();
-                    let mut bases = Vec::new();
-                    for text in index.iter().flatten() {
-                        let (range, b) = self.index(text)?;
-                        ranges.push(range);
-                        bases.push(b);
+                    if let Some(define) = define {
+                        let (base, set) = self.defined(&key, index.as_ref(), domain.as_ref(), define)?;
+                        (base, set, Vec::new(), Vec::new())
+                    } else {
+                        let Some(domain) = domain else {
+                            return Err(self.source.error_at(
+                                &spec,
+                                invalid("a variable table without `domain`", "`domain = \"...\"`, such as \"1..9\""),
+                            ));
+                        };
+                        let (base, set) = self.domain(domain)?;
+                        let mut ranges = Vec::new();
+                        let mut bases = Vec::new();
+                        for text in index.iter().flatten() {
+                            let (range, b) = self.index(text)?;
+                            ranges.push(range);
+                            bases.push(b);
+                        }
+                        (base, set, ranges, bases)
                     }
-                    (base, set, ranges, bases)
                 }
             };
             let mut len: u64 = 1;
@@ -621,6 +702,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         vars: Vec::new(),
         var_places: Vec::new(),
         param_spans: Vec::new(),
+        definitions: Vec::new(),
     };
     loader.enums(file.enums.unwrap_or_default())?;
     loader.params(file.params.unwrap_or_default())?;
@@ -683,6 +765,13 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     let mut constraints = Vec::new();
     let mut groups = Vec::new();
     let mut grids: Vec<GridGlobal> = Vec::new();
+    // The defined variables' equations come first, then the model's own
+    // constraints, each with its name, expression, line and column.
+    let mut entries: Vec<(String, Expr, usize, usize)> = Vec::new();
+    for (name, expr, start) in std::mem::take(&mut loader.definitions) {
+        let at = source.location(start);
+        entries.push((name, expr, at.line, at.col));
+    }
     for (k, entry) in file.constraint.unwrap_or_default().into_iter().enumerate() {
         let line = source.location(entry.expr.span().start).line;
         let expr_start = source.location(entry.expr.span().start);
@@ -695,6 +784,10 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
             at if at.line == line => at.col,
             _ => expr_start.col,
         };
+        entries.push((name, expr, line, column));
+    }
+    for (name, expr, line, column) in entries {
+        let k = constraints.len();
         let scope = loader.scope();
         Checker::new(&scope).expect_bool(&expr, true).map_err(|mut f| {
             // Only a constraint of the wrong type asks for a constraint; a

@@ -89,17 +89,12 @@ impl LoweredCall {
         }
     }
 
-    /// The elements of argument `i`, an array of integers.
+    /// The elements of argument `i`, an array of integers (Booleans as 0
+    /// and 1).
     pub fn ints(&self, i: usize) -> Result<Vec<IExpr>, Fault> {
         let at = self.args[i].1;
         let a = self.array(i, "an array")?;
-        a.elems
-            .iter()
-            .map(|v| match v {
-                LVal::Int(x, _) => Ok(x.clone()),
-                _ => Err(internal(at, "an integer array")),
-            })
-            .collect()
+        a.elems.iter().map(|v| v.as_int().ok_or_else(|| internal(at, "an integer array"))).collect()
     }
 
     /// The elements of argument `i`, an array of Booleans.
@@ -115,12 +110,9 @@ impl LoweredCall {
             .collect()
     }
 
-    /// Argument `i`, an integer or enum value.
+    /// Argument `i`, an integer or enum value (a Boolean as 0 or 1).
     pub fn int(&self, i: usize) -> Result<IExpr, Fault> {
-        match &self.args[i].0 {
-            LVal::Int(x, _) => Ok(x.clone()),
-            _ => Err(internal(self.args[i].1, "an integer")),
-        }
+        self.args[i].0.as_int().ok_or_else(|| internal(self.args[i].1, "an integer"))
     }
 
     /// Argument `i`, a fixed integer or enum value, or a bug named `what`.
@@ -171,6 +163,16 @@ impl LVal {
                 base,
                 elems: a.elems.iter().map(|e| LVal::from_value(e, base, &[])).collect(),
             }),
+        }
+    }
+
+    /// The value where an integer is expected: an integer or enum value, or
+    /// a Boolean as 0 or 1 (MiniZinc's automatic `bool2int`).
+    pub fn as_int(&self) -> Option<IExpr> {
+        match self {
+            LVal::Int(x, _) => Some(x.clone()),
+            LVal::Bool(b) => Some(IExpr::bool2int(b.clone())),
+            _ => None,
         }
     }
 
@@ -228,6 +230,18 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             }
             ExprKind::Bool(b) => Ok(LVal::Bool(BExpr::Const(*b))),
             ExprKind::Name(name) => self.name(name, span),
+            ExprKind::Assert { condition, message, value } => match self.boolean(condition)? {
+                BExpr::Const(true) => match value {
+                    Some(value) => self.lower(value),
+                    None => Ok(LVal::Bool(BExpr::Const(true))),
+                },
+                BExpr::Const(false) => Err(Fault::new(
+                    span,
+                    format!("the assertion \"{message}\", which does not hold"),
+                    "parameters for which the assertion's condition holds",
+                )),
+                _ => Err(internal(condition.span, "an assertion over decision variables")),
+            },
             ExprKind::Index { array, indices } => self.index(array, indices, span),
             ExprKind::Unary { op: UnOp::Neg, operand } => {
                 let x = self.int(operand)?;
@@ -246,14 +260,10 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             ExprKind::GenCall { name, generators, body, .. } => self.gen_call(name, generators, body, span),
             ExprKind::Array(items) => {
                 let mut elems = Vec::with_capacity(items.len());
-                let mut base = Base::Any;
                 for item in items {
-                    let value = self.lower(item)?;
-                    if base == Base::Any {
-                        base = base_of(&value);
-                    }
-                    elems.push(value);
+                    elems.push(self.lower(item)?);
                 }
+                let base = unify(&mut elems);
                 Ok(LVal::Array(LArray {
                     index: vec![(1, elems.len() as i64)],
                     index_bases: vec![Base::Int],
@@ -263,14 +273,10 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             }
             ExprKind::Array2d(rows) => {
                 let mut elems = Vec::new();
-                let mut base = Base::Any;
                 for item in rows.iter().flatten() {
-                    let value = self.lower(item)?;
-                    if base == Base::Any {
-                        base = base_of(&value);
-                    }
-                    elems.push(value);
+                    elems.push(self.lower(item)?);
                 }
+                let base = unify(&mut elems);
                 let cols = rows.first().map_or(0, Vec::len);
                 Ok(LVal::Array(LArray {
                     index: vec![(1, rows.len() as i64), (1, cols as i64)],
@@ -317,12 +323,9 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         }
     }
 
-    /// Unrolls an integer (or enum) expression.
+    /// Unrolls an integer (or enum) expression; a Boolean is 0 or 1.
     pub fn int(&mut self, e: &Expr) -> Result<IExpr, Fault> {
-        match self.lower(e)? {
-            LVal::Int(x, _) => Ok(x),
-            _ => Err(internal(e.span, "expected an integer")),
-        }
+        self.lower(e)?.as_int().ok_or_else(|| internal(e.span, "expected an integer"))
     }
 
     /// Unrolls a Boolean expression.
@@ -548,7 +551,10 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                         _ => (IExpr::bool2int(x), IExpr::bool2int(y)),
                     },
                     (LVal::Int(x, _), LVal::Int(y, _)) => (x, y),
-                    _ => return Err(internal(span, "comparing values of different types")),
+                    (x, y) => match (x.as_int(), y.as_int()) {
+                        (Some(x), Some(y)) => (x, y),
+                        _ => return Err(internal(span, "comparing values of different types")),
+                    },
                 };
                 Ok(LVal::Bool(compare(op, a, b)))
             }
@@ -621,6 +627,11 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         if open.is_empty() {
             return Ok(last);
         }
+        // A Boolean branch beside an integer one is 0 or 1.
+        let mut values: Vec<LVal> = open.iter().map(|(_, v)| v.clone()).chain([last]).collect();
+        unify(&mut values);
+        let last = values.pop().expect("the else branch");
+        let open: Vec<(BExpr, LVal)> = open.into_iter().zip(values).map(|((c, _), v)| (c, v)).collect();
         match last {
             LVal::Int(e, base) => {
                 let branches = open
@@ -744,6 +755,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             }
             ExprKind::Array(items) | ExprKind::Set(items) => items.iter().any(|i| self.mentions_vars(i)),
             ExprKind::Array2d(rows) => rows.iter().flatten().any(|i| self.mentions_vars(i)),
+            ExprKind::Assert { value, .. } => value.as_deref().is_some_and(|v| self.mentions_vars(v)),
         }
     }
 
@@ -849,6 +861,23 @@ impl<'c, 'm> Lowerer<'c, 'm> {
 }
 
 /// The kind of an unrolled value.
+/// The common kind of unrolled elements side by side, with Booleans turned
+/// into 0 and 1 where they stand beside integers (the checker allowed that
+/// pair only).
+fn unify(elems: &mut [LVal]) -> Base {
+    let ints = elems.iter().any(|v| matches!(v, LVal::Int(_, Base::Int)));
+    let bools = elems.iter().any(|v| matches!(v, LVal::Bool(_)));
+    if ints && bools {
+        for v in elems.iter_mut() {
+            if let LVal::Bool(b) = v {
+                *v = LVal::Int(IExpr::bool2int(b.clone()), Base::Int);
+            }
+        }
+        return Base::Int;
+    }
+    elems.iter().map(base_of).find(|&b| b != Base::Any).unwrap_or(Base::Any)
+}
+
 fn base_of(value: &LVal) -> Base {
     match value {
         LVal::Int(_, base) | LVal::Set(_, base) => *base,

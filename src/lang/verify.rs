@@ -132,6 +132,7 @@ impl<'m> Verifier<'m> {
         let mut env = Env { values, locals: Vec::new(), routes: &[], next_grid: 0 };
         match self.eval(&objective.expr, &mut env)? {
             Ev::Int(v) => Ok(v),
+            Ev::Bool(b) => Ok(i64::from(b)),
             Ev::Undef => Err("the objective is undefined".to_string()),
             _ => Err(bug("an objective that is not an integer")),
         }
@@ -195,9 +196,12 @@ impl<'m> Verifier<'m> {
         }
     }
 
+    /// An integer's value, `None` when undefined; a Boolean counts as 0 or
+    /// 1, as MiniZinc coerces it.
     fn int<'a>(&self, e: &'a Expr, env: &mut Env<'a>) -> Eval<Option<i64>> {
         match self.eval(e, env)? {
             Ev::Int(v) => Ok(Some(v)),
+            Ev::Bool(b) => Ok(Some(i64::from(b))),
             Ev::Undef => Ok(None),
             _ => Err(bug("a non-integer where an integer belongs")),
         }
@@ -220,6 +224,15 @@ impl<'m> Verifier<'m> {
         match &e.kind {
             ExprKind::Int(v) => Ok(Ev::Int(*v)),
             ExprKind::Bool(b) => Ok(Ev::Bool(*b)),
+            ExprKind::Assert { condition, value, .. } => {
+                if !self.truth(condition, env)? {
+                    return Err(bug("an assertion that does not hold"));
+                }
+                match value {
+                    Some(value) => self.eval(value, env),
+                    None => Ok(Ev::Bool(true)),
+                }
+            }
             ExprKind::Name(name) => {
                 if let Some((_, v)) = env.locals.iter().rev().find(|(n, _)| n == name) {
                     return Ok(v.clone());
@@ -317,13 +330,14 @@ impl<'m> Verifier<'m> {
                 for item in items {
                     values.push(self.eval(item, env)?);
                 }
-                Ok(Ev::Array(vec![(1, values.len() as i64)], values))
+                Ok(Ev::Array(vec![(1, values.len() as i64)], as_ints_beside_ints(values)))
             }
             ExprKind::Array2d(rows) => {
                 let mut values = Vec::new();
                 for item in rows.iter().flatten() {
                     values.push(self.eval(item, env)?);
                 }
+                let values = as_ints_beside_ints(values);
                 let cols = rows.first().map_or(0, Vec::len) as i64;
                 Ok(Ev::Array(vec![(1, rows.len() as i64), (1, cols)], values))
             }
@@ -435,6 +449,8 @@ impl<'m> Verifier<'m> {
                 let (a, b) = match (a, b) {
                     (Ev::Int(a), Ev::Int(b)) => (a, b),
                     (Ev::Bool(a), Ev::Bool(b)) => (i64::from(a), i64::from(b)),
+                    (Ev::Bool(a), Ev::Int(b)) => (i64::from(a), b),
+                    (Ev::Int(a), Ev::Bool(b)) => (a, i64::from(b)),
                     (Ev::Undef, _) | (_, Ev::Undef) => return Ok(Ev::Bool(false)),
                     _ => return Err(bug("a comparison of mixed values")),
                 };
@@ -469,6 +485,17 @@ impl<'m> Verifier<'m> {
     }
 }
 
+/// Array elements with Booleans as 0 and 1 when integers stand beside
+/// them: the literal is an array of integers then, whose access out of
+/// range is undefined rather than false.
+fn as_ints_beside_ints(values: Vec<Ev>) -> Vec<Ev> {
+    let ints = values.iter().any(|v| matches!(v, Ev::Int(_) | Ev::Undef));
+    if !ints {
+        return values;
+    }
+    values.into_iter().map(|v| if let Ev::Bool(b) = v { Ev::Int(i64::from(b)) } else { v }).collect()
+}
+
 /// A call's evaluated arguments, as a built-in's verify hook sees them.
 pub(crate) struct EvaluatedCall<'a> {
     /// The arguments' values.
@@ -493,6 +520,7 @@ impl EvaluatedCall<'_> {
             .iter()
             .map(|e| match e {
                 Ev::Int(x) => Ok(Some(*x)),
+                Ev::Bool(b) => Ok(Some(i64::from(*b))),
                 Ev::Undef => Ok(None),
                 _ => Err(bug("a non-integer element")),
             })
@@ -503,6 +531,7 @@ impl EvaluatedCall<'_> {
     pub fn int(&self, i: usize) -> Eval<Option<i64>> {
         match &self.args[i] {
             Ev::Int(x) => Ok(Some(*x)),
+            Ev::Bool(b) => Ok(Some(i64::from(*b))),
             Ev::Undef => Ok(None),
             _ => Err(bug("a non-integer argument")),
         }

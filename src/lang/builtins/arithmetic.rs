@@ -3,7 +3,7 @@
 
 use super::{Builtin, Drawing};
 use crate::lang::check::{Fault, TypedCall};
-use crate::lang::ir::IExpr;
+use crate::lang::ir::{BExpr, IExpr};
 use crate::lang::lower::{LVal, LoweredCall, internal};
 use crate::lang::model::{Base, Type};
 use crate::lang::verify::{Ev, Eval, EvaluatedCall, bug};
@@ -17,6 +17,7 @@ pub(super) const SUM: Builtin = Builtin {
     grid_global: false,
     conditional: Some(|condition, element| match element {
         LVal::Int(x, base) => LVal::Int(IExpr::ite(vec![(condition, x)], IExpr::constant(0)), base),
+        LVal::Bool(b) => LVal::Int(IExpr::bool2int(BExpr::and(vec![condition, b])), Base::Int),
         other => other,
     }),
     settled_by: None,
@@ -110,10 +111,14 @@ pub(super) const BOOL2INT: Builtin = Builtin {
     },
 };
 
-/// `sum` and `product`: an array of integers.
+/// `sum` and `product`: an array of integers, or of Booleans counted as 0
+/// and 1.
 fn check_fold(call: &TypedCall<'_>) -> Result<Type, Fault> {
-    let (_, var, _) =
-        call.array(0, Some(Base::Int), None, "an array of integers (use bool2int(..) to count Booleans)")?;
+    let what_for = "an array of integers or Booleans";
+    let (base, var, _) = call.array(0, Some(call.args[0].0.base), None, what_for)?;
+    if !crate::lang::check::int_position(base) {
+        return Err(call.wrong(0, what_for));
+    }
     Ok(Type::scalar(Base::Int, var))
 }
 

@@ -22,6 +22,8 @@ pub enum Tok {
     Keyword(Keyword),
     /// An operator or a bracket.
     Punct(Punct),
+    /// A string literal, which only the message of `assert` may be.
+    Str(String),
     /// The end of the expression.
     End,
 }
@@ -148,6 +150,7 @@ impl Tok {
             Tok::Ident(name) => format!("`{name}`"),
             Tok::Keyword(k) => format!("`{}`", k.text()),
             Tok::Punct(p) => format!("`{}`", p.text()),
+            Tok::Str(text) => format!("the string {text:?}"),
             Tok::End => "the end of the expression".to_string(),
         }
     }
@@ -225,13 +228,22 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, SyntaxError> {
             tokens.push(Token { tok: Tok::End, span: start..start });
             return Ok(tokens);
         }
+        if input.starts_with('"') {
+            let rest = &text[start + 1..];
+            let Some(len) = rest.find(['"', '\n']).filter(|&at| rest[at..].starts_with('"')) else {
+                return Err(SyntaxError::new(start..start + 1, "an unclosed string", "`\"` to close it on its line"));
+            };
+            let _: ModalResult<&str, ContextError> = take_while(len + 2, |_| true).parse_next(&mut input);
+            tokens.push(Token { tok: Tok::Str(rest[..len].to_string()), span: start..start + len + 2 });
+            continue;
+        }
         let lexed: ModalResult<(Raw<'_>, Range<usize>), ContextError> =
             alt((digits, word, punct)).with_span().parse_next(&mut input);
         let Ok((raw, span)) = lexed else {
             let found = text[start..].chars().next().unwrap_or(' ');
             let end = start + found.len_utf8();
             let expected = match found {
-                '"' | '\'' => "an expression; strings are not part of the supported subset",
+                '\'' => "an expression; strings are written in double quotes, as the message of an assert",
                 _ => "a number, a name, an operator or a bracket",
             };
             return Err(SyntaxError::new(start..end, format!("the character {found:?}"), expected));

@@ -121,6 +121,17 @@ pub enum ExprKind {
     },
     /// `{a, b, c}`.
     Set(Vec<Expr>),
+    /// `assert(condition, "message")`, true, or `assert(condition,
+    /// "message", value)`, the value: a load error with the message when
+    /// the fixed condition is false.
+    Assert {
+        /// The fixed condition.
+        condition: Box<Expr>,
+        /// What the model's author says when it fails.
+        message: String,
+        /// The value, in the three-argument form.
+        value: Option<Box<Expr>>,
+    },
 }
 
 /// `i, j in source where filter`.

@@ -93,6 +93,9 @@ fn children(e: &Expr) -> Vec<&Expr> {
         }
         ExprKind::Array(items) | ExprKind::Set(items) => items.iter().collect(),
         ExprKind::Array2d(rows) => rows.iter().flatten().collect(),
+        ExprKind::Assert { condition, value, .. } => {
+            std::iter::once(condition.as_ref()).chain(value.as_deref()).collect()
+        }
     }
 }
 
@@ -346,6 +349,13 @@ impl Parser {
             Tok::Punct(Punct::Slash) => {
                 return Err(SyntaxError::new(token.span, "`/`", "an expression; use `div` for integer division"));
             }
+            Tok::Str(_) => {
+                return Err(SyntaxError::new(
+                    token.span,
+                    token.tok.describe(),
+                    "an expression; a string may only be the message of an assert",
+                ));
+            }
             _ => {
                 self.at -= usize::from(token.tok != Tok::End);
                 return Err(self.unexpected("an expression"));
@@ -425,8 +435,26 @@ impl Parser {
         }
     }
 
+    /// `assert(condition, "message")` or `assert(condition, "message",
+    /// value)`; the `(` is consumed.
+    fn assert(&mut self, name_span: Span) -> Result<Expr, SyntaxError> {
+        let condition = self.expr(0)?;
+        self.expect(Punct::Comma, "`,` and the message of the assertion, in double quotes")?;
+        let Tok::Str(message) = self.peek().clone() else {
+            return Err(self.unexpected("the message of the assertion, in double quotes"));
+        };
+        self.bump();
+        let value = if self.eat(Punct::Comma) { Some(Box::new(self.expr(0)?)) } else { None };
+        let end = self.expect(Punct::RParen, "`)` to close the assert, or `,` and the value it guards")?;
+        let kind = ExprKind::Assert { condition: Box::new(condition), message, value };
+        Ok(Expr { kind, span: name_span.to(end) })
+    }
+
     fn call(&mut self, name: String, name_span: Span) -> Result<Expr, SyntaxError> {
         self.bump(); // (
+        if name == "assert" {
+            return self.assert(name_span);
+        }
         if self.generators_ahead() {
             let generators = self.generators(&[Punct::RParen])?;
             self.bump(); // )
@@ -539,6 +567,10 @@ mod tests {
             }
             ExprKind::Comprehension { body, generators } => format!("[{} | {}]", shape(body), gens(generators)),
             ExprKind::Set(items) => format!("{{{}}}", items.iter().map(shape).collect::<Vec<_>>().join(",")),
+            ExprKind::Assert { condition, message, value } => {
+                let value = value.as_ref().map(|v| format!(", {}", shape(v))).unwrap_or_default();
+                format!("assert({}, {message:?}{value})", shape(condition))
+            }
         }
     }
 
@@ -593,6 +625,12 @@ mod tests {
         assert_eq!(p("[]"), "[]");
         assert_eq!(p("if a then 1 elseif b then 2 else 3 endif"), "if(a?1;b?2:3)");
         assert_eq!(p("m[i][j]"), "m[i][j]");
+        assert_eq!(p("assert(n > 0, \"n is positive\")"), "assert((n > 0), \"n is positive\")");
+        assert_eq!(p("assert(n > 0, \"\", n - 1) + 1"), "(assert((n > 0), \"\", (n - 1)) + 1)");
+        assert!(fails("assert(n > 0)").expected.contains("message"));
+        assert!(fails("assert(n > 0, n)").expected.contains("double quotes"));
+        assert!(fails("x = \"a\"").expected.contains("message of an assert"));
+        assert!(fails("assert(n > 0, \"open)").found.contains("unclosed"));
     }
 
     #[test]
