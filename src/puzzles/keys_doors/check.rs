@@ -188,6 +188,21 @@ mod tests {
     }
 
     #[test]
+    fn legs_that_are_not_fewest_or_pick_up_no_key_are_refused() {
+        let p = puzzle("@..a\n....");
+        let start = || (vec![(0, 0)], BTreeSet::new());
+        let (at, held) = start();
+        assert_eq!(check_legs(&p, at, held, &[(0, vec![Right, Right, Right])]), Ok(3));
+        let (at, held) = start();
+        let detour = check_legs(&p, at, held, &[(0, vec![Down, Right, Right, Right, Up])]);
+        assert!(detour.unwrap_err().contains("the fewest are Some(3)"));
+        let (at, held) = start();
+        assert!(check_legs(&p, at, held, &[(0, vec![Right])]).unwrap_err().contains("picks up no key"));
+        let (at, held) = start();
+        assert!(check_legs(&p, at, held, &[]).unwrap_err().contains("1 keys are still missing"));
+    }
+
+    #[test]
     fn the_lesson_routes_pass() {
         assert_eq!(check(&puzzle("@..a"), &[Right, Right, Right]), Ok(()));
         assert_eq!(check(&puzzle("#a##\n@.Ab"), &[Right, Up, Down, Right, Right]), Ok(()));
