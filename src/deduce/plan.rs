@@ -389,13 +389,7 @@ fn shrink_used(
             return Ok(None);
         }
         let all: Vec<Lit> = base.iter().chain(set).copied().collect();
-        Ok(match d.solver.solve_under(&all)? {
-            Answer::Unsat => Some(d.solver.failed_core()),
-            Answer::Sat => {
-                pool.record(d);
-                None
-            }
-        })
+        pool.core_or_keep(d, &all)
     });
     d.solver.add_clause(&[!active]);
     Ok(kept?.map(|kept| kept.iter().map(|l| of_lit[l]).collect()))
@@ -608,13 +602,7 @@ fn fallback(
                 return Ok(None);
             }
             let all: Vec<Lit> = base.iter().chain(set).copied().collect();
-            Ok(match d.solver.solve_under(&all)? {
-                Answer::Unsat => Some(d.solver.failed_core()),
-                Answer::Sat => {
-                    pool.record(d);
-                    None
-                }
-            })
+            pool.core_or_keep(d, &all)
         })?;
         let Some(kept) = kept else {
             return Err(SolverError::ModelRejected(

@@ -8,6 +8,8 @@
 
 use super::Deductions;
 use super::plan::Settled;
+use crate::cnf::Lit;
+use crate::solver::{Answer, SolverError};
 
 /// A ring of the last models seen, each as bits: the facts' literals, then
 /// the rules' selectors.
@@ -28,6 +30,24 @@ impl Witnesses {
         let fact_words = d.facts.len().div_ceil(64);
         let words = fact_words + d.rules.len().div_ceil(64);
         Witnesses { fact_words, words, bits: Vec::new(), capacity: capacity.max(1), len: 0, next: 0 }
+    }
+
+    /// Solves `d` under `assumptions` (which must hold `d`'s fixed ones):
+    /// the failed core when unsatisfiable; otherwise the model is kept and
+    /// the answer is `None`. The test [`crate::solver::shrink_by_deletion`]
+    /// asks for, with every model it meets kept.
+    pub fn core_or_keep(
+        &mut self,
+        d: &mut Deductions<'_>,
+        assumptions: &[Lit],
+    ) -> Result<Option<Vec<Lit>>, SolverError> {
+        Ok(match d.solver.solve_under(assumptions)? {
+            Answer::Unsat => Some(d.solver.failed_core()),
+            Answer::Sat => {
+                self.record(d);
+                None
+            }
+        })
     }
 
     /// Keeps the model of `d`'s last satisfiable call, which must have held
