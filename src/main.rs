@@ -128,8 +128,9 @@ enum Command {
     },
     /// Run every encoding or engine on the model and check that they agree.
     ///
-    /// Exit code: 0 all answered and agree, 1 some disagree, 2 bad input, 3 some gave no verdict (stopped by a
-    /// limit or refused), 4 internal error.
+    /// Exit code: 0 the engines that took the model all answered and agree (the others refused it as too large
+    /// for them), 1 some disagree, 2 bad input or every engine refused the model, 3 a limit or Ctrl-C stopped
+    /// an engine, 4 internal error.
     Compare {
         #[command(flatten)]
         common: Common,

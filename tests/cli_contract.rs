@@ -298,6 +298,22 @@ fn a_missing_output_directory_is_bad_input() {
     assert!(stderr_of(&out).contains("/no/such/dir"));
 }
 
+/// A directory that refuses new files names the path the user gave, not the
+/// temporary file written first. /sys refuses even root, so the test needs
+/// no unprivileged user.
+#[test]
+fn an_unwritable_directory_names_the_path_given() {
+    if !std::path::Path::new("/sys/kernel").is_dir() {
+        return;
+    }
+    for flag in ["-o", "--dimacs"] {
+        let out = somaria().args(["solve", "models/akh-vaquot.toml", flag, "/sys/out.txt"]).assert().code(2);
+        let stderr = stderr_of(&out);
+        assert!(stderr.starts_with("error: /sys/out.txt: cannot write"), "{stderr}");
+        assert!(!stderr.contains(".somaria-"), "a temporary path leaked: {stderr}");
+    }
+}
+
 #[test]
 fn the_report_goes_to_the_output_file() {
     let dir = tempfile::tempdir().unwrap();

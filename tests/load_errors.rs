@@ -191,3 +191,33 @@ proptest! {
         }
     }
 }
+
+/// Serde's type errors come out in the model's words in every family: the
+/// key, what was found and what a model takes, with no Rust type names.
+#[test]
+fn wrong_types_and_huge_numbers_are_named_in_the_models_words() {
+    let cases: [(&[u8], &[&str]); 6] = [
+        (b"kind = \"fans\"\nfans = 2.5\n", &["bad.toml:2:8:", "`fans`: found 2.5, which is not a whole number"]),
+        (b"kind = \"fans\"\nfans = \"3\"\n", &["bad.toml:2:8:", "found the text \"3\" in quotes", "without quotes"]),
+        (
+            b"kind = \"tile-cover\"\ngrid = \"S..\"\nleave_uncovered = 1e20\n",
+            &["bad.toml:3:19:", "`leave_uncovered`: found", "not a whole number"],
+        ),
+        (
+            b"kind = \"tile-cover\"\ngrid = \"S..\"\nleave_uncovered = 99999999999999999999999\n",
+            &["bad.toml:3:19:", "found 99999999999999999999999, beyond the range"],
+        ),
+        (b"kind = \"keys-doors\"\ngrid = 5\n", &["bad.toml:2:8:", "`grid`: found 5; expected text in quotes"]),
+        (
+            b"kind = \"csp\"\n[params]\nn = 99999999999999999999\n[vars]\nx = \"0..3\"\n",
+            &["bad.toml:3:5:", "99999999999999999999, beyond"],
+        ),
+    ];
+    for (text, words) in cases {
+        let e = refused(text);
+        assert_mentions(&e, words);
+        for rust_type in ["i64", "i128", "u64", "usize", "invalid type"] {
+            assert!(!e.contains(rust_type), "{rust_type} in {e}");
+        }
+    }
+}

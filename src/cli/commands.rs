@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use serde_json::json;
 use somaria::deduce::plan::Limits;
 use somaria::hints::{self, PlanRequest};
-use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult};
+use somaria::puzzles::compare::{self, CompareOptions, CompareReport, EngineResult, Outcome};
 use somaria::puzzles::{DecidedBy, ProofRequest, SolveOptions, SolveReport, Status};
 use somaria::report::Report;
 use somaria::report::steps::Reveal;
@@ -194,12 +194,12 @@ pub fn compare(common: &Common, options: impl FnOnce(&Run) -> CompareOptions) ->
     };
     let finished = results.len();
     for (at, &(engine, backend)) in runs.iter().enumerate().skip(finished) {
-        let why = match &stopped {
-            Some(reason) if at == finished => format!("{reason} while it ran"),
-            Some(_) => "not run: the comparison was stopped before it".to_string(),
-            None => "not run".to_string(),
+        let (outcome, why) = match &stopped {
+            Some(reason) if at == finished => (Outcome::Stopped, format!("{reason} while it ran")),
+            Some(_) => (Outcome::NotRun, "not run: the comparison was stopped before it".to_string()),
+            None => (Outcome::NotRun, "not run".to_string()),
         };
-        results.push(EngineResult::unfinished(engine, backend, why));
+        results.push(EngineResult::unfinished(engine, backend, outcome, why));
     }
     let report = CompareReport::of(results);
     run.emit(&report, Vec::new())?;

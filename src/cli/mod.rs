@@ -63,5 +63,19 @@ impl From<somaria::puzzles::Error> for Failure {
 
 /// The failure of an output file that cannot be written.
 pub fn cannot_write(path: &Path, e: std::io::Error) -> Failure {
-    Failure::bad_input(format!("{}: cannot write: {e}", path.display()))
+    Failure::bad_input(format!("{}: cannot write: {}", path.display(), without_path(e)))
+}
+
+/// The error without the path of the temporary file it names, which the
+/// user never gave; the message names the path they did give.
+fn without_path(e: std::io::Error) -> std::io::Error {
+    let os_code = e.raw_os_error().or_else(|| {
+        let inner = e.get_ref()?.source()?;
+        inner.downcast_ref::<std::io::Error>()?.raw_os_error()
+    });
+    match os_code {
+        Some(code) => std::io::Error::from_raw_os_error(code),
+        None if e.get_ref().is_some() => std::io::Error::from(e.kind()),
+        None => e,
+    }
 }

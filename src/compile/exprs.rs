@@ -305,6 +305,7 @@ impl Encoder {
     /// the log encoding): `z = x0·y + y0·x - x0·y0 + Σ w_i·v_j·(a_i ∧ b_j)`.
     fn binary_product(&mut self, x: usize, y: usize) -> Result<usize, CompileError> {
         let too_large = || CompileError::TooLarge("a product whose partial products pass ±2^62".to_string());
+        let (x, y) = (self.spelt_in_bits(x)?, self.spelt_in_bits(y)?);
         let ((x0, xs), (y0, ys)) = (self.weighted(x), self.weighted(y));
         let pairs = xs.len().saturating_mul(ys.len());
         if pairs > MAX_PARTIAL_PRODUCTS {
@@ -333,6 +334,14 @@ impl Encoder {
         }
         self.post_lin(&[], &lin, Rel::Eq)?;
         Ok(z)
+    }
+
+    /// `x`, or its log twin when its own literals are more than its bits
+    /// would be, so that a product has the fewest partial products.
+    fn spelt_in_bits(&mut self, x: usize) -> Result<usize, CompileError> {
+        let literals = self.weighted(x).1.len() as u64;
+        let span = self.ints[x].dom.max().unwrap_or(0).abs_diff(self.ints[x].dom.min().unwrap_or(0));
+        if literals > 2 * u64::from(64 - span.leading_zeros()) + 8 { self.log_view(x) } else { Ok(x) }
     }
 
     /// `x div y` or `x mod y` (truncating), and the literal "y ≠ 0" that

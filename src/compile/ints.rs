@@ -308,6 +308,37 @@ impl Encoder {
         }
     }
 
+    /// A log-encoded variable equal to `x`, for arithmetic over bits: `x`
+    /// itself when it is log-encoded, else a twin whose digits each value
+    /// of `x` implies. That direction alone makes them equal, since `x`
+    /// takes exactly one value. A product of a unary variable with many
+    /// values spelt out as thousands of order literals times a wide
+    /// variable's bits is what this avoids.
+    pub(super) fn log_view(&mut self, x: usize) -> Result<usize, CompileError> {
+        if matches!(self.repr(x), Repr::Log | Repr::Const) {
+            return Ok(x);
+        }
+        if let Some(&twin) = self.log_views.get(&x) {
+            return Ok(twin);
+        }
+        let dom = self.ints[x].dom.clone();
+        let twin = self.new_int(IntSet::range(dom.min().unwrap_or(0), dom.max().unwrap_or(0)), Repr::Log)?;
+        let (lo, bits) = self.weighted(twin);
+        for v in dom.values() {
+            let at_v: Vec<Lit> = self.is(x, v)?;
+            let digits = (v - lo) as u64;
+            self.hard(|enc| {
+                for (i, &(_, bit)) in bits.iter().enumerate() {
+                    let mut clause: Vec<Lit> = at_v.iter().map(|&l| !l).collect();
+                    clause.push(if digits >> i & 1 == 1 { bit } else { !bit });
+                    enc.clause(&clause);
+                }
+            });
+        }
+        self.log_views.insert(x, twin);
+        Ok(twin)
+    }
+
     /// The variable as `offset + Σ w·l` over its own literals.
     pub(super) fn weighted(&self, x: usize) -> (i64, Vec<(i64, Lit)>) {
         let var = &self.ints[x];

@@ -198,6 +198,8 @@ pub(crate) struct Encoder {
     term_cache: HashMap<IExpr, (usize, Vec<Lit>)>,
     reify_cache: HashMap<(BExpr, Pol), Lit>,
     pair_cache: HashMap<(u8, usize, usize), usize>,
+    /// Log-encoded twins of unary variables, by the variable ([`Encoder::log_view`]).
+    log_views: HashMap<usize, usize>,
     names: Vec<(Var, String)>,
     scratch: Vec<Lit>,
     grid_specs: Vec<crate::lang::ir::GridGlobal>,
@@ -242,6 +244,7 @@ impl Encoder {
             term_cache: HashMap::new(),
             reify_cache: HashMap::new(),
             pair_cache: HashMap::new(),
+            log_views: HashMap::new(),
             names: vec![(Var::from_index(0), "true".to_string())],
             scratch: Vec::new(),
             grid_specs: Vec::new(),

@@ -74,13 +74,22 @@ impl<'de> Deserialize<'de> for ParamValue {
                 Ok(ParamValue::Int(v))
             }
             fn visit_u64<E>(self, v: u64) -> Result<ParamValue, E> {
-                Ok(i64::try_from(v).map_or_else(|_| ParamValue::Other(format!("the integer {v}")), ParamValue::Int))
+                Ok(i64::try_from(v).map_or_else(
+                    |_| ParamValue::Other(format!("the integer {v}, beyond -2^63..2^63 - 1")),
+                    ParamValue::Int,
+                ))
             }
             fn visit_i128<E>(self, v: i128) -> Result<ParamValue, E> {
-                Ok(i64::try_from(v).map_or_else(|_| ParamValue::Other(format!("the integer {v}")), ParamValue::Int))
+                Ok(i64::try_from(v).map_or_else(
+                    |_| ParamValue::Other(format!("the integer {v}, beyond -2^63..2^63 - 1")),
+                    ParamValue::Int,
+                ))
             }
             fn visit_u128<E>(self, v: u128) -> Result<ParamValue, E> {
-                Ok(i64::try_from(v).map_or_else(|_| ParamValue::Other(format!("the integer {v}")), ParamValue::Int))
+                Ok(i64::try_from(v).map_or_else(
+                    |_| ParamValue::Other(format!("the integer {v}, beyond -2^63..2^63 - 1")),
+                    ParamValue::Int,
+                ))
             }
             fn visit_bool<E>(self, v: bool) -> Result<ParamValue, E> {
                 Ok(ParamValue::Bool(v))

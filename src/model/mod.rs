@@ -6,6 +6,7 @@
 //! [`Source::parse_grid`]; both report problems as [`LoadError`]s.
 
 mod grid_text;
+mod serde_words;
 
 use std::fmt;
 use std::io::Read;
@@ -234,9 +235,22 @@ impl Source {
     /// Deserializes the whole file into a typed table.
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
         toml::from_str(&self.text).map_err(|e| {
-            let message = e.message().trim_end().to_string();
-            self.error(e.span().map(|s: Range<usize>| s.start), Problem::Toml(message))
+            let at = e.span().map(|s: Range<usize>| s.start);
+            let key = at.and_then(|at| self.key_before(at));
+            let message = serde_words::in_model_words(e.message().trim_end(), key);
+            self.error(at, Problem::Toml(message))
         })
+    }
+
+    /// The key of a `key = value` line whose value starts at `offset`, for
+    /// naming the value in a message.
+    fn key_before(&self, offset: usize) -> Option<&str> {
+        let before = self.text.get(..offset)?;
+        let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+        let (key, _) = line.rsplit_once('=')?;
+        let key = key.trim().rsplit(['{', ',']).next()?.trim();
+        let plain = !key.is_empty() && key.chars().all(|c| c.is_alphanumeric() || "_-.\"".contains(c));
+        plain.then_some(key)
     }
 }
 

@@ -68,11 +68,29 @@ pub struct EngineResult {
     pub count_sat_calls: Option<u64>,
     /// Why the engine gave no verdict, when it did not.
     pub note: Option<String>,
+    /// Whether it answered, refused the model, or was stopped.
+    pub outcome: Outcome,
+}
+
+/// How an engine's run ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// It reached a verdict (a count it refused is in `note`).
+    Answered,
+    /// It refused the model as too large for it before solving, as
+    /// `solve --engine` does with exit 2.
+    Refused,
+    /// A time or memory limit, or Ctrl-C, stopped it.
+    Stopped,
+    /// The comparison was stopped before the engine's turn.
+    NotRun,
 }
 
 impl EngineResult {
-    /// The entry of an engine that gave no verdict on `backend`, and why.
-    pub fn unfinished(engine: &str, backend: Backend, why: impl Into<String>) -> EngineResult {
+    /// The entry of an engine that gave no verdict on `backend`, how its
+    /// run ended, and why.
+    pub fn unfinished(engine: &str, backend: Backend, outcome: Outcome, why: impl Into<String>) -> EngineResult {
         EngineResult {
             encoding: engine.to_string(),
             solver: backend.name().to_string(),
@@ -88,6 +106,7 @@ impl EngineResult {
             count_ms: None,
             count_sat_calls: None,
             note: Some(why.into()),
+            outcome,
         }
     }
 }
@@ -135,6 +154,17 @@ impl CompareReport {
             Agreement::Partial
         };
         CompareReport { results, agree: agreement == Agreement::All, agreement, unfinished }
+    }
+
+    /// True when an engine was stopped or not run, so that the comparison
+    /// itself is unfinished; refusals alone leave it finished.
+    pub fn stopped(&self) -> bool {
+        self.results.iter().any(|r| matches!(r.outcome, Outcome::Stopped | Outcome::NotRun))
+    }
+
+    /// True when no engine took the model at all.
+    pub fn all_refused(&self) -> bool {
+        self.results.iter().all(|r| r.outcome == Outcome::Refused)
     }
 }
 
@@ -190,7 +220,7 @@ pub fn run_engine(
         ..SolveOptions::default()
     };
     let report = match puzzle.solve(&solve_options) {
-        Err(Error::TooLarge(why)) => return Ok(EngineResult::unfinished(engine, backend, why)),
+        Err(Error::TooLarge(why)) => return Ok(EngineResult::unfinished(engine, backend, Outcome::Refused, why)),
         other => other?,
     };
     let ms = Stats::ms(started.elapsed());
@@ -209,6 +239,7 @@ pub fn run_engine(
         count_ms: None,
         count_sat_calls: None,
         note: None,
+        outcome: if report.status == Status::Unknown { Outcome::Stopped } else { Outcome::Answered },
     };
     if options.count {
         let count_options = CountOptions {
@@ -248,4 +279,30 @@ pub fn agree(results: &[EngineResult]) -> bool {
         results.iter().filter(|r| r.count_complete == Some(true)).filter_map(|r| r.count).collect();
     let same_count = complete_counts.windows(2).all(|w| w[0] == w[1]);
     same_status && same_cost && same_count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answered(engine: &str, status: Status) -> EngineResult {
+        EngineResult { status, note: None, outcome: Outcome::Answered, ..refused(engine) }
+    }
+
+    fn refused(engine: &str) -> EngineResult {
+        EngineResult::unfinished(engine, Backend::Varisat, Outcome::Refused, "too large")
+    }
+
+    #[test]
+    fn refusals_leave_a_comparison_finished_and_stops_do_not() {
+        let report = CompareReport::of(vec![answered("auto", Status::Solved), refused("direct")]);
+        assert_eq!(report.agreement, Agreement::Partial);
+        assert!(!report.stopped() && !report.all_refused());
+        let report = CompareReport::of(vec![refused("direct"), refused("order")]);
+        assert!(report.all_refused() && !report.stopped());
+        let stopped = EngineResult::unfinished("log", Backend::Varisat, Outcome::Stopped, "time limit");
+        let report = CompareReport::of(vec![answered("auto", Status::Solved), refused("direct"), stopped]);
+        assert!(report.stopped() && !report.all_refused());
+        assert_eq!(report.unfinished, ["direct", "log"]);
+    }
 }

@@ -12,7 +12,7 @@ pub mod steps;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::puzzles::compare::{Agreement, CompareReport, several_solvers};
+use crate::puzzles::compare::{Agreement, CompareReport, Outcome, several_solvers};
 use crate::puzzles::{CountReport, Drawn, ExplainReport, FactsReport, Payload, SolveReport, Stats, Status};
 use crate::solver::Progress;
 
@@ -286,8 +286,14 @@ impl Report for CompareReport {
             header.into_iter().map(String::from).collect::<Vec<_>>()
         }];
         for r in &self.results {
-            let status =
-                serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+            let status = match r.outcome {
+                Outcome::Answered => {
+                    serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+                }
+                Outcome::Refused => "refused".to_string(),
+                Outcome::Stopped => "stopped".to_string(),
+                Outcome::NotRun => "not run".to_string(),
+            };
             let mut row = vec![
                 r.encoding.clone(),
                 r.variables.to_string(),
@@ -339,6 +345,10 @@ impl Report for CompareReport {
         }
         out.push_str(match self.agreement {
             Agreement::All => "all engines answered and agree\n",
+            Agreement::Partial if self.all_refused() => "no engine took the model\n",
+            Agreement::Partial if !self.stopped() => {
+                "the engines that answered agree; the others refused the model as too large for them\n"
+            }
             Agreement::Partial => "the engines that answered agree, but not every engine answered\n",
             Agreement::Disagree => "ENGINES DISAGREE\n",
         });
@@ -349,6 +359,10 @@ impl Report for CompareReport {
         match self.agreement {
             Agreement::All => exit::SOLVED,
             Agreement::Disagree => exit::NO_SOLUTION,
+            // A refusal is bad input for that engine, as with solve; only a
+            // stop leaves the comparison without a verdict.
+            Agreement::Partial if self.all_refused() => exit::BAD_INPUT,
+            Agreement::Partial if !self.stopped() => exit::SOLVED,
             Agreement::Partial => exit::UNKNOWN,
         }
     }
