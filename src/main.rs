@@ -219,6 +219,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 engine: engine.engine,
                 exact: plan.exact as usize,
                 merge: false,
+                proof: plan.proof,
             };
             commands::hint(&common, args)
         }
@@ -231,6 +232,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 engine: engine.engine,
                 exact: plan.exact as usize,
                 merge,
+                proof: plan.proof,
             };
             commands::steps(&common, args)
         }
