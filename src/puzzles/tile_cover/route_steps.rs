@@ -254,7 +254,7 @@ impl RuleCheck {
     fn rule(&self, kind: Kind, value: &dyn Fn(Lit) -> bool, taken: &[bool], covered: &[bool]) -> Result<(), String> {
         let room = &self.room;
         let count = |arcs: &[usize]| arcs.iter().filter(|&&a| taken[a]).count();
-        let last = |n: usize| self.lasts[n].is_some_and(|l| value(l));
+        let last = |n: usize| self.lasts[n].is_some_and(value);
         let ok = |holds: bool, why: &str| if holds { Ok(()) } else { Err(why.to_string()) };
         match kind {
             Kind::Node(START) => ok(count(room.out_arcs(START)) == 1, "the start is not left once"),
