@@ -220,6 +220,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 engine: engine.engine,
                 exact: plan.exact as usize,
                 merge: false,
+                proof: plan.proof,
             };
             commands::hint(&common, args)
         }
@@ -232,6 +233,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 engine: engine.engine,
                 exact: plan.exact as usize,
                 merge,
+                proof: plan.proof,
             };
             commands::steps(&common, args)
         }

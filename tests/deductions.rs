@@ -75,14 +75,29 @@ fn a_fan_rule_speaks_of_its_weathercock_and_the_fans_that_reach_it() {
 }
 
 #[test]
-fn a_tile_rule_is_its_tile() {
+fn a_tile_rule_is_its_tile_and_the_facts_are_steps() {
     let puzzle = load_text("kind = \"tile-cover\"\ngrid = \"\"\"\nS.\n#.\n\"\"\"\n");
     let d = puzzle.deductions(&SolveOptions::default(), Wanted::STEPS).unwrap();
     let names: Vec<&str> = d.rules.iter().map(|r| r.name.as_str()).collect();
-    assert_eq!(names, ["cover the tile at (0, 1)", "cover the tile at (1, 1)"]);
-    assert_eq!(d.rules[1].cells, vec![(1, 1)]);
-    assert_eq!(d.facts[1].name, "the tile at (1, 1) is left uncovered");
-    assert_eq!(d.rules[1].subjects, vec![d.facts[1].subject]);
+    assert_eq!(
+        names,
+        [
+            "the walk leaves the start (0, 0) once",
+            "the tile at (0, 1) is entered once and left once, unless it is the last",
+            "the tile at (1, 1) is entered once and left once, unless it is the last",
+            "the walk ends once",
+            "the colour count: the walk alternates the checkerboard's colours",
+            "the route is one piece: every covered tile is reached from the start",
+        ]
+    );
+    assert_eq!(d.rules[2].cells, vec![(1, 1)]);
+    // Arcs: start -> (0, 1), (0, 1) -> (1, 1), (1, 1) -> (0, 1).
+    let facts: Vec<(&str, &serde_json::Value)> = d.facts.iter().map(|f| (f.about.as_str(), &f.shown)).collect();
+    assert_eq!(facts.len(), 3);
+    assert_eq!(facts[1], ("step from (0, 1)", &serde_json::json!("down")));
+    assert_eq!(d.facts[1].name, "the route steps down from (0, 1)");
+    // The rule of (1, 1) speaks of the steps from it and into it.
+    assert_eq!(d.rules[2].subjects, vec![d.facts[1].subject, d.facts[2].subject]);
 }
 
 #[test]

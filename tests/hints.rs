@@ -338,6 +338,7 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
             note: None,
             merged: None,
             walk: None,
+            proof: None,
         }
     };
     let (h, n) = (shown(&hint["step"]), shown(&steps[prefix]));

@@ -412,3 +412,56 @@ fn keys_doors_explanations_name_a_key_that_cannot_be_collected() {
         .unwrap();
     somaria().arg("solve").arg(&model).assert().code(1);
 }
+
+/// `steps --proof FILE` writes each step's re-check as FILE.N.cnf and its
+/// DRAT refutation as FILE.N: each checks with the independent checker,
+/// and without its last clause ("some new fact fails") the formula has a
+/// model, so the refutation is of the step and not of its constraints
+/// alone. Steps that lean on "the route is one piece" carry its cuts in
+/// the formula.
+#[test]
+fn tile_cover_step_proofs_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let rooms = [("S..\n...\n...", 0, "moves=R"), ("S...\n....\n.#..", 1, "moves=D"), ("S.#\n..E\n...", 0, "")];
+    let mut checked = 0;
+    let mut with_cuts = 0;
+    for (i, (grid, k, given)) in rooms.iter().enumerate() {
+        let model = dir.path().join(format!("room{i}.toml"));
+        std::fs::write(&model, common::models::tile_cover_model(grid, *k)).unwrap();
+        let proof = dir.path().join(format!("room{i}.drat"));
+        let mut args = vec!["steps".to_string(), model.display().to_string(), "--format".into(), "json".into()];
+        args.extend(["--proof".to_string(), proof.display().to_string()]);
+        if !given.is_empty() {
+            args.extend(["--given".to_string(), given.to_string()]);
+        }
+        let out = somaria().args(&args).output().unwrap();
+        let json = json_of(&out.stdout);
+        let steps = json["steps"].as_array().unwrap();
+        assert!(!steps.is_empty(), "{grid}");
+        for (n, step) in steps.iter().enumerate() {
+            let formula_path = format!("{}.{}.cnf", proof.display(), n + 1);
+            assert_eq!(step["proof"]["formula"], formula_path.as_str());
+            let cnf = std::fs::read_to_string(&formula_path).unwrap();
+            let drat = std::fs::read_to_string(step["proof"]["proof"].as_str().unwrap()).unwrap();
+            drat_refutes(&cnf, &drat).unwrap_or_else(|e| panic!("{grid} step {}: {e}", n + 1));
+            let (vars, clauses) = dimacs::header(&cnf);
+            let mut lines: Vec<&str> = cnf.lines().filter(|l| !l.starts_with('c') && !l.starts_with('p')).collect();
+            lines.pop();
+            let weaker = format!("p cnf {vars} {}\n{}\n", clauses - 1, lines.join("\n"));
+            assert!(dimacs::is_satisfiable(&weaker), "{grid} step {}: the constraints alone refute", n + 1);
+            with_cuts += usize::from(cnf.contains("c group") && cnf.contains("one piece\", added between solves"));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "{checked} step proofs");
+    assert!(with_cuts >= 1, "some step's formula carries cuts ({with_cuts} of {checked})");
+}
+
+#[test]
+fn step_proofs_are_refused_where_the_family_gives_no_formula() {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        somaria().args(["hint", "models/csp/zebra.toml", "--proof"]).arg(dir.path().join("p.drat")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be written as proofs yet"));
+}

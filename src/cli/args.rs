@@ -87,6 +87,10 @@ pub struct PlanArg {
     /// smallest, and takes longer.
     #[arg(long, value_name = "K", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=6))]
     pub exact: u64,
+    /// Write each step's re-check as a DIMACS formula and its DRAT refutation: FILE and FILE.cnf for a hint,
+    /// FILE.1 and FILE.1.cnf, FILE.2 and FILE.2.cnf, ... for steps (tile-cover models).
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<std::path::PathBuf>,
 }
 
 #[derive(Copy, Clone, ValueEnum)]

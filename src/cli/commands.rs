@@ -274,6 +274,7 @@ pub struct PlanArgs {
     pub engine: Option<String>,
     pub exact: usize,
     pub merge: bool,
+    pub proof: Option<std::path::PathBuf>,
 }
 
 impl PlanArgs {
@@ -292,14 +293,31 @@ impl PlanArgs {
             merge: self.merge,
             count_limit: self.limit,
             limits: Limits { exact_size: self.exact, ..Limits::default() },
+            proof: self.proof.clone(),
             ..PlanRequest::default()
         })
+    }
+
+    /// Refuses a `--proof` file that is the model itself.
+    fn refuse_proof_on_model(&self, common: &Common) -> Result<(), Failure> {
+        let Some(proof) = &self.proof else { return Ok(()) };
+        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+        let mut formula = proof.as_os_str().to_owned();
+        formula.push(".cnf");
+        if same(proof, &common.model) || same(Path::new(&formula), &common.model) {
+            return Err(Failure::bad_input(format!(
+                "--proof {}: would overwrite the model; expected another file",
+                proof.display()
+            )));
+        }
+        Ok(())
     }
 }
 
 /// `somaria hint`: the report, or with `--format svg` the picture of the
 /// step, drawn as `--reveal` says.
 pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
+    args.refuse_proof_on_model(common)?;
     let request = args.request()?;
     if common.format != OutputFormat::Svg {
         return run_report(common, args.engine.as_deref(), |run| {
@@ -325,6 +343,7 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
 /// `somaria steps`: the report, or with `--format svg -o DIR` one picture
 /// per step in DIR (step-001.svg, ...), each of the state before the step.
 pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
+    args.refuse_proof_on_model(common)?;
     let request = args.request()?;
     if common.format != OutputFormat::Svg {
         return run_report(common, args.engine.as_deref(), |run| {

@@ -101,6 +101,11 @@ pub struct Deductions<'p> {
     /// Set when building already proved that the puzzle has no solution
     /// (an optimisation found none), so nothing need be asked.
     pub refuted: bool,
+    /// The formula the solver holds, when the family gives it, for proofs:
+    /// the fixed part, each rule's clauses with its selector's negation
+    /// added, and every cut made so far (each guarded by its rule's
+    /// selector).
+    pub formula: Option<Box<dyn Fn() -> Cnf + 'p>>,
     check: Box<dyn ModelCheck + 'p>,
 }
 
@@ -114,6 +119,7 @@ impl<'p> Deductions<'p> {
             rules: Vec::new(),
             facts: Vec::new(),
             refuted: false,
+            formula: None,
             check: Box::new(check),
         }
     }

@@ -5,12 +5,14 @@
 //! puzzle's words ([`crate::report::steps`]).
 
 mod picture;
+mod proof;
 mod route;
 mod state;
 
 use std::time::Instant;
 
 pub use picture::{state_text, step_picture};
+pub use proof::step_formula;
 
 use crate::deduce::plan::{self, Limits, PlanStats, Settled, Start, State, Step, Target};
 use crate::deduce::verify::check_step;
@@ -38,6 +40,10 @@ pub struct PlanRequest {
     pub count_limit: u64,
     /// How hard to search.
     pub limits: Limits,
+    /// Where to write each step's re-check as a formula and its DRAT
+    /// refutation: this file for a hint, `FILE.1`, `FILE.2`, ... for steps,
+    /// each formula beside its proof with `.cnf` added.
+    pub proof: Option<std::path::PathBuf>,
 }
 
 /// The steps from the player's state, and how they ended.
@@ -108,17 +114,21 @@ pub fn hint(
 }
 
 fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<Planned, Error> {
-    let mut entries = request.given.clone();
+    let mut given = request.given.clone();
     for source in &request.state_files {
-        entries.extend(state::entries(puzzle, source)?);
+        given.extend(state::entries(puzzle, source)?);
     }
-    if let Some(legs) = puzzle.route_legs(options, &entries)? {
+    if let Some(legs) = puzzle.route_legs(options, &given)? {
         return Ok(route::planned(legs, request.max_steps));
     }
+    let (entries, labels): (Vec<String>, Vec<String>) = puzzle.given_entries(&given)?.into_iter().unzip();
     let started = Instant::now();
     let mut d = puzzle.deductions(options, Wanted::STEPS)?;
     let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
     same_shape(&d, &checker)?;
+    if request.proof.is_some() {
+        proof::available(&checker, puzzle.kind())?;
+    }
     let givens = read_givens(&d, &entries)?;
     let mut planned = Planned {
         status: PlanStatus::Unknown,
@@ -135,7 +145,11 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
     };
     let mut stats = PlanStats::default();
     let mut check_time = std::time::Duration::ZERO;
-    let result = walk(&mut d, &mut checker, &givens, request, &mut planned, &mut stats, &mut check_time);
+    let mut proofs = Proofs { file: request.proof.as_deref(), config: &options.solver, error: None };
+    let result = walk(&mut d, &mut checker, &givens, request, &mut planned, &mut stats, &mut check_time, &mut proofs);
+    if let Some(e) = proofs.error {
+        return Err(e);
+    }
     match result {
         Ok(Some((given, rules))) => {
             if given.is_empty() {
@@ -143,7 +157,7 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
                 planned.explanation = Some(explained.constraints);
             } else {
                 planned.clash = Some(Clash {
-                    entries: given.iter().map(|&g| entries.get(g).cloned().unwrap_or_default()).collect(),
+                    entries: given.iter().map(|&g| labels.get(g).cloned().unwrap_or_default()).collect(),
                     constraints: rules.iter().map(|&r| NamedConstraint::from(&d.rules[r])).collect(),
                 });
             }
@@ -182,9 +196,17 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
 /// hold; no entries when the puzzle itself has no solution.
 type Conflict = (Vec<usize>, Vec<usize>);
 
+/// Where the steps' proofs go, and the first failure to write one.
+struct Proofs<'a> {
+    file: Option<&'a std::path::Path>,
+    config: &'a crate::solver::SolverConfig,
+    error: Option<Error>,
+}
+
 /// The planner's loop: steps until none is left, re-checking each; fills
 /// `planned`, or returns the clash of givens and rules when no solution
 /// agrees with the givens.
+#[allow(clippy::too_many_arguments)]
 fn walk(
     d: &mut Deductions<'_>,
     checker: &mut Deductions<'_>,
@@ -193,6 +215,7 @@ fn walk(
     planned: &mut Planned,
     stats: &mut PlanStats,
     check_time: &mut std::time::Duration,
+    proofs: &mut Proofs<'_>,
 ) -> Result<Option<Conflict>, SolverError> {
     if d.refuted {
         return Ok(Some((Vec::new(), Vec::new())));
@@ -220,7 +243,18 @@ fn walk(
             let started = Instant::now();
             check_step(checker, &step)?;
             *check_time += started.elapsed();
-            planned.steps.push(shown_step(d, &step));
+            let mut shown = shown_step(d, &step);
+            if let Some(file) = proofs.file {
+                let number = (request.max_steps != Some(1)).then_some(taken + 1);
+                match proof::write(checker, &step, proofs.config, proof::paths(file, number)) {
+                    Ok(written) => shown.proof = Some(written),
+                    Err(e) => {
+                        proofs.error = Some(e);
+                        return Ok(None);
+                    }
+                }
+            }
+            planned.steps.push(shown);
             state.apply(&step.facts);
             taken += 1;
             if request.max_steps.is_some_and(|m| taken >= m) {
@@ -302,6 +336,7 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         note: None,
         merged: None,
         walk: None,
+        proof: None,
     }
 }
 
@@ -365,8 +400,12 @@ fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
             out.append(run);
             return;
         }
-        let mut step =
-            ShownStep { merged: Some(run.len()), smallest: run.iter().all(|s| s.smallest), ..run[0].clone() };
+        let mut step = ShownStep {
+            merged: Some(run.len()),
+            smallest: run.iter().all(|s| s.smallest),
+            proof: None,
+            ..run[0].clone()
+        };
         step.facts.clear();
         step.because.clear();
         step.using.clear();

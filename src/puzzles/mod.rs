@@ -680,6 +680,14 @@ pub trait Puzzle: Send + Sync {
         })
     }
 
+    /// The player's entries as `--given` facts (`NAME=VALUE`), each with
+    /// how a message names it: a family that takes entries of its own, such
+    /// as the moves walked in a tile-cover room, reads them into facts here.
+    /// By default every entry stands as it is.
+    fn given_entries(&self, given: &[String]) -> Result<Vec<(String, String)>, Error> {
+        Ok(given.iter().map(|g| (g.clone(), g.clone())).collect())
+    }
+
     /// For a puzzle whose answer is a route of fewest steps rather than
     /// values deduced: the legs of a fewest-steps route from the state the
     /// `given` entries walk to, each checked by the family. `None` when the

@@ -80,6 +80,21 @@ pub struct ShownStep {
     /// The moves of a route's leg, when the step is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub walk: Option<ShownWalk>,
+    /// With `--proof`: where the step's re-check was written as a formula
+    /// and its DRAT refutation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<StepProof>,
+}
+
+/// A step's re-check as files: the formula of only the step's constraints,
+/// the facts it uses and the negation of its new facts (DIMACS), and the
+/// DRAT proof that it has no model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepProof {
+    /// The DIMACS file.
+    pub formula: String,
+    /// The DRAT file.
+    pub proof: String,
 }
 
 /// A leg's moves, for scripts that re-walk it.
@@ -334,6 +349,9 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
         }
     }
     out.push_str(&format!("  using: {}\n", facts_text(&step.using, true)));
+    if let Some(proof) = &step.proof {
+        out.push_str(&format!("  proof: {} refutes {} (DRAT)\n", printable(&proof.proof), printable(&proof.formula)));
+    }
     out
 }
 

@@ -30,6 +30,7 @@ mod graph;
 mod load;
 pub mod presolve;
 pub mod rooms;
+mod route_steps;
 mod structure;
 mod walker;
 
@@ -530,6 +531,9 @@ impl TileCoverPuzzle {
     fn deduce(&self, options: &SolveOptions, wanted: Wanted) -> Result<(deduce::Deductions<'_>, Built), Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
+        if wanted == Wanted::STEPS {
+            return Ok(self.route_step_deductions(options, started));
+        }
         let fixed = !wanted.switchable;
         let analysis = (fixed && !options.skip_presolve).then(|| presolve::analyse(&self.room));
         if let Some(refutation) = analysis.as_ref().and_then(|a| a.refutation.clone()) {
@@ -565,6 +569,36 @@ impl TileCoverPuzzle {
         deductions.rules = rules;
         deductions.facts = facts;
         Ok((deductions, Built { size, encode_ms: Stats::ms(started.elapsed()), refutation: None }))
+    }
+
+    /// The deductions of `hint` and `steps`: the route's steps as facts and
+    /// the room's rules as a player states them ([`route_steps`]), with
+    /// "the route is one piece" cut in between solves under its selector.
+    /// Every model is checked rule by rule, and with every rule on it is
+    /// walked over the grid.
+    fn route_step_deductions(&self, options: &SolveOptions, started: Instant) -> (deduce::Deductions<'_>, Built) {
+        let steps = route_steps::build(self);
+        let size = (steps.guarded.num_vars(), steps.guarded.num_clauses());
+        let cuts = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let solver = Lazy::new(options.new_solver(&steps.guarded), steps.check.pieces(steps.piece, cuts.clone()));
+        let rule_check = steps.check.clone();
+        let check = move |value: &dyn Fn(Lit) -> bool, on: Option<&[usize]>| match on {
+            Some(rules) => rule_check.rules(value, rules),
+            None => {
+                let every: Vec<usize> = (0..rule_check.rule_count()).collect();
+                rule_check.rules(value, &every)?;
+                let walk = rule_check.walk(value)?;
+                self.route_in(&self.room, &walk).map(drop)
+            }
+        };
+        let mut deductions = deduce::Deductions::new(Box::new(solver), check);
+        deductions.rules = steps.rules;
+        deductions.facts = steps.facts;
+        let guarded = steps.guarded;
+        deductions.formula = Some(Box::new(move || {
+            guarded.extended("cuts for \"the route is one piece\", added between solves", &cuts.borrow())
+        }));
+        (deductions, Built { size, encode_ms: Stats::ms(started.elapsed()), refutation: None })
     }
 
     /// One rule per tile, "cover the tile at (r, c)": the tile's "covered"
@@ -738,6 +772,31 @@ impl Puzzle for TileCoverPuzzle {
 
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
         Ok(self.deduce(options, wanted)?.0)
+    }
+
+    /// `moves=R,R,D`, walked from the start, as the steps it takes.
+    fn given_entries(&self, given: &[String]) -> Result<Vec<(String, String)>, Error> {
+        route_steps::given_entries(&self.grid, given)
+    }
+
+    /// A route's `moves` (a prefix of them, or all), as `moves=...`.
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
+        let bad = |message: String| super::StateError { member: Some("moves".into()), message };
+        let Some(moves) = solution.get("moves") else {
+            return Err(super::StateError {
+                member: None,
+                message: "no member \"moves\"; expected the moves walked so far, as solve's solution gives them".into(),
+            });
+        };
+        let Some(list) = moves.as_array() else { return Err(bad(format!("moves is {moves}; expected a list"))) };
+        let mut words = Vec::new();
+        for m in list {
+            match m.as_str() {
+                Some(word) if Dir::from_name(word).is_some() => words.push(word.to_string()),
+                _ => return Err(bad(format!("a move {m}; expected \"up\", \"down\", \"left\" or \"right\""))),
+            }
+        }
+        Ok(if words.is_empty() { Vec::new() } else { vec![format!("moves={}", words.join(","))] })
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
