@@ -13,10 +13,10 @@ use std::sync::Arc;
 use common::cli::{somaria, write_model};
 use proptest::prelude::*;
 use serde_json::Value;
-use somaria::generate::csp::CspDesigner;
-use somaria::generate::fans::FansDesigner;
 use somaria::generate::{self, GenerateOptions, GenerateProgress, Generated, Shard, Symmetry};
 use somaria::model::Source;
+use somaria::puzzles::csp::designer::CspDesigner;
+use somaria::puzzles::fans::designer::FansDesigner;
 use somaria::puzzles::{self, CountOptions};
 
 /// A 4 × 4 Sudoku (2 × 2 boxes) with no givens and a design table.
@@ -377,7 +377,7 @@ fn malformed_design_tables_are_refused_at_their_place() {
     let no_design = SUDOKU4.split("[[design.clue]]").next().unwrap();
     assert!(refused(no_design, &[]).contains("without a [design] table"));
     let keys = std::fs::read_to_string("models/keys-doors/one-key.toml").unwrap();
-    assert!(refused(&keys, &[]).contains("generate makes csp models"));
+    assert!(refused(&keys, &[]).contains("which generate has no designer for"));
 }
 
 #[test]
