@@ -867,7 +867,11 @@ pub struct Family {
 pub const FAMILIES: &[Family] = &[
     Family { kind: fans::KIND, load: fans::load, design: Some(fans::designer::FansDesigner::boxed) },
     Family { kind: keys_doors::KIND, load: keys_doors::load, design: None },
-    Family { kind: tile_cover::KIND, load: tile_cover::load, design: None },
+    Family {
+        kind: tile_cover::KIND,
+        load: tile_cover::load,
+        design: Some(tile_cover::designer::TileCoverDesigner::boxed),
+    },
     Family { kind: csp::KIND, load: csp::load, design: Some(csp::designer::CspDesigner::boxed) },
 ];
 

@@ -5,7 +5,7 @@
 use super::design::with_clues;
 use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::Design;
-use crate::model::{LoadError, Problem, Source};
+use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::design::{Designer, Draft, Slot};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
@@ -20,6 +20,14 @@ pub struct CspDesigner {
     design: Design,
     /// The template with every clue array blank, whose solutions are drawn.
     blank: CspPuzzle,
+    /// The design's title, and where it goes in `text`: over the model's
+    /// title's value, or a line of its own at the top.
+    title: Option<(std::ops::Range<usize>, String)>,
+}
+
+#[derive(serde::Deserialize)]
+struct TitleOnly {
+    title: Option<Spanned<String>>,
 }
 
 /// A random solution and its clues.
@@ -51,8 +59,19 @@ impl CspDesigner {
         let blanks: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
         let text = source.text().to_string();
         let blank = load_puzzle(&Source::from_text(source.name(), with_clues(&text, design, &blanks)))?;
+        let title = match &design.title {
+            None => None,
+            Some(title) => {
+                let quoted = toml::Value::String(title.clone()).to_string();
+                let file: TitleOnly = source.parse()?;
+                Some(match file.title {
+                    Some(old) => (old.span(), quoted),
+                    None => (0..0, format!("title = {quoted}\n")),
+                })
+            }
+        };
         let design = design.clone();
-        Ok(CspDesigner { name: source.name().to_string(), text, design, blank })
+        Ok(CspDesigner { name: source.name().to_string(), text, design, blank, title })
     }
 
     /// [`CspDesigner::new`] as the family's registered designer.
@@ -107,7 +126,25 @@ impl Draft for CspDraft<'_> {
         for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
             values[a][k] = self.clues[a][k];
         }
-        with_clues(&self.designer.text, design, &values)
+        let text = with_clues(&self.designer.text, design, &values);
+        match &self.designer.title {
+            // The title's place, before or after the clue arrays, moved by
+            // how much longer they were written.
+            Some((span, title)) => {
+                let shift: isize = design
+                    .clues
+                    .iter()
+                    .zip(&values)
+                    .filter(|(c, _)| c.value_span.start < span.start)
+                    .map(|(c, v)| c.written(v).len() as isize - c.value_span.len() as isize)
+                    .sum();
+                let mut text = text;
+                let at = |x: usize| (x as isize + shift) as usize;
+                text.replace_range(at(span.start)..at(span.end), title);
+                text
+            }
+            None => text,
+        }
     }
 
     fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {
