@@ -4,7 +4,9 @@
 # puzzle's own `uniqueness.ms`), the clue counts, and the throughput of the
 # same run with --jobs 2; then M minimal 10×10 slitherlinks (default 10) and
 # M minimal fans grids of 8×8, against the example generator of the
-# slitherlink on the same size. Build first with
+# slitherlink on the same size; then M 8×8 tile-cover rooms with one route
+# (one pass over the walls, and --minimal), against the example tile-room
+# generator on the same size. Build first with
 # `cargo build --release --examples`.
 # Usage: bash benches/generate.sh [N] [M]
 set -u
@@ -61,4 +63,26 @@ printf 'kind = "fans"\ngrid = """\nF.......\n........\n...F....\n........\n.#...
 t=$(wall "$OUT/f.jsonl" "$BIN" generate "$OUT/fans8.toml" --count "$M" --minimal --seed 1 --format json)
 stats "$OUT/f.jsonl"
 echo "$t s in all"
+
+echo
+echo "## $M 8×8 tile-cover rooms with one route"
+printf 'kind = "tile-cover"\ngrid = """\nS.......\n........\n........\n........\n........\n........\n........\n........\n"""\n' > "$OUT/room8.toml"
+t=$(wall "$OUT/t.jsonl" "$BIN" generate "$OUT/room8.toml" --count "$M" --seed 1 --format json)
+stats "$OUT/t.jsonl"
+echo "one pass over the walls: $t s in all"
+t=$(wall "$OUT/tm.jsonl" "$BIN" generate "$OUT/room8.toml" --count "$M" --seed 1 --minimal --format json)
+stats "$OUT/tm.jsonl"
+echo "--minimal: $t s in all"
+if [ -x target/release/examples/tile_room ]; then
+  # The example makes a scattered room and proves nothing: its time, with
+  # a count up to 2 of each room, and how many have one route.
+  times=$(for s in $(seq 1 "$M"); do
+    target/release/examples/tile_room 8 20 "$s" > "$OUT/ex$s.toml" 2>/dev/null
+    wall /dev/null "$BIN" count "$OUT/ex$s.toml" --limit 2
+  done | sort -n)
+  unique=$(for s in $(seq 1 "$M"); do
+    "$BIN" count "$OUT/ex$s.toml" --limit 2 --format json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("count"))'
+  done | grep -c '^1$')
+  echo "examples/tile_room 8 20 SEED, then count --limit 2 (seeds 1..$M): median $(echo "$times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') s, worst $(echo "$times" | tail -1) s; $unique of $M rooms have one route"
+fi
 rm -rf "$OUT"

@@ -13,10 +13,10 @@ use std::sync::Arc;
 use common::cli::{somaria, write_model};
 use proptest::prelude::*;
 use serde_json::Value;
-use somaria::generate::csp::CspDesigner;
-use somaria::generate::fans::FansDesigner;
 use somaria::generate::{self, GenerateOptions, GenerateProgress, Generated, Shard, Symmetry};
 use somaria::model::Source;
+use somaria::puzzles::csp::designer::CspDesigner;
+use somaria::puzzles::fans::designer::FansDesigner;
 use somaria::puzzles::{self, CountOptions};
 
 /// A 4 × 4 Sudoku (2 × 2 boxes) with no givens and a design table.
@@ -377,7 +377,7 @@ fn malformed_design_tables_are_refused_at_their_place() {
     let no_design = SUDOKU4.split("[[design.clue]]").next().unwrap();
     assert!(refused(no_design, &[]).contains("without a [design] table"));
     let keys = std::fs::read_to_string("models/keys-doors/one-key.toml").unwrap();
-    assert!(refused(&keys, &[]).contains("generate makes csp models"));
+    assert!(refused(&keys, &[]).contains("which generate has no designer for"));
 }
 
 #[test]
@@ -415,4 +415,171 @@ proptest! {
             Err(e) => prop_assert!(e.to_string().starts_with("m.toml:"), "{}", e),
         }
     }
+}
+
+/// The routes of a tile-cover grid (rows of `S`, `.`, `#`) that leave at
+/// most `leave` tiles, up to `limit`, by a depth-first walk that shares
+/// nothing with the encodings; with the first route's tiles.
+fn routes(grid: &[Vec<char>], leave: usize, limit: usize) -> (usize, Option<Vec<(usize, usize)>>) {
+    fn walk(
+        grid: &[Vec<char>],
+        at: (usize, usize),
+        seen: &mut Vec<Vec<bool>>,
+        path: &mut Vec<(usize, usize)>,
+        need: usize,
+        found: &mut (usize, Option<Vec<(usize, usize)>>),
+        limit: usize,
+    ) {
+        if found.0 >= limit {
+            return;
+        }
+        if path.len() >= need {
+            found.0 += 1;
+            found.1.get_or_insert_with(|| path.clone());
+        }
+        let (r, c) = at;
+        for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+            let (nr, nc) = (r as i64 + dr, c as i64 + dc);
+            if nr < 0 || nc < 0 || nr as usize >= grid.len() || nc as usize >= grid[0].len() {
+                continue;
+            }
+            let next = (nr as usize, nc as usize);
+            if grid[next.0][next.1] != '.' || seen[next.0][next.1] {
+                continue;
+            }
+            seen[next.0][next.1] = true;
+            path.push(next);
+            walk(grid, next, seen, path, need, found, limit);
+            path.pop();
+            seen[next.0][next.1] = false;
+        }
+    }
+    let tiles = grid.iter().flatten().filter(|&&c| c == '.').count();
+    let start = (0..grid.len()).flat_map(|r| (0..grid[0].len()).map(move |c| (r, c))).find(|&(r, c)| grid[r][c] == 'S');
+    let mut seen = vec![vec![false; grid[0].len()]; grid.len()];
+    let mut found = (0, None);
+    // A route stops anywhere once it covers enough; each stop is a route.
+    walk(grid, start.unwrap(), &mut seen, &mut Vec::new(), tiles.saturating_sub(leave), &mut found, limit);
+    found
+}
+
+fn grid_of(model: &str) -> Vec<Vec<char>> {
+    let table: toml::Table = toml::from_str(model).unwrap();
+    table["grid"].as_str().unwrap().trim().lines().map(|l| l.chars().collect()).collect()
+}
+
+fn tile_template(rows: usize, cols: usize, start: (usize, usize), leave: usize) -> String {
+    let mut grid = vec![vec!['.'; cols]; rows];
+    grid[start.0][start.1] = 'S';
+    grid[rows - 1][cols - 1] = '#';
+    let lines: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    format!(
+        "kind = \"tile-cover\"\ntitle = \"template\"\nleave_uncovered = {leave}\ngrid = \"\"\"\n{}\n\"\"\"\n",
+        lines.join("\n")
+    )
+}
+
+fn tile_run(text: &str, options: &GenerateOptions) -> Vec<Generated> {
+    let designer = somaria::puzzles::designer(&Source::from_text("room.toml", text)).unwrap();
+    let results = generate::generate(designer.as_ref(), options, &GenerateProgress::default()).unwrap();
+    results.into_iter().map(|r| r.unwrap()).collect()
+}
+
+#[test]
+fn tile_cover_rooms_have_one_route_by_brute_force_and_minimal_ones_keep_no_wall_they_could_lose() {
+    for (rows, cols, start, leave) in [(5, 5, (0, 0), 0), (6, 5, (2, 3), 0), (5, 6, (1, 1), 1), (6, 6, (3, 0), 1)] {
+        let template = tile_template(rows, cols, start, leave);
+        for minimal in [false, true] {
+            let run = tile_run(&template, &GenerateOptions { minimal, ..options(6, 21) });
+            assert_eq!(run.len(), 6);
+            let mut grown = 0;
+            for puzzle in &run {
+                let grid = grid_of(&puzzle.model);
+                assert_eq!((grid.len(), grid[0].len()), (rows, cols), "the template's size");
+                assert_eq!(grid[start.0][start.1], 'S', "the template's start");
+                assert!(puzzle.model.contains(&format!("leave_uncovered = {leave}\n")));
+                let walls = grid.iter().flatten().filter(|&&c| c == '#').count();
+                assert_eq!(walls, puzzle.clues);
+                grown += usize::from(puzzle.clues < puzzle.clues_drawn);
+                let (count, route) = routes(&grid, leave, 2);
+                assert_eq!(count, 1, "{}", puzzle.model);
+                let path: Vec<(usize, usize)> = puzzle.solution["path"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize))
+                    .collect();
+                assert_eq!(Some(path), route, "the solution given is the one route");
+                assert_eq!(count_text(&puzzle.model), 1);
+                if minimal {
+                    for (r, c) in (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))) {
+                        if grid[r][c] == '#' {
+                            let mut opened = grid.clone();
+                            opened[r][c] = '.';
+                            assert_ne!(routes(&opened, leave, 2).0, 1, "wall {r},{c} could go: {}", puzzle.model);
+                        }
+                    }
+                }
+            }
+            assert!(grown >= 3, "walls are dropped: {grown} of 6 rooms grew");
+        }
+    }
+}
+
+#[test]
+fn tile_cover_rooms_are_the_same_with_one_job_or_two_and_across_three_shards() {
+    let template = tile_template(6, 6, (0, 2), 0);
+    let texts = |run: Vec<Generated>| run.into_iter().map(|g| (g.index, g.model)).collect::<BTreeMap<_, _>>();
+    let one = texts(tile_run(&template, &GenerateOptions { jobs: 1, minimal: true, ..options(9, 4) }));
+    let two = texts(tile_run(&template, &GenerateOptions { jobs: 2, minimal: true, ..options(9, 4) }));
+    assert_eq!(one, two);
+    let mut union = BTreeMap::new();
+    for index in 0..3 {
+        let shard = GenerateOptions { shard: Shard { index, of: 3 }, minimal: true, ..options(9, 4) };
+        for (k, model) in texts(tile_run(&template, &shard)) {
+            assert_eq!(k % 3, index);
+            assert!(union.insert(k, model).is_none());
+        }
+    }
+    assert_eq!(union, one);
+    let distinct: std::collections::BTreeSet<&String> = one.values().collect();
+    assert!(distinct.len() >= 7, "rooms of one run differ: {}", distinct.len());
+}
+
+#[test]
+fn the_cli_makes_tile_cover_rooms_as_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_model(dir.path(), "room.toml", tile_template(6, 6, (5, 0), 0));
+    let out = somaria()
+        .arg("generate")
+        .arg(&path)
+        .args(["--count", "3", "--seed", "2", "--minimal", "--symmetry", "rot180", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.iter().map(|p| p["index"].as_u64().unwrap()).collect::<Vec<_>>(), vec![0, 1, 2]);
+    for p in &lines {
+        let model = p["model"].as_str().unwrap();
+        assert_eq!(routes(&grid_of(model), 0, 2).0, 1, "{model}");
+        assert_eq!(p["uniqueness"]["recount"]["count"], 1);
+    }
+}
+
+#[test]
+fn a_design_title_replaces_the_templates_or_is_added() {
+    let titled = SUDOKU4.replace("[[design.clue]]", "[design]\ntitle = \"A new \\\"4 × 4\\\"\"\n\n[[design.clue]]");
+    let untitled = titled.replace("title = \"Sudoku 4 × 4\"\n", "");
+    for template in [&titled, &untitled] {
+        for puzzle in csp_run(template, &options(2, 6)) {
+            let table: toml::Table = toml::from_str(&puzzle.model).unwrap();
+            assert_eq!(table["title"].as_str(), Some("A new \"4 × 4\""), "{}", puzzle.model);
+            assert_eq!(count_text(&puzzle.model), 1);
+            assert_eq!(puzzle.model.matches("title = ").count(), 2, "one title, and the design's own");
+        }
+    }
+    // Without one, the template's title stays.
+    let puzzle = &csp_run(SUDOKU4, &options(1, 6))[0];
+    assert!(puzzle.model.contains("title = \"Sudoku 4 × 4\"\n"));
 }

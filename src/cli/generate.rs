@@ -9,8 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
-use somaria::generate::csp::CspDesigner;
-use somaria::generate::fans::FansDesigner;
 use somaria::generate::{self, Designer, GenerateOptions, GenerateProgress, Generated, Shard, Symmetry};
 use somaria::model::Source;
 use somaria::puzzles::Error;
@@ -135,41 +133,28 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
     if let Some(dir) = &args.output {
         std::fs::create_dir_all(dir).map_err(|e| cannot_write(dir, e))?;
     }
-    let kind = source.kind()?.map(|k| k.get_ref().clone());
-    match kind.as_deref() {
-        Some(somaria::puzzles::csp::KIND) => emit(&args, &CspDesigner::new(&source)?, &options),
-        Some(somaria::puzzles::fans::KIND) => emit(&args, &FansDesigner::new(&source)?, &options),
-        _ => {
-            // Load it, so a broken model is reported as such.
-            somaria::puzzles::load(&source)?;
-            Err(Failure::bad_input(format!(
-                "{}: generate makes csp models with a [design] table and fans grids; expected kind = \"csp\" or \
-                 \"fans\"",
-                source.name()
-            )))
-        }
-    }
+    let designer = somaria::puzzles::designer(&source)?;
+    emit(&args, designer.as_ref(), &options)
 }
 
-/// Makes the puzzles and writes them; the exit code is the worst outcome.
-fn emit<D: Designer>(args: &GenerateArgs, designer: &D, options: &GenerateOptions) -> Result<u8, Failure> {
+/// Makes the puzzles and writes each as soon as it and those before it
+/// are done; the exit code is the worst outcome.
+fn emit(args: &GenerateArgs, designer: &dyn Designer, options: &GenerateOptions) -> Result<u8, Failure> {
     let progress = Arc::new(GenerateProgress::default());
     let planned = generate::shard_indices(options.count, options.shard).len() as u64;
     let done = Arc::new(AtomicBool::new(false));
     let watcher = watch(planned, &progress, &done, options.solver.stop.clone());
-    let results = generate::generate(designer, options, &progress);
-    done.store(true, Ordering::Relaxed);
-    if let Some(w) = watcher {
-        let _ = w.join();
-    }
     let mut code = exit::SOLVED;
+    let mut written: Result<(), Failure> = Ok(());
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut first = true;
-    for result in results? {
+    let run = generate::generate_each(designer, options, &progress, &mut |result| {
         match result {
             Ok(puzzle) => {
-                write_puzzle(args, designer.name(), &puzzle, first, &mut out)?;
+                written = write_puzzle(args, designer.name(), &puzzle, first, &mut out).and_then(|()| {
+                    out.flush().map_err(|e| Failure { code: exit::BAD_INPUT, message: format!("standard output: {e}") })
+                });
                 first = false;
             }
             Err(e) => {
@@ -178,7 +163,14 @@ fn emit<D: Designer>(args: &GenerateArgs, designer: &D, options: &GenerateOption
                 eprintln!("error: {}", failure.message);
             }
         }
+        written.is_ok()
+    });
+    done.store(true, Ordering::Relaxed);
+    if let Some(w) = watcher {
+        let _ = w.join();
     }
+    run?;
+    written?;
     Ok(code)
 }
 

@@ -16,17 +16,16 @@
 //! which keeps a clue whose check runs out of time, depends on the machine.
 
 pub mod check;
-pub mod csp;
-pub mod fans;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::hints::{self, PlanRequest};
+pub use crate::puzzles::design::{Designer, Draft, Drops, Slot};
 use crate::puzzles::{Error, SolveOptions};
 use crate::report::steps::{Difficulty, PlanStatus};
 use crate::rng::SplitMix64;
@@ -108,40 +107,6 @@ impl Default for GenerateOptions {
             solver: SolverConfig::default(),
         }
     }
-}
-
-/// A clue's cell in its array's grid, for the symmetries.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Slot {
-    /// Which of the designer's clue arrays.
-    pub array: usize,
-    /// Row and column; `None` for a clue off any grid (dropped alone).
-    pub place: Option<(usize, usize)>,
-    /// The array's rows and columns.
-    pub extent: (usize, usize),
-}
-
-/// A kind of puzzle `generate` can make.
-pub trait Designer: Sync {
-    /// A random solution with its clues.
-    type Drawn: Send;
-
-    /// The model's file name, for messages and the generated models.
-    fn name(&self) -> &str;
-
-    /// A random solution, which depends on `rng` alone; `None` when the
-    /// template has none.
-    fn draw(&self, rng: &mut SplitMix64, options: &GenerateOptions) -> Result<Option<Self::Drawn>, Error>;
-
-    /// The clues the solution gives, one slot each.
-    fn slots(&self, drawn: &Self::Drawn) -> Vec<Slot>;
-
-    /// The model's text with the clues in `kept` (one flag per slot).
-    fn write(&self, drawn: &Self::Drawn, kept: &[bool]) -> String;
-
-    /// The solution as `solve --format json` writes it under `"solution"`
-    /// (those members the recount compares).
-    fn solution(&self, drawn: &Self::Drawn) -> serde_json::Value;
 }
 
 /// One generated puzzle.
@@ -229,25 +194,82 @@ pub fn shard_indices(count: u64, shard: Shard) -> Vec<u64> {
     (0..count).filter(|k| k % shard.of.max(1) == shard.index).collect()
 }
 
-/// Makes this shard's puzzles on `options.jobs` threads, in index order.
-/// Each puzzle's result comes back on its own: one that fails does not stop
-/// the others.
-pub fn generate<D: Designer>(
-    designer: &D,
+/// Makes this shard's puzzles on `options.jobs` threads and hands each to
+/// `each` as soon as it and every puzzle before it are done, in index order
+/// (so the output is the same with any number of threads). Each puzzle's
+/// result comes on its own: one that fails does not stop the others; `each`
+/// returning false stops the run (no new puzzle is started).
+pub fn generate_each(
+    designer: &dyn Designer,
     options: &GenerateOptions,
-    progress: &Arc<GenerateProgress>,
-) -> Result<Vec<Result<Generated, Error>>, Error> {
+    progress: &GenerateProgress,
+    each: &mut dyn FnMut(Result<Generated, Error>) -> bool,
+) -> Result<(), Error> {
     let indices = shard_indices(options.count, options.shard);
+    let jobs = options.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
+        .num_threads(jobs)
         .build()
         .map_err(|e| Error::Internal(format!("cannot start the threads: {e}")))?;
-    Ok(pool.install(|| indices.par_iter().map(|&k| make(designer, options, k, progress)).collect()))
+    // The workers take the indices in order, so results come nearly in
+    // order and few wait in `pending`.
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pool.scope(|workers| {
+                for _ in 0..jobs {
+                    let sender = sender.clone();
+                    let (next, halt, indices) = (&next, &halt, &indices);
+                    workers.spawn(move |_| {
+                        while !halt.load(Ordering::Relaxed) {
+                            let at = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&k) = indices.get(at) else { break };
+                            if sender.send((at, make(designer, options, k, progress))).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            });
+            drop(sender);
+        });
+        let mut pending = BTreeMap::new();
+        let mut due = 0;
+        for (at, result) in receiver.iter() {
+            pending.insert(at, result);
+            while let Some(result) = pending.remove(&due) {
+                due += 1;
+                if !each(result) {
+                    halt.store(true, Ordering::Relaxed);
+                }
+            }
+            if halt.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+    });
+    Ok(())
+}
+
+/// [`generate_each`] with every result collected, in index order.
+pub fn generate(
+    designer: &dyn Designer,
+    options: &GenerateOptions,
+    progress: &GenerateProgress,
+) -> Result<Vec<Result<Generated, Error>>, Error> {
+    let mut all = Vec::new();
+    generate_each(designer, options, progress, &mut |result| {
+        all.push(result);
+        true
+    })?;
+    Ok(all)
 }
 
 /// Puzzle `index` of a run.
-pub fn make<D: Designer>(
-    designer: &D,
+pub fn make(
+    designer: &dyn Designer,
     options: &GenerateOptions,
     index: u64,
     progress: &GenerateProgress,
@@ -256,14 +278,15 @@ pub fn make<D: Designer>(
     let mut why = "its clues never made a unique puzzle".to_string();
     for attempt in 0..options.attempts.max(1) {
         let seed = puzzle_seed(options.seed, index, attempt);
-        let Some(drawn) = designer.draw(&mut SplitMix64::new(seed), options)? else {
+        let Some(draft) = designer.draw(&mut SplitMix64::new(seed), &options.solver)? else {
             return Err(Error::BadRequest(format!(
                 "{}: the model has no solution to draw clues from",
                 designer.name()
             )));
         };
         let mut tally = Tally::default();
-        let Some(kept) = drop_clues(designer, &drawn, options, &mut SplitMix64::new(seed ^ 1), &mut tally, progress)?
+        let Some(kept) =
+            drop_clues(designer, draft.as_ref(), options, &mut SplitMix64::new(seed ^ 1), &mut tally, progress)?
         else {
             continue;
         };
@@ -273,8 +296,8 @@ pub fn make<D: Designer>(
             options.seed,
             designer.name()
         );
-        let text = header + &designer.write(&drawn, &kept);
-        let solution = designer.solution(&drawn);
+        let text = header + &draft.write(&kept);
+        let solution = draft.solution(&kept, &options.solver)?;
         let rating = match options.difficulty {
             Some((lo, hi)) => {
                 let rating = rate(designer.name(), &text, options)?;
@@ -321,21 +344,27 @@ struct Tally {
     slowest_ms: f64,
 }
 
-/// Drops the clues of `drawn` in a random order while the puzzle stays
+/// Drops the clues of `draft` in a random order while the puzzle stays
 /// unique; `None` when every clue together does not make it unique.
-fn drop_clues<D: Designer>(
-    designer: &D,
-    drawn: &D::Drawn,
+///
+/// Clues that narrow are tried once each (with `minimal`; else up to the
+/// first that cannot go): one that cannot be dropped never can once others
+/// are. Clues that reshape the puzzle are tried in passes, each over those
+/// left in the same order, until a pass drops none (with `minimal`; else
+/// one pass), and a drop that leaves no solution keeps its clue.
+fn drop_clues(
+    designer: &dyn Designer,
+    draft: &dyn Draft,
     options: &GenerateOptions,
     rng: &mut SplitMix64,
     tally: &mut Tally,
     progress: &GenerateProgress,
 ) -> Result<Option<Vec<bool>>, Error> {
-    let slots = designer.slots(drawn);
+    let slots = draft.slots();
     let mut kept = vec![true; slots.len()];
     let verdict = |kept: &[bool], tally: &mut Tally, budget: Option<Duration>| {
         let started = Instant::now();
-        let text = designer.write(drawn, kept);
+        let text = draft.write(kept);
         let verdict = check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, budget)?;
         tally.checks += 1;
         tally.over_budget += u64::from(verdict == Verdict::OverBudget);
@@ -356,28 +385,35 @@ fn drop_clues<D: Designer>(
             )));
         }
     }
+    let reshape = designer.drops() == Drops::Reshape;
     let mut orbits = orbits(&slots, options.symmetry);
     rng.shuffle(&mut orbits);
-    for orbit in orbits {
-        orbit.iter().for_each(|&k| kept[k] = false);
-        match verdict(&kept, tally, options.budget)? {
-            Verdict::Unique => {}
-            Verdict::None => {
-                return Err(Error::CheckFailed(format!(
-                    "{}: dropping a clue left no solution, which fewer clues cannot do",
-                    designer.name()
-                )));
+    loop {
+        let mut dropped = false;
+        for orbit in &orbits {
+            if !orbit.iter().all(|&k| kept[k]) {
+                continue;
             }
-            Verdict::Several => {
-                orbit.iter().for_each(|&k| kept[k] = true);
-                if !options.minimal {
-                    break;
+            orbit.iter().for_each(|&k| kept[k] = false);
+            match verdict(&kept, tally, options.budget)? {
+                Verdict::Unique => dropped = true,
+                Verdict::None if !reshape => {
+                    return Err(Error::CheckFailed(format!(
+                        "{}: dropping a clue left no solution, which fewer clues cannot do",
+                        designer.name()
+                    )));
                 }
+                Verdict::Several if !reshape && !options.minimal => {
+                    orbit.iter().for_each(|&k| kept[k] = true);
+                    return Ok(Some(kept));
+                }
+                Verdict::None | Verdict::Several | Verdict::OverBudget => orbit.iter().for_each(|&k| kept[k] = true),
             }
-            Verdict::OverBudget => orbit.iter().for_each(|&k| kept[k] = true),
+        }
+        if !(reshape && options.minimal && dropped) {
+            return Ok(Some(kept));
         }
     }
-    Ok(Some(kept))
 }
 
 /// The slots grouped as `symmetry` pairs them: each slot with its image,

@@ -12,6 +12,9 @@
 //! read = "cell"        # the clue of each cell, from a solution
 //! ```
 //!
+//! An optional `title` under `[design]` is the generated puzzles' title in
+//! place of the model's.
+//!
 //! A generated puzzle is the model's own text with the clue arrays'
 //! values written anew, in the form they had (a TOML array, or a string
 //! holding `[| .. |]`), so the rest of the file is kept as it was.
@@ -32,6 +35,7 @@ use crate::model::{LoadError, Spanned};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct DesignEntry {
+    title: Option<String>,
     clue: Option<Spanned<Vec<ClueEntry>>>,
 }
 
@@ -47,6 +51,8 @@ struct ClueEntry {
 /// How `generate` makes puzzles of a model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Design {
+    /// The title of a generated puzzle, in place of the model's own.
+    pub title: Option<String>,
     /// The clue arrays, in the table's order.
     pub clues: Vec<ClueArray>,
 }
@@ -185,7 +191,7 @@ impl Loader<'_> {
             }
             clues.push(array);
         }
-        Ok(Design { clues })
+        Ok(Design { title: entry.title.clone(), clues })
     }
 
     fn clue_array(&self, entry: &ClueEntry, spans: &[(Range<usize>, bool)]) -> Result<ClueArray, LoadError> {

@@ -9,6 +9,7 @@ mod engines;
 
 pub mod compare;
 pub mod csp;
+pub mod design;
 pub mod fans;
 pub mod keys_doors;
 pub mod tile_cover;
@@ -865,14 +866,21 @@ pub struct Family {
     pub kind: &'static str,
     /// Builds a validated puzzle from a model file of this kind.
     pub load: fn(&Source) -> Result<Box<dyn Puzzle>, LoadError>,
+    /// Builds the designer `generate` makes puzzles with from a template
+    /// of this kind, for the families that have one.
+    pub design: Option<design::DesignerOf>,
 }
 
 /// Every family somaria knows.
 pub const FAMILIES: &[Family] = &[
-    Family { kind: fans::KIND, load: fans::load },
-    Family { kind: keys_doors::KIND, load: keys_doors::load },
-    Family { kind: tile_cover::KIND, load: tile_cover::load },
-    Family { kind: csp::KIND, load: csp::load },
+    Family { kind: fans::KIND, load: fans::load, design: Some(fans::designer::FansDesigner::boxed) },
+    Family { kind: keys_doors::KIND, load: keys_doors::load, design: None },
+    Family {
+        kind: tile_cover::KIND,
+        load: tile_cover::load,
+        design: Some(tile_cover::designer::TileCoverDesigner::boxed),
+    },
+    Family { kind: csp::KIND, load: csp::load, design: Some(csp::designer::CspDesigner::boxed) },
 ];
 
 /// The known kinds, quoted and joined for messages.
@@ -902,6 +910,26 @@ pub fn load_file(path: &Path) -> Result<Box<dyn Puzzle>, LoadError> {
 /// ```
 pub fn load_str(name: &str, text: &str) -> Result<Box<dyn Puzzle>, LoadError> {
     load(&Source::from_text(name, text))
+}
+
+/// The designer of a template of any kind, dispatching on `kind`; a kind
+/// with no designer is refused, after the template is loaded (so a broken
+/// model is reported as such).
+pub fn designer(source: &Source) -> Result<Box<dyn design::Designer>, LoadError> {
+    let puzzle = load(source)?;
+    let family = FAMILIES.iter().find(|f| f.kind == puzzle.kind());
+    if let Some(design) = family.and_then(|f| f.design) {
+        return design(source);
+    }
+    let kinds: Vec<String> = FAMILIES.iter().filter(|f| f.design.is_some()).map(|f| format!("{:?}", f.kind)).collect();
+    let problem = Problem::Invalid {
+        found: format!("a model of kind {:?}, which generate has no designer for", puzzle.kind()),
+        expected: format!("a template generate makes puzzles from: kind = {}", kinds.join(", ")),
+    };
+    match source.kind()? {
+        Some(kind) => Err(source.error_at(&kind, problem)),
+        None => Err(source.error(None, problem)),
+    }
 }
 
 /// Loads a model of any kind from its source, dispatching on `kind`.

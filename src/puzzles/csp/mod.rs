@@ -18,6 +18,7 @@
 //! ```
 
 pub mod design;
+pub mod designer;
 mod render;
 mod state;
 pub mod table;

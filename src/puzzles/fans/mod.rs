@@ -15,6 +15,7 @@
 //! listing, without the CNF.
 
 mod check;
+pub mod designer;
 mod encode;
 pub mod generate;
 mod load;

@@ -24,6 +24,7 @@
 
 mod check;
 pub mod construct;
+pub mod designer;
 mod encode;
 mod flow;
 mod graph;

@@ -5,12 +5,13 @@
 
 use serde::Deserialize;
 
-use super::{Designer, GenerateOptions, Slot};
+use super::{Cell, FanPuzzle, load_puzzle};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::Error;
-use crate::puzzles::fans::{Cell, FanPuzzle, load_puzzle};
+use crate::puzzles::design::{Designer, Draft, Slot};
 use crate::rng::SplitMix64;
+use crate::solver::SolverConfig;
 
 /// A fans model in the grid form, as a template.
 pub struct FansDesigner {
@@ -25,7 +26,8 @@ pub struct FansDesigner {
 }
 
 /// A random layout with its directions.
-pub struct FansDrawn {
+struct FansDraft<'a> {
+    designer: &'a FansDesigner,
     /// Fans, walls and floor, row by row; the weathercocks are the slots.
     cells: Vec<Vec<Cell>>,
     /// Each fan's direction, by its cell.
@@ -66,16 +68,19 @@ impl FansDesigner {
             wall_rate: count(Cell::Wall) / (cells - fans).max(1.0),
         })
     }
+
+    /// [`FansDesigner::new`] as the family's registered designer.
+    pub fn boxed(source: &Source) -> Result<Box<dyn Designer>, LoadError> {
+        Ok(Box::new(FansDesigner::new(source)?))
+    }
 }
 
 impl Designer for FansDesigner {
-    type Drawn = FansDrawn;
-
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn draw(&self, rng: &mut SplitMix64, _: &GenerateOptions) -> Result<Option<FansDrawn>, Error> {
+    fn draw<'a>(&'a self, rng: &mut SplitMix64, _: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
         let rows: Vec<Vec<Cell>> = (0..self.rows)
             .map(|_| {
                 (0..self.cols)
@@ -122,33 +127,36 @@ impl Designer for FansDesigner {
             .flat_map(|r| (0..self.cols).map(move |c| (r, c)))
             .filter(|&(r, c)| rows[r][c] == Cell::Floor && in_wind[r * self.cols + c])
             .collect();
-        Ok(Some(FansDrawn { cells: rows, dirs, blown }))
+        Ok(Some(Box::new(FansDraft { designer: self, cells: rows, dirs, blown })))
+    }
+}
+
+impl Draft for FansDraft<'_> {
+    fn slots(&self) -> Vec<Slot> {
+        let extent = (self.designer.rows, self.designer.cols);
+        self.blown.iter().map(|&p| Slot { array: 0, place: Some(p), extent }).collect()
     }
 
-    fn slots(&self, drawn: &FansDrawn) -> Vec<Slot> {
-        drawn.blown.iter().map(|&p| Slot { array: 0, place: Some(p), extent: (self.rows, self.cols) }).collect()
-    }
-
-    fn write(&self, drawn: &FansDrawn, kept: &[bool]) -> String {
-        let mut cells = drawn.cells.clone();
-        for (&(r, c), _) in drawn.blown.iter().zip(kept).filter(|(_, k)| **k) {
+    fn write(&self, kept: &[bool]) -> String {
+        let mut cells = self.cells.clone();
+        for (&(r, c), _) in self.blown.iter().zip(kept).filter(|(_, k)| **k) {
             cells[r][c] = Cell::Weathercock;
         }
         let rows: Vec<String> = cells.iter().map(|row| row.iter().map(|c| c.symbol()).collect()).collect();
-        let mut text = self.text.clone();
-        text.replace_range(self.grid_span.clone(), &format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
+        let mut text = self.designer.text.clone();
+        text.replace_range(self.designer.grid_span.clone(), &format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
         text
     }
 
-    fn solution(&self, drawn: &FansDrawn) -> serde_json::Value {
-        let Some(layout) = Grid::from_rows(drawn.cells.clone()) else { return serde_json::Value::Null };
+    fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {
+        let layout = Grid::from_rows(self.cells.clone()).ok_or_else(|| Error::Internal("an empty fans grid".into()))?;
         let puzzle = FanPuzzle::from_grid(layout);
         let dirs: Vec<Dir> = (0..puzzle.num_fans())
             .map(|i| {
                 let place = puzzle.fan_place(i);
-                drawn.dirs.iter().find(|(p, _)| Some(*p) == place).map_or(Dir::Up, |&(_, d)| d)
+                self.dirs.iter().find(|(p, _)| Some(*p) == place).map_or(Dir::Up, |&(_, d)| d)
             })
             .collect();
-        serde_json::to_value(puzzle.solution(&dirs)).unwrap_or(serde_json::Value::Null)
+        serde_json::to_value(puzzle.solution(&dirs)).map_err(|e| Error::Internal(e.to_string()))
     }
 }

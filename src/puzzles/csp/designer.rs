@@ -2,13 +2,14 @@
 //! is drawn on the template with every clue array blank, and a puzzle is
 //! the template's text with its clue arrays written anew.
 
-use super::{Designer, GenerateOptions, Slot};
+use super::design::with_clues;
+use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::Design;
-use crate::model::Source;
-use crate::puzzles::csp::design::with_clues;
-use crate::puzzles::csp::{CspPuzzle, load_puzzle};
+use crate::model::{LoadError, Problem, Source, Spanned};
+use crate::puzzles::design::{Designer, Draft, Slot};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
+use crate::solver::SolverConfig;
 
 /// A csp model with a `[design]` table.
 pub struct CspDesigner {
@@ -19,10 +20,19 @@ pub struct CspDesigner {
     design: Design,
     /// The template with every clue array blank, whose solutions are drawn.
     blank: CspPuzzle,
+    /// The design's title, and where it goes in `text`: over the model's
+    /// title's value, or a line of its own at the top.
+    title: Option<(std::ops::Range<usize>, String)>,
+}
+
+#[derive(serde::Deserialize)]
+struct TitleOnly {
+    title: Option<Spanned<String>>,
 }
 
 /// A random solution and its clues.
-pub struct CspDrawn {
+struct CspDraft<'a> {
+    designer: &'a CspDesigner,
     values: Vec<i64>,
     /// Per clue array, row-major.
     clues: Vec<Vec<i64>>,
@@ -33,12 +43,12 @@ pub struct CspDrawn {
 impl CspDesigner {
     /// The designer of a csp model; refused (as bad input) when it has no
     /// design table.
-    pub fn new(source: &Source) -> Result<CspDesigner, crate::model::LoadError> {
+    pub fn new(source: &Source) -> Result<CspDesigner, LoadError> {
         let template = load_puzzle(source)?;
         let Some(design) = template.design() else {
             return Err(source.error(
                 None,
-                crate::model::Problem::Invalid {
+                Problem::Invalid {
                     found: "a csp model without a [design] table".into(),
                     expected: "[[design.clue]] tables naming the clue arrays, their blank and how to read a clue \
                                off a solution (see the README's generate section)"
@@ -49,20 +59,34 @@ impl CspDesigner {
         let blanks: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
         let text = source.text().to_string();
         let blank = load_puzzle(&Source::from_text(source.name(), with_clues(&text, design, &blanks)))?;
+        let title = match &design.title {
+            None => None,
+            Some(title) => {
+                let quoted = toml::Value::String(title.clone()).to_string();
+                let file: TitleOnly = source.parse()?;
+                Some(match file.title {
+                    Some(old) => (old.span(), quoted),
+                    None => (0..0, format!("title = {quoted}\n")),
+                })
+            }
+        };
         let design = design.clone();
-        Ok(CspDesigner { name: source.name().to_string(), text, design, blank })
+        Ok(CspDesigner { name: source.name().to_string(), text, design, blank, title })
+    }
+
+    /// [`CspDesigner::new`] as the family's registered designer.
+    pub fn boxed(source: &Source) -> Result<Box<dyn Designer>, LoadError> {
+        Ok(Box::new(CspDesigner::new(source)?))
     }
 }
 
 impl Designer for CspDesigner {
-    type Drawn = CspDrawn;
-
     fn name(&self) -> &str {
         &self.name
     }
 
-    fn draw(&self, rng: &mut SplitMix64, options: &GenerateOptions) -> Result<Option<CspDrawn>, Error> {
-        let solve = SolveOptions { engine: None, solver: options.solver.clone(), ..SolveOptions::default() };
+    fn draw<'a>(&'a self, rng: &mut SplitMix64, solver: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
+        let solve = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
         let Some(values) = self.blank.random_solution(rng, &solve)? else { return Ok(None) };
         let clues = self.blank.clues_of(&values);
         let design = &self.design;
@@ -74,13 +98,14 @@ impl Designer for CspDesigner {
                 cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
             })
             .collect();
-        Ok(Some(CspDrawn { values, clues, at }))
+        Ok(Some(Box::new(CspDraft { designer: self, values, clues, at })))
     }
+}
 
-    fn slots(&self, drawn: &CspDrawn) -> Vec<Slot> {
-        let design = &self.design;
-        drawn
-            .at
+impl Draft for CspDraft<'_> {
+    fn slots(&self) -> Vec<Slot> {
+        let design = &self.designer.design;
+        self.at
             .iter()
             .map(|&(a, k)| {
                 let index = &design.clues[a].index;
@@ -95,16 +120,34 @@ impl Designer for CspDesigner {
             .collect()
     }
 
-    fn write(&self, drawn: &CspDrawn, kept: &[bool]) -> String {
-        let design = &self.design;
+    fn write(&self, kept: &[bool]) -> String {
+        let design = &self.designer.design;
         let mut values: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
-        for (&(a, k), _) in drawn.at.iter().zip(kept).filter(|(_, keep)| **keep) {
-            values[a][k] = drawn.clues[a][k];
+        for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
+            values[a][k] = self.clues[a][k];
         }
-        with_clues(&self.text, design, &values)
+        let text = with_clues(&self.designer.text, design, &values);
+        match &self.designer.title {
+            // The title's place, before or after the clue arrays, moved by
+            // how much longer they were written.
+            Some((span, title)) => {
+                let shift: isize = design
+                    .clues
+                    .iter()
+                    .zip(&values)
+                    .filter(|(c, _)| c.value_span.start < span.start)
+                    .map(|(c, v)| c.written(v).len() as isize - c.value_span.len() as isize)
+                    .sum();
+                let mut text = text;
+                let at = |x: usize| (x as isize + shift) as usize;
+                text.replace_range(at(span.start)..at(span.end), title);
+                text
+            }
+            None => text,
+        }
     }
 
-    fn solution(&self, drawn: &CspDrawn) -> serde_json::Value {
-        self.blank.shown_json(&drawn.values)
+    fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {
+        Ok(self.designer.blank.shown_json(&self.values))
     }
 }
