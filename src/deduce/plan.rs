@@ -90,6 +90,10 @@ pub struct Memo {
     pool: Option<Witnesses>,
 }
 
+/// Past this many relevant known facts, the facts used are shrunk from the
+/// solver's core first.
+const SEED_FROM: usize = 64;
+
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
 
@@ -255,14 +259,16 @@ pub fn open_facts(target: &Target, state: &State) -> Vec<Settled> {
     open.filter_map(|(fact, t)| t.map(|holds| Settled { fact, holds })).collect()
 }
 
-/// What [`forced`] found: the facts forced, and a set of the known facts
-/// that with the rules forces all of them (the solver's core, not
-/// necessarily minimal; empty when nothing is forced).
+/// What [`forced`] found: the facts forced, and the known facts in the
+/// solver's last core (empty when nothing is forced): a good place to
+/// start looking for the facts used, not a proof. The solver's core can
+/// leave out a known fact that clashes with an assumption outright, so
+/// [`used_facts`] tests it before it shrinks it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Forced {
     /// The candidates forced.
     pub facts: Vec<Settled>,
-    /// Known facts that suffice to force them.
+    /// Known facts the solver's core names.
     pub core: Vec<Settled>,
 }
 
@@ -383,10 +389,16 @@ fn used_facts(
     new: &[Settled],
     seed: &[Settled],
 ) -> Result<Vec<Settled>, SolverError> {
-    if let Some(used) = shrink_used(d, pool, rules, seed, new)? {
-        return Ok(used);
-    }
     let relevant = relevant_known(d, rules, known);
+    // With a grid global every known fact is relevant, and shrinking them
+    // all costs a call with lazy cuts per fact: start from the core there.
+    // Elsewhere the relevant facts are few, and shrinking the core gave
+    // larger sets (Sudoku: more time in the facts used and the re-checks).
+    if relevant.len() > SEED_FROM && !seed.is_empty() {
+        if let Some(used) = shrink_used(d, pool, rules, seed, new)? {
+            return Ok(used);
+        }
+    }
     if let Some(used) = shrink_used(d, pool, rules, &relevant, new)? {
         return Ok(used);
     }
