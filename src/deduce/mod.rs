@@ -98,6 +98,12 @@ pub struct Deductions<'p> {
     pub rules: Vec<Rule>,
     /// The candidate facts (empty unless [`Wanted::facts`]).
     pub facts: Vec<Fact>,
+    /// The rules (indices into `rules`, increasing) that state facts
+    /// outright, such as a Sudoku's given digit: each speaks of one thing
+    /// that has facts, so it says no more than the facts it forces by
+    /// itself. A player knows those facts from the start; they are not
+    /// deductions, and no easiest set of rules needs such a rule.
+    pub stated: Vec<usize>,
     /// Set when building already proved that the puzzle has no solution
     /// (an optimisation found none), so nothing need be asked.
     pub refuted: bool,
@@ -118,6 +124,7 @@ impl<'p> Deductions<'p> {
             assumptions: Vec::new(),
             rules: Vec::new(),
             facts: Vec::new(),
+            stated: Vec::new(),
             refuted: false,
             formula: None,
             check: Box::new(check),
@@ -202,6 +209,15 @@ pub fn switchable(cnf: &Cnf, soft: &[GroupId]) -> (Cnf, Vec<Lit>) {
         guarded.add_clause(&clause);
     }
     (guarded, selectors)
+}
+
+/// The rules (indices, increasing) that speak of exactly one subject, one
+/// that some fact is about: such a rule constrains that one thing alone,
+/// so it says exactly what the facts it forces by itself say.
+pub fn single_subject_rules(rules: &[Rule], facts: &[Fact]) -> Vec<usize> {
+    let subjects: std::collections::HashSet<usize> = facts.iter().map(|f| f.subject).collect();
+    let single = |r: &Rule| matches!(&r.subjects[..], [s] if subjects.contains(s));
+    rules.iter().enumerate().filter(|(_, r)| single(r)).map(|(i, _)| i).collect()
 }
 
 /// The rule a clause group of `cnf` states, behind `selector`: its name

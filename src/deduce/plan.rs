@@ -10,6 +10,13 @@
 //! is explained by a deletion-minimal set instead ([`shrink_by_deletion`]),
 //! marked as not known to be smallest.
 //!
+//! A set that joins a wide rule (a grid global) to narrow ones is asked
+//! first about the facts near the narrow rules' cells, and about the rest
+//! only when no set of its size forces anything near: the first answer is
+//! cheap and still a smallest set (see [`exhaustive`]). The facts of the
+//! rules that state them outright ([`Deductions::stated`], such as a
+//! Sudoku's givens) are known from the start and are never a step.
+//!
 //! Only facts that hold in every solution (the target, computed once with
 //! every rule on) can ever be forced, so only those are candidates. Nothing
 //! here is trusted by itself: [`super::verify`] re-checks every step.
@@ -82,6 +89,10 @@ pub struct Memo {
     forced_nothing: HashMap<Vec<usize>, u64>,
     pool: Option<Witnesses>,
 }
+
+/// Past this many relevant known facts, the facts used are shrunk from the
+/// solver's core first.
+const SEED_FROM: usize = 64;
 
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
@@ -207,8 +218,15 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
     let target = Target(target);
     let open = open_facts(&target, &state);
     let mut pool = Witnesses::new(d, 1);
-    let follows = forced(d, &mut pool, &[], &state.settled(), &open)?;
+    let follows = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
     state.apply(&follows);
+    // What the model states outright is known, as the player's entries are.
+    if !d.stated.is_empty() {
+        let stated = d.stated.clone();
+        let open = open_facts(&target, &state);
+        let given = forced(d, &mut pool, &stated, &state.settled(), &open)?.facts;
+        state.apply(&given);
+    }
     Ok(Start::Ready(target, state))
 }
 
@@ -241,6 +259,19 @@ pub fn open_facts(target: &Target, state: &State) -> Vec<Settled> {
     open.filter_map(|(fact, t)| t.map(|holds| Settled { fact, holds })).collect()
 }
 
+/// What [`forced`] found: the facts forced, and the known facts in the
+/// solver's last core (empty when nothing is forced): a good place to
+/// start looking for the facts used, not a proof. The solver's core can
+/// leave out a known fact that clashes with an assumption outright, so
+/// [`used_facts`] tests it before it shrinks it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Forced {
+    /// The candidates forced.
+    pub facts: Vec<Settled>,
+    /// Known facts the solver's core names.
+    pub core: Vec<Settled>,
+}
+
 /// Which of `candidates` the rules `rules` force with the `known` facts.
 /// A candidate whose negation some kept model shows (one that satisfies
 /// `rules` and agrees with `known`) is not forced, with no SAT call; the
@@ -256,11 +287,11 @@ pub(super) fn forced(
     rules: &[usize],
     known: &[Settled],
     candidates: &[Settled],
-) -> Result<Vec<Settled>, SolverError> {
+) -> Result<Forced, SolverError> {
     let mut refuted: Vec<Settled> = candidates.iter().map(|c| Settled { fact: c.fact, holds: !c.holds }).collect();
     pool.drop_shown(rules, known, &mut refuted);
     if refuted.is_empty() {
-        return Ok(Vec::new());
+        return Ok(Forced::default());
     }
     let mut assumptions = d.assumptions.clone();
     assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
@@ -274,6 +305,7 @@ pub(super) fn forced(
     // calls further, but broke a tile-cover step with tiles that may be
     // left; until that is understood, it stays out.)
     let prefer_negations = rules.is_empty();
+    let mut core_known: Vec<Settled> = Vec::new();
     let mut preferred: Vec<Lit> = Vec::new();
     let mut dropped: std::collections::HashSet<Lit> = std::collections::HashSet::new();
     let fixed = assumptions.len();
@@ -306,6 +338,7 @@ pub(super) fn forced(
                     dropped.extend(negations.into_iter().filter(|l| core.contains(l)));
                 }
                 if preferred.len() == rules_before && dropped.len() == dropped_before {
+                    core_known = known.iter().filter(|&&k| core.contains(&lit(d, k))).copied().collect();
                     break Ok(());
                 }
                 fresh = false;
@@ -323,7 +356,9 @@ pub(super) fn forced(
     };
     d.solver.add_clause(&[!selector]);
     outcome?;
-    Ok(candidates.iter().filter(|c| refuted.iter().any(|r| r.fact == c.fact)).copied().collect())
+    let facts: Vec<Settled> = candidates.iter().filter(|c| refuted.iter().any(|r| r.fact == c.fact)).copied().collect();
+    let core = if facts.is_empty() { Vec::new() } else { core_known };
+    Ok(Forced { facts, core })
 }
 
 /// Whether `step`, found in an earlier state, is still an easiest step in
@@ -336,23 +371,34 @@ pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step, memo: &
         0 => Ok(true),
         1 => {
             let pool = memo.pool(d);
-            Ok(forced(d, pool, &[], &state.settled(), &step.facts)?.is_empty())
+            Ok(forced(d, pool, &[], &state.settled(), &step.facts)?.facts.is_empty())
         }
         _ => Ok(false),
     }
 }
 
 /// A minimal set of the `known` facts that, with `rules`, forces all of
-/// `new`: shrunk from the facts about the rules' subjects when those force
-/// it, otherwise from all of them.
+/// `new`: shrunk from `seed` (a set found to suffice, such as the solver's
+/// core) when it does, else from the facts about the rules' subjects when
+/// those force it, otherwise from all of them.
 fn used_facts(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
     rules: &[usize],
     known: &[Settled],
     new: &[Settled],
+    seed: &[Settled],
 ) -> Result<Vec<Settled>, SolverError> {
     let relevant = relevant_known(d, rules, known);
+    // With a grid global every known fact is relevant, and shrinking them
+    // all costs a call with lazy cuts per fact: start from the core there.
+    // Elsewhere the relevant facts are few, and shrinking the core gave
+    // larger sets (Sudoku: more time in the facts used and the re-checks).
+    if relevant.len() > SEED_FROM && !seed.is_empty() {
+        if let Some(used) = shrink_used(d, pool, rules, seed, new)? {
+            return Ok(used);
+        }
+    }
     if let Some(used) = shrink_used(d, pool, rules, &relevant, new)? {
         return Ok(used);
     }
@@ -418,6 +464,9 @@ fn live_rules(d: &Deductions<'_>, open: &[Settled]) -> Vec<(usize, Option<Vec<us
     subjects.sort_unstable();
     subjects.dedup();
     let live = d.rules.iter().enumerate().filter_map(|(r, rule)| {
+        if d.stated.binary_search(&r).is_ok() {
+            return None;
+        }
         if rule.subjects.is_empty() {
             return Some((r, None));
         }
@@ -482,58 +531,23 @@ pub fn next_steps(
     let c0 = d.solver.stats().sat_calls;
     let follows = forced(d, memo.pool(d), &[], &known_settled, &open)?;
     stats.calls[0] += d.solver.stats().sat_calls - c0;
-    if !follows.is_empty() {
-        let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &[], &known_settled, &follows))?;
-        return Ok(vec![Step { facts: follows, because: Vec::new(), using, smallest: true }]);
+    if !follows.facts.is_empty() {
+        let Forced { facts, core } = follows;
+        let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &[], &known_settled, &facts, &core))?;
+        return Ok(vec![Step { facts, because: Vec::new(), using, smallest: true }]);
     }
     let started = Instant::now();
     let c0 = d.solver.stats().sat_calls;
-    let live = live_rules(d, &open);
-    let touches: Vec<Vec<bool>> = live
-        .iter()
-        .map(|(_, a)| {
-            live.iter()
-                .map(|(_, b)| match (a, b) {
-                    (Some(a), Some(b)) => meet(a, b),
-                    _ => true,
-                })
-                .collect()
-        })
-        .collect();
     let exact = limits.exact_size.min(upto.unwrap_or(usize::MAX));
-    let search = smallest_sets(
-        live.len(),
-        exact,
-        limits.sets_per_search,
-        |set| connected(set, &touches),
-        |set| {
-            let rules: Vec<usize> = set.iter().map(|&i| live[i].0).collect();
-            let speaks_of_all = set.iter().any(|&i| live[i].1.is_none());
-            let about = |o: &&Settled| {
-                let s = d.facts[o.fact].subject;
-                speaks_of_all || set.iter().any(|&i| live[i].1.as_ref().is_some_and(|ss| ss.binary_search(&s).is_ok()))
-            };
-            let candidates: Vec<Settled> = open.iter().filter(about).copied().collect();
-            let relevant = relevant_known(d, &rules, &known_settled);
-            let seen = digest(&relevant);
-            if memo.forced_nothing.get(&rules) == Some(&seen) {
-                return Ok(None);
-            }
-            let found = forced(d, memo.pool(d), &rules, &relevant, &candidates)?;
-            if found.is_empty() {
-                memo.forced_nothing.insert(rules, seen);
-                return Ok(None);
-            }
-            Ok::<_, SolverError>(Some((rules, found)))
-        },
-    )?;
+    let search = exhaustive(d, &open, &known_settled, exact, limits, memo)?;
     stats.sets_tested += search.tested as u64;
     stats.set_search += started.elapsed();
     stats.calls[1] += d.solver.stats().sat_calls - c0;
     if !search.found.is_empty() {
         let mut steps = Vec::new();
-        for (_, (because, facts)) in search.found {
-            let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &because, &known_settled, &facts))?;
+        for (because, Forced { facts, core }) in search.found {
+            let using =
+                timed(&mut stats.used, || used_facts(d, memo.pool(d), &because, &known_settled, &facts, &core))?;
             steps.push(Step { facts, because, using, smallest: search.complete });
         }
         steps.sort_by_key(|s| s.using.len());
@@ -548,13 +562,124 @@ pub fn next_steps(
     let step = fallback(d, memo.pool(d), &open, &known_settled, limits)?;
     stats.calls[2] += d.solver.stats().sat_calls - c0;
     stats.fallback += started.elapsed();
-    let Some((because, facts)) = step else { return Ok(Vec::new()) };
+    let Some((because, Forced { facts, core })) = step else { return Ok(Vec::new()) };
     if upto.is_some_and(|k| because.len() > k) {
         return Ok(Vec::new());
     }
     let smallest = search.complete && because.len() == search.size + 1;
-    let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &because, &known_settled, &facts))?;
+    let using = timed(&mut stats.used, || used_facts(d, memo.pool(d), &because, &known_settled, &facts, &core))?;
     Ok(vec![Step { facts, because, using, smallest }])
+}
+
+/// What [`exhaustive`] found: the sets of the smallest size that force
+/// something, with what they force; whether every smaller set was tested
+/// (within the budget); the size reached; the sets tested.
+struct Exhaustive {
+    found: Vec<Deduction>,
+    complete: bool,
+    size: usize,
+    tested: usize,
+}
+
+/// Every set of the live rules, by increasing size up to `exact`, tested
+/// for what it forces. A set that joins a wide rule (a grid global, say)
+/// to narrow ones is first asked only about the facts near the narrow
+/// rules' cells, where such a deduction nearly always lands, and only when
+/// no set of its size forces a fact there about the rest: a set found is
+/// still a smallest one, as every smaller set was asked about everything.
+fn exhaustive(
+    d: &mut Deductions<'_>,
+    open: &[Settled],
+    known: &[Settled],
+    exact: usize,
+    limits: &Limits,
+    memo: &mut Memo,
+) -> Result<Exhaustive, SolverError> {
+    let live = live_rules(d, open);
+    let touches: Vec<Vec<bool>> = live
+        .iter()
+        .map(|(_, a)| {
+            live.iter()
+                .map(|(_, b)| match (a, b) {
+                    (Some(a), Some(b)) => meet(a, b),
+                    _ => true,
+                })
+                .collect()
+        })
+        .collect();
+    let wide = wide_rules(d, &live);
+    let near: Vec<std::collections::HashSet<crate::grid::Pos>> =
+        live.iter().map(|&(r, _)| around(&d.rules[r].cells)).collect();
+    let restricted = |set: &[usize]| set.iter().any(|&i| wide[i]) && set.iter().any(|&i| !wide[i]);
+    let (mut budget, mut tested) = (limits.sets_per_search, 0);
+    let largest = exact.min(live.len());
+    for size in 1..=largest {
+        for local in [true, false] {
+            let admits = |set: &[usize]| set.len() == size && connected(set, &touches) && (local || restricted(set));
+            let search = smallest_sets(live.len(), size, budget, admits, |set| {
+                let rules: Vec<usize> = set.iter().map(|&i| live[i].0).collect();
+                let speaks_of_all = set.iter().any(|&i| live[i].1.is_none());
+                let about = |o: &&Settled| {
+                    let s = d.facts[o.fact].subject;
+                    speaks_of_all
+                        || set.iter().any(|&i| live[i].1.as_ref().is_some_and(|ss| ss.binary_search(&s).is_ok()))
+                };
+                let is_near = |o: &&Settled| {
+                    d.facts[o.fact].place.is_none_or(|p| set.iter().any(|&i| !wide[i] && near[i].contains(&p)))
+                };
+                let split = restricted(set);
+                let candidates: Vec<Settled> =
+                    open.iter().filter(about).filter(|o| !split || is_near(o) == local).copied().collect();
+                if candidates.is_empty() {
+                    return Ok(None);
+                }
+                let relevant = relevant_known(d, &rules, known);
+                let seen = digest(&relevant);
+                let mut key = rules.clone();
+                if !local {
+                    key.push(usize::MAX);
+                }
+                if memo.forced_nothing.get(&key) == Some(&seen) {
+                    return Ok(None);
+                }
+                let found = forced(d, memo.pool(d), &rules, &relevant, &candidates)?;
+                if found.facts.is_empty() {
+                    memo.forced_nothing.insert(key, seen);
+                    return Ok(None);
+                }
+                Ok::<_, SolverError>(Some((rules, found)))
+            })?;
+            tested += search.tested;
+            budget -= search.tested;
+            let complete = search.complete;
+            if !search.found.is_empty() || !complete {
+                let found = search.found.into_iter().map(|(_, found)| found).collect();
+                return Ok(Exhaustive { found, complete, size, tested });
+            }
+        }
+    }
+    Ok(Exhaustive { found: Vec::new(), complete: true, size: largest, tested })
+}
+
+/// Per live rule, whether it is wide: it speaks of anything, or of more
+/// than a quarter of the subjects (and more than 16), as a grid global does.
+fn wide_rules(d: &Deductions<'_>, live: &[(usize, Option<Vec<usize>>)]) -> Vec<bool> {
+    let subjects: std::collections::HashSet<usize> = d.facts.iter().map(|f| f.subject).collect();
+    let bound = (subjects.len() / 4).max(16);
+    live.iter().map(|&(r, _)| d.rules[r].subjects.is_empty() || d.rules[r].subjects.len() > bound).collect()
+}
+
+/// `cells` and their eight neighbours.
+fn around(cells: &[crate::grid::Pos]) -> std::collections::HashSet<crate::grid::Pos> {
+    let mut near = std::collections::HashSet::new();
+    for &(r, c) in cells {
+        for nr in r.saturating_sub(1)..=r + 1 {
+            for nc in c.saturating_sub(1)..=c + 1 {
+                near.insert((nr, nc));
+            }
+        }
+    }
+    near
 }
 
 fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
@@ -565,7 +690,7 @@ fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
 }
 
 /// A set of rules (indices, in increasing order) and the facts it forces.
-type Deduction = (Vec<usize>, Vec<Settled>);
+type Deduction = (Vec<usize>, Forced);
 
 /// A deletion-minimal set of rules for each of a few open facts, the
 /// smallest of them, and every open fact it forces for which each of its
@@ -586,7 +711,7 @@ fn fallback(
         let subject = d.facts[t.fact].subject;
         // Deletion drops from the back first, so the rules about the fact's
         // own subject, in front, are the likeliest to stay.
-        let mut order: Vec<usize> = (0..d.rules.len()).collect();
+        let mut order: Vec<usize> = (0..d.rules.len()).filter(|r| d.stated.binary_search(r).is_err()).collect();
         order.sort_by_key(|&r| !d.rules[r].subjects.contains(&subject));
         let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
         let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();
@@ -616,13 +741,13 @@ fn fallback(
         }
     }
     let Some(because) = best else { return Ok(None) };
-    let mut facts = forced(d, pool, &because, known, open)?;
+    let mut found = forced(d, pool, &because, known, open)?;
     for r in 0..because.len() {
         let rest: Vec<usize> = because.iter().enumerate().filter(|&(i, _)| i != r).map(|(_, &x)| x).collect();
-        let still = forced(d, pool, &rest, known, &facts)?;
-        facts.retain(|f| !still.contains(f));
+        let still = forced(d, pool, &rest, known, &found.facts)?.facts;
+        found.facts.retain(|f| !still.contains(f));
     }
-    Ok((!facts.is_empty()).then_some((because, facts)))
+    Ok((!found.facts.is_empty()).then_some((because, found)))
 }
 
 /// The solutions that agree with `state`, counted up to `limit` over the

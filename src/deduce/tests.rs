@@ -211,14 +211,17 @@ proptest! {
             };
             let (known, candidates) = (settle(&known), settle(&candidates));
             let on = |g: GroupId| soft.iter().position(|&s| s == g).is_none_or(|r| rules.contains(&r));
-            let meets = |a: &[bool]| {
+            let meets = |a: &[bool], known: &[Settled]| {
                 cnf.grouped_clauses().filter(|(g, _)| on(*g)).all(|(_, c)| c.iter().any(|l| l.holds(a)))
                     && known.iter().all(|k| a[k.fact] == k.holds)
             };
-            let models: Vec<Vec<bool>> = assignments().filter(|a| meets(a)).collect();
+            let models: Vec<Vec<bool>> = assignments().filter(|a| meets(a, &known)).collect();
             let expected: Vec<Settled> =
                 candidates.iter().filter(|c| models.iter().all(|a| a[c.fact] == c.holds)).copied().collect();
             let found = forced(&mut d, &mut pool, &rules, &known, &candidates).unwrap();
+            // The core is made of known facts (a seed, which `used_facts` tests).
+            prop_assert!(found.core.iter().all(|k| known.contains(k)), "core {:?} known {:?}", found.core, known);
+            let found = found.facts;
             prop_assert_eq!(&found, &expected, "rules {:?} known {:?}", rules, known);
             let mut assumptions: Vec<Lit> = rules.iter().map(|&r| d.rules[r].selector).collect();
             assumptions.extend(known.iter().map(|k| d.facts[k.fact].lit.var().lit(k.holds)));

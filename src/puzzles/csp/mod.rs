@@ -427,6 +427,9 @@ impl CspPuzzle {
         let check = self.model_check(verifier, compiled, log, (!wanted.switchable).then_some(optimum));
         let mut deductions = Deductions::new(solver, check);
         deductions.assumptions = assumptions;
+        // A constraint on one shown variable is the model's data, such as a
+        // given digit: its facts are known from the start.
+        deductions.stated = deduce::single_subject_rules(&rules, &facts);
         deductions.rules = rules;
         deductions.facts = facts;
         Ok((deductions, Built { size, encode_ms, compiled: compiled_at, optimum }))
