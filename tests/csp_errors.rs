@@ -301,7 +301,8 @@ proptest! {
 }
 
 /// Shipped models to mutate.
-const SEEDS: [&str; 10] = [
+const SEEDS: [&str; 11] = [
+    include_str!("../models/csp/takuzu.toml"),
     include_str!("../models/csp/queens.toml"),
     include_str!("../models/csp/zebra.toml"),
     include_str!("../models/csp/sudoku-17.toml"),
@@ -439,4 +440,54 @@ fn defined_variables_are_checked_where_they_are_declared() {
     assert_mentions(&e, &["bad.toml:11:16:", "`index` beside `define`"]);
     let e = refused(model("z = { domain = \"1..2\", sum = 'x' }\n"));
     assert_mentions(&e, &["the unknown key `sum`", "`define`"]);
+}
+
+#[test]
+fn partly_given_arrays_are_checked_entry_by_entry() {
+    // Line 11 is the new declaration; its `given` array opens at column 50.
+    let decl = |given: &str| model(&format!("g = {{ index = [\"1..3\"], domain = \"0..2\", given = {given} }}\n"));
+    let e = refused(decl("[1, \"_\"]"));
+    assert_mentions(&e, &["bad.toml:11:50:", "2 entries", "3 entries, one per index in 1..3"]);
+    let e = refused(decl("[1, \"_\", 5]"));
+    assert_mentions(&e, &["bad.toml:11:59:", "the given value 5", "a value of the domain 0..2"]);
+    let e = refused(decl("[1, \"?\", 0]"));
+    assert_mentions(&e, &["bad.toml:11:54:", "\"?\"", "an integer, or \"_\" for an unknown entry"]);
+    let e = refused(decl("[1, true, 0]"));
+    assert_mentions(&e, &["bad.toml:11:54:", "`true`", "an integer"]);
+    let e = refused(decl("[[1], 2, 0]"));
+    assert_mentions(&e, &["bad.toml:11:51:", "an array where the index calls for a value"]);
+    let e = refused(decl("1"));
+    assert_mentions(&e, &["bad.toml:11:50:", "a single value where the index calls for an array"]);
+    // 2-D: one nested array per row, each as wide as the second index.
+    let grid =
+        |given: &str| model(&format!("g = {{ index = [\"1..2\", \"0..1\"], domain = \"bool\", given = {given} }}\n"));
+    let e = refused(grid("[[true, \"_\"], [false]]"));
+    assert_mentions(&e, &["bad.toml:11:72:", "1 entries", "2 entries, one per index in 0..1"]);
+    let e = refused(grid("[true, false]"));
+    assert_mentions(&e, &["bad.toml:11:59:", "a single value where the index calls for an array"]);
+    let e = refused(grid("[[1, \"_\"], [\"_\", \"_\"]]"));
+    assert_mentions(&e, &["bad.toml:11:60:", "the integer 1", "`true` or `false`"]);
+    // Enum values by name; a single variable or a defined one takes no `given`.
+    let e = refused(model("g = { index = [\"1..2\"], domain = \"Dir\", given = [\"up\", \"left\"] }\n"));
+    assert_mentions(&e, &["bad.toml:11:56:", "\"left\"", "a value of Dir"]);
+    let e = refused(model("g = { domain = \"1..3\", given = 2 }\n"));
+    assert_mentions(&e, &["bad.toml:11:32:", "`given` on a single variable"]);
+    let e = refused(model("g = { define = 'x + 1', given = [1] }\n"));
+    assert_mentions(&e, &["bad.toml:11:33:", "`given` beside `define`"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
+
+    /// Any nesting of integers, Booleans, strings and arrays as `given`
+    /// loads or is refused with a place, for 1-D and 2-D arrays.
+    #[test]
+    fn arbitrary_given_entries_never_panic_the_loader(
+        given in "[\\[\\]0-3_\",truefalsDiup ]{0,30}",
+        two_d in any::<bool>(),
+    ) {
+        let index = if two_d { "\"1..2\", \"1..2\"" } else { "\"1..3\"" };
+        let text = format!("{HEADER}g = {{ index = [{index}], domain = \"0..2\", given = {given} }}\n");
+        prop_assert!(load_never_panics(&text).is_ok(), "{}", text);
+    }
 }

@@ -716,20 +716,23 @@ fn generate(seed: u64) -> Model {
         let lo = g.rng.below(4) as i64 - 2;
         let hi = lo + 1 + g.rng.below(2) as i64;
         let mut elems = Vec::new();
+        // A partly given array fixes some entries, `_` for the others.
+        let partly_given = g.chance(0.4);
+        let mut given = Vec::new();
         for i in 0..len {
             let s = g.scalars.len();
-            g.scalars.push(Scalar {
-                text: format!("a[{}]", i + 1),
-                decl: decls.len(),
-                values: (lo..=hi).collect(),
-                kind: Kind::Int,
-            });
+            let fixed = partly_given && g.chance(0.5);
+            let values: Vec<i64> =
+                if fixed { vec![lo + g.rng.below((hi - lo + 1) as usize) as i64] } else { (lo..=hi).collect() };
+            given.push(if fixed { values[0].to_string() } else { "\"_\"".to_string() });
+            g.scalars.push(Scalar { text: format!("a[{}]", i + 1), decl: decls.len(), values, kind: Kind::Int });
             g.ints.push(s);
             elems.push(s);
         }
+        let given = if partly_given { format!(", given = [{}]", given.join(", ")) } else { String::new() };
         decls.push(Decl {
             name: "a".into(),
-            toml: format!("{{ index = [\"1..{len}\"], domain = \"{lo}..{hi}\" }}"),
+            toml: format!("{{ index = [\"1..{len}\"], domain = \"{lo}..{hi}\"{given} }}"),
             scalars: elems.clone(),
         });
         g.array = Some((decls.len() - 1, elems));
@@ -987,6 +990,8 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
         bare_booleans += usize::from(model.implicit_bool2int && tree.contains("BoolToInt"));
     }
     assert!(bool_sums > 20 && bare_booleans > 20, "{bool_sums} sums of Booleans, {bare_booleans} bare Booleans");
+    let partly_given = texts.matches("given = [").count();
+    assert!(partly_given > 40, "{partly_given} partly given arrays");
     assert!(solvable > 100 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable");
     assert!(objectives > 50, "{objectives} objectives");
     for construct in [
@@ -1047,12 +1052,25 @@ fn minizinc_text(model: &Model) -> String {
             Kind::Bool => "bool".to_string(),
             Kind::Colour => "Colour".to_string(),
             Kind::Int => {
-                let parts: Vec<String> = first.values.iter().map(|v| v.to_string()).collect();
+                let all: BTreeSet<i64> = decl.scalars.iter().flat_map(|&x| model.scalars[x].values.clone()).collect();
+                let parts: Vec<String> = all.iter().map(|v| v.to_string()).collect();
                 format!("{{{}}}", parts.join(", "))
             }
         };
         if decl.scalars.len() == 1 && first.text == decl.name {
             s.push_str(&format!("var {domain}: {};\n", decl.name));
+        } else if decl.toml.contains("given") {
+            let entries: Vec<String> = decl
+                .scalars
+                .iter()
+                .map(|&x| match &model.scalars[x].values[..] {
+                    // The array's domain has two values or more: one value is a given entry.
+                    [v] => v.to_string(),
+                    _ => "_".to_string(),
+                })
+                .collect();
+            let n = decl.scalars.len();
+            s.push_str(&format!("array[1..{n}] of var {domain}: {} = [{}];\n", decl.name, entries.join(", ")));
         } else {
             s.push_str(&format!("array[1..{}] of var {domain}: {};\n", decl.scalars.len(), decl.name));
         }

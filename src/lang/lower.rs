@@ -380,6 +380,13 @@ impl<'c, 'm> Lowerer<'c, 'm> {
 
     fn var_elem(&self, decl: &VarDecl, k: usize) -> LVal {
         let id = decl.first + k;
+        // A given entry is data: the encoder fixes its scalar.
+        if let Some(v) = decl.given_at(k) {
+            return match decl.base {
+                Base::Bool => LVal::Bool(BExpr::Const(v != 0)),
+                base => LVal::Int(IExpr::constant(v), base),
+            };
+        }
         match decl.base {
             Base::Bool => LVal::Bool(BExpr::Var(id)),
             base => LVal::Int(IExpr::var(id, &decl.domain), base),

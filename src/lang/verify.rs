@@ -112,6 +112,12 @@ impl<'m> Verifier<'m> {
                     let name = self.model.scalar_name(decl.first + k);
                     return Err(format!("{name} = {v} is outside its domain {}", decl.domain));
                 }
+                if let Some(given) = decl.given_at(k)
+                    && given != v
+                {
+                    let name = self.model.scalar_name(decl.first + k);
+                    return Err(format!("{name} = {v}, but the model gives it as {given}"));
+                }
             }
         }
         let mut next_grid = 0;
