@@ -312,9 +312,25 @@ impl<'s> Loader<'s> {
                 invalid(format!("the name {name:?}"), "a name of letters, digits and `_`, starting with a letter"),
             ));
         }
-        const RESERVED: [&str; 14] = [
-            "true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif",
+        const RESERVED: [&str; 18] = [
+            "true",
+            "false",
+            "not",
+            "div",
+            "mod",
+            "xor",
+            "in",
+            "where",
+            "if",
+            "then",
+            "elseif",
+            "else",
+            "endif",
             "assert",
+            "let",
+            "var",
+            "par",
+            "constraint",
         ];
         if RESERVED.contains(&name.as_str()) || builtins::lookup(name).is_some() || name == "bool" || name == "int" {
             return Err(self.source.error_at(
@@ -881,6 +897,9 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
             }
             loader.fault(f)
         })?;
+        if let Some(fault) = super::check::misplaced_free_local(&expr, Some("in the objective")) {
+            return Err(loader.fault(fault));
+        }
         let ctx = loader.context();
         let lowered = Lowerer::new(&ctx).int(&expr).map_err(|f| loader.fault(f))?;
         objective_ir = Some((sense, lowered));
@@ -923,6 +942,9 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
             loader.fault(f)
         })?;
         if let Some(fault) = super::check::misplaced_grid(&expr) {
+            return Err(loader.fault(fault));
+        }
+        if let Some(fault) = super::check::misplaced_free_local(&expr, None) {
             return Err(loader.fault(fault));
         }
         let ctx = loader.context();
