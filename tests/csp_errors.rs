@@ -261,6 +261,12 @@ const PIECES: &[&str] = &[
     "length",
     "true",
     "false",
+    "let {",
+    "var 1..3: t",
+    "int: k = 2",
+    "constraint ",
+    ";",
+    "} in ",
     " ",
 ];
 
@@ -301,7 +307,8 @@ proptest! {
 }
 
 /// Shipped models to mutate.
-const SEEDS: [&str; 11] = [
+const SEEDS: [&str; 12] = [
+    include_str!("../models/csp/kenken.toml"),
     include_str!("../models/csp/takuzu.toml"),
     include_str!("../models/csp/queens.toml"),
     include_str!("../models/csp/zebra.toml"),
@@ -490,4 +497,43 @@ proptest! {
         let text = format!("{HEADER}g = {{ index = [{index}], domain = \"0..2\", given = {given} }}\n");
         prop_assert!(load_never_panics(&text).is_ok(), "{}", text);
     }
+}
+
+#[test]
+fn let_misuse_is_refused_at_the_local() {
+    // Line 12 is the expr line; the expression starts at column 9.
+    let e = refused(constraint("not let { var 1..9: t } in t = x"));
+    assert_mentions(
+        &e,
+        &["bad.toml:12:19:", "the local variable `t` without a definition, under `not`", "a definition"],
+    );
+    let e = refused(constraint("x + (let { var 1..9: t } in t) = 3"));
+    assert_mentions(&e, &["bad.toml:12:20:", "`t` without a definition, under `+`"]);
+    let e = refused(constraint("(let { var bool: t } in t) -> x = 1"));
+    assert_mentions(&e, &["bad.toml:12:16:", "in the condition of `->`"]);
+    let e = refused(constraint("sum(i in 1..2)(let { var 0..1: t } in t = 1) = x"));
+    assert_mentions(&e, &["bad.toml:12:30:", "inside `sum`"]);
+    let e = refused(constraint("let { var int: t } in t = x"));
+    assert_mentions(&e, &["bad.toml:12:15:", "the unbounded local variable `var int: t`", "`var 1..9: t`"]);
+    let e = refused(constraint("let { int: k } in x = k"));
+    assert_mentions(&e, &["bad.toml:12:15:", "the local parameter `k` without a value"]);
+    let e = refused(constraint("let { int: k = x } in x = k"));
+    assert_mentions(&e, &["bad.toml:12:24:", "`x` that depends on decision variables", "or `var` before its type"]);
+    let e = refused(constraint("let { bool: k = 3 } in k"));
+    assert_mentions(&e, &["bad.toml:12:25:", "`3` of type int", "a value of type bool"]);
+    let e = refused(constraint("let { var 1..9: t constraint t = 3 } in t = x"));
+    assert_mentions(&e, &["bad.toml:12:27:", "`constraint`", "`;` before the next declaration"]);
+    let e = refused(constraint("let { var 1..9: t } t = x"));
+    assert_mentions(&e, &["bad.toml:12:29:", "`in` and the value of the `let`"]);
+    let e = refused(constraint("let { array[1..2] of var 1..9: t } in true"));
+    assert_mentions(&e, &["bad.toml:12:15:", "local arrays are not supported"]);
+    let e = refused(constraint("let { var 1..9: t; var 1..9: u; var 1..9: v; var 1..9: w } in t + u + v + w = x"));
+    assert_mentions(&e, &["bad.toml:12:54:", "more than 4096 ways"]);
+    let e = refused(constraint("let { var 1..9: t } in t = zz"));
+    assert_mentions(&e, &["bad.toml:12:36:", "unknown name `zz`"]);
+    let text = "kind = \"csp\"\nminimize = 'let { var 1..3: t } in t + x'\n[vars]\nx = \"0..9\"\n";
+    let e = refused(text);
+    assert_mentions(&e, &["the local variable `t` without a definition, in the objective"]);
+    let e = refused("kind = \"csp\"\n[params]\nlet = 3\n");
+    assert_mentions(&e, &["the reserved name `let`"]);
 }

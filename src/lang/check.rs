@@ -799,7 +799,8 @@ fn let_parts<'e>(items: &'e [LetItem], body: &'e Expr) -> Vec<&'e Expr> {
 /// counted. `place` says where an objective or definition puts `e`.
 pub fn misplaced_free_local(e: &Expr, place: Option<&str>) -> Option<Fault> {
     fn visit(e: &Expr, place: Option<&str>) -> Option<Fault> {
-        let inside = |what: String| -> Option<String> { Some(place.map_or(what, str::to_string)) };
+        // The nearest place is the one to name.
+        let inside = |what: String| -> Option<String> { Some(what) };
         match &e.kind {
             ExprKind::Let { items, body } => {
                 if let Some(place) = place {

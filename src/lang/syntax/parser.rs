@@ -647,6 +647,24 @@ mod tests {
                 let value = value.as_ref().map(|v| format!(", {}", shape(v))).unwrap_or_default();
                 format!("assert({}, {message:?}{value})", shape(condition))
             }
+            ExprKind::Let { items, body } => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|item| match item {
+                        LetItem::Constraint(c) => format!("constraint {}", shape(c)),
+                        LetItem::Decl(d) => {
+                            let ty = match &d.ty {
+                                LetType::Int => "int".to_string(),
+                                LetType::Bool => "bool".to_string(),
+                                LetType::Set(e) => shape(e),
+                            };
+                            let value = d.value.as_ref().map(|v| format!(" = {}", shape(v))).unwrap_or_default();
+                            format!("{}{ty}: {}{value}", if d.var { "var " } else { "" }, d.name)
+                        }
+                    })
+                    .collect();
+                format!("let{{{}}}({})", parts.join("; "), shape(body))
+            }
         }
     }
 
@@ -729,6 +747,20 @@ mod tests {
         assert_eq!(e.found, "`y`");
         let e = fails("forall(i in 1..3)");
         assert!(e.expected.contains("ranges over"));
+    }
+
+    #[test]
+    fn lets_take_declarations_constraints_and_a_body_that_reaches_far() {
+        assert_eq!(
+            p("let { var 1..9: t; constraint t * t = x, int: k = n div 2; } in t + k = y /\\ b"),
+            "let{var (1 .. 9): t; constraint ((t * t) = x); int: k = (n div 2)}((((t + k) = y) /\\ b))"
+        );
+        assert_eq!(p("let { var bool: b; par bool: c = true } in b"), "let{var bool: b; bool: c = true}(b)");
+        assert_eq!(p("x + (let { var int: s = x } in s)"), "(x + let{var int: s = x}(s))");
+        assert_eq!(fails("let { var 1..9 t } in t").expected, "`:` and the name of the local");
+        assert_eq!(fails("let { var 1..9: 3 } in t").expected, "the name of the local");
+        assert_eq!(fails("let var 1..9: t in t").expected, "`{` and the declarations of the `let`");
+        assert_eq!(fails("let { int: k = 1 } k").expected, "`in` and the value of the `let`");
     }
 
     #[test]
