@@ -261,6 +261,12 @@ const PIECES: &[&str] = &[
     "length",
     "true",
     "false",
+    "let {",
+    "var 1..3: t",
+    "int: k = 2",
+    "constraint ",
+    ";",
+    "} in ",
     " ",
 ];
 
@@ -301,7 +307,9 @@ proptest! {
 }
 
 /// Shipped models to mutate.
-const SEEDS: [&str; 10] = [
+const SEEDS: [&str; 12] = [
+    include_str!("../models/csp/kenken.toml"),
+    include_str!("../models/csp/takuzu.toml"),
     include_str!("../models/csp/queens.toml"),
     include_str!("../models/csp/zebra.toml"),
     include_str!("../models/csp/sudoku-17.toml"),
@@ -439,4 +447,93 @@ fn defined_variables_are_checked_where_they_are_declared() {
     assert_mentions(&e, &["bad.toml:11:16:", "`index` beside `define`"]);
     let e = refused(model("z = { domain = \"1..2\", sum = 'x' }\n"));
     assert_mentions(&e, &["the unknown key `sum`", "`define`"]);
+}
+
+#[test]
+fn partly_given_arrays_are_checked_entry_by_entry() {
+    // Line 11 is the new declaration; its `given` array opens at column 50.
+    let decl = |given: &str| model(&format!("g = {{ index = [\"1..3\"], domain = \"0..2\", given = {given} }}\n"));
+    let e = refused(decl("[1, \"_\"]"));
+    assert_mentions(&e, &["bad.toml:11:50:", "2 entries", "3 entries, one per index in 1..3"]);
+    let e = refused(decl("[1, \"_\", 5]"));
+    assert_mentions(&e, &["bad.toml:11:59:", "the given value 5", "a value of the domain 0..2"]);
+    let e = refused(decl("[1, \"?\", 0]"));
+    assert_mentions(&e, &["bad.toml:11:54:", "\"?\"", "an integer, or \"_\" for an unknown entry"]);
+    let e = refused(decl("[1, true, 0]"));
+    assert_mentions(&e, &["bad.toml:11:54:", "`true`", "an integer"]);
+    let e = refused(decl("[[1], 2, 0]"));
+    assert_mentions(&e, &["bad.toml:11:51:", "an array where the index calls for a value"]);
+    let e = refused(decl("1"));
+    assert_mentions(&e, &["bad.toml:11:50:", "a single value where the index calls for an array"]);
+    // 2-D: one nested array per row, each as wide as the second index.
+    let grid =
+        |given: &str| model(&format!("g = {{ index = [\"1..2\", \"0..1\"], domain = \"bool\", given = {given} }}\n"));
+    let e = refused(grid("[[true, \"_\"], [false]]"));
+    assert_mentions(&e, &["bad.toml:11:72:", "1 entries", "2 entries, one per index in 0..1"]);
+    let e = refused(grid("[true, false]"));
+    assert_mentions(&e, &["bad.toml:11:59:", "a single value where the index calls for an array"]);
+    let e = refused(grid("[[1, \"_\"], [\"_\", \"_\"]]"));
+    assert_mentions(&e, &["bad.toml:11:60:", "the integer 1", "`true` or `false`"]);
+    // Enum values by name; a single variable or a defined one takes no `given`.
+    let e = refused(model("g = { index = [\"1..2\"], domain = \"Dir\", given = [\"up\", \"left\"] }\n"));
+    assert_mentions(&e, &["bad.toml:11:56:", "\"left\"", "a value of Dir"]);
+    let e = refused(model("g = { domain = \"1..3\", given = 2 }\n"));
+    assert_mentions(&e, &["bad.toml:11:32:", "`given` on a single variable"]);
+    let e = refused(model("g = { define = 'x + 1', given = [1] }\n"));
+    assert_mentions(&e, &["bad.toml:11:33:", "`given` beside `define`"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
+
+    /// Any nesting of integers, Booleans, strings and arrays as `given`
+    /// loads or is refused with a place, for 1-D and 2-D arrays.
+    #[test]
+    fn arbitrary_given_entries_never_panic_the_loader(
+        given in "[\\[\\]0-3_\",truefalsDiup ]{0,30}",
+        two_d in any::<bool>(),
+    ) {
+        let index = if two_d { "\"1..2\", \"1..2\"" } else { "\"1..3\"" };
+        let text = format!("{HEADER}g = {{ index = [{index}], domain = \"0..2\", given = {given} }}\n");
+        prop_assert!(load_never_panics(&text).is_ok(), "{}", text);
+    }
+}
+
+#[test]
+fn let_misuse_is_refused_at_the_local() {
+    // Line 12 is the expr line; the expression starts at column 9.
+    let e = refused(constraint("not let { var 1..9: t } in t = x"));
+    assert_mentions(
+        &e,
+        &["bad.toml:12:19:", "the local variable `t` without a definition, under `not`", "a definition"],
+    );
+    let e = refused(constraint("x + (let { var 1..9: t } in t) = 3"));
+    assert_mentions(&e, &["bad.toml:12:20:", "`t` without a definition, under `+`"]);
+    let e = refused(constraint("(let { var bool: t } in t) -> x = 1"));
+    assert_mentions(&e, &["bad.toml:12:16:", "in the condition of `->`"]);
+    let e = refused(constraint("sum(i in 1..2)(let { var 0..1: t } in t = 1) = x"));
+    assert_mentions(&e, &["bad.toml:12:30:", "inside `sum`"]);
+    let e = refused(constraint("let { var int: t } in t = x"));
+    assert_mentions(&e, &["bad.toml:12:15:", "the unbounded local variable `var int: t`", "`var 1..9: t`"]);
+    let e = refused(constraint("let { int: k } in x = k"));
+    assert_mentions(&e, &["bad.toml:12:15:", "the local parameter `k` without a value"]);
+    let e = refused(constraint("let { int: k = x } in x = k"));
+    assert_mentions(&e, &["bad.toml:12:24:", "`x` that depends on decision variables", "or `var` before its type"]);
+    let e = refused(constraint("let { bool: k = 3 } in k"));
+    assert_mentions(&e, &["bad.toml:12:25:", "`3` of type int", "a value of type bool"]);
+    let e = refused(constraint("let { var 1..9: t constraint t = 3 } in t = x"));
+    assert_mentions(&e, &["bad.toml:12:27:", "`constraint`", "`;` before the next declaration"]);
+    let e = refused(constraint("let { var 1..9: t } t = x"));
+    assert_mentions(&e, &["bad.toml:12:29:", "`in` and the value of the `let`"]);
+    let e = refused(constraint("let { array[1..2] of var 1..9: t } in true"));
+    assert_mentions(&e, &["bad.toml:12:15:", "local arrays are not supported"]);
+    let e = refused(constraint("let { var 1..9: t; var 1..9: u; var 1..9: v; var 1..9: w } in t + u + v + w = x"));
+    assert_mentions(&e, &["bad.toml:12:54:", "more than 4096 ways"]);
+    let e = refused(constraint("let { var 1..9: t } in t = zz"));
+    assert_mentions(&e, &["bad.toml:12:36:", "unknown name `zz`"]);
+    let text = "kind = \"csp\"\nminimize = 'let { var 1..3: t } in t + x'\n[vars]\nx = \"0..9\"\n";
+    let e = refused(text);
+    assert_mentions(&e, &["the local variable `t` without a definition, in the objective"]);
+    let e = refused("kind = \"csp\"\n[params]\nlet = 3\n");
+    assert_mentions(&e, &["the reserved name `let`"]);
 }

@@ -72,6 +72,20 @@ enum I {
     /// counts the instances that hold (MiniZinc's automatic `bool2int`).
     BoolSum(i64, i64, Option<Box<B>>, Box<B>),
     Count(Vec<I>, Box<I>),
+    /// The local `t` of the enclosing `let`.
+    Local,
+    /// `let { var int: t = def; constraint c } in body`.
+    Let(Box<Let<I>>),
+}
+
+/// `let { var lo..hi: t = def; constraint c } in body`: without `def`, a
+/// local variable without a definition, which only a positive place takes.
+#[derive(Clone, Debug)]
+struct Let<T> {
+    def: Option<I>,
+    domain: Option<(i64, i64)>,
+    constraint: Option<B>,
+    body: T,
 }
 
 /// Boolean expressions.
@@ -91,6 +105,7 @@ enum B {
     /// `forall` or `exists` over `k in lo..hi where filter`.
     Quant(bool, i64, i64, Option<Box<B>>, Box<B>),
     Ite(Vec<(B, B)>, Box<B>),
+    Let(Box<Let<B>>),
 }
 
 struct Gen {
@@ -101,6 +116,7 @@ struct Gen {
     colour: Option<usize>,
     array: Option<(usize, Vec<usize>)>,
     in_loop: bool,
+    in_let: bool,
 }
 
 impl Gen {
@@ -118,6 +134,7 @@ impl Gen {
             return match self.rng.below(6) {
                 0 | 1 if !self.ints.is_empty() => I::Var(self.pick(&self.ints.clone())),
                 2 if self.in_loop => I::Loop,
+                4 if self.in_let => I::Local,
                 3 => I::Const(self.rng.below(7) as i64 - 3),
                 _ if !self.ints.is_empty() => I::Var(self.pick(&self.ints.clone())),
                 _ => I::Const(self.rng.below(5) as i64),
@@ -177,8 +194,27 @@ impl Gen {
                 self.in_loop = false;
                 I::BoolSum(lo, hi, filter, Box::new(body))
             }
+            13 if !self.in_let => {
+                let def = self.int(d);
+                I::Let(Box::new(self.let_parts(Some(def), d, |g, d| g.int(d))))
+            }
             _ => self.int(0),
         }
+    }
+
+    /// A `let` around `body`, with a domain and a local constraint by chance.
+    fn let_parts<T>(&mut self, def: Option<I>, depth: usize, body: impl Fn(&mut Gen, usize) -> T) -> Let<T> {
+        let domain = if def.is_none() || self.chance(0.4) {
+            let lo = self.rng.below(4) as i64 - 2;
+            Some((lo, lo + self.rng.below(4) as i64))
+        } else {
+            None
+        };
+        self.in_let = true;
+        let constraint = if self.chance(0.6) { Some(self.boolean(depth.min(1))) } else { None };
+        let body = body(self, depth);
+        self.in_let = false;
+        Let { def, domain, constraint, body }
     }
 
     /// An index: over the variables (possibly out of range, which is
@@ -266,6 +302,10 @@ impl Gen {
                 let branches = (0..1 + self.rng.below(2)).map(|_| (self.boolean(d), self.boolean(d))).collect();
                 B::Ite(branches, Box::new(self.boolean(d)))
             }
+            12 if !self.in_let => {
+                let def = self.int(d);
+                B::Let(Box::new(self.let_parts(Some(def), d, |g, d| g.boolean(d))))
+            }
             _ => self.boolean(0),
         }
     }
@@ -292,7 +332,7 @@ fn print_i(model: &Model, e: &I) -> String {
         I::Abs(a) => format!("abs({})", print_i(model, a)),
         I::MinMax(max, items) => {
             let f = if *max { "max" } else { "min" };
-            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let parts = int_items(model, items);
             if parts.len() == 2 && model.two_arg_minmax {
                 format!("{f}({})", parts.join(", "))
             } else {
@@ -319,10 +359,33 @@ fn print_i(model: &Model, e: &I) -> String {
             format!("sum(k in {lo}..{hi}{filter})({})", print_i(model, body))
         }
         I::Count(items, v) => {
-            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let parts = int_items(model, items);
             format!("count([{}], {})", parts.join(", "), print_i(model, v))
         }
+        I::Local => "t".to_string(),
+        I::Let(l) => print_let(model, l, &print_i(model, &l.body)),
     }
+}
+
+fn print_let<T>(model: &Model, l: &Let<T>, body: &str) -> String {
+    let ty = l.domain.map_or("int".to_string(), |(lo, hi)| {
+        format!("{}..{hi}", if lo < 0 { format!("({lo})") } else { lo.to_string() })
+    });
+    let mut items = vec![match &l.def {
+        Some(def) => format!("var {ty}: t = {}", print_i(model, def)),
+        None => format!("var {ty}: t"),
+    }];
+    if let Some(c) = &l.constraint {
+        items.push(format!("constraint {}", print_b(model, c)));
+    }
+    format!("(let {{ {} }} in {body})", items.join("; "))
+}
+
+/// The elements of an integer array literal: all bare Booleans would make it
+/// an array of Booleans, so then the coercion is written out.
+fn int_items(model: &Model, items: &[I]) -> Vec<String> {
+    let all_booleans = items.iter().all(|i| matches!(i, I::BoolToInt(_)));
+    items.iter().map(|i| if all_booleans { print_index(model, i) } else { print_i(model, i) }).collect()
 }
 
 /// An index, with a Boolean index turned into an integer explicitly (the
@@ -347,18 +410,18 @@ fn print_b(model: &Model, e: &B) -> String {
             format!("({} in {{{}}})", print_i(model, a), parts.join(", "))
         }
         B::AllDiff(items) => {
-            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let parts = int_items(model, items);
             format!("alldifferent([{}])", parts.join(", "))
         }
         B::Table(items, rows) => {
-            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let parts = int_items(model, items);
             let rows: Vec<String> =
                 rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")).collect();
             format!("table([{}], [| {} |])", parts.join(", "), rows.join(" | "))
         }
         B::Card(which, n, items, v) if model.for_minizinc => {
             // MiniZinc's exactly, at_most and at_least take a fixed value.
-            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let parts = int_items(model, items);
             let op = match *which {
                 "exactly" => "=",
                 "at_most" => "<=",
@@ -367,7 +430,7 @@ fn print_b(model: &Model, e: &B) -> String {
             format!("(count([{}], {}) {op} {})", parts.join(", "), print_i(model, v), print_i(model, n))
         }
         B::Card(which, n, items, v) => {
-            let parts: Vec<String> = items.iter().map(|i| print_i(model, i)).collect();
+            let parts = int_items(model, items);
             format!("{which}({}, [{}], {})", print_i(model, n), parts.join(", "), print_i(model, v))
         }
         B::Quant(all, lo, hi, filter, body) => {
@@ -387,6 +450,7 @@ fn print_b(model: &Model, e: &B) -> String {
             }
             format!("({s} else {} endif)", print_b(model, otherwise))
         }
+        B::Let(l) => print_let(model, l, &print_b(model, &l.body)),
     }
 }
 
@@ -396,9 +460,31 @@ struct Eval<'a> {
     model: &'a Model,
     values: &'a [i64],
     k: Option<i64>,
+    /// The local of the enclosing `let`.
+    t: Option<i64>,
 }
 
 impl Eval<'_> {
+    /// The `let`'s value for each value its local may take (one for a
+    /// definition; none when the definition is undefined or outside the
+    /// domain), `None` for a value whose local constraint fails.
+    fn let_values<T, R>(&self, l: &Let<T>, value: impl Fn(&Eval) -> R) -> Vec<Option<R>> {
+        let choices: Vec<i64> = match &l.def {
+            Some(def) => match self.i(def) {
+                Some(v) if l.domain.is_none_or(|(lo, hi)| (lo..=hi).contains(&v)) => vec![v],
+                _ => return vec![None],
+            },
+            None => l.domain.map_or(Vec::new(), |(lo, hi)| (lo..=hi).collect()),
+        };
+        choices
+            .into_iter()
+            .map(|t| {
+                let inner = Eval { t: Some(t), ..*self };
+                l.constraint.as_ref().is_none_or(|c| inner.b(c)).then(|| value(&inner))
+            })
+            .collect()
+    }
+
     fn i(&self, e: &I) -> Option<i64> {
         match e {
             I::Const(v) => Some(*v),
@@ -456,6 +542,8 @@ impl Eval<'_> {
                 });
                 Some(holds.count() as i64)
             }
+            I::Local => self.t,
+            I::Let(l) => self.let_values(l, |e| e.i(&l.body)).into_iter().next().flatten().flatten(),
             I::Count(items, v) => {
                 // Undefined if any element or the value is.
                 let v = self.i(v)?;
@@ -521,6 +609,8 @@ impl Eval<'_> {
                 }
                 self.b(otherwise)
             }
+            // Some value of the local makes it hold.
+            B::Let(l) => self.let_values(l, |e| e.b(&l.body)).into_iter().any(|v| v == Some(true)),
         }
     }
 }
@@ -534,7 +624,7 @@ fn fixed_i(e: &I) -> bool {
     {
         match e {
             I::Const(_) | I::Loop => true,
-            I::Var(_) | I::Elem(_) => false,
+            I::Var(_) | I::Elem(_) | I::Local | I::Let(_) => false,
             I::Param(i) | I::Neg(i) | I::Abs(i) => fixed_i(i),
             I::Bin(_, a, b) => fixed_i(a) && fixed_i(b),
             I::MinMax(_, items) => items.iter().all(fixed_i),
@@ -551,7 +641,7 @@ fn fixed_i(e: &I) -> bool {
 fn fixed(e: &B) -> bool {
     match e {
         B::Const(_) => true,
-        B::Var(_) | B::Colour(..) => false,
+        B::Var(_) | B::Colour(..) | B::Let(_) => false,
         B::Not(a) => fixed(a),
         B::Bin(_, a, b) => fixed(a) && fixed(b),
         B::Cmp(_, a, b) => fixed_i(a) && fixed_i(b),
@@ -631,7 +721,7 @@ impl Model {
                     // A filter on k alone drops the instance; one on the variables guards it.
                     if let Some(f) = filter
                         && fixed(f)
-                        && !(Eval { model: self, values: &[], k: Some(k) }).b(f)
+                        && !(Eval { model: self, values: &[], k: Some(k), t: None }).b(f)
                     {
                         continue;
                     }
@@ -652,7 +742,7 @@ impl Model {
     }
 
     fn group_holds(&self, values: &[i64], c: usize, k: Option<i64>) -> bool {
-        let eval = Eval { model: self, values, k };
+        let eval = Eval { model: self, values, k, t: None };
         if let (Some(k), Some((_, _, filter, body))) = (k, self.split(&self.constraints[c])) {
             let inner = Eval { k: Some(k), ..eval };
             return match filter {
@@ -670,7 +760,7 @@ impl Model {
     }
 
     fn objective_value(&self, values: &[i64]) -> Option<i64> {
-        self.objective.as_ref().and_then(|(_, e)| Eval { model: self, values, k: None }.i(e))
+        self.objective.as_ref().and_then(|(_, e)| Eval { model: self, values, k: None, t: None }.i(e))
     }
 
     /// Every assignment, in a fixed order.
@@ -705,6 +795,7 @@ fn generate(seed: u64) -> Model {
         colour: None,
         array: None,
         in_loop: false,
+        in_let: false,
     };
     let mut decls: Vec<Decl> = Vec::new();
     let target = 2 + g.rng.below(5);
@@ -716,20 +807,23 @@ fn generate(seed: u64) -> Model {
         let lo = g.rng.below(4) as i64 - 2;
         let hi = lo + 1 + g.rng.below(2) as i64;
         let mut elems = Vec::new();
+        // A partly given array fixes some entries, `_` for the others.
+        let partly_given = g.chance(0.4);
+        let mut given = Vec::new();
         for i in 0..len {
             let s = g.scalars.len();
-            g.scalars.push(Scalar {
-                text: format!("a[{}]", i + 1),
-                decl: decls.len(),
-                values: (lo..=hi).collect(),
-                kind: Kind::Int,
-            });
+            let fixed = partly_given && g.chance(0.5);
+            let values: Vec<i64> =
+                if fixed { vec![lo + g.rng.below((hi - lo + 1) as usize) as i64] } else { (lo..=hi).collect() };
+            given.push(if fixed { values[0].to_string() } else { "\"_\"".to_string() });
+            g.scalars.push(Scalar { text: format!("a[{}]", i + 1), decl: decls.len(), values, kind: Kind::Int });
             g.ints.push(s);
             elems.push(s);
         }
+        let given = if partly_given { format!(", given = [{}]", given.join(", ")) } else { String::new() };
         decls.push(Decl {
             name: "a".into(),
-            toml: format!("{{ index = [\"1..{len}\"], domain = \"{lo}..{hi}\" }}"),
+            toml: format!("{{ index = [\"1..{len}\"], domain = \"{lo}..{hi}\"{given} }}"),
             scalars: elems.clone(),
         });
         g.array = Some((decls.len() - 1, elems));
@@ -780,6 +874,10 @@ fn generate(seed: u64) -> Model {
             let body = g.boolean(depth);
             g.in_loop = false;
             constraints.push(Top::Forall(lo, hi, body));
+        } else if g.chance(0.2) {
+            // A local variable without a definition, where the constraint holds.
+            let l = g.let_parts(None, depth, |g, d| g.boolean(d));
+            constraints.push(Top::Plain(B::Let(Box::new(l))));
         } else {
             constraints.push(Top::Plain(g.boolean(depth)));
         }
@@ -987,6 +1085,11 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
         bare_booleans += usize::from(model.implicit_bool2int && tree.contains("BoolToInt"));
     }
     assert!(bool_sums > 20 && bare_booleans > 20, "{bool_sums} sums of Booleans, {bare_booleans} bare Booleans");
+    let (lets, free_lets) = (texts.matches("(let {").count(), texts.matches("var int: t;").count());
+    let free_lets = texts.matches(": t;").count() + texts.matches(": t }").count() - free_lets;
+    assert!(lets > 100 && free_lets > 40, "{lets} lets, {free_lets} locals without definitions");
+    let partly_given = texts.matches("given = [").count();
+    assert!(partly_given > 40, "{partly_given} partly given arrays");
     assert!(solvable > 100 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable");
     assert!(objectives > 50, "{objectives} objectives");
     for construct in [
@@ -1047,12 +1150,25 @@ fn minizinc_text(model: &Model) -> String {
             Kind::Bool => "bool".to_string(),
             Kind::Colour => "Colour".to_string(),
             Kind::Int => {
-                let parts: Vec<String> = first.values.iter().map(|v| v.to_string()).collect();
+                let all: BTreeSet<i64> = decl.scalars.iter().flat_map(|&x| model.scalars[x].values.clone()).collect();
+                let parts: Vec<String> = all.iter().map(|v| v.to_string()).collect();
                 format!("{{{}}}", parts.join(", "))
             }
         };
         if decl.scalars.len() == 1 && first.text == decl.name {
             s.push_str(&format!("var {domain}: {};\n", decl.name));
+        } else if decl.toml.contains("given") {
+            let entries: Vec<String> = decl
+                .scalars
+                .iter()
+                .map(|&x| match &model.scalars[x].values[..] {
+                    // The array's domain has two values or more: one value is a given entry.
+                    [v] => v.to_string(),
+                    _ => "_".to_string(),
+                })
+                .collect();
+            let n = decl.scalars.len();
+            s.push_str(&format!("array[1..{n}] of var {domain}: {} = [{}];\n", decl.name, entries.join(", ")));
         } else {
             s.push_str(&format!("array[1..{}] of var {domain}: {};\n", decl.scalars.len(), decl.name));
         }

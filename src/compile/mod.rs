@@ -261,6 +261,14 @@ impl Encoder {
                     let var = enc.new_var()?;
                     enc.names.push((var, name));
                     enc.scalar_lits[scalar] = Some(var.pos());
+                    if let Some(v) = decl.given_at(k) {
+                        let lit = if v != 0 { var.pos() } else { !var.pos() };
+                        enc.hard(|enc| enc.clause(&[lit]));
+                    }
+                } else if let Some(v) = decl.given_at(k) {
+                    let x = enc.new_int(IntSet::range(v, v), Repr::Const)?;
+                    enc.name_int(x, &name);
+                    enc.scalar_ints[scalar] = Some(x);
                 } else {
                     let size = decl.domain.len();
                     let repr = match engine {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::builtins;
 use super::model::{Base, EnumDecl, Param, Shape, Type, VarDecl};
-use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
+use super::syntax::{BinOp, Expr, ExprKind, Generator, LetDecl, LetItem, LetType, Span, UnOp};
 
 /// A problem at a place in an expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,6 +220,12 @@ impl<'s, 'm> Checker<'s, 'm> {
                 Ok(Type { var: var || result.var, ..result })
             }
             ExprKind::Call { name, name_span, args } => self.call(name, *name_span, args, e.span),
+            ExprKind::Let { items, body } => {
+                let kept = self.locals.len();
+                let ty = self.let_in(items, body);
+                self.locals.truncate(kept);
+                ty
+            }
             ExprKind::GenCall { name, name_span, generators, body } => {
                 let var_filter = builtins::lookup(name).is_some_and(|b| b.conditional.is_some());
                 let bound = self.generators(generators, var_filter)?;
@@ -316,6 +322,72 @@ impl<'s, 'm> Checker<'s, 'm> {
                 Ok(Type { base: if base == Base::Any { Base::Int } else { base }, shape: Shape::Set, var: false })
             }
         }
+    }
+
+    /// A `let`'s type: its body's, over decision variables when a local
+    /// constraint is; the locals stay bound for the caller to drop.
+    fn let_in(&mut self, items: &[LetItem], body: &Expr) -> Result<Type, Fault> {
+        let mut var = false;
+        for item in items {
+            match item {
+                LetItem::Constraint(c) => var |= self.expect_bool(c, true)?,
+                LetItem::Decl(d) => {
+                    let ty = self.let_decl(d)?;
+                    self.locals.push((d.name.clone(), ty));
+                }
+            }
+        }
+        let mut ty = self.check(body)?;
+        ty.var |= var;
+        Ok(ty)
+    }
+
+    /// A local declaration's type, with its value checked against it.
+    fn let_decl(&mut self, d: &LetDecl) -> Result<Type, Fault> {
+        let base = match &d.ty {
+            LetType::Int => Base::Int,
+            LetType::Bool => Base::Bool,
+            LetType::Set(e) => match self.expect_set(e)? {
+                Base::Any => Base::Int,
+                base => base,
+            },
+        };
+        let declared = Type::scalar(base, d.var);
+        let Some(value) = &d.value else {
+            if !d.var {
+                return Err(Fault::new(
+                    d.span,
+                    format!("the local parameter `{}` without a value", d.name),
+                    format!("a value, as in `int: {} = n div 2`, or `var` for a local decision variable", d.name),
+                ));
+            }
+            if d.ty == LetType::Int {
+                return Err(Fault::new(
+                    d.span,
+                    format!("the unbounded local variable `var int: {}`", d.name),
+                    format!("a domain, as in `var 1..9: {0}`, or a value, as in `var int: {0} = ...`", d.name),
+                ));
+            }
+            return Ok(declared);
+        };
+        let ty = self.check(value)?;
+        let fits = ty.shape == Shape::Scalar
+            && match base {
+                Base::Bool => ty.base.fits(Base::Bool),
+                Base::Int => int_position(ty.base),
+                base => ty.base.fits(base),
+            };
+        if !fits {
+            return Err(self.wrong(value, &ty, format!("a value of type {}", self.describe(&declared))));
+        }
+        if ty.var && !d.var {
+            return Err(Fault::new(
+                value.span,
+                format!("{} that depends on decision variables", what(value)),
+                format!("a fixed value for the local parameter `{}`, or `var` before its type", d.name),
+            ));
+        }
+        Ok(declared)
     }
 
     fn name(&self, name: &str, span: Span) -> Result<Type, Fault> {
@@ -691,10 +763,111 @@ pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
                     .or_else(|| visit(body, here.as_deref()))
             }
             ExprKind::Assert { value, .. } => value.as_deref().and_then(|v| visit(v, place)),
+            ExprKind::Let { items, body } => {
+                let here = inside("inside a `let`".to_string());
+                let_parts(items, body).into_iter().find_map(|part| visit(part, here.as_deref()))
+            }
             ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => None,
         }
     }
     visit(e, None)
+}
+
+/// The expressions of a `let`: its items' and its body.
+fn let_parts<'e>(items: &'e [LetItem], body: &'e Expr) -> Vec<&'e Expr> {
+    let mut parts = Vec::new();
+    for item in items {
+        match item {
+            LetItem::Constraint(c) => parts.push(c),
+            LetItem::Decl(d) => {
+                if let LetType::Set(e) = &d.ty {
+                    parts.push(e);
+                }
+                parts.extend(&d.value);
+            }
+        }
+    }
+    parts.push(body);
+    parts
+}
+
+/// The first local decision variable without a definition that is not in a
+/// positive context, as MiniZinc refuses it: such a local exists once for
+/// the constraint, so it may stand where the constraint must hold (at the
+/// top, under `/\`, `\/`, `forall`, `exists`, the right of `->`, the
+/// branches of an if-then-else) and nowhere it could be negated, reified or
+/// counted. `place` says where an objective or definition puts `e`.
+pub fn misplaced_free_local(e: &Expr, place: Option<&str>) -> Option<Fault> {
+    fn visit(e: &Expr, place: Option<&str>) -> Option<Fault> {
+        // The nearest place is the one to name.
+        let inside = |what: String| -> Option<String> { Some(what) };
+        match &e.kind {
+            ExprKind::Let { items, body } => {
+                if let Some(place) = place {
+                    let free = items.iter().find_map(|item| match item {
+                        LetItem::Decl(d) if d.var && d.value.is_none() => Some(d),
+                        _ => None,
+                    });
+                    if let Some(d) = free {
+                        return Some(Fault::new(
+                            d.span,
+                            format!("the local variable `{}` without a definition, {place}", d.name),
+                            "a definition (`var int: t = ...`), or the `let` where its constraint must hold: at \
+                             the top, under `/\\`, `\\/`, `forall` or `exists`, right of `->`, or in a branch",
+                        ));
+                    }
+                }
+                let found = items.iter().find_map(|item| match item {
+                    LetItem::Constraint(c) => visit(c, place),
+                    LetItem::Decl(d) => {
+                        let here = inside(format!("inside the definition of the local `{}`", d.name));
+                        d.value.as_ref().and_then(|v| visit(v, here.as_deref()))
+                    }
+                });
+                found.or_else(|| visit(body, place))
+            }
+            ExprKind::Binary { op: BinOp::And | BinOp::Or, left, right } => {
+                visit(left, place).or_else(|| visit(right, place))
+            }
+            ExprKind::Binary { op: op @ (BinOp::Implies | BinOp::ImpliedBy), left, right } => {
+                let (condition, result) = if *op == BinOp::Implies { (left, right) } else { (right, left) };
+                let here = inside(format!("in the condition of `{}`", op.text()));
+                visit(condition, here.as_deref()).or_else(|| visit(result, place))
+            }
+            ExprKind::Binary { op, left, right } => {
+                let here = inside(format!("under `{}`", op.text()));
+                visit(left, here.as_deref()).or_else(|| visit(right, here.as_deref()))
+            }
+            ExprKind::Unary { op, operand } => {
+                let here = inside(if *op == UnOp::Not { "under `not`" } else { "under a negation" }.to_string());
+                visit(operand, here.as_deref())
+            }
+            ExprKind::GenCall { name, generators, body, .. } => {
+                let sources = inside(format!("inside the generators of `{name}`"));
+                let found = generators.iter().find_map(|g| {
+                    visit(&g.source, sources.as_deref())
+                        .or_else(|| g.filter.as_ref().and_then(|f| visit(f, sources.as_deref())))
+                });
+                let positive = name == "forall" || name == "exists";
+                let here = if positive { place.map(str::to_string) } else { inside(format!("inside `{name}`")) };
+                found.or_else(|| visit(body, here.as_deref()))
+            }
+            ExprKind::If { branches, otherwise } => {
+                let conditions = inside("in the condition of an if-then-else".to_string());
+                branches
+                    .iter()
+                    .find_map(|(c, v)| visit(c, conditions.as_deref()).or_else(|| visit(v, place)))
+                    .or_else(|| visit(otherwise, place))
+            }
+            ExprKind::Assert { value, .. } => value.as_deref().and_then(|v| visit(v, place)),
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => None,
+            _ => {
+                let here = inside(format!("inside {}", what(e)));
+                super::syntax::children(e).into_iter().find_map(|c| visit(c, here.as_deref()))
+            }
+        }
+    }
+    visit(e, place)
 }
 
 /// How a message names an expression.
@@ -713,6 +886,7 @@ pub fn what(e: &Expr) -> String {
         ExprKind::Comprehension { .. } => "the comprehension".to_string(),
         ExprKind::Set(_) => "the set literal".to_string(),
         ExprKind::Assert { .. } => "the assert".to_string(),
+        ExprKind::Let { .. } => "the `let`".to_string(),
     }
 }
 

@@ -126,6 +126,8 @@ enum VarSpec {
         domain: Option<Spanned<String>>,
         /// The defining expression of a defined variable.
         define: Option<Spanned<String>>,
+        /// The fixed entries of a partly given array, `"_"` where unknown.
+        given: Option<Spanned<ParamValue>>,
         unknown: Vec<String>,
     },
     Other(String),
@@ -159,19 +161,20 @@ impl<'de> Deserialize<'de> for VarSpec {
                 Ok(VarSpec::Other("an array".to_string()))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<VarSpec, A::Error> {
-                let (mut index, mut domain, mut define, mut unknown) = (None, None, None, Vec::new());
+                let (mut index, mut domain, mut define, mut given, mut unknown) = (None, None, None, None, Vec::new());
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
                         "index" => index = Some(map.next_value::<Vec<Spanned<String>>>()?),
                         "domain" => domain = Some(map.next_value::<Spanned<String>>()?),
                         "define" => define = Some(map.next_value::<Spanned<String>>()?),
+                        "given" => given = Some(map.next_value::<Spanned<ParamValue>>()?),
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                             unknown.push(key);
                         }
                     }
                 }
-                Ok(VarSpec::Array { index, domain, define, unknown })
+                Ok(VarSpec::Array { index, domain, define, given, unknown })
             }
         }
         d.deserialize_any(V)
@@ -318,9 +321,25 @@ impl<'s> Loader<'s> {
                 invalid(format!("the name {name:?}"), "a name of letters, digits and `_`, starting with a letter"),
             ));
         }
-        const RESERVED: [&str; 14] = [
-            "true", "false", "not", "div", "mod", "xor", "in", "where", "if", "then", "elseif", "else", "endif",
+        const RESERVED: [&str; 18] = [
+            "true",
+            "false",
+            "not",
+            "div",
+            "mod",
+            "xor",
+            "in",
+            "where",
+            "if",
+            "then",
+            "elseif",
+            "else",
+            "endif",
             "assert",
+            "let",
+            "var",
+            "par",
+            "constraint",
         ];
         if RESERVED.contains(&name.as_str()) || builtins::lookup(name).is_some() || name == "bool" || name == "int" {
             return Err(self.source.error_at(
@@ -622,14 +641,125 @@ impl<'s> Loader<'s> {
         }
     }
 
+    /// The entries of a partly given array, row-major: nested TOML arrays
+    /// of the declared shape whose leaves are values of the domain or `"_"`
+    /// for an unknown entry.
+    fn given(
+        &self,
+        given: &Spanned<ParamValue>,
+        index: &[(i64, i64)],
+        base: Base,
+        domain: &IntSet,
+    ) -> Result<Vec<Option<i64>>, LoadError> {
+        if index.is_empty() {
+            return Err(self.source.error_at(
+                given,
+                invalid("`given` on a single variable", "`given` on an array with `index`; a single value is a domain"),
+            ));
+        }
+        let mut out = Vec::new();
+        self.given_entries(given, index, base, domain, &mut out)?;
+        Ok(out)
+    }
+
+    fn given_entries(
+        &self,
+        at: &Spanned<ParamValue>,
+        index: &[(i64, i64)],
+        base: Base,
+        domain: &IntSet,
+        out: &mut Vec<Option<i64>>,
+    ) -> Result<(), LoadError> {
+        let Some((&(lo, hi), inner)) = index.split_first() else {
+            out.push(self.given_value(at, base, domain)?);
+            return Ok(());
+        };
+        let width = (hi - lo + 1).max(0) as usize;
+        let depth = if inner.is_empty() { "an array".to_string() } else { format!("{} nested arrays", index.len()) };
+        match at.get_ref() {
+            ParamValue::Array(items) if items.len() == width => {
+                for item in items {
+                    self.given_entries(item, inner, base, domain, out)?;
+                }
+                Ok(())
+            }
+            ParamValue::Array(items) => Err(self.source.error_at(
+                at,
+                invalid(format!("{} entries", items.len()), format!("{width} entries, one per index in {lo}..{hi}")),
+            )),
+            _ => Err(self.source.error_at(
+                at,
+                invalid(
+                    "a single value where the index calls for an array",
+                    format!("{depth} of {width} entries (the declared `index`)"),
+                ),
+            )),
+        }
+    }
+
+    /// One given entry: `"_"`, or a value of the array's domain.
+    fn given_value(&self, at: &Spanned<ParamValue>, base: Base, domain: &IntSet) -> Result<Option<i64>, LoadError> {
+        let value = match (at.get_ref(), base) {
+            (ParamValue::Expr(text), _) if text.trim() == "_" => return Ok(None),
+            (ParamValue::Int(v), Base::Int) => *v,
+            (ParamValue::Bool(b), Base::Bool) => i64::from(*b),
+            (ParamValue::Expr(text), Base::Enum(e)) => {
+                match self.enums[e].values.iter().position(|n| n == text.trim()) {
+                    Some(k) => k as i64 + 1,
+                    None => {
+                        return Err(self.source.error_at(
+                            at,
+                            invalid(
+                                format!("{text:?}"),
+                                format!("a value of {} or \"_\" for an unknown entry", self.enums[e].name),
+                            ),
+                        ));
+                    }
+                }
+            }
+            (ParamValue::Array(_), _) => {
+                return Err(self.source.error_at(
+                    at,
+                    invalid("an array where the index calls for a value", "one value per entry (the declared `index`)"),
+                ));
+            }
+            _ => {
+                let kind = match base {
+                    Base::Bool => "`true` or `false`".to_string(),
+                    Base::Enum(e) => format!("a value of {}", self.enums[e].name),
+                    Base::Int | Base::Any => "an integer".to_string(),
+                };
+                let found = match at.get_ref() {
+                    ParamValue::Int(v) => format!("the integer {v}"),
+                    ParamValue::Bool(b) => format!("`{b}`"),
+                    ParamValue::Expr(text) => format!("{text:?}"),
+                    ParamValue::Other(what) => what.clone(),
+                    ParamValue::Array(_) => "an array".to_string(),
+                };
+                return Err(self.source.error_at(at, invalid(found, format!("{kind}, or \"_\" for an unknown entry"))));
+            }
+        };
+        if !domain.contains(value) {
+            let shown = match base {
+                Base::Enum(e) => self.enums[e].values[(value - 1) as usize].clone(),
+                Base::Bool => (value != 0).to_string(),
+                _ => value.to_string(),
+            };
+            return Err(self
+                .source
+                .error_at(at, invalid(format!("the given value {shown}"), format!("a value of the domain {domain}"))));
+        }
+        Ok(Some(value))
+    }
+
     fn vars(&mut self, vars: BTreeMap<Spanned<String>, Spanned<VarSpec>>) -> Result<(), LoadError> {
         let mut scalars: u64 = 0;
         for (key, spec) in in_file_order(vars) {
             let first = scalars as usize;
-            let (base, domain, index, index_bases) = match spec.get_ref() {
+            let (base, domain, index, index_bases, given) = match spec.get_ref() {
                 VarSpec::Scalar(text) => {
                     let (base, domain) = self.domain(&Spanned::new(spec.span(), text.clone()))?;
-                    (base, domain, Vec::new(), Vec::new())
+                    (base, domain, Vec::new(), Vec::new(), Vec::new())
                 }
                 VarSpec::Other(what) => {
                     return Err(self.source.error_at(
@@ -640,19 +770,25 @@ impl<'s> Loader<'s> {
                         ),
                     ));
                 }
-                VarSpec::Array { index, domain, define, unknown } => {
+                VarSpec::Array { index, domain, define, given, unknown } => {
                     if let Some(key) = unknown.first() {
                         return Err(self.source.error_at(
                             &spec,
                             invalid(
                                 format!("the unknown key `{key}`"),
-                                "only `index`, `domain` and `define` in a variable's table",
+                                "only `index`, `domain`, `define` and `given` in a variable's table",
                             ),
                         ));
                     }
                     if let Some(define) = define {
+                        if let Some(given) = given {
+                            return Err(self.source.error_at(
+                                given,
+                                invalid("`given` beside `define`", "either a defining expression or given entries"),
+                            ));
+                        }
                         let (base, set) = self.defined(&key, index.as_ref(), domain.as_ref(), define)?;
-                        (base, set, Vec::new(), Vec::new())
+                        (base, set, Vec::new(), Vec::new(), Vec::new())
                     } else {
                         let Some(domain) = domain else {
                             return Err(self.source.error_at(
@@ -668,7 +804,11 @@ impl<'s> Loader<'s> {
                             ranges.push(range);
                             bases.push(b);
                         }
-                        (base, set, ranges, bases)
+                        let given = match given {
+                            Some(given) => self.given(given, &ranges, base, &set)?,
+                            None => Vec::new(),
+                        };
+                        (base, set, ranges, bases, given)
                     }
                 }
             };
@@ -694,6 +834,7 @@ impl<'s> Loader<'s> {
                 domain,
                 first,
                 len: len as usize,
+                given,
             });
         }
         Ok(())
@@ -765,6 +906,9 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
             }
             loader.fault(f)
         })?;
+        if let Some(fault) = super::check::misplaced_free_local(&expr, Some("in the objective")) {
+            return Err(loader.fault(fault));
+        }
         let ctx = loader.context();
         let lowered = Lowerer::new(&ctx).int(&expr).map_err(|f| loader.fault(f))?;
         objective_ir = Some((sense, lowered));
@@ -807,6 +951,9 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
             loader.fault(f)
         })?;
         if let Some(fault) = super::check::misplaced_grid(&expr) {
+            return Err(loader.fault(fault));
+        }
+        if let Some(fault) = super::check::misplaced_free_local(&expr, None) {
             return Err(loader.fault(fault));
         }
         let ctx = loader.context();

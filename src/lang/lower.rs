@@ -11,7 +11,7 @@ use super::builtins;
 use super::check::{Fault, Named};
 use super::ir::{BExpr, Cmp, GridGlobal, IExpr, Overflow};
 use super::model::{ArrayValue, Base, EnumDecl, IntSet, MAX_ABS, Param, Shape, Value, VarDecl, flat_position};
-use super::syntax::{BinOp, Expr, ExprKind, Generator, Span, UnOp};
+use super::syntax::{BinOp, Expr, ExprKind, Generator, LetDecl, LetItem, LetType, Span, UnOp};
 
 /// The most generator bindings one model may unroll to.
 pub const MAX_UNROLL: u64 = 300_000;
@@ -130,6 +130,9 @@ impl LoweredCall {
 pub struct Lowerer<'c, 'm> {
     ctx: &'c Context<'m>,
     locals: Vec<(String, LVal)>,
+    /// Which of `locals` stand for a local decision variable without a
+    /// definition, bound to one value at a time: variables all the same.
+    undecided: Vec<usize>,
     positions: Vec<usize>,
     unrolled: u64,
     grids: Vec<GridGlobal>,
@@ -193,7 +196,15 @@ impl LVal {
 impl<'c, 'm> Lowerer<'c, 'm> {
     /// An unroller with no loop variables bound.
     pub fn new(ctx: &'c Context<'m>) -> Lowerer<'c, 'm> {
-        Lowerer { ctx, locals: Vec::new(), positions: Vec::new(), unrolled: 0, grids: Vec::new(), grid_base: 0 }
+        Lowerer {
+            ctx,
+            locals: Vec::new(),
+            undecided: Vec::new(),
+            positions: Vec::new(),
+            unrolled: 0,
+            grids: Vec::new(),
+            grid_base: 0,
+        }
     }
 
     /// An unroller whose grid globals are numbered from `base` on, after
@@ -258,6 +269,12 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                 self.call(name, values, span)
             }
             ExprKind::GenCall { name, generators, body, .. } => self.gen_call(name, generators, body, span),
+            ExprKind::Let { items, body } => {
+                let kept = self.locals.len();
+                let value = self.let_in(items, body, span, 1);
+                self.locals.truncate(kept);
+                value
+            }
             ExprKind::Array(items) => {
                 let mut elems = Vec::with_capacity(items.len());
                 for item in items {
@@ -380,6 +397,13 @@ impl<'c, 'm> Lowerer<'c, 'm> {
 
     fn var_elem(&self, decl: &VarDecl, k: usize) -> LVal {
         let id = decl.first + k;
+        // A given entry is data: the encoder fixes its scalar.
+        if let Some(v) = decl.given_at(k) {
+            return match decl.base {
+                Base::Bool => LVal::Bool(BExpr::Const(v != 0)),
+                base => LVal::Int(IExpr::constant(v), base),
+            };
+        }
         match decl.base {
             Base::Bool => LVal::Bool(BExpr::Var(id)),
             base => LVal::Int(IExpr::var(id, &decl.domain), base),
@@ -733,8 +757,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         }
         match &e.kind {
             ExprKind::Int(_) | ExprKind::Bool(_) => false,
-            ExprKind::Name(name) => match self.locals.iter().rev().find(|(n, _)| n == name) {
-                Some((_, value)) => has_vars(value),
+            ExprKind::Name(name) => match self.locals.iter().rposition(|(n, _)| n == name) {
+                Some(at) => self.undecided.contains(&at) || has_vars(&self.locals[at].1),
                 None => matches!(self.ctx.names.get(name), Some(Named::Var(_))),
             },
             ExprKind::Index { array, indices } => {
@@ -756,7 +780,113 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             ExprKind::Array(items) | ExprKind::Set(items) => items.iter().any(|i| self.mentions_vars(i)),
             ExprKind::Array2d(rows) => rows.iter().flatten().any(|i| self.mentions_vars(i)),
             ExprKind::Assert { value, .. } => value.as_deref().is_some_and(|v| self.mentions_vars(v)),
+            // A local decision variable is a variable, whatever it reads.
+            ExprKind::Let { items, .. } if items.iter().any(|i| matches!(i, LetItem::Decl(d) if d.var)) => true,
+            ExprKind::Let { .. } => super::syntax::children(e).into_iter().any(|c| self.mentions_vars(c)),
         }
+    }
+
+    /// The items of a `let` from the first on, then its body: each local
+    /// bound in turn, each local constraint guarding the value. A local
+    /// decision variable without a definition (in a positive context, which
+    /// the loader checked) is tried at each value of its domain: the `let`
+    /// holds when it holds for one of them, MiniZinc's existential
+    /// reading. `paths` counts the combinations tried so far.
+    fn let_in(&mut self, items: &[LetItem], body: &Expr, span: Span, paths: u64) -> Result<LVal, Fault> {
+        let Some((first, rest)) = items.split_first() else { return self.lower(body) };
+        let d = match first {
+            LetItem::Constraint(c) => {
+                let holds = self.boolean(c)?;
+                let value = self.let_in(rest, body, span, paths)?;
+                return guarded(holds, value, span);
+            }
+            LetItem::Decl(d) => d,
+        };
+        let domain = match &d.ty {
+            LetType::Set(e) => Some(self.set(e)?),
+            LetType::Bool => None,
+            LetType::Int => None,
+        };
+        let base = match (&d.ty, &domain) {
+            (LetType::Bool, _) => Base::Bool,
+            (_, Some((_, base))) if *base != Base::Any => *base,
+            _ => Base::Int,
+        };
+        let Some(value) = &d.value else {
+            return self.free_local(d, base, domain.map(|(s, _)| s), rest, body, span, paths);
+        };
+        let value = self.lower(value)?;
+        let (value, inside) = match value {
+            LVal::Bool(b) if base == Base::Bool => (LVal::Bool(b), None),
+            other => {
+                let x = other.as_int().ok_or_else(|| internal(span, "a local's value"))?;
+                // The definition holds where its value is defined and in the domain.
+                let inside = match &domain {
+                    Some((set, _)) => Some(BExpr::member(x.clone(), set.clone())),
+                    None if x.partial => Some(BExpr::member(x.clone(), IntSet::range(x.lo, x.hi))),
+                    None => None,
+                };
+                (LVal::Int(x, base), inside)
+            }
+        };
+        self.locals.push((d.name.clone(), value));
+        let result = self.let_in(rest, body, span, paths);
+        self.locals.pop();
+        match inside {
+            Some(holds) => guarded(holds, result?, span),
+            None => result,
+        }
+    }
+
+    /// A local decision variable without a definition, tried at each value.
+    #[allow(clippy::too_many_arguments)]
+    fn free_local(
+        &mut self,
+        d: &LetDecl,
+        base: Base,
+        domain: Option<IntSet>,
+        rest: &[LetItem],
+        body: &Expr,
+        span: Span,
+        paths: u64,
+    ) -> Result<LVal, Fault> {
+        let values: Vec<i64> = match &domain {
+            Some(set) => set.values().take(MAX_LET_PATHS as usize + 1).collect(),
+            None => vec![0, 1],
+        };
+        let paths = paths.saturating_mul(values.len() as u64);
+        if paths > MAX_LET_PATHS {
+            return Err(Fault::new(
+                d.span,
+                format!("local variables without definitions whose values combine in more than {MAX_LET_PATHS} ways"),
+                "fewer or smaller local domains, or a definition (`var int: t = ...`) for some: each combination is \
+                 tried in turn",
+            ));
+        }
+        let mut options = Vec::with_capacity(values.len());
+        for v in values {
+            let local =
+                if base == Base::Bool { LVal::Bool(BExpr::Const(v != 0)) } else { LVal::Int(IExpr::constant(v), base) };
+            self.undecided.push(self.locals.len());
+            self.locals.push((d.name.clone(), local));
+            let result = self.let_in(rest, body, span, paths);
+            self.locals.pop();
+            self.undecided.pop();
+            match result? {
+                LVal::Bool(b) => options.push(b),
+                _ => {
+                    return Err(Fault::new(
+                        d.span,
+                        format!(
+                            "the local variable `{}` without a definition in a `let` whose value is not a Boolean",
+                            d.name
+                        ),
+                        "a definition (`var int: t = ...`), or a Boolean `let`: a constraint",
+                    ));
+                }
+            }
+        }
+        Ok(LVal::Bool(BExpr::or(options)))
     }
 
     fn too_many(&self, span: Span) -> Fault {
@@ -857,6 +987,31 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             bindings.truncate(kept);
             result
         })
+    }
+}
+
+/// The most combinations of values that the local variables without
+/// definitions of one `let` may take: each is unrolled.
+pub const MAX_LET_PATHS: u64 = 4096;
+
+/// `value` where `holds`, and undefined elsewhere: false for a Boolean, an
+/// integer with no value (which makes its nearest Boolean false).
+fn guarded(holds: BExpr, value: LVal, span: Span) -> Result<LVal, Fault> {
+    match (holds.as_const(), value) {
+        (Some(true), value) => Ok(value),
+        (_, LVal::Bool(b)) => Ok(LVal::Bool(BExpr::and(vec![holds, b]))),
+        (Some(false), LVal::Int(_, base)) => {
+            Ok(LVal::Int(IExpr::undefined_div(true, IExpr::constant(0), IExpr::constant(0)), base))
+        }
+        (None, LVal::Int(x, base)) => {
+            // `[x][bool2int(holds)]`: index 0, out of range, when it fails.
+            Ok(LVal::Int(IExpr::element(vec![IExpr::bool2int(holds)], vec![(1, 1)], vec![x]), base))
+        }
+        _ => Err(Fault::new(
+            span,
+            "a `let` whose value is an array or set, under local constraints that may fail",
+            "a single value under local constraints, or constraints that hold",
+        )),
     }
 }
 

@@ -313,9 +313,17 @@ pub struct VarDecl {
     pub first: usize,
     /// Number of scalars.
     pub len: usize,
+    /// The fixed values of a partly given array, one per scalar (`None`
+    /// where unknown); empty when nothing is given.
+    pub given: Vec<Option<i64>>,
 }
 
 impl VarDecl {
+    /// The given value of element `k`, if any.
+    pub fn given_at(&self, k: usize) -> Option<i64> {
+        self.given.get(k).copied().flatten()
+    }
+
     /// The declared type.
     pub fn ty(&self) -> Type {
         if self.index.is_empty() {

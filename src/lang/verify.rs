@@ -16,7 +16,7 @@
 use super::builtins::{self, Builtin};
 use super::check::Named;
 use super::model::{Base, IntSet, Model, Value, flat_position};
-use super::syntax::{BinOp, Expr, ExprKind, Generator, UnOp};
+use super::syntax::{BinOp, Expr, ExprKind, Generator, LetItem, LetType, UnOp};
 
 /// FNV-1a: names are short, and the check runs once per solution counted,
 /// so a cheap hash pays.
@@ -111,6 +111,12 @@ impl<'m> Verifier<'m> {
                 if !decl.domain.contains(v) {
                     let name = self.model.scalar_name(decl.first + k);
                     return Err(format!("{name} = {v} is outside its domain {}", decl.domain));
+                }
+                if let Some(given) = decl.given_at(k)
+                    && given != v
+                {
+                    let name = self.model.scalar_name(decl.first + k);
+                    return Err(format!("{name} = {v}, but the model gives it as {given}"));
                 }
             }
         }
@@ -356,6 +362,71 @@ impl<'m> Verifier<'m> {
                 }
                 Ok(Ev::Set(IntSet::from_values(values)))
             }
+            ExprKind::Let { items, body } => {
+                let kept = env.locals.len();
+                let value = self.let_in(items, body, env);
+                env.locals.truncate(kept);
+                value
+            }
+        }
+    }
+
+    /// A `let` from its first item on: a failed local constraint, or a
+    /// definition that is undefined or outside its domain, leaves the value
+    /// undefined (false for a Boolean); a local variable without a
+    /// definition holds when some value of its domain makes the rest hold.
+    fn let_in<'a>(&self, items: &'a [LetItem], body: &'a Expr, env: &mut Env<'a>) -> Eval<Ev> {
+        let Some((first, rest)) = items.split_first() else { return self.eval(body, env) };
+        let d = match first {
+            LetItem::Constraint(c) => {
+                let holds = self.truth(c, env)?;
+                let value = self.let_in(rest, body, env)?;
+                return if holds { Ok(value) } else { undefined_like(value) };
+            }
+            LetItem::Decl(d) => d,
+        };
+        let domain = match &d.ty {
+            LetType::Set(e) => match self.eval(e, env)? {
+                Ev::Set(set) => Some(set),
+                _ => return Err(bug("a local's domain that is not a set")),
+            },
+            LetType::Int | LetType::Bool => None,
+        };
+        let boolean = d.ty == LetType::Bool;
+        let Some(value) = &d.value else {
+            let values: Vec<Ev> = match &domain {
+                Some(set) => set.values().map(Ev::Int).collect(),
+                None => vec![Ev::Bool(false), Ev::Bool(true)],
+            };
+            for value in values {
+                env.locals.push((d.name.as_str(), value));
+                let holds = self.truth_of_rest(rest, body, env);
+                env.locals.pop();
+                if holds? {
+                    return Ok(Ev::Bool(true));
+                }
+            }
+            return Ok(Ev::Bool(false));
+        };
+        let value = match self.eval(value, env)? {
+            Ev::Bool(b) if !boolean => Ev::Int(i64::from(b)),
+            other => other,
+        };
+        let defined = match (&value, &domain) {
+            (Ev::Undef, _) => false,
+            (Ev::Int(v), Some(set)) => set.contains(*v),
+            _ => true,
+        };
+        env.locals.push((d.name.as_str(), value));
+        let result = self.let_in(rest, body, env);
+        env.locals.pop();
+        if defined { result } else { undefined_like(result?) }
+    }
+
+    fn truth_of_rest<'a>(&self, rest: &'a [LetItem], body: &'a Expr, env: &mut Env<'a>) -> Eval<bool> {
+        match self.let_in(rest, body, env)? {
+            Ev::Bool(b) => Ok(b),
+            _ => Err(bug("a local variable without a definition in a `let` that is not Boolean")),
         }
     }
 
@@ -482,6 +553,15 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
+    }
+}
+
+/// What a `let` is when its constraints fail: false, or an integer with no value.
+fn undefined_like(value: Ev) -> Eval<Ev> {
+    match value {
+        Ev::Bool(_) => Ok(Ev::Bool(false)),
+        Ev::Int(_) | Ev::Undef => Ok(Ev::Undef),
+        _ => Err(bug("a `let` of an array or set under constraints that fail")),
     }
 }
 

@@ -44,10 +44,14 @@ pub enum Keyword {
     Elseif,
     Else,
     Endif,
+    Let,
+    Var,
+    Par,
+    Constraint,
 }
 
 impl Keyword {
-    const ALL: [(&'static str, Keyword); 13] = [
+    const ALL: [(&'static str, Keyword); 17] = [
         ("true", Keyword::True),
         ("false", Keyword::False),
         ("not", Keyword::Not),
@@ -61,6 +65,10 @@ impl Keyword {
         ("elseif", Keyword::Elseif),
         ("else", Keyword::Else),
         ("endif", Keyword::Endif),
+        ("let", Keyword::Let),
+        ("var", Keyword::Var),
+        ("par", Keyword::Par),
+        ("constraint", Keyword::Constraint),
     ];
 
     /// The word as written.

@@ -4,7 +4,7 @@
 mod lexer;
 mod parser;
 
-pub use parser::parse;
+pub use parser::{children, parse};
 
 /// A place in the model file, in byte offsets.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -121,6 +121,14 @@ pub enum ExprKind {
     },
     /// `{a, b, c}`.
     Set(Vec<Expr>),
+    /// `let { items } in body`: local parameters, variables and
+    /// constraints, the constraints holding where the `let` stands.
+    Let {
+        /// The declarations and constraints, in order.
+        items: Vec<LetItem>,
+        /// The value.
+        body: Box<Expr>,
+    },
     /// `assert(condition, "message")`, true, or `assert(condition,
     /// "message", value)`, the value: a load error with the message when
     /// the fixed condition is false.
@@ -132,6 +140,41 @@ pub enum ExprKind {
         /// The value, in the three-argument form.
         value: Option<Box<Expr>>,
     },
+}
+
+/// One item of a `let`: a local declaration or a local constraint.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LetItem {
+    /// `var 1..9: t`, `var int: s = e`, `int: k = e`.
+    Decl(LetDecl),
+    /// `constraint c`.
+    Constraint(Expr),
+}
+
+/// A local declaration of a `let`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LetDecl {
+    /// The local's name.
+    pub name: String,
+    /// Where the declaration is, from its type to its value.
+    pub span: Span,
+    /// A decision variable (`var`) rather than a parameter.
+    pub var: bool,
+    /// The declared type.
+    pub ty: LetType,
+    /// The defining expression, if any.
+    pub value: Option<Expr>,
+}
+
+/// The type of a local declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LetType {
+    /// `int`.
+    Int,
+    /// `bool`.
+    Bool,
+    /// A fixed set such as `1..9`, `{1, 3}` or an enum name.
+    Set(Expr),
 }
 
 /// `i, j in source where filter`.

@@ -4,7 +4,7 @@
 //! that follows, and indexing binds tightest.
 
 use super::lexer::{Keyword, Punct, Tok, Token, tokenize};
-use super::{BinOp, Expr, ExprKind, Generator, Span, SyntaxError, UnOp};
+use super::{BinOp, Expr, ExprKind, Generator, LetDecl, LetItem, LetType, Span, SyntaxError, UnOp};
 
 /// Deepest nesting of brackets and prefix operators accepted, so that a
 /// hostile expression cannot overflow the parser's stack.
@@ -76,7 +76,7 @@ fn deeper_than(root: &Expr, limit: usize) -> Option<Span> {
 }
 
 /// The direct sub-expressions of an expression.
-fn children(e: &Expr) -> Vec<&Expr> {
+pub fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => Vec::new(),
         ExprKind::Index { array, indices } => std::iter::once(array.as_ref()).chain(indices).collect(),
@@ -96,6 +96,22 @@ fn children(e: &Expr) -> Vec<&Expr> {
         ExprKind::Assert { condition, value, .. } => {
             std::iter::once(condition.as_ref()).chain(value.as_deref()).collect()
         }
+        ExprKind::Let { items, body } => items
+            .iter()
+            .flat_map(|item| -> Vec<&Expr> {
+                match item {
+                    LetItem::Constraint(c) => vec![c],
+                    LetItem::Decl(d) => {
+                        let ty = match &d.ty {
+                            LetType::Set(e) => Some(e),
+                            _ => None,
+                        };
+                        ty.into_iter().chain(d.value.as_ref()).collect()
+                    }
+                }
+            })
+            .chain(std::iter::once(body.as_ref()))
+            .collect(),
     }
 }
 
@@ -332,6 +348,7 @@ impl Parser {
             Tok::Keyword(Keyword::True) => ExprKind::Bool(true),
             Tok::Keyword(Keyword::False) => ExprKind::Bool(false),
             Tok::Keyword(Keyword::If) => return self.if_then_else(start),
+            Tok::Keyword(Keyword::Let) => return self.let_in(start),
             Tok::Ident(name) => {
                 if self.peek() == &Tok::Punct(Punct::LParen) {
                     return self.call(name, start);
@@ -383,6 +400,65 @@ impl Parser {
         self.expect_keyword(Keyword::Endif, "`endif`")?;
         let span = start.to(self.prev_span());
         Ok(Expr { kind: ExprKind::If { branches, otherwise: Box::new(otherwise) }, span })
+    }
+
+    /// `let { items } in body`; the `let` is consumed. Items are separated
+    /// by `;` or `,`, as MiniZinc allows, with one more allowed at the end.
+    fn let_in(&mut self, start: Span) -> Result<Expr, SyntaxError> {
+        self.expect(Punct::LBrace, "`{` and the declarations of the `let`")?;
+        let mut items = Vec::new();
+        while !self.eat(Punct::RBrace) {
+            if self.eat_keyword(Keyword::Constraint) {
+                items.push(LetItem::Constraint(self.expr(0)?));
+            } else {
+                items.push(LetItem::Decl(self.let_decl()?));
+            }
+            if self.eat(Punct::RBrace) {
+                break;
+            }
+            if !self.eat(Punct::Semicolon) && !self.eat(Punct::Comma) {
+                return Err(self.unexpected("`;` before the next declaration, or `}` to close the `let`"));
+            }
+        }
+        self.expect_keyword(Keyword::In, "`in` and the value of the `let`")?;
+        let body = self.expr(0)?;
+        let span = start.to(body.span);
+        Ok(Expr { kind: ExprKind::Let { items, body: Box::new(body) }, span })
+    }
+
+    /// `var 1..9: t`, `var int: s = e`, `int: k = e`, `bool: b = e`.
+    fn let_decl(&mut self) -> Result<LetDecl, SyntaxError> {
+        let start = self.span();
+        let var = self.eat_keyword(Keyword::Var);
+        if !var {
+            self.eat_keyword(Keyword::Par);
+        }
+        let ty = match (self.peek(), self.peek_at(1)) {
+            (Tok::Ident(name), Tok::Punct(Punct::Colon)) if name == "int" => LetType::Int,
+            (Tok::Ident(name), Tok::Punct(Punct::Colon)) if name == "bool" => LetType::Bool,
+            (Tok::Ident(name), _) if name == "array" => {
+                return Err(self.unexpected("a single local such as `var 1..9: t`; local arrays are not supported"));
+            }
+            (Tok::Punct(Punct::RBrace), _) | (Tok::End, _) => {
+                return Err(self.unexpected("a declaration such as `var 1..9: t` or `int: k = n div 2`"));
+            }
+            _ => LetType::Set(self.expr(0)?),
+        };
+        if !matches!(ty, LetType::Set(_)) {
+            self.bump();
+        }
+        self.expect(Punct::Colon, "`:` and the name of the local")?;
+        let name_span = self.span();
+        let name = match self.bump().tok {
+            Tok::Ident(name) => name,
+            tok => {
+                self.at -= usize::from(tok != Tok::End);
+                return Err(self.unexpected("the name of the local"));
+            }
+        };
+        let value = if self.eat(Punct::Eq) { Some(self.expr(0)?) } else { None };
+        let end = value.as_ref().map_or(name_span, |v| v.span);
+        Ok(LetDecl { name, span: start.to(end), var, ty, value })
     }
 
     /// Whether the tokens ahead read `name (, name)* in`.
@@ -571,6 +647,24 @@ mod tests {
                 let value = value.as_ref().map(|v| format!(", {}", shape(v))).unwrap_or_default();
                 format!("assert({}, {message:?}{value})", shape(condition))
             }
+            ExprKind::Let { items, body } => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|item| match item {
+                        LetItem::Constraint(c) => format!("constraint {}", shape(c)),
+                        LetItem::Decl(d) => {
+                            let ty = match &d.ty {
+                                LetType::Int => "int".to_string(),
+                                LetType::Bool => "bool".to_string(),
+                                LetType::Set(e) => shape(e),
+                            };
+                            let value = d.value.as_ref().map(|v| format!(" = {}", shape(v))).unwrap_or_default();
+                            format!("{}{ty}: {}{value}", if d.var { "var " } else { "" }, d.name)
+                        }
+                    })
+                    .collect();
+                format!("let{{{}}}({})", parts.join("; "), shape(body))
+            }
         }
     }
 
@@ -653,6 +747,20 @@ mod tests {
         assert_eq!(e.found, "`y`");
         let e = fails("forall(i in 1..3)");
         assert!(e.expected.contains("ranges over"));
+    }
+
+    #[test]
+    fn lets_take_declarations_constraints_and_a_body_that_reaches_far() {
+        assert_eq!(
+            p("let { var 1..9: t; constraint t * t = x, int: k = n div 2; } in t + k = y /\\ b"),
+            "let{var (1 .. 9): t; constraint ((t * t) = x); int: k = (n div 2)}((((t + k) = y) /\\ b))"
+        );
+        assert_eq!(p("let { var bool: b; par bool: c = true } in b"), "let{var bool: b; bool: c = true}(b)");
+        assert_eq!(p("x + (let { var int: s = x } in s)"), "(x + let{var int: s = x}(s))");
+        assert_eq!(fails("let { var 1..9 t } in t").expected, "`:` and the name of the local");
+        assert_eq!(fails("let { var 1..9: 3 } in t").expected, "the name of the local");
+        assert_eq!(fails("let var 1..9: t in t").expected, "`{` and the declarations of the `let`");
+        assert_eq!(fails("let { int: k = 1 } k").expected, "`in` and the value of the `let`");
     }
 
     #[test]

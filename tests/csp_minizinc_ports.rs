@@ -1,0 +1,114 @@
+//! Public MiniZinc puzzle models translated into `kind = "csp"` models:
+//! each gives its known answer, checked here against the puzzle's rules
+//! written out in Rust, and its known count, on every engine.
+
+use somaria::puzzles::compare::{CompareOptions, compare};
+use somaria::puzzles::{Puzzle, SolveOptions, Status};
+
+mod common;
+
+use common::models::{count, load_file};
+use common::reports::int_grid;
+
+fn solution(puzzle: &dyn Puzzle) -> serde_json::Value {
+    let report = puzzle.solve(&SolveOptions::default()).unwrap();
+    assert_eq!(report.status, Status::Solved);
+    report.solution.unwrap().json
+}
+
+/// The model's own table, read with the toml crate rather than somaria.
+fn table(path: &str) -> toml::Table {
+    std::fs::read_to_string(path).unwrap().parse().unwrap()
+}
+
+fn every_engine_agrees(path: &str) {
+    let puzzle = load_file(path);
+    let report = compare(puzzle.as_ref(), &CompareOptions { count: true, ..Default::default() }).unwrap();
+    assert!(report.agree, "{path}: {report:?}");
+}
+
+#[test]
+fn takuzu_from_partly_given_data() {
+    let path = "models/csp/takuzu.toml";
+    let puzzle = load_file(path);
+    let x = int_grid(&solution(puzzle.as_ref())["x"]);
+    let n = x.len();
+    assert_eq!(n, 10);
+    let column = |j: usize| -> Vec<i64> { x.iter().map(|row| row[j]).collect() };
+    let lines: Vec<Vec<i64>> = x.iter().cloned().chain((0..n).map(column)).collect();
+    for line in &lines {
+        assert_eq!(line.iter().filter(|&&v| v == 0).count(), n / 2, "{line:?}");
+        assert!(line.windows(3).all(|w| !(w[0] == w[1] && w[1] == w[2])), "{line:?}");
+    }
+    for (i, a) in lines[..n].iter().enumerate() {
+        assert!(lines[..n].iter().skip(i + 1).all(|b| a != b), "rows differ");
+    }
+    for (i, a) in lines[n..].iter().enumerate() {
+        assert!(lines[n..].iter().skip(i + 1).all(|b| a != b), "columns differ");
+    }
+    let model = table(path);
+    let given = model["vars"]["problem"]["given"].as_array().unwrap();
+    let mut clues = 0;
+    for (i, row) in given.iter().enumerate() {
+        for (j, entry) in row.as_array().unwrap().iter().enumerate() {
+            if let Some(v) = entry.as_integer() {
+                assert_eq!(x[i][j], v, "the clue at {i},{j}");
+                clues += 1;
+            }
+        }
+    }
+    assert_eq!(clues, 22);
+    assert_eq!(count(puzzle.as_ref(), None), 1);
+    every_engine_agrees(path);
+}
+
+/// Whether `cells` (values of one cage) give `target` under +, -, x or /
+/// (two cells for - and /), as the KenKen rules say.
+fn cage_holds(cells: &[i64], target: i64) -> bool {
+    let sum: i64 = cells.iter().sum();
+    let product: i64 = cells.iter().product();
+    let pair = |f: &dyn Fn(i64, i64) -> bool| cells.len() == 2 && (f(cells[0], cells[1]) || f(cells[1], cells[0]));
+    sum == target || product == target || pair(&|a, b| a - b == target) || pair(&|a, b| a == b * target)
+}
+
+#[test]
+fn kenken_with_local_variables_in_a_let() {
+    let path = "models/csp/kenken.toml";
+    let puzzle = load_file(path);
+    let x = int_grid(&solution(puzzle.as_ref())["x"]);
+    // The solution printed in the original's header.
+    let known = [
+        [5, 6, 3, 4, 1, 2],
+        [6, 1, 4, 5, 2, 3],
+        [4, 5, 2, 3, 6, 1],
+        [3, 4, 1, 2, 5, 6],
+        [2, 3, 6, 1, 4, 5],
+        [1, 2, 5, 6, 3, 4],
+    ];
+    assert_eq!(x, known.iter().map(|r| r.to_vec()).collect::<Vec<_>>());
+    // And the rules, cage by cage, from the model's own table of cages.
+    let model = table(path);
+    let text = model["params"]["P"].as_str().unwrap();
+    let numbers: Vec<i64> = text
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .skip(5) // array2d(1..num_p, 1..2*num_hints+1, — the 2 and the 1s
+        .collect();
+    assert_eq!(numbers.len(), 15 * 9, "{numbers:?}");
+    for cage in numbers.chunks(9) {
+        let cells: Vec<i64> =
+            cage[..8].chunks(2).filter(|rc| rc[0] > 0).map(|rc| x[rc[0] as usize - 1][rc[1] as usize - 1]).collect();
+        assert!(cage_holds(&cells, cage[8]), "cage {cage:?}: {cells:?}");
+    }
+    for i in 0..6 {
+        let mut row = x[i].clone();
+        let mut column: Vec<i64> = x.iter().map(|r| r[i]).collect();
+        row.sort();
+        column.sort();
+        assert_eq!(row, (1..=6).collect::<Vec<_>>());
+        assert_eq!(column, (1..=6).collect::<Vec<_>>());
+    }
+    assert_eq!(count(puzzle.as_ref(), None), 1);
+    every_engine_agrees(path);
+}
