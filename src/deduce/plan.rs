@@ -394,10 +394,11 @@ fn used_facts(
     // all costs a call with lazy cuts per fact: start from the core there.
     // Elsewhere the relevant facts are few, and shrinking the core gave
     // larger sets (Sudoku: more time in the facts used and the re-checks).
-    if relevant.len() > SEED_FROM && !seed.is_empty() {
-        if let Some(used) = shrink_used(d, pool, rules, seed, new)? {
-            return Ok(used);
-        }
+    if relevant.len() > SEED_FROM
+        && !seed.is_empty()
+        && let Some(used) = shrink_used(d, pool, rules, seed, new)?
+    {
+        return Ok(used);
     }
     if let Some(used) = shrink_used(d, pool, rules, &relevant, new)? {
         return Ok(used);
