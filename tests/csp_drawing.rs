@@ -9,6 +9,7 @@ use somaria::draw::svg::{CELL_PX, FLOOR, GIVEN, INK, OUTLINE, ROUTES, SHADE, WAL
 mod common;
 
 use common::cli::{assert_mentions, refused, run_json, somaria, write_model};
+use common::pixels::{Rendered, rgb};
 
 fn svg_of(args: &[&str]) -> String {
     let out = somaria().args(args).args(["--format", "svg"]).output().unwrap();
@@ -16,23 +17,8 @@ fn svg_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// A rendered picture, read at points given in cells.
-struct Rendered(resvg::tiny_skia::Pixmap);
-
+/// Points given in cells.
 impl Rendered {
-    fn of(svg: &str) -> Rendered {
-        let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).expect("the SVG parses");
-        let size = tree.size().to_int_size();
-        let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
-        Rendered(pixmap)
-    }
-
-    fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
-        let p = self.0.pixel(x as u32, y as u32).unwrap();
-        [p.red(), p.green(), p.blue()]
-    }
-
     /// At `(x, y)` in cells: column then row; a point on the picture's
     /// right or bottom side is read on its last pixel.
     fn at(&self, (x, y): (f64, f64)) -> [u8; 3] {
@@ -57,11 +43,6 @@ impl Rendered {
         let background = [rgb(FLOOR), rgb(GIVEN)];
         (x.saturating_sub(6)..=x + 6).filter(|&px| !background.contains(&self.pixel(px, y))).count()
     }
-}
-
-fn rgb(hex: &str) -> [u8; 3] {
-    let n = u32::from_str_radix(&hex[1..], 16).unwrap();
-    [(n >> 16) as u8, (n >> 8) as u8, n as u8]
 }
 
 fn bools(json: &Value) -> Vec<Vec<bool>> {

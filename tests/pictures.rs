@@ -11,6 +11,7 @@ mod common;
 
 use common::cli::{run_json, somaria};
 use common::models::grid_of;
+use common::pixels::{Rendered, rgb};
 use common::reports::cells;
 
 fn svg_of(args: &[&str]) -> String {
@@ -19,38 +20,16 @@ fn svg_of(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// A rendered picture, read at cell centres and cell edges.
-struct Rendered {
-    pixmap: resvg::tiny_skia::Pixmap,
-}
-
+/// Cell centres and cell edges.
 impl Rendered {
-    fn of(svg: &str) -> Rendered {
-        let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).expect("the SVG parses");
-        let size = tree.size().to_int_size();
-        let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
-        Rendered { pixmap }
-    }
-
-    fn at(&self, x: usize, y: usize) -> [u8; 3] {
-        let p = self.pixmap.pixel(x as u32, y as u32).unwrap();
-        [p.red(), p.green(), p.blue()]
-    }
-
     fn centre(&self, (row, col): (usize, usize)) -> [u8; 3] {
-        self.at(col * CELL_PX + CELL_PX / 2, row * CELL_PX + CELL_PX / 2)
+        self.pixel(col * CELL_PX + CELL_PX / 2, row * CELL_PX + CELL_PX / 2)
     }
 
     /// Just inside the cell's top-left corner, where an outline is drawn.
     fn rim(&self, (row, col): (usize, usize)) -> [u8; 3] {
-        self.at(col * CELL_PX + 2, row * CELL_PX + CELL_PX / 2)
+        self.pixel(col * CELL_PX + 2, row * CELL_PX + CELL_PX / 2)
     }
-}
-
-fn rgb(hex: &str) -> [u8; 3] {
-    let n = u32::from_str_radix(&hex[1..], 16).unwrap();
-    [(n >> 16) as u8, (n >> 8) as u8, n as u8]
 }
 
 #[test]

@@ -11,7 +11,8 @@
 //! - [`dimacs`]: a written formula read back by varisat;
 //! - [`rooms`]: random tile rooms and every walk through one;
 //! - [`keys_doors`]: keys-and-doors routes replayed by the rules;
-//! - [`fans`]: random fan grids.
+//! - [`fans`]: random fan grids;
+//! - [`pixels`]: SVG pictures rendered with resvg, read in pixels.
 
 // Each suite uses a subset of these helpers.
 #![allow(dead_code)]
@@ -22,5 +23,6 @@ pub mod dimacs;
 pub mod fans;
 pub mod keys_doors;
 pub mod models;
+pub mod pixels;
 pub mod reports;
 pub mod rooms;
