@@ -17,7 +17,7 @@
 
 use std::collections::HashSet;
 
-use somaria::puzzles::{CountOptions, SolveOptions, Status};
+use somaria::puzzles::{CountOptions, Puzzle, SolveOptions, Status};
 use somaria::rng::SplitMix64;
 
 mod common;
@@ -451,7 +451,7 @@ fn check_case(case: &Case, with_facts: bool) -> bool {
     let text = case.model();
     let puzzle = load_text(&text);
     let found = brute_force(case);
-    let (expected, seen) = (found.total, &found.seen);
+    let expected = found.total;
     let engines: &[&str] = match case.form {
         Form::Reified => &["auto", "direct", "order", "log", "eager"],
         _ => &["auto", "eager"],
@@ -478,7 +478,27 @@ fn check_case(case: &Case, with_facts: bool) -> bool {
     if !with_facts {
         return true;
     }
-    let facts = puzzle.facts(&SolveOptions::default()).unwrap();
+    for engine in ["auto", "eager"] {
+        check_facts(case, &*puzzle, &found, engine);
+    }
+    true
+}
+
+/// `facts` with `engine` against brute force. Eager, with no cut between
+/// calls, it is the backbone loop alone: the search, then one call per
+/// solution that shows a new value and one to prove the rest impossible,
+/// so at most two calls more than there are solutions.
+fn check_facts(case: &Case, puzzle: &dyn Puzzle, found: &Found, engine: &str) {
+    let (text, seen) = (case.model(), &found.seen);
+    let facts = puzzle.facts(&SolveOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
+    if engine == "eager" {
+        let calls = facts.stats.sat_calls;
+        assert!(
+            calls <= found.total + 2,
+            "facts with {engine}: {calls} SAT calls for {} solutions\n{text}",
+            found.total
+        );
+    }
     if case.form == Form::VarArray {
         let rows = facts.json["values"]["on"].as_array().unwrap();
         for (i, row) in rows.iter().enumerate() {
@@ -486,7 +506,7 @@ fn check_case(case: &Case, with_facts: bool) -> bool {
                 let took: Vec<bool> = values.as_array().unwrap().iter().map(|v| v.as_bool().unwrap()).collect();
                 let k = i * case.cols + j;
                 let wanted: Vec<bool> = [false, true].into_iter().filter(|&b| seen[k][usize::from(b)]).collect();
-                assert_eq!(took, wanted, "facts at ({i}, {j})\n{text}");
+                assert_eq!(took, wanted, "facts with {engine} at ({i}, {j})\n{text}");
             }
         }
     }
@@ -501,13 +521,12 @@ fn check_case(case: &Case, with_facts: bool) -> bool {
                         .into_iter()
                         .filter(|&b| found.step_sets.iter().any(|set| (set >> k & 1 == 1) == b))
                         .collect();
-                    assert_eq!(took, wanted, "facts of {}\n{text}", step_name(case.rows, case.cols, k));
+                    assert_eq!(took, wanted, "facts with {engine} of {}\n{text}", step_name(case.rows, case.cols, k));
                     k += 1;
                 }
             }
         }
     }
-    true
 }
 
 fn run(global: u8, cases: usize, seed: u64) -> u64 {

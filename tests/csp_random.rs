@@ -991,6 +991,17 @@ fn check_model(seed: u64) {
 
         let facts = puzzle.facts(&options).unwrap_or_else(|e| panic!("{context}\nfacts: {e}"));
         assert_eq!(facts.status == Status::Solved, solvable, "{context}\nfacts status");
+        // The backbone loop: one search, then one call per shown solution
+        // that shows a new value and one to prove the rest impossible, not
+        // a call per value. An objective adds the search's bisection.
+        if model.objective.is_none() {
+            let bound = projections.len() as u64 + 2;
+            assert!(
+                facts.stats.sat_calls <= bound,
+                "{context}\nfacts made {} SAT calls, over {bound}",
+                facts.stats.sat_calls
+            );
+        }
         if solvable {
             for (i, &s) in shown.iter().enumerate() {
                 let expected: BTreeSet<i64> = projections.iter().map(|p| p[i]).collect();

@@ -330,6 +330,14 @@ impl Encoder {
         self.truth
     }
 
+    /// The literal the encoding takes as true. The formula's clauses fold
+    /// it away, so unless a grid global needs it no clause forces it: a
+    /// solver whose models are read through literals made later (a fixed
+    /// scalar's "x = v" is this literal) must be given it as a unit.
+    pub fn truth(&self) -> Lit {
+        self.truth
+    }
+
     fn f(&self) -> Lit {
         !self.truth
     }

@@ -3,7 +3,11 @@
 //! The loop asks for a model that makes at least one literal true that no
 //! model so far has made true: one clause, "one of these at once", rather than
 //! one SAT call per literal. Each model found may settle many literals, and
-//! the final unsatisfiable call proves the rest can never hold.
+//! the final unsatisfiable call proves the rest can never hold. With `m`
+//! distinct models (told apart on the candidates) it makes at most `m + 1`
+//! calls: each satisfiable call past the first meets a new one. Over a
+//! [`super::Lazy`] solver each of those calls may itself take several SAT
+//! calls, one per model the repairer cuts off.
 
 use super::{Answer, Solve, SolverError};
 use crate::cnf::Lit;
@@ -13,8 +17,13 @@ use crate::cnf::Lit;
 pub struct Possible {
     /// Entry `i` is true when `candidates[i]` holds in some model.
     pub possible: Vec<bool>,
-    /// SAT calls made.
+    /// SAT calls made, as the solver counts them: over a [`super::Lazy`]
+    /// solver, with every model its repairer cut off.
     pub sat_calls: u64,
+    /// Calls the loop made on the solver it was given: the first solve, one
+    /// per model that showed a new literal, and the last (unsatisfiable)
+    /// one, if any literal was left.
+    pub rounds: u64,
 }
 
 /// For each candidate, whether some model of the solver (under `assumptions`)
@@ -41,6 +50,7 @@ pub fn possible_literals<S: Solve + ?Sized>(
     assumptions: &[Lit],
 ) -> Result<Option<Possible>, SolverError> {
     let calls_before = solver.stats().sat_calls;
+    let mut rounds = 1;
     if solver.solve_under(assumptions)? == Answer::Unsat {
         return Ok(None);
     }
@@ -55,6 +65,7 @@ pub fn possible_literals<S: Solve + ?Sized>(
         }
         clause.push(!selector);
         solver.add_clause(&clause);
+        rounds += 1;
         match solver.solve_under(&guarded) {
             Err(e) => {
                 solver.add_clause(&[!selector]);
@@ -69,7 +80,7 @@ pub fn possible_literals<S: Solve + ?Sized>(
         }
     }
     solver.add_clause(&[!selector]);
-    Ok(Some(Possible { possible, sat_calls: solver.stats().sat_calls - calls_before }))
+    Ok(Some(Possible { possible, sat_calls: solver.stats().sat_calls - calls_before, rounds }))
 }
 
 #[cfg(test)]
@@ -96,11 +107,11 @@ mod tests {
             }
             let candidates: Vec<Lit> = vars.iter().flat_map(|v| [v.pos(), v.neg()]).collect();
             let mut expected = vec![false; candidates.len()];
-            let mut any = false;
+            let mut models = 0u64;
             for bits in 0u32..64 {
                 let assignment: Vec<bool> = (0..6).map(|i| bits >> i & 1 == 1).collect();
                 if cnf.is_satisfied_by(&assignment) {
-                    any = true;
+                    models += 1;
                     for (slot, lit) in expected.iter_mut().zip(&candidates) {
                         *slot |= lit.holds(&assignment);
                     }
@@ -108,7 +119,13 @@ mod tests {
             }
             let mut solver = new_solver(&cnf, None);
             let found = possible_literals(&mut solver, &candidates, &[]).unwrap();
-            prop_assert_eq!(found.map(|f| f.possible), any.then_some(expected));
+            // The backbone loop's bound, not one call per literal: each call
+            // past the first meets a new model, or is the last.
+            if let Some(found) = &found {
+                prop_assert_eq!(found.sat_calls, found.rounds);
+                prop_assert!(found.rounds <= models + 1, "{} calls for {} models", found.rounds, models);
+            }
+            prop_assert_eq!(found.map(|f| f.possible), (models > 0).then_some(expected));
         }
     }
 }

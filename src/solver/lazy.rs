@@ -178,7 +178,14 @@ mod tests {
             sorted.sort();
             prop_assert_eq!(found, sorted);
             let candidates: Vec<Lit> = vars.iter().map(|v| v.pos()).collect();
-            let possible = possible_literals(&mut lazy, &candidates, &[]).unwrap().map(|p| p.possible);
+            let found = possible_literals(&mut lazy, &candidates, &[]).unwrap();
+            // Only accepted models count towards the loop's own calls: each
+            // past the first meets a new whole model, or is the last.
+            if let Some(found) = &found {
+                prop_assert!(found.rounds <= expected.len() as u64 + 1, "{} rounds for {} models", found.rounds, expected.len());
+                prop_assert!(found.sat_calls >= found.rounds);
+            }
+            let possible = found.map(|p| p.possible);
             let brute = (!expected.is_empty())
                 .then(|| (0..6).map(|i| expected.iter().any(|a| a[i])).collect::<Vec<bool>>());
             prop_assert_eq!(possible, brute);

@@ -39,7 +39,7 @@ use super::{
     CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Payload,
     PlayState, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
 };
-use crate::cnf::{Cnf, GroupId, Lit};
+use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
 use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
 use crate::draw::Scene;
 use crate::model::{LoadError, Source};
@@ -409,6 +409,9 @@ impl CspPuzzle {
         } else {
             (self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log), Vec::new())
         };
+        // A fixed scalar's facts are the constant literal: a model that
+        // left it false would need one more call to show them possible.
+        solver.add_clause(&[compiled.encoder.truth()]);
         let mut optimum = None;
         let mut assumptions = Vec::new();
         if !wanted.switchable {
