@@ -137,9 +137,9 @@ fn skyscrapers_with_a_user_predicate() {
         line
     };
     let mut checked = 0;
-    for i in 0..n {
+    for (i, row) in x.iter().enumerate() {
         let views =
-            [("rl", x[i].clone()), ("rr", reversed(x[i].clone())), ("cu", column(i)), ("cl", reversed(column(i)))];
+            [("rl", row.clone()), ("rr", reversed(row.clone())), ("cu", column(i)), ("cl", reversed(column(i)))];
         for (name, line) in views {
             let mut sorted = line.clone();
             sorted.sort();
