@@ -112,3 +112,53 @@ fn kenken_with_local_variables_in_a_let() {
     assert_eq!(count(puzzle.as_ref(), None), 1);
     every_engine_agrees(path);
 }
+
+/// How many towers are seen along `line`, from its start.
+fn seen(line: &[i64]) -> i64 {
+    (0..line.len()).filter(|&i| line[..i].iter().all(|&t| t < line[i])).count() as i64
+}
+
+#[test]
+fn skyscrapers_with_a_user_predicate() {
+    let path = "models/csp/skyscraper.toml";
+    let puzzle = load_file(path);
+    let x = int_grid(&solution(puzzle.as_ref())["x"]);
+    let n = x.len();
+    assert_eq!(n, 7);
+    let model = table(path);
+    let vars = &model["vars"];
+    // Each clue from the model's own table: `_` is no clue.
+    let clues = |name: &str| -> Vec<Option<i64>> {
+        vars[name]["given"].as_array().unwrap().iter().map(toml::Value::as_integer).collect()
+    };
+    let column = |j: usize| -> Vec<i64> { x.iter().map(|row| row[j]).collect() };
+    let reversed = |mut line: Vec<i64>| -> Vec<i64> {
+        line.reverse();
+        line
+    };
+    let mut checked = 0;
+    for (i, row) in x.iter().enumerate() {
+        let views =
+            [("rl", row.clone()), ("rr", reversed(row.clone())), ("cu", column(i)), ("cl", reversed(column(i)))];
+        for (name, line) in views {
+            let mut sorted = line.clone();
+            sorted.sort();
+            assert_eq!(sorted, (1..=n as i64).collect::<Vec<_>>(), "{name} {i}: a permutation");
+            if let Some(clue) = clues(name)[i] {
+                assert_eq!(seen(&line), clue, "{name} {i}: {line:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 14, "every clue checked");
+    let given = vars["x"]["given"].as_array().unwrap();
+    for (i, row) in given.iter().enumerate() {
+        for (j, entry) in row.as_array().unwrap().iter().enumerate() {
+            if let Some(v) = entry.as_integer() {
+                assert_eq!(x[i][j], v, "the given height at {i},{j}");
+            }
+        }
+    }
+    assert_eq!(count(puzzle.as_ref(), None), 1);
+    every_engine_agrees(path);
+}

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::builtins;
-use super::model::{Base, EnumDecl, Param, Shape, Type, VarDecl};
+use super::model::{Base, EnumDecl, Function, Param, Shape, Type, VarDecl};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, LetDecl, LetItem, LetType, Span, UnOp};
 
 /// A problem at a place in an expression.
@@ -51,6 +51,15 @@ pub struct Scope<'m> {
     pub params: &'m [Param],
     /// The variables declared so far.
     pub vars: &'m [VarDecl],
+    /// The user-defined predicates and functions checked so far.
+    pub functions: &'m [Function],
+}
+
+impl Scope<'_> {
+    /// The user-defined predicate or function called `name`.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
 }
 
 /// The declared names nearest to `name`, when some are near enough to be a
@@ -108,6 +117,12 @@ impl<'s, 'm> Checker<'s, 'm> {
     /// A checker with no loop variables bound.
     pub fn new(scope: &'s Scope<'m>) -> Checker<'s, 'm> {
         Checker { scope, locals: Vec::new() }
+    }
+
+    /// A checker for a body, with the parameters bound: the body sees
+    /// them and the model's declarations, never a caller's loop variables.
+    pub fn with_params(scope: &'s Scope<'m>, params: Vec<(String, Type)>) -> Checker<'s, 'm> {
+        Checker { scope, locals: params }
     }
 
     fn describe(&self, ty: &Type) -> String {
@@ -400,7 +415,7 @@ impl<'s, 'm> Checker<'s, 'm> {
             Some(Named::Param(p)) => Ok(self.scope.params[*p].ty.clone()),
             Some(Named::Var(v)) => Ok(self.scope.vars[*v].ty()),
             None => {
-                if builtins::lookup(name).is_some() {
+                if builtins::lookup(name).is_some() || self.scope.function(name).is_some() {
                     return Err(Fault::new(
                         span,
                         format!("the function `{name}` without arguments"),
@@ -587,8 +602,12 @@ impl<'s, 'm> Checker<'s, 'm> {
         args: &[(Type, &Expr)],
         span: Span,
     ) -> Result<Type, Fault> {
+        if let Some(function) = self.scope.function(name) {
+            return self.user_call(function, args, span);
+        }
         let Some(builtin) = builtins::lookup(name) else {
-            let names = || builtins::all().iter().map(|b| b.name);
+            let user = self.scope.functions.iter().map(|f| f.name.as_str());
+            let names = || builtins::all().iter().map(|b| b.name).chain(user.clone());
             let hint = match nearest(name, names()) {
                 Some(near) => format!(" (did you mean {near}?)"),
                 None => String::new(),
@@ -608,6 +627,55 @@ impl<'s, 'm> Checker<'s, 'm> {
         }
         (builtin.check)(&TypedCall { args, enums: self.scope.enums })
     }
+}
+
+impl Checker<'_, '_> {
+    /// A call of a user-defined predicate or function: each argument fits
+    /// its parameter's type (a Boolean may stand for an integer, a fixed
+    /// value for a `var` one); the result depends on decision variables
+    /// when an argument or the body does.
+    fn user_call(&self, function: &Function, args: &[(Type, &Expr)], span: Span) -> Result<Type, Fault> {
+        let name = &function.name;
+        if args.len() != function.params.len() {
+            let declared: Vec<String> =
+                function.params.iter().map(|(p, ty)| format!("{}: {p}", self.describe(ty))).collect();
+            return Err(Fault::new(
+                span,
+                format!("`{name}` with {} argument{}", args.len(), if args.len() == 1 { "" } else { "s" }),
+                format!(
+                    "{} argument{}, as declared: {name}({})",
+                    declared.len(),
+                    if declared.len() == 1 { "" } else { "s" },
+                    declared.join(", ")
+                ),
+            ));
+        }
+        let mut var = function.reads_vars;
+        for ((ty, e), (param, declared)) in args.iter().zip(&function.params) {
+            if !fits_param(ty, declared) {
+                return Err(Fault::new(
+                    e.span,
+                    format!("{} of type {}", what(e), self.describe(ty)),
+                    format!("an argument of type {} for the parameter `{param}` of `{name}`", self.describe(declared)),
+                ));
+            }
+            var |= ty.var;
+        }
+        Ok(Type { var: var && function.result.var, ..function.result.clone() })
+    }
+}
+
+/// Whether an argument of type `arg` may be passed for a parameter of type
+/// `param`: the same shape and index kinds, a fitting element kind (a
+/// Boolean for an integer, as `bool2int`), and fixed unless the parameter
+/// is `var`.
+pub(crate) fn fits_param(arg: &Type, param: &Type) -> bool {
+    let shape = match (&arg.shape, &param.shape) {
+        (Shape::Array(a), Shape::Array(p)) => a.len() == p.len() && a.iter().zip(p).all(|(a, p)| a.fits(*p)),
+        (a, p) => a == p,
+    };
+    let base = arg.base.fits(param.base) || (param.base == Base::Int && arg.base == Base::Bool);
+    shape && base && (param.var || !arg.var)
 }
 
 /// A call's arguments with their types, as a built-in's typing hook sees
@@ -797,10 +865,24 @@ fn let_parts<'e>(items: &'e [LetItem], body: &'e Expr) -> Vec<&'e Expr> {
 /// top, under `/\`, `\/`, `forall`, `exists`, the right of `->`, the
 /// branches of an if-then-else) and nowhere it could be negated, reified or
 /// counted. `place` says where an objective or definition puts `e`.
-pub fn misplaced_free_local(e: &Expr, place: Option<&str>) -> Option<Fault> {
-    fn visit(e: &Expr, place: Option<&str>) -> Option<Fault> {
+/// A call of a user-defined predicate whose body has such a local (the
+/// `functions` say which) counts as one.
+pub fn misplaced_free_local(e: &Expr, place: Option<&str>, functions: &[Function]) -> Option<Fault> {
+    fn visit(e: &Expr, place: Option<&str>, functions: &[Function]) -> Option<Fault> {
         // The nearest place is the one to name.
         let inside = |what: String| -> Option<String> { Some(what) };
+        let visit = |e: &Expr, place: Option<&str>| visit(e, place, functions);
+        if let ExprKind::Call { name, .. } | ExprKind::GenCall { name, .. } = &e.kind
+            && let Some(place) = place
+            && functions.iter().any(|f| &f.name == name && f.free_locals)
+        {
+            return Some(Fault::new(
+                e.span,
+                format!("a call of `{name}`, whose body has a local variable without a definition, {place}"),
+                "the call where its constraint must hold: at the top, under `/\\`, `\\/`, `forall` or `exists`, \
+                 right of `->`, or in a branch",
+            ));
+        }
         match &e.kind {
             ExprKind::Let { items, body } => {
                 if let Some(place) = place {
@@ -867,7 +949,7 @@ pub fn misplaced_free_local(e: &Expr, place: Option<&str>) -> Option<Fault> {
             }
         }
     }
-    visit(e, place)
+    visit(e, place, functions)
 }
 
 /// How a message names an expression.

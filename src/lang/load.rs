@@ -14,8 +14,8 @@ use super::check::{Checker, Fault, Named, Scope};
 use super::ir::GridGlobal;
 use super::lower::{Context, Lowerer};
 use super::model::{
-    ArrayValue, Base, Constraint, EnumDecl, IntSet, MAX_ABS, Model, Objective, Param, Sense, Shape, Type, Value,
-    VarDecl,
+    ArrayValue, Base, Constraint, EnumDecl, Function, IntSet, MAX_ABS, Model, Objective, Param, Sense, Shape, Type,
+    Value, VarDecl,
 };
 use super::syntax::{self, Expr, ExprKind, Span};
 use super::{Group, Program};
@@ -42,6 +42,7 @@ struct CspFile {
     enums: Option<EnumTable>,
     vars: Option<BTreeMap<Spanned<String>, Spanned<VarSpec>>>,
     constraint: Option<Vec<ConstraintEntry>>,
+    predicate: Option<Vec<PredicateEntry>>,
     draw: Option<super::drawing::DrawEntry>,
     design: Option<super::design::DesignEntry>,
 }
@@ -51,6 +52,12 @@ struct CspFile {
 struct ConstraintEntry {
     name: Option<Spanned<String>>,
     expr: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PredicateEntry {
+    def: Spanned<String>,
 }
 
 /// A parameter's TOML value, before evaluation.
@@ -277,6 +284,8 @@ pub(super) struct Loader<'s> {
     /// The defined variables' equations, each named, with the place of its
     /// defining expression: constraints before the model's own.
     definitions: Vec<(String, Expr, usize)>,
+    /// The user-defined predicates and functions, callees first.
+    functions: Vec<Function>,
 }
 
 pub(super) fn invalid(found: impl Into<String>, expected: impl Into<String>) -> Problem {
@@ -296,11 +305,23 @@ impl<'s> Loader<'s> {
     }
 
     pub(super) fn scope(&self) -> Scope<'_> {
-        Scope { names: &self.names, enums: &self.enums, params: &self.params, vars: &self.vars }
+        Scope {
+            names: &self.names,
+            enums: &self.enums,
+            params: &self.params,
+            vars: &self.vars,
+            functions: &self.functions,
+        }
     }
 
     pub(super) fn context(&self) -> Context<'_> {
-        Context { names: &self.names, enums: &self.enums, params: &self.params, vars: &self.vars }
+        Context {
+            names: &self.names,
+            enums: &self.enums,
+            params: &self.params,
+            vars: &self.vars,
+            functions: &self.functions,
+        }
     }
 
     /// Parses the expression in a TOML string.
@@ -321,26 +342,6 @@ impl<'s> Loader<'s> {
                 invalid(format!("the name {name:?}"), "a name of letters, digits and `_`, starting with a letter"),
             ));
         }
-        const RESERVED: [&str; 18] = [
-            "true",
-            "false",
-            "not",
-            "div",
-            "mod",
-            "xor",
-            "in",
-            "where",
-            "if",
-            "then",
-            "elseif",
-            "else",
-            "endif",
-            "assert",
-            "let",
-            "var",
-            "par",
-            "constraint",
-        ];
         if RESERVED.contains(&name.as_str()) || builtins::lookup(name).is_some() || name == "bool" || name == "int" {
             return Err(self.source.error_at(
                 key,
@@ -357,6 +358,67 @@ impl<'s> Loader<'s> {
             ));
         }
         self.names.insert(name.clone(), named);
+        Ok(())
+    }
+}
+
+/// The words no declaration may take as its name.
+pub(super) const RESERVED: [&str; 18] = [
+    "true",
+    "false",
+    "not",
+    "div",
+    "mod",
+    "xor",
+    "in",
+    "where",
+    "if",
+    "then",
+    "elseif",
+    "else",
+    "endif",
+    "assert",
+    "let",
+    "var",
+    "par",
+    "constraint",
+];
+
+impl<'s> Loader<'s> {
+    /// The `[[predicate]]` items: parsed, named apart from every
+    /// declaration and built-in, ordered callees first (recursion
+    /// refused), and checked.
+    fn functions(&mut self, entries: Vec<PredicateEntry>) -> Result<(), LoadError> {
+        let mut defs = Vec::with_capacity(entries.len());
+        for entry in &entries {
+            let offsets = value_offsets(self.source.text(), entry.def.span(), entry.def.get_ref());
+            let to_file = |o: usize| offsets[o.min(offsets.len() - 1)];
+            let def = syntax::parse_definition(entry.def.get_ref(), &to_file)
+                .map_err(|e| self.source.error(Some(e.span.start), invalid(e.found, e.expected)))?;
+            let name = def.name.as_str();
+            let taken =
+                if RESERVED.contains(&name) || builtins::lookup(name).is_some() || name == "bool" || name == "int" {
+                    Some("a name that is not a keyword or a built-in function")
+                } else if self.names.contains_key(name) {
+                    Some("a name apart from every parameter, enum, enum value and variable")
+                } else if defs.iter().any(|d: &syntax::Definition| d.name == name) {
+                    Some("each predicate and function defined once (somaria does not overload them)")
+                } else {
+                    None
+                };
+            if let Some(expected) = taken {
+                return Err(self.fault(Fault::new(
+                    def.name_span,
+                    format!("the name `{name}` taken already"),
+                    expected,
+                )));
+            }
+            defs.push(def);
+        }
+        for k in super::functions::order(&defs).map_err(|f| self.fault(f))? {
+            let function = super::functions::check(&defs[k], &self.scope()).map_err(|f| self.fault(f))?;
+            self.functions.push(function);
+        }
         Ok(())
     }
 
@@ -853,10 +915,12 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         var_places: Vec::new(),
         param_spans: Vec::new(),
         definitions: Vec::new(),
+        functions: Vec::new(),
     };
     loader.enums(file.enums.unwrap_or_default())?;
     loader.params(file.params.unwrap_or_default())?;
     loader.vars(file.vars.unwrap_or_default())?;
+    loader.functions(file.predicate.unwrap_or_default())?;
 
     let show = match &file.show {
         None => (0..loader.vars.len()).collect(),
@@ -906,7 +970,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
             }
             loader.fault(f)
         })?;
-        if let Some(fault) = super::check::misplaced_free_local(&expr, Some("in the objective")) {
+        if let Some(fault) = super::check::misplaced_free_local(&expr, Some("in the objective"), &loader.functions) {
             return Err(loader.fault(fault));
         }
         let ctx = loader.context();
@@ -928,11 +992,13 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     for (k, entry) in file.constraint.unwrap_or_default().into_iter().enumerate() {
         let line = source.location(entry.expr.span().start).line;
         let expr_start = source.location(entry.expr.span().start);
-        let name = match &entry.name {
-            Some(name) => name.get_ref().clone(),
-            None => format!("constraint {} (line {line})", k + 1),
-        };
         let expr = loader.parse(&entry.expr)?;
+        let name = match (&entry.name, super::functions::called(&expr, &loader.functions)) {
+            (Some(name), _) => name.get_ref().clone(),
+            // A call of a user predicate is named by the call.
+            (None, Some(called)) => format!("{called} (line {line})"),
+            (None, None) => format!("constraint {} (line {line})", k + 1),
+        };
         let column = match source.location(expr.span.start) {
             at if at.line == line => at.col,
             _ => expr_start.col,
@@ -953,7 +1019,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         if let Some(fault) = super::check::misplaced_grid(&expr) {
             return Err(loader.fault(fault));
         }
-        if let Some(fault) = super::check::misplaced_free_local(&expr, None) {
+        if let Some(fault) = super::check::misplaced_free_local(&expr, None, &loader.functions) {
             return Err(loader.fault(fault));
         }
         let ctx = loader.context();
@@ -1003,9 +1069,20 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         None => None,
     };
     let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
-    let Loader { enums, params, vars, var_places, .. } = loader;
-    let model =
-        Model { title: file.title, enums, params, vars, constraints, objective, show, show_span, drawing, design };
+    let Loader { enums, params, vars, var_places, functions, .. } = loader;
+    let model = Model {
+        title: file.title,
+        enums,
+        params,
+        vars,
+        constraints,
+        functions,
+        objective,
+        show,
+        show_span,
+        drawing,
+        design,
+    };
     Ok((
         model,
         Program { file: source.name().to_string(), var_places, groups, objective: objective_ir, objective_line, grids },

@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use super::builtins;
 use super::check::{Fault, Named};
 use super::ir::{BExpr, Cmp, GridGlobal, IExpr, Overflow};
-use super::model::{ArrayValue, Base, EnumDecl, IntSet, MAX_ABS, Param, Shape, Value, VarDecl, flat_position};
+use super::model::{
+    ArrayValue, Base, EnumDecl, Function, IntSet, MAX_ABS, Param, Shape, Value, VarDecl, flat_position,
+};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, LetDecl, LetItem, LetType, Span, UnOp};
 
 /// The most generator bindings one model may unroll to.
@@ -56,7 +58,14 @@ pub struct Context<'m> {
     pub params: &'m [Param],
     /// The variables declared so far.
     pub vars: &'m [VarDecl],
+    /// The user-defined predicates and functions.
+    pub functions: &'m [Function],
 }
+
+/// The deepest nesting of user-defined calls unrolled: recursion is
+/// refused when the model loads, so only a long chain of definitions
+/// calling one another reaches it.
+pub const MAX_CALL_DEPTH: usize = 64;
 
 /// One unrolled piece of a constraint: the loop bindings that produced it
 /// (empty for a constraint that is not a `forall`) and its expression.
@@ -137,6 +146,8 @@ pub struct Lowerer<'c, 'm> {
     unrolled: u64,
     grids: Vec<GridGlobal>,
     grid_base: usize,
+    /// How many user-defined calls are being unrolled, one inside another.
+    calls: usize,
 }
 
 /// A value beyond the integer bounds, at `span`.
@@ -204,6 +215,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             unrolled: 0,
             grids: Vec::new(),
             grid_base: 0,
+            calls: 0,
         }
     }
 
@@ -770,7 +782,10 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                 branches.iter().any(|(c, v)| self.mentions_vars(c) || self.mentions_vars(v))
                     || self.mentions_vars(otherwise)
             }
-            ExprKind::Call { args, .. } => args.iter().any(|a| self.mentions_vars(a)),
+            ExprKind::Call { name, args, .. } => {
+                args.iter().any(|a| self.mentions_vars(a))
+                    || self.ctx.functions.iter().any(|f| &f.name == name && f.reads_vars)
+            }
             ExprKind::GenCall { generators, body, .. } | ExprKind::Comprehension { body, generators } => {
                 self.mentions_vars(body)
                     || generators.iter().any(|g| {
@@ -924,8 +939,44 @@ impl<'c, 'm> Lowerer<'c, 'm> {
     }
 
     fn call(&mut self, name: &str, args: Vec<(LVal, Span)>, span: Span) -> Result<LVal, Fault> {
+        if let Some(function) = self.ctx.functions.iter().find(|f| f.name == name) {
+            return self.user_call(function, args, span);
+        }
         let builtin = builtins::lookup(name).ok_or_else(|| internal(span, "an unknown function"))?;
         (builtin.lower)(self, &LoweredCall { args, span })
+    }
+
+    /// A call of a user-defined predicate or function: its body unrolled
+    /// with the arguments bound to the parameters and none of the caller's
+    /// loop variables in sight.
+    fn user_call(&mut self, function: &'m Function, args: Vec<(LVal, Span)>, span: Span) -> Result<LVal, Fault> {
+        if self.calls >= MAX_CALL_DEPTH {
+            return Err(Fault::new(
+                span,
+                format!("user-defined calls nested more than {MAX_CALL_DEPTH} deep"),
+                "fewer predicates and functions calling one another",
+            ));
+        }
+        let mut bound = Vec::with_capacity(args.len());
+        for ((value, at), (param, ty)) in args.into_iter().zip(&function.params) {
+            let value = if ty.base == Base::Int { as_ints(value) } else { value };
+            let value = match value {
+                value @ (LVal::Int(..) | LVal::Bool(_) | LVal::Set(..)) => value,
+                LVal::Array(a) if a.elems.is_empty() => LVal::Array(LArray { base: ty.base, ..a }),
+                LVal::Array(a) => LVal::Array(a),
+            };
+            if matches!(value, LVal::Array(_)) != matches!(ty.shape, Shape::Array(_)) {
+                return Err(internal(at, "an argument of the checked shape"));
+            }
+            bound.push((param.clone(), value));
+        }
+        let caller = (std::mem::replace(&mut self.locals, bound), std::mem::take(&mut self.undecided));
+        self.calls += 1;
+        let result = self.lower(&function.body);
+        self.calls -= 1;
+        (self.locals, self.undecided) = caller;
+        let result = result?;
+        Ok(if function.result.base == Base::Int { as_ints(result) } else { result })
     }
 
     /// Registers a grid global met in the constraint being unrolled;
@@ -1015,7 +1066,18 @@ fn guarded(holds: BExpr, value: LVal, span: Span) -> Result<LVal, Fault> {
     }
 }
 
-/// The kind of an unrolled value.
+/// A value passed for an integer parameter: Booleans become 0 and 1, in an
+/// array element by element.
+fn as_ints(value: LVal) -> LVal {
+    match value {
+        LVal::Bool(b) => LVal::Int(IExpr::bool2int(b), Base::Int),
+        LVal::Array(a) if a.base == Base::Bool => {
+            LVal::Array(LArray { base: Base::Int, elems: a.elems.into_iter().map(as_ints).collect(), ..a })
+        }
+        other => other,
+    }
+}
+
 /// The common kind of unrolled elements side by side, with Booleans turned
 /// into 0 and 1 where they stand beside integers (the checker allowed that
 /// pair only).

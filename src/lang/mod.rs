@@ -14,6 +14,8 @@
 //! - `lower`: parameters folded in and generators unrolled into the `ir`,
 //!   grouped by constraint (a top-level `forall` gives one group per
 //!   instance, for `explain`);
+//! - `functions`: the user-defined predicates and functions, their
+//!   recursion refused and their bodies checked once;
 //! - `ir`: the unrolled Boolean and integer expressions, and the grid
 //!   globals, which [`crate::compile`] encodes;
 //! - `verify`: an independent evaluator of the model's own syntax trees,
@@ -35,6 +37,7 @@ pub mod builtins;
 mod check;
 pub mod design;
 pub mod drawing;
+mod functions;
 pub(crate) mod ir;
 mod load;
 mod lower;

@@ -345,6 +345,28 @@ pub struct Constraint {
     pub expr: Expr,
 }
 
+/// A `[[predicate]]` entry: a user-defined predicate or function, checked,
+/// which every call unrolls afresh with its arguments bound to the
+/// parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// Its name.
+    pub name: String,
+    /// The parameters' names and types, in order.
+    pub params: Vec<(String, Type)>,
+    /// The declared result; `var bool` for a predicate.
+    pub result: Type,
+    /// Whether the body depends on decision variables when every argument
+    /// is fixed: it names a model variable or a local one.
+    pub reads_vars: bool,
+    /// Whether the body, or a function it calls, has a local variable
+    /// without a definition: a call may then stand only where its
+    /// constraint must hold, as such a local may.
+    pub free_locals: bool,
+    /// The body.
+    pub body: Expr,
+}
+
 /// Minimise or maximise.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Sense {
@@ -376,6 +398,8 @@ pub struct Model {
     pub vars: Vec<VarDecl>,
     /// The constraints in file order.
     pub constraints: Vec<Constraint>,
+    /// The user-defined predicates and functions in file order.
+    pub functions: Vec<Function>,
     /// The objective, if any.
     pub objective: Option<Objective>,
     /// The variables printed and counted, as indices into `vars`.

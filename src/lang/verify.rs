@@ -15,7 +15,7 @@
 
 use super::builtins::{self, Builtin};
 use super::check::Named;
-use super::model::{Base, IntSet, Model, Value, flat_position};
+use super::model::{Base, Function, IntSet, Model, Value, flat_position};
 use super::syntax::{BinOp, Expr, ExprKind, Generator, LetItem, LetType, UnOp};
 
 /// FNV-1a: names are short, and the check runs once per solution counted,
@@ -300,6 +300,9 @@ impl<'m> Verifier<'m> {
                 for arg in args {
                     values.push(self.eval(arg, env)?);
                 }
+                if let Some(function) = self.function(name) {
+                    return self.user_call(function, values, env);
+                }
                 let builtin = builtin(name)?;
                 let witness = if builtin.grid_global {
                     let route = env.routes.get(env.next_grid).and_then(Option::as_deref);
@@ -311,6 +314,14 @@ impl<'m> Verifier<'m> {
                 (builtin.verify)(&EvaluatedCall { args: &values, witness })
             }
             ExprKind::GenCall { name, generators, body, .. } => {
+                if let Some(function) = self.function(name) {
+                    let mut items = Vec::new();
+                    self.each(generators, 0, env, &mut |this, env| {
+                        items.push(this.eval(body, env)?);
+                        Ok(())
+                    })?;
+                    return self.user_call(function, vec![Ev::Array(vec![(1, items.len() as i64)], items)], env);
+                }
                 let builtin = builtin(name)?;
                 if let Some(deciding) = builtin.settled_by {
                     // Stop at the first instance that settles it.
@@ -369,6 +380,25 @@ impl<'m> Verifier<'m> {
                 value
             }
         }
+    }
+
+    /// The user-defined predicate or function called `name`.
+    fn function(&self, name: &str) -> Option<&'m Function> {
+        self.model.functions.iter().find(|f| f.name == name)
+    }
+
+    /// A user-defined call: the body evaluated with the parameters bound to
+    /// the argument values, and nothing of the caller's loop variables.
+    fn user_call(&self, function: &'m Function, args: Vec<Ev>, env: &mut Env<'_>) -> Eval<Ev> {
+        let mut locals = Vec::with_capacity(args.len());
+        for (value, (param, ty)) in args.into_iter().zip(&function.params) {
+            let value = if ty.base == Base::Int { bools_as_ints(value) } else { value };
+            locals.push((param.as_str(), value));
+        }
+        let mut inner = Env { values: env.values, locals, routes: env.routes, next_grid: env.next_grid };
+        let value = self.eval(&function.body, &mut inner)?;
+        env.next_grid = inner.next_grid;
+        Ok(if function.result.base == Base::Int { bools_as_ints(value) } else { value })
     }
 
     /// A `let` from its first item on: a failed local constraint, or a
@@ -553,6 +583,17 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
+    }
+}
+
+/// A value passed for an integer parameter: Booleans as 0 and 1, in an
+/// array element by element, so that an access out of range is undefined
+/// rather than false.
+fn bools_as_ints(value: Ev) -> Ev {
+    match value {
+        Ev::Bool(b) => Ev::Int(i64::from(b)),
+        Ev::Array(index, elems) => Ev::Array(index, elems.into_iter().map(bools_as_ints).collect()),
+        other => other,
     }
 }
 

@@ -26,6 +26,7 @@ mod arrays;
 mod counting;
 mod grid;
 mod logic;
+mod ordering;
 mod table;
 
 use super::check::{Fault, TypedCall};
@@ -89,7 +90,7 @@ pub enum Drawing {
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 25] = [
+static BUILTINS: [Builtin; 35] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -105,6 +106,16 @@ static BUILTINS: [Builtin; 25] = [
     counting::AT_MOST,
     counting::AT_LEAST,
     table::TABLE,
+    ordering::INCREASING,
+    ordering::DECREASING,
+    ordering::ALL_EQUAL,
+    ordering::LEX_LESS,
+    ordering::LEX_LESSEQ,
+    ordering::AMONG,
+    ordering::NVALUE,
+    ordering::GLOBAL_CARDINALITY,
+    ordering::INVERSE,
+    ordering::VALUE_PRECEDE,
     arrays::ROW,
     arrays::COL,
     arrays::INDEX_SET,

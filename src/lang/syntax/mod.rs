@@ -4,7 +4,7 @@
 mod lexer;
 mod parser;
 
-pub use parser::{children, parse};
+pub use parser::{children, parse, parse_definition};
 
 /// A place in the model file, in byte offsets.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -175,6 +175,42 @@ pub enum LetType {
     Bool,
     /// A fixed set such as `1..9`, `{1, 3}` or an enum name.
     Set(Expr),
+}
+
+/// A user-defined predicate or function, one MiniZinc item:
+/// `predicate p(array[int] of var int: xs, int: k) = body` or
+/// `function var int: f(var int: x) = body`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    /// Its name.
+    pub name: String,
+    /// Where its name is.
+    pub name_span: Span,
+    /// The declared result: `var bool` for a predicate.
+    pub result: TypeExpr,
+    /// Whether it was declared with `predicate`.
+    pub predicate: bool,
+    /// The parameters: type, name and the name's place, in order.
+    pub params: Vec<(TypeExpr, String, Span)>,
+    /// The body.
+    pub body: Expr,
+}
+
+/// A type as a predicate's parameter or a function's result declares it:
+/// `var int`, `bool`, `set of int`, `array[int, int] of var Colour`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    /// Over decision variables (`var`) rather than fixed.
+    pub var: bool,
+    /// The element type: `int`, `bool` or an enum's name.
+    pub base: String,
+    /// `set of` the base.
+    pub set: bool,
+    /// For an array, the type of each dimension's index: `int` or an
+    /// enum's name.
+    pub index: Vec<String>,
+    /// Where the type is written.
+    pub span: Span,
 }
 
 /// `i, j in source where filter`.

@@ -4,7 +4,9 @@
 //! that follows, and indexing binds tightest.
 
 use super::lexer::{Keyword, Punct, Tok, Token, tokenize};
-use super::{BinOp, Expr, ExprKind, Generator, LetDecl, LetItem, LetType, Span, SyntaxError, UnOp};
+use super::{
+    BinOp, Definition, Expr, ExprKind, Generator, LetDecl, LetItem, LetType, Span, SyntaxError, TypeExpr, UnOp,
+};
 
 /// Deepest nesting of brackets and prefix operators accepted, so that a
 /// hostile expression cannot overflow the parser's stack.
@@ -30,25 +32,66 @@ pub const MAX_TREE_DEPTH: usize = 400;
 /// assert_eq!(error.expected, "an expression");
 /// ```
 pub fn parse(text: &str, to_file: &dyn Fn(usize) -> usize) -> Result<Expr, SyntaxError> {
-    let map_range = |r: std::ops::Range<usize>| to_file(r.start)..to_file(r.end);
-    let tokens: Vec<Token> = tokenize(text)
-        .map_err(|e| SyntaxError { span: map_range(e.span.clone()), ..e })?
-        .into_iter()
-        .map(|t| Token { span: map_range(t.span), tok: t.tok })
-        .collect();
-    let mut parser = Parser { tokens, at: 0, depth: 0 };
+    let mut parser = Parser::over(text, to_file)?;
     let expr = parser.expr(0)?;
-    if parser.peek() != &Tok::End {
-        return Err(parser.unexpected("an operator or the end of the expression"));
+    parser.finish(expr)
+}
+
+/// Parses one predicate or function item, `predicate name(params) = body`
+/// or `function type: name(params) = body`, with its places mapped to the
+/// file as [`parse`] does.
+///
+/// ```
+/// use somaria::lang::syntax::parse_definition;
+/// let d = parse_definition("predicate p(array[int] of var int: xs, int: k) = sum(xs) = k", &|o| o).unwrap();
+/// assert_eq!((d.name.as_str(), d.params.len(), d.predicate), ("p", 2, true));
+/// assert_eq!((d.params[0].0.index.len(), d.params[0].0.var), (1, true));
+/// let error = parse_definition("predicate p(var int x) = x > 0", &|o| o).unwrap_err();
+/// assert_eq!(error.expected, "`:` and the parameter's name");
+/// ```
+pub fn parse_definition(text: &str, to_file: &dyn Fn(usize) -> usize) -> Result<Definition, SyntaxError> {
+    let mut parser = Parser::over(text, to_file)?;
+    let start = parser.span();
+    let predicate = match parser.peek() {
+        Tok::Ident(word) if word == "predicate" || word == "test" => true,
+        Tok::Ident(word) if word == "function" => false,
+        _ => return Err(parser.unexpected("`predicate` or `function` to start the item")),
+    };
+    parser.bump();
+    let result = if predicate {
+        TypeExpr { var: true, base: "bool".to_string(), set: false, index: Vec::new(), span: start }
+    } else {
+        let ty = parser.type_expr()?;
+        parser.expect(Punct::Colon, "`:` and the function's name")?;
+        ty
+    };
+    let name_span = parser.span();
+    let Tok::Ident(name) = parser.peek().clone() else {
+        return Err(parser.unexpected("the name of the predicate or function"));
+    };
+    parser.bump();
+    parser.expect(Punct::LParen, "`(` and the parameters")?;
+    let mut params = Vec::new();
+    if !parser.eat(Punct::RParen) {
+        loop {
+            let ty = parser.type_expr()?;
+            parser.expect(Punct::Colon, "`:` and the parameter's name")?;
+            let span = parser.span();
+            let Tok::Ident(param) = parser.peek().clone() else {
+                return Err(parser.unexpected("the parameter's name"));
+            };
+            parser.bump();
+            params.push((ty, param, span));
+            if parser.eat(Punct::RParen) {
+                break;
+            }
+            parser.expect(Punct::Comma, "`,` before another parameter, or `)`")?;
+        }
     }
-    if let Some(deep) = deeper_than(&expr, MAX_TREE_DEPTH) {
-        return Err(SyntaxError::new(
-            deep.start..deep.end,
-            format!("an expression nested more than {MAX_TREE_DEPTH} levels deep"),
-            "a shallower expression; write long sums and conjunctions with sum(..), forall(..) or an array",
-        ));
-    }
-    Ok(expr)
+    parser.expect(Punct::Eq, "`=` and the body")?;
+    let body = parser.expr(0)?;
+    let body = parser.finish(body)?;
+    Ok(Definition { name, name_span, result, predicate, params, body })
 }
 
 /// `a op b op c ...` for an associative `op`, as a tree of depth log n.
@@ -166,6 +209,81 @@ fn infix(tok: &Tok) -> Option<(BinOp, u8, bool)> {
 }
 
 impl Parser {
+    /// A parser over `text`'s tokens, their places mapped to the file.
+    fn over(text: &str, to_file: &dyn Fn(usize) -> usize) -> Result<Parser, SyntaxError> {
+        let map_range = |r: std::ops::Range<usize>| to_file(r.start)..to_file(r.end);
+        let tokens: Vec<Token> = tokenize(text)
+            .map_err(|e| SyntaxError { span: map_range(e.span.clone()), ..e })?
+            .into_iter()
+            .map(|t| Token { span: map_range(t.span), tok: t.tok })
+            .collect();
+        Ok(Parser { tokens, at: 0, depth: 0 })
+    }
+
+    /// `expr` if the text ends there and the tree is not too deep.
+    fn finish(&self, expr: Expr) -> Result<Expr, SyntaxError> {
+        if self.peek() != &Tok::End {
+            return Err(self.unexpected("an operator or the end of the expression"));
+        }
+        if let Some(deep) = deeper_than(&expr, MAX_TREE_DEPTH) {
+            return Err(SyntaxError::new(
+                deep.start..deep.end,
+                format!("an expression nested more than {MAX_TREE_DEPTH} levels deep"),
+                "a shallower expression; write long sums and conjunctions with sum(..), forall(..) or an array",
+            ));
+        }
+        Ok(expr)
+    }
+
+    /// A parameter or result type: `[var|par] int`, `bool`, an enum name,
+    /// `set of int`, or `array[int, ..] of` one of those.
+    fn type_expr(&mut self) -> Result<TypeExpr, SyntaxError> {
+        let start = self.span();
+        let mut index = Vec::new();
+        if matches!(self.peek(), Tok::Ident(w) if w == "array") {
+            self.bump();
+            self.expect(Punct::LBracket, "`[` and the index types of the array")?;
+            loop {
+                match self.peek().clone() {
+                    Tok::Ident(name) => index.push(name),
+                    _ => return Err(self.unexpected("an index type: `int` or an enum's name")),
+                }
+                self.bump();
+                if self.eat(Punct::RBracket) {
+                    break;
+                }
+                self.expect(Punct::Comma, "`,` before another index type, or `]`")?;
+            }
+            if !matches!(self.peek(), Tok::Ident(w) if w == "of") {
+                return Err(self.unexpected("`of` and the element type"));
+            }
+            self.bump();
+        }
+        let var = self.eat_keyword(Keyword::Var);
+        if !var {
+            self.eat_keyword(Keyword::Par);
+        }
+        let set = matches!(self.peek(), Tok::Ident(w) if w == "set");
+        if set {
+            self.bump();
+            if !matches!(self.peek(), Tok::Ident(w) if w == "of") {
+                return Err(self.unexpected("`of` and the element type of the set"));
+            }
+            self.bump();
+        }
+        let base = match (self.peek().clone(), self.peek_at(1)) {
+            (Tok::Ident(name), next) if next != &Tok::Punct(Punct::DotDot) => name,
+            _ => {
+                return Err(self.unexpected(
+                    "a type without a domain: `int`, `bool` or an enum's name (a parameter's domain is written as a \
+                     constraint of the body)",
+                ));
+            }
+        };
+        self.bump();
+        Ok(TypeExpr { var, base, set, index, span: start.to(self.prev_span()) })
+    }
+
     fn peek(&self) -> &Tok {
         &self.tokens[self.at].tok
     }
