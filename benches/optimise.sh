@@ -20,7 +20,7 @@ BIN=target/release/somaria
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 
-sed 's/^n = 8$/n = 7/' models/csp/golomb-8.toml > "$DIR/golomb-7.toml"
+sed 's/^n = 8$/n = 7/' benches/models/golomb-8.toml > "$DIR/golomb-7.toml"
 
 # The MiniZinc twins, with the knapsacks' data read from the models.
 knapsack_mzn() { # model.toml
@@ -47,8 +47,8 @@ constraint mark[2] - mark[1] < mark[n] - mark[n - 1];
 solve minimize mark[n];
 MZN
 }
-knapsack_mzn models/csp/knapsack-30.toml > "$DIR/knapsack-30.mzn"
-knapsack_mzn models/csp/knapsack-50.toml > "$DIR/knapsack-50.mzn"
+knapsack_mzn benches/models/knapsack-30.toml > "$DIR/knapsack-30.mzn"
+knapsack_mzn benches/models/knapsack-50.toml > "$DIR/knapsack-50.mzn"
 for n in 7 8 9; do golomb_mzn "$n" > "$DIR/golomb-$n.mzn"; done
 
 # One command, RUNS times: "median worst" in seconds, or "timeout"; the
@@ -76,7 +76,7 @@ else
     printf '%-14s %9s %9s %8s   (minizinc not on PATH: no Gecode column)\n' row median worst optimum
 fi
 for row in knapsack-30 knapsack-50 golomb-7 golomb-8 golomb-9; do
-    model=models/csp/$row.toml
+    model=benches/models/$row.toml
     [[ -f $model ]] || model=$DIR/$row.toml
     read -r median worst <<< "$(measure "$BIN" solve "$model" --format json)"
     optimum=$(grep -o '"objective":-\{0,1\}[0-9]*' "$DIR/out" | cut -d: -f2 || true)

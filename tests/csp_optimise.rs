@@ -46,7 +46,8 @@ fn knapsack_optimum(weight: &[i64], value: &[i64], capacity: i64) -> i64 {
 #[test]
 fn knapsack_models_reach_the_dynamic_programming_optimum() {
     for name in ["knapsack.toml", "knapsack-30.toml", "knapsack-50.toml"] {
-        let path = format!("{}/models/csp/{name}", env!("CARGO_MANIFEST_DIR"));
+        let dir = if name == "knapsack.toml" { "models/csp" } else { "benches/models" };
+        let path = format!("{}/{dir}/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("the model");
         let table: toml::Table = text.parse().expect("TOML");
         let params = table["params"].as_table().expect("params");
@@ -97,7 +98,7 @@ fn golomb_truth(n: usize) -> (i64, u64) {
 }
 
 fn golomb_text(n: usize) -> String {
-    let path = format!("{}/models/csp/golomb-8.toml", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/benches/models/golomb-8.toml", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("the model");
     assert!(text.contains("\nn = 8\n"));
     text.replace("\nn = 8\n", &format!("\nn = {n}\n"))
