@@ -94,16 +94,14 @@ impl DiffBounds {
             dist[a][b] = dist[a][b].min(c.clamp(-INF, INF));
         }
         for m in 0..size {
-            for a in 0..size {
-                let am = dist[a][m];
+            let through_m = dist[m].clone();
+            for row in dist.iter_mut() {
+                let am = row[m];
                 if am >= INF {
                     continue;
                 }
-                for b in 0..size {
-                    let through = (am + dist[m][b]).clamp(-INF, INF);
-                    if through < dist[a][b] {
-                        dist[a][b] = through;
-                    }
+                for (ab, &mb) in row.iter_mut().zip(&through_m) {
+                    *ab = (*ab).min((am + mb).clamp(-INF, INF));
                 }
             }
         }
@@ -122,10 +120,13 @@ impl DiffBounds {
     }
 }
 
+/// What [`collect`] reports each comparison to.
+type Found<'a> = dyn FnMut(&[(i64, usize)], i64) + 'a;
+
 /// Calls `found(terms, c)` for every comparison `Σ terms ≤ c` that a
 /// top-level conjunction asserts, with unit coefficients over at most two
 /// scalars.
-fn collect(e: &BExpr, found: &mut dyn FnMut(&[(i64, usize)], i64)) {
+fn collect(e: &BExpr, found: &mut Found<'_>) {
     match e {
         BExpr::And(items) => items.iter().for_each(|item| collect(item, found)),
         BExpr::Cmp(op, a, b) if !a.partial && !b.partial => {
