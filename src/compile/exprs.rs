@@ -82,6 +82,20 @@ impl Encoder {
         self.new_int(dom, repr)
     }
 
+    /// `dom` without the values the difference bounds rule out, when `lin`
+    /// is a difference of two decision scalars plus a constant (and some
+    /// value is left).
+    fn narrowed(&self, lin: &Lin, dom: IntSet) -> IntSet {
+        let (x, y) = match lin.terms[..] {
+            [(1, x), (-1, y)] | [(-1, y), (1, x)] => (x, y),
+            _ => return dom,
+        };
+        let (Some(&sx), Some(&sy)) = (self.int_scalars.get(&x), self.int_scalars.get(&y)) else { return dom };
+        let Some((lo, hi)) = self.diffs.difference(sx, sy) else { return dom };
+        let kept = dom.intersect(&IntSet::range(lin.k.saturating_add(lo), lin.k.saturating_add(hi)));
+        if kept.is_empty() { dom } else { kept }
+    }
+
     /// The values a linear expression can take: exact while small,
     /// otherwise the interval between its bounds.
     fn lin_domain(&self, lin: &Lin) -> IntSet {
@@ -122,7 +136,16 @@ impl Encoder {
         match &e.kind {
             IKind::Sum(..) => {
                 let (lin, defs) = self.int_term(e)?;
-                let z = self.aux_int(self.lin_domain(&lin))?;
+                let dom = self.narrowed(&lin, self.lin_domain(&lin));
+                let z = match self.engine {
+                    // A difference of log-encoded variables stays in bits.
+                    super::Encoding::Auto | super::Encoding::Eager
+                        if dom.len() > 2 && lin.terms.iter().any(|&(_, x)| self.repr(x) == super::Repr::Log) =>
+                    {
+                        self.new_int(dom, super::Repr::Log)?
+                    }
+                    _ => self.aux_int(dom)?,
+                };
                 let mut eq = lin.negated();
                 eq.terms.push((1, z));
                 self.post_lin(&[], &eq, Rel::Eq)?;

@@ -32,10 +32,10 @@ pub const GTE_LIMIT: usize = 4096;
 
 /// The most nodes a decision diagram for one linear constraint may have
 /// before the pseudo-Boolean encodings take over.
-pub const MDD_NODES: usize = 20_000;
+pub const MDD_NODES: usize = 200_000;
 
 /// The most edges (node × value) such a diagram may have.
-pub const MDD_EDGES: usize = 400_000;
+pub const MDD_EDGES: usize = 4_000_000;
 
 /// The most variables a decision diagram takes.
 pub const MDD_LAYERS: usize = 512;
@@ -240,6 +240,16 @@ impl Encoder {
     /// Posts `guard → (lin rel 0)` into the current sink.
     pub(super) fn post_lin(&mut self, guard: &[Lit], lin: &Lin, rel: Rel) -> Result<(), CompileError> {
         let (terms, k, lo, hi) = self.normalize(lin);
+        if self.keep_linear && terms.len() >= 2 && guard.iter().all(|&g| g == self.t()) {
+            match rel {
+                Rel::Le => self.linear_facts.push((terms.clone(), k)),
+                Rel::Eq => {
+                    self.linear_facts.push((terms.iter().map(|&(c, x)| (-c, x)).collect(), -k));
+                    self.linear_facts.push((terms.clone(), k));
+                }
+                Rel::Ne => {}
+            }
+        }
         let never = |enc: &mut Encoder| -> Result<(), CompileError> {
             let clause: Vec<Lit> = guard.iter().map(|&g| !g).collect();
             enc.clause(&clause);
@@ -304,7 +314,9 @@ impl Encoder {
     fn mdd(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<bool, CompileError> {
         if !self.diagrams
             || terms.len() > MDD_LAYERS
-            || terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log && self.size(x) > 64)
+            // Each edge over bits is a conjunction per value: a difference
+            // of two log variables made the Golomb ruler 4× slower.
+            || terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log && self.size(x) > 4)
         {
             return Ok(false);
         }

@@ -35,11 +35,13 @@
 //! constraint without dropping a definition another one shares.
 
 mod adder;
+mod bounds;
 mod exprs;
 mod grids;
 mod ints;
 mod linear;
 mod mdd;
+mod relax;
 pub(crate) mod repair;
 
 use std::collections::HashMap;
@@ -205,6 +207,17 @@ pub(crate) struct Encoder {
     grid_specs: Vec<crate::lang::ir::GridGlobal>,
     eager_grids: bool,
     grids: Vec<GridEncoding>,
+    /// Difference bounds that hold in every solution, to narrow the
+    /// auxiliary variables of differences; empty unless every constraint
+    /// is hard ([`ObjectiveUse::Optimize`]).
+    diffs: bounds::DiffBounds,
+    /// The scalar each decision integer variable stands for.
+    int_scalars: HashMap<usize, usize>,
+    /// Whether to keep `linear_facts` (an objective is optimised).
+    keep_linear: bool,
+    /// The unconditional linear constraints `Σ c·x + k ≤ 0` posted so far,
+    /// for the objective's relaxation bound ([`Encoder::objective_lp_bound`]).
+    linear_facts: Vec<(Vec<(i128, usize)>, i128)>,
 }
 
 /// What the solver needs to read answers back: each decision scalar's
@@ -224,7 +237,14 @@ pub(crate) struct Compiled {
 impl Encoder {
     /// A fresh encoder for the model's decision variables; `groups` is the
     /// number of constraint groups.
-    pub fn new(model: &Model, engine: Encoding, groups: usize) -> Result<Encoder, CompileError> {
+    /// `in_bits` lists the scalars `auto` gives the log encoding whatever
+    /// their size ([`bounds::distance_scalars`]).
+    pub fn new(
+        model: &Model,
+        engine: Encoding,
+        groups: usize,
+        in_bits: &std::collections::HashSet<usize>,
+    ) -> Result<Encoder, CompileError> {
         let mut enc = Encoder {
             engine,
             diagrams: true,
@@ -250,6 +270,10 @@ impl Encoder {
             grid_specs: Vec::new(),
             eager_grids: engine == Encoding::Eager,
             grids: Vec::new(),
+            diffs: bounds::DiffBounds::default(),
+            int_scalars: HashMap::new(),
+            keep_linear: false,
+            linear_facts: Vec::new(),
         };
         let truth = enc.truth;
         enc.clause(&[truth]);
@@ -277,6 +301,7 @@ impl Encoder {
                                 "{name} has {size} values, more than the {MAX_UNARY_DOMAIN} the {engine} encoding takes; use --engine log or auto"
                             )));
                         }
+                        Encoding::Auto | Encoding::Eager if size > 2 && in_bits.contains(&scalar) => Repr::Log,
                         _ => enc.repr_for(size),
                     };
                     let x = enc.new_int(decl.domain.clone(), repr)?;
@@ -499,6 +524,48 @@ impl Encoder {
         Ok(selector)
     }
 
+    /// A bound on the objective's best value from each unconditional
+    /// linear constraint alone ([`relax`]), the tightest of them: an upper
+    /// bound when maximising, a lower one when minimising; with, when the
+    /// integer relaxation could be tabulated, values of its variables that
+    /// reach it (which may break other constraints). `None` when no
+    /// constraint gives a bound.
+    pub fn objective_relaxation(&self, objective: &Objective, maximize: bool) -> Option<(i64, Vec<(usize, i64)>)> {
+        let sign: i128 = if maximize { 1 } else { -1 };
+        let mut coef: HashMap<usize, i128> = HashMap::new();
+        for &(c, x) in &objective.0.terms {
+            *coef.entry(x).or_default() += sign * c as i128;
+        }
+        let k = sign * objective.0.k as i128;
+        let (best, witness) = self
+            .linear_facts
+            .iter()
+            .filter_map(|(terms, cap_k)| {
+                let mut vars: Vec<usize> = coef.keys().copied().chain(terms.iter().map(|&(_, x)| x)).collect();
+                vars.sort_unstable();
+                vars.dedup();
+                let columns: Vec<relax::Column> = vars
+                    .iter()
+                    .map(|&x| {
+                        let dom = &self.ints[x].dom;
+                        let w = terms.iter().filter(|&&(_, y)| y == x).map(|&(c, _)| c).sum();
+                        let (lo, hi) = (dom.min().unwrap_or(0) as i128, dom.max().unwrap_or(0) as i128);
+                        relax::Column { c: coef.get(&x).copied().unwrap_or(0), w, lo, hi }
+                    })
+                    .collect();
+                match relax::integer_optimum(k, &columns, -cap_k) {
+                    Some((bound, values)) => {
+                        let witness = vars.iter().zip(values).map(|(&x, v)| (x, v as i64)).collect();
+                        Some((bound, witness))
+                    }
+                    None => relax::upper_bound(k, &columns, -cap_k).map(|bound| (bound, Vec::new())),
+                }
+            })
+            .min_by_key(|(bound, _)| *bound)?;
+        let best = best.clamp(i64::MIN as i128 + 1, i64::MAX as i128) as i64;
+        Some((if maximize { best } else { -best }, witness))
+    }
+
     /// The least and greatest values the objective may take.
     pub fn objective_range(&self, objective: &Objective) -> (i64, i64) {
         self.lin_bounds(&objective.0)
@@ -685,10 +752,18 @@ pub(crate) fn compile(
 ) -> Result<Compiled, CompileError> {
     let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
     refuse_wide_domains(model, program, engine)?;
-    let mut encoder = Encoder::new(model, engine, program.groups.len() + extra)?;
+    let mut encoder =
+        Encoder::new(model, engine, program.groups.len() + extra, &bounds::distance_scalars(model, program))?;
     encoder.diagrams = linear == Linear::Diagrams;
     encoder.binary = linear == Linear::Binary;
     encoder.grid_specs = program.grids.clone();
+    if use_ == ObjectiveUse::Optimize {
+        // Every constraint holds here, so what they imply may narrow the
+        // auxiliary variables.
+        encoder.diffs = bounds::DiffBounds::of(model, program);
+        encoder.int_scalars = encoder.scalar_ints.iter().enumerate().filter_map(|(s, x)| x.map(|x| (x, s))).collect();
+        encoder.keep_linear = program.objective.is_some();
+    }
     if !program.grids.is_empty() {
         // The clauses never mention the constant, which `clause` folds away,
         // but the grid globals' cuts and their reading of a model do.

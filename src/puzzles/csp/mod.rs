@@ -207,9 +207,13 @@ impl CspPuzzle {
         Ok((values, objective))
     }
 
-    /// Finds a solution, optimal when there is an objective: a binary search
-    /// on the objective's bound, each step one call on the same solver under
-    /// an assumption. Returns the checked values and objective.
+    /// Finds a solution, optimal when there is an objective: a
+    /// solution-improving search, each step one call on the same solver
+    /// under an assumption that asks for better than the best so far, until
+    /// the bounds meet: the best value, and the best not ruled out (the
+    /// relaxation's bound, lowered by each failed call). Halving the gap
+    /// from the top instead sent the calls to hard bounds far above the
+    /// optimum. Returns the checked values and objective.
     fn search(
         &self,
         verifier: &verify::Verifier<'_>,
@@ -234,30 +238,50 @@ impl CspPuzzle {
         };
         let Some(mut value) = best else { return Err(Error::Internal("an objective without a value".into())) };
         let (lo, hi) = compiled.encoder.objective_range(z);
-        // The best value not yet ruled out on the other side.
-        let mut limit = match sense {
-            Sense::Minimize => lo.min(value),
-            Sense::Maximize => hi.max(value),
-        };
-        while value != limit {
-            let mid = limit + (value - limit) / 2;
-            let mid = if mid == value { limit } else { mid };
-            let bound = compiled.encoder.extend(solver, |enc| match sense {
-                Sense::Minimize => enc.objective_bound(z, std::cmp::Ordering::Less, mid),
-                Sense::Maximize => enc.objective_bound(z, std::cmp::Ordering::Greater, mid),
+        let relaxed = compiled.encoder.objective_relaxation(z, *sense == Sense::Maximize);
+        // The best value not ruled out: the range's end, or the relaxation's
+        // bound when tighter. Distances below count towards better values.
+        let sign = if *sense == Sense::Maximize { 1 } else { -1 };
+        let end = if *sense == Sense::Maximize { hi } else { lo };
+        let mut limit = relaxed.as_ref().map_or(end, |(r, _)| if sign > 0 { (*r).min(hi) } else { (*r).max(lo) });
+        if sign * (limit - value) < 0 {
+            return Err(Error::Internal(format!("a solution of value {value} beats the relaxation's bound {limit}")));
+        }
+        // First the relaxation's own optimum, which reaches the bound when
+        // the other constraints allow it.
+        if let Some((_, witness)) = relaxed.filter(|(_, w)| !w.is_empty() && value != limit) {
+            let lits = compiled.encoder.extend(solver, |enc| {
+                witness.iter().map(|&(x, v)| enc.eq_lit(x, v)).collect::<Result<Vec<Lit>, _>>()
             })?;
-            match solver.solve_under(&[bound])? {
-                Answer::Sat => {
-                    (values, best, routes) = check(&compiled.encoder, solver)?;
-                    value = best.ok_or_else(|| Error::Internal("an objective without a value".into()))?;
-                }
-                Answer::Unsat => {
-                    limit = match sense {
-                        Sense::Minimize => mid + 1,
-                        Sense::Maximize => mid - 1,
-                    };
+            if solver.solve_under(&lits)? == Answer::Sat {
+                let (v, b, r) = check(&compiled.encoder, solver)?;
+                let found = b.ok_or_else(|| Error::Internal("an objective without a value".into()))?;
+                if sign * (found - value) > 0 {
+                    (values, routes, value) = (v, r, found);
                 }
             }
+        }
+        // Then solution-improving steps that double while they succeed, so
+        // that a failing call asks for little more than the best so far.
+        let mut step = 1i64;
+        while sign * (limit - value) > 0 {
+            let target = value + sign * step.min(sign * (limit - value));
+            let bound = compiled.encoder.extend(solver, |enc| {
+                let order = if sign > 0 { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less };
+                enc.objective_bound(z, order, target)
+            })?;
+            if solver.solve_under(&[bound])? == Answer::Unsat {
+                limit = target - sign;
+                step = 1;
+                continue;
+            }
+            (values, best, routes) = check(&compiled.encoder, solver)?;
+            let found = best.ok_or_else(|| Error::Internal("an objective without a value".into()))?;
+            if sign * (found - target) < 0 || sign * (limit - found) < 0 {
+                return Err(Error::Internal(format!("a bound asked for {target} within {limit} and got {found}")));
+            }
+            value = found;
+            step = step.saturating_mul(2);
         }
         Ok(Some((values, Some(value), routes)))
     }
