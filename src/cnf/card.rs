@@ -180,13 +180,50 @@ pub fn chained_clause<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
         sink.add_clause(lits);
         return;
     }
-    let carries: Vec<Lit> = sink.new_vars(lits.len() - 3).into_iter().map(|v| v.pos()).collect();
-    sink.add_clause(&[lits[0], lits[1], carries[0]]);
-    for (i, pair) in carries.windows(2).enumerate() {
-        sink.add_clause(&[!pair[0], lits[i + 2], pair[1]]);
+    linked_clause(sink, lits, 3);
+}
+
+/// The clause `lits` as links of at most `link` literals (at least 3),
+/// joined by fresh variables: `(c1 ∨ a1) (¬a1 ∨ c2 ∨ a2) … (¬am ∨ cm+1)`.
+/// The links hold exactly when some literal of `lits` does (the fresh
+/// variables can always be set to match), and unit propagation draws the
+/// same conclusions from them as from the clause. Longer links take fewer
+/// fresh variables, which matters when many such clauses are added.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(100).into_iter().map(|v| v.pos()).collect();
+/// card::linked_clause(&mut cnf, &xs, 40);
+/// assert_eq!((cnf.num_vars(), cnf.num_clauses()), (102, 3));
+/// assert!(cnf.clauses().all(|c| c.len() <= 40));
+/// ```
+pub fn linked_clause<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], link: usize) {
+    let inner = link.max(3) - 2;
+    if lits.len() <= inner + 1 {
+        sink.add_clause(lits);
+        return;
     }
-    let n = lits.len();
-    sink.add_clause(&[!carries[n - 4], lits[n - 2], lits[n - 1]]);
+    let mut joint: Option<Lit> = None;
+    let mut rest = lits;
+    while !rest.is_empty() {
+        let last = rest.len() <= inner + 1;
+        let take = if last {
+            rest.len()
+        } else if joint.is_none() {
+            inner + 1
+        } else {
+            inner
+        };
+        let mut part: Vec<Lit> = joint.map(|a| !a).into_iter().chain(rest[..take].iter().copied()).collect();
+        rest = &rest[take..];
+        if !last {
+            let next = sink.new_var().pos();
+            part.push(next);
+            joint = Some(next);
+        }
+        sink.add_clause(&part);
+    }
 }
 
 fn negate(lits: &[Lit]) -> Vec<Lit> {

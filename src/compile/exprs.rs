@@ -266,15 +266,21 @@ impl Encoder {
             }
         }
         // Back from z: with x = a and z = c, y is one of the values that
-        // give c (or leave z undefined).
+        // give c (or leave z undefined); or the same from y's side when y
+        // has fewer values, since a clause per (value, output) pair over
+        // the larger side is quadratic (1,001 × 2,001 for `a * x` with a
+        // in 0..1000 and x in -1..1).
         let outputs: Vec<i64> = self.ints[z].dom.values().collect();
-        for &a in &xs {
+        let (outer, inner, fx) = if xs.len() <= ys.len() { (x, y, false) } else { (y, x, true) };
+        let (outer_values, inner_values) = if fx { (&ys, &xs) } else { (&xs, &ys) };
+        for &a in outer_values {
             for &c in &outputs {
                 let mut clause = vec![!self.eq(z, c)?];
-                clause.extend(self.is(x, a)?.into_iter().map(|l| !l));
-                for &b in &ys {
-                    if f(a, b).is_none_or(|v| v == c) {
-                        clause.push(self.eq(y, b)?);
+                clause.extend(self.is(outer, a)?.into_iter().map(|l| !l));
+                for &b in inner_values {
+                    let value = if fx { f(b, a) } else { f(a, b) };
+                    if value.is_none_or(|v| v == c) {
+                        clause.push(self.eq(inner, b)?);
                     }
                 }
                 self.clause(&clause);
@@ -296,7 +302,12 @@ impl Encoder {
             self.function2(x, y, |a, b| a.checked_mul(b))?
         } else {
             let (small, big) = if sx <= sy { (x, y) } else { (y, x) };
-            if self.size(small) > ENUM_LIMIT {
+            // One case per value of the small side costs an adder over the
+            // big side's bits for each value when the big side is spelt in
+            // bits: past a few dozen values the partial products are far
+            // smaller (0..1000 times a 31-bit variable took 2.2 million
+            // clauses by cases, about 20,000 by partial products).
+            if self.size(small) > ENUM_LIMIT || self.cases_too_wide(small, big) {
                 let z = self.binary_product(x, y)?;
                 self.pair_cache.insert(key, z);
                 return Ok(z);
@@ -361,10 +372,16 @@ impl Encoder {
 
     /// `x`, or its log twin when its own literals are more than its bits
     /// would be, so that a product has the fewest partial products.
-    fn spelt_in_bits(&mut self, x: usize) -> Result<usize, CompileError> {
+    pub(super) fn spelt_in_bits(&mut self, x: usize) -> Result<usize, CompileError> {
         let literals = self.weighted(x).1.len() as u64;
+        if literals > 2 * self.bits_of_span(x) + 8 { self.log_view(x) } else { Ok(x) }
+    }
+
+    /// How many bits spell the distance from `x`'s least value to its
+    /// largest.
+    pub(super) fn bits_of_span(&self, x: usize) -> u64 {
         let span = self.ints[x].dom.max().unwrap_or(0).abs_diff(self.ints[x].dom.min().unwrap_or(0));
-        if literals > 2 * u64::from(64 - span.leading_zeros()) + 8 { self.log_view(x) } else { Ok(x) }
+        u64::from(64 - span.leading_zeros())
     }
 
     /// `x div y` or `x mod y` (truncating), and the literal "y ≠ 0" that

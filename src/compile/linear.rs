@@ -278,32 +278,57 @@ impl Encoder {
                 self.clause(&clause);
                 Ok(())
             }
-            [(c1, x1), (c2, x2)] if self.size(x1).min(self.size(x2)) <= ENUM_LIMIT && !self.binary => {
+            [(c1, x1), (c2, x2)]
+                if self.size(x1).min(self.size(x2)) <= ENUM_LIMIT && !self.binary && !self.cases_too_wide(x1, x2) =>
+            {
                 let ((cx, x), (cy, y)) =
                     if self.size(x1) <= self.size(x2) { ((c1, x1), (c2, x2)) } else { ((c2, x2), (c1, x1)) };
                 self.binary(guard, (cx, x), (cy, y), k, rel)
             }
             _ if rel != Rel::Ne && self.mdd(guard, &terms, k, rel)? => Ok(()),
-            _ => match rel {
-                Rel::Le => self.pb_le(guard, &terms, k),
-                Rel::Eq => self.pb_eq(guard, &terms, k),
-                Rel::Ne => {
-                    // Σ ≤ -1 or Σ ≥ 1, each under its own literal.
-                    let below = self.new_lit()?;
-                    let above = self.new_lit()?;
-                    let negated: Vec<(i128, usize)> = terms.iter().map(|&(c, x)| (-c, x)).collect();
-                    if !self.mdd(&[below], &terms, k + 1, Rel::Le)? {
-                        self.pb_le(&[below], &terms, k + 1)?;
-                    }
-                    if !self.mdd(&[above], &negated, -k + 1, Rel::Le)? {
-                        self.pb_le(&[above], &negated, -k + 1)?;
-                    }
-                    let mut clause: Vec<Lit> = guard.iter().map(|&g| !g).collect();
-                    clause.extend([below, above]);
-                    self.clause(&clause);
-                    Ok(())
+            _ => self.post_pb_lin(guard, &terms, k, rel),
+        }
+    }
+
+    /// Whether one clause per value of the smaller of `x1` and `x2` would be
+    /// much larger than an adder: each clause compares the other variable,
+    /// spelt in bits, with a bound, which is a circuit of its own. `|r| <
+    /// |y|` over 1,001 values of `|r|` and a 30-bit `y` took 30,000 of them.
+    pub(super) fn cases_too_wide(&self, x1: usize, x2: usize) -> bool {
+        let (small, big) = if self.size(x1) <= self.size(x2) { (x1, x2) } else { (x2, x1) };
+        self.repr(big) == Repr::Log && self.size(small) > 2 * self.bits_of_span(small) + 8
+    }
+
+    /// `guard → (Σ c·x + k rel 0)` by the pseudo-Boolean encodings. Beside
+    /// a variable spelt in bits the sum will be a binary adder, so a unary
+    /// variable with many values joins it through its log twin: 2,001 order
+    /// literals beside a 30-bit variable made `x mod y = 25` 191,000
+    /// clauses that took 25 s to solve.
+    fn post_pb_lin(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<(), CompileError> {
+        let terms: Vec<(i128, usize)> = if terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log) {
+            terms.iter().map(|&(c, x)| Ok((c, self.spelt_in_bits(x)?))).collect::<Result<_, CompileError>>()?
+        } else {
+            terms.to_vec()
+        };
+        match rel {
+            Rel::Le => self.pb_le(guard, &terms, k),
+            Rel::Eq => self.pb_eq(guard, &terms, k),
+            Rel::Ne => {
+                // Σ ≤ -1 or Σ ≥ 1, each under its own literal.
+                let below = self.new_lit()?;
+                let above = self.new_lit()?;
+                let negated: Vec<(i128, usize)> = terms.iter().map(|&(c, x)| (-c, x)).collect();
+                if !self.mdd(&[below], &terms, k + 1, Rel::Le)? {
+                    self.pb_le(&[below], &terms, k + 1)?;
                 }
-            },
+                if !self.mdd(&[above], &negated, -k + 1, Rel::Le)? {
+                    self.pb_le(&[above], &negated, -k + 1)?;
+                }
+                let mut clause: Vec<Lit> = guard.iter().map(|&g| !g).collect();
+                clause.extend([below, above]);
+                self.clause(&clause);
+                Ok(())
+            }
         }
     }
 
@@ -732,13 +757,44 @@ const GTE_CLAUSES: usize = 2_000_000;
 /// whenever the weights differ.
 fn choose_pb(kept: &[(u64, Lit)], bound: u64, binary: bool) -> Pb {
     if kept.iter().all(|&(w, _)| w == 1) {
-        return Pb::Unit;
+        return if count_cost(kept.len(), bound as usize) <= UNIT_CLAUSES { Pb::Unit } else { Pb::Adder };
     }
     if binary {
         return Pb::Adder;
     }
     let sums = distinct_sums(kept, bound);
     if sums <= GTE_LIMIT && kept.len().saturating_mul(sums) <= GTE_CLAUSES { Pb::Totalizer } else { Pb::Adder }
+}
+
+/// The most clauses a cut-off totalizer for a count may take before the
+/// binary adder, linear in the literals whatever the bound, is used
+/// instead: a count of 4,000 order literals against a bound near 3,000
+/// (three sums of variables over 0..1000) would otherwise build 3.5
+/// million clauses.
+const UNIT_CLAUSES: usize = 400_000;
+
+/// About how many clauses [`Encoder::at_most`] takes for "at most `k` of
+/// `n` literals", case by case as it builds them.
+fn count_cost(n: usize, k: usize) -> usize {
+    match n.saturating_sub(k) {
+        0 => 0,
+        _ if k == 0 => n,
+        1 => n,
+        _ if k == 1 => 3 * n,
+        spare => totalizer_cost(n, (k + 1).min(spare)),
+    }
+}
+
+/// About how many clauses [`crate::cnf::card`]'s totalizer over `n`
+/// literals cut off at `cutoff` builds: each merge pairs every count of
+/// one half with every count of the other, each capped at the cut-off.
+fn totalizer_cost(n: usize, cutoff: usize) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let (a, b) = (n / 2, n - n / 2);
+    let merge = (a.min(cutoff) + 1).saturating_mul(b.min(cutoff) + 1);
+    totalizer_cost(a, cutoff).saturating_add(totalizer_cost(b, cutoff)).saturating_add(merge)
 }
 
 /// How many distinct sums of subsets of the weights lie within the bound
@@ -770,6 +826,20 @@ mod tests {
     fn rounding_division() {
         assert_eq!((floor_div(7, 2), floor_div(-7, 2), floor_div(7, -2), floor_div(-7, -2)), (3, -4, -4, 3));
         assert_eq!((ceil_div(7, 2), ceil_div(-7, 2), ceil_div(7, -2)), (4, -3, -3));
+    }
+
+    /// The estimate that picks between a count and an adder stays within a
+    /// factor of two of the clauses the totalizer really builds.
+    #[test]
+    fn totalizer_cost_follows_the_built_totalizer() {
+        for (n, k) in [(10, 3), (100, 7), (400, 150), (1000, 40), (2000, 1500)] {
+            let mut cnf = Cnf::new();
+            let lits: Vec<Lit> = cnf.new_vars(n).into_iter().map(|v| v.pos()).collect();
+            card::at_most_k(&mut cnf, &lits, k);
+            let built = cnf.num_clauses();
+            let estimate = totalizer_cost(n, (k + 1).min(n - k));
+            assert!(estimate <= 2 * built && built <= 2 * estimate, "n {n} k {k}: built {built}, estimated {estimate}");
+        }
     }
 
     #[test]

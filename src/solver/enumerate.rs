@@ -134,12 +134,19 @@ impl<S: Solve + ?Sized> Iterator for ProjectedModels<'_, S> {
                 let deciding = self.shortener.as_mut().and_then(|s| s.deciding(premises, &held));
                 let mut blocking: Vec<Lit> = deciding.unwrap_or(held).into_iter().map(|l| !l).collect();
                 blocking.push(!self.selector);
-                self.solver.add_clause(&blocking);
+                crate::cnf::card::linked_clause(self.solver, &blocking, LINK);
                 Some(Ok(values))
             }
         }
     }
 }
+
+/// The longest blocking clause added as one clause. varisat looks for a
+/// new watch from the start of a clause each time one is falsified, so a
+/// blocking clause over 20,000 unshortened literals made each model cost
+/// seconds of propagation; links of this length keep each look short while
+/// adding few fresh variables per model.
+const LINK: usize = 48;
 
 /// What [`ProjectedModels::shortened_by`] keeps between models.
 struct Shortener {
@@ -219,8 +226,40 @@ mod tests {
     use crate::solver::new_solver;
     use proptest::prelude::*;
 
+    /// Blocking clauses over a projection of 120 variables are chained;
+    /// each model is still found exactly once.
+    #[test]
+    fn long_blocking_clauses_block_exactly_one_model() {
+        let mut cnf = Cnf::new();
+        let xs = cnf.new_vars(120);
+        crate::cnf::card::exactly_one(&mut cnf, &xs.iter().map(|v| v.pos()).collect::<Vec<_>>());
+        let mut solver = new_solver(&cnf, None);
+        let models: Vec<Vec<bool>> = ProjectedModels::new(&mut solver, xs, &[]).collect::<Result<_, _>>().unwrap();
+        let distinct: std::collections::BTreeSet<_> = models.iter().cloned().collect();
+        assert_eq!((models.len(), distinct.len()), (120, 120));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// A linked clause holds under an assignment of its literals'
+        /// variables exactly when one of its literals does.
+        #[test]
+        fn a_chained_clause_holds_when_one_literal_does(
+            polarity in prop::collection::vec(any::<bool>(), 1..200),
+            values in prop::collection::vec(prop::bool::weighted(0.02), 200),
+            link in 0usize..100,
+        ) {
+            let mut cnf = Cnf::new();
+            let vars = cnf.new_vars(polarity.len());
+            let clause: Vec<Lit> = vars.iter().zip(&polarity).map(|(v, &p)| v.lit(p)).collect();
+            let mut solver = new_solver(&cnf, None);
+            crate::cnf::card::linked_clause(&mut solver, &clause, 3 + link % 60);
+            let assignment: Vec<Lit> = vars.iter().zip(&values).map(|(v, &b)| v.lit(b)).collect();
+            let holds = clause.iter().zip(&values).zip(&polarity).any(|((_, &b), &p)| b == p);
+            let answer = solver.solve_under(&assignment).unwrap();
+            prop_assert_eq!(answer == Answer::Sat, holds);
+        }
 
         /// Random 3-CNF over 6 variables, projected onto the first `p`: the
         /// enumeration yields exactly the distinct projections of the
