@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 
 use clap::{Parser, Subcommand};
 
-use cli::args::{Common, EngineArg, PlanArg, ProofFormatArg, RevealArg};
+use cli::args::{Common, CountMethodArg, EngineArg, PlanArg, ProofFormatArg, RevealArg};
 use cli::commands::{self, PlanArgs, SolveArgs};
 use cli::run::run_report;
 use cli::supervise::INTERRUPTED;
@@ -58,7 +58,7 @@ enum Command {
         #[arg(long)]
         no_presolve: bool,
     },
-    /// Count the distinct solutions, checking each one.
+    /// Count the distinct solutions, checking each one (or, with --method exact, counting without listing them).
     ///
     /// Exit code: 0 whatever the count, 2 bad input, 3 stopped early by a limit, 4 internal error.
     Count {
@@ -67,6 +67,10 @@ enum Command {
         /// Stop after N solutions (N >= 1); the report then says the count is incomplete.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
+        /// enumerate: find, check and block each solution; exact: count the formula with an exact projected model
+        /// counter, without listing or checking solutions one by one (csp models without grid globals).
+        #[arg(long, value_enum, default_value_t = CountMethodArg::Enumerate)]
+        method: CountMethodArg,
         #[command(flatten)]
         engine: EngineArg,
         /// Skip the reasoning done before SAT, so the encoding alone decides.
@@ -186,11 +190,18 @@ fn run(command: Command) -> Result<u8, Failure> {
             let engine = engine.engine;
             commands::solve(&common, SolveArgs { dimacs, proof, proof_format, engine, no_presolve })
         }
-        Command::Count { common, limit, engine, no_presolve } => run_report(&common, engine.engine.as_deref(), |run| {
-            let options =
-                CountOptions { limit, skip_presolve: no_presolve, ..run.count_options(engine.engine.clone()) };
-            move |puzzle| puzzle.count(&options)
-        }),
+        Command::Count { common, limit, method, engine, no_presolve } => {
+            run_report(&common, engine.engine.as_deref(), |run| {
+                let method = method.method();
+                let options = CountOptions {
+                    limit,
+                    method,
+                    skip_presolve: no_presolve,
+                    ..run.count_options(engine.engine.clone())
+                };
+                move |puzzle| puzzle.count(&options)
+            })
+        }
         Command::Facts { common, engine } => run_report(&common, engine.engine.as_deref(), |run| {
             let options = run.solve_options(engine.engine.clone());
             move |puzzle| puzzle.facts(&options)

@@ -4,7 +4,7 @@
 //! drawn from the whole supported subset, including undefined expressions
 //! (division by a variable that may be 0, indices that may be out of range)
 //! and, for some models, an objective and a `show` list. For every engine the
-//! test checks `count`, the `solve` solution, the `facts` value sets and the
+//! test checks `count` (enumerated and exact), the `solve` solution, the `facts` value sets and the
 //! minimality of `explain` against the enumeration.
 //!
 //! `SOMARIA_CSP_MODELS=5000 cargo test --release --test csp_random` runs more.
@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use somaria::model::Source;
 use somaria::puzzles::csp::{Linear, load_puzzle};
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::puzzles::{self, CountMethod, CountOptions, Puzzle, SolveOptions, Status};
 use somaria::rng::SplitMix64;
 use somaria::solver::SolverConfig;
 
@@ -980,6 +980,9 @@ fn check_model(seed: u64) {
         let counted = puzzle.count(&count_options).unwrap_or_else(|e| panic!("{context}\ncount: {e}"));
         assert!(counted.complete, "{context}");
         assert_eq!(counted.count, projections.len() as u64, "{context}\ncount");
+        let exact_options = CountOptions { method: CountMethod::Exact, ..count_options.clone() };
+        let exact = puzzle.count(&exact_options).unwrap_or_else(|e| panic!("{context}\nexact count: {e}"));
+        assert_eq!((exact.count, exact.complete), (counted.count, true), "{context}\nexact count");
 
         let solved = puzzle.solve(&options).unwrap_or_else(|e| panic!("{context}\nsolve: {e}"));
         assert_eq!(solved.status == Status::Solved, solvable, "{context}\nsolve status");
@@ -1018,6 +1021,8 @@ fn check_model(seed: u64) {
         let binary = load_puzzle(&Source::from_text("random.toml", text.clone())).unwrap().with_linear(Linear::Binary);
         let counted = binary.count(&count_options).unwrap_or_else(|e| panic!("{context}\nbinary count: {e}"));
         assert_eq!(counted.count, projections.len() as u64, "{context}\nbinary count");
+        let exact = binary.count(&exact_options).unwrap_or_else(|e| panic!("{context}\nbinary exact count: {e}"));
+        assert_eq!(exact.count, counted.count, "{context}\nbinary exact count");
         let solved = binary.solve(&options).unwrap_or_else(|e| panic!("{context}\nbinary solve: {e}"));
         assert_eq!(solved.status == Status::Solved, solvable, "{context}\nbinary solve status");
         assert_eq!(solved.objective, truth.optimum, "{context}\nbinary objective");

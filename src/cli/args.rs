@@ -51,6 +51,25 @@ pub enum OutputFormat {
     Svg,
 }
 
+/// How `count` counts.
+#[derive(Copy, Clone, ValueEnum)]
+pub enum CountMethodArg {
+    /// Find, check and block each solution.
+    Enumerate,
+    /// Count the formula exactly without listing the solutions.
+    Exact,
+}
+
+impl CountMethodArg {
+    pub fn method(self) -> somaria::puzzles::CountMethod {
+        use somaria::puzzles::CountMethod;
+        match self {
+            CountMethodArg::Enumerate => CountMethod::Enumerate,
+            CountMethodArg::Exact => CountMethod::Exact,
+        }
+    }
+}
+
 /// How much `hint` gives away.
 #[derive(Copy, Clone, ValueEnum)]
 pub enum RevealArg {

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::{CountOptions, Error, Puzzle, SolveOptions, Stats, Status};
+use super::{CountMethod, CountOptions, Error, Puzzle, SolveOptions, Stats, Status};
 use crate::solver::{Backend, Progress, SolverConfig};
 
 /// How to compare.
@@ -245,6 +245,7 @@ pub fn run_engine(
         let count_options = CountOptions {
             engine: Some(engine.to_string()),
             limit: options.limit,
+            method: CountMethod::Enumerate,
             skip_presolve: options.skip_presolve,
             progress: options.progress.clone(),
             solver,

@@ -334,6 +334,8 @@ pub struct CountOptions {
     pub engine: Option<String>,
     /// Stop after this many solutions.
     pub limit: Option<u64>,
+    /// List the solutions one by one, or count them without listing.
+    pub method: CountMethod,
     /// Skip any reasoning the family does before SAT.
     pub skip_presolve: bool,
     /// Live counters: each family records every solution it counts here, so
@@ -343,7 +345,31 @@ pub struct CountOptions {
     pub solver: SolverConfig,
 }
 
+/// How `count` counts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum CountMethod {
+    /// Every solution is found by a SAT call, checked against the rules by
+    /// code apart from the encoding, and blocked.
+    #[default]
+    Enumerate,
+    /// The formula is counted by an exact projected model counter
+    /// ([`crate::solver::count_projected`]): no solution is listed or
+    /// checked one by one, so counts far beyond any enumeration come out.
+    Exact,
+}
+
 impl CountOptions {
+    /// Refuses [`CountMethod::Exact`] for a family whose count is not one
+    /// plain formula's (`family` names it in the message).
+    pub fn enumerating(&self, family: &str) -> Result<(), Error> {
+        match self.method {
+            CountMethod::Enumerate => Ok(()),
+            CountMethod::Exact => Err(Error::BadRequest(format!(
+                "count --method exact counts csp models only, not {family} models; expected --method enumerate"
+            ))),
+        }
+    }
+
     /// A solver of [`CountOptions::solver`] holding `cnf` that counts its
     /// calls and growth in [`CountOptions::progress`].
     pub fn new_solver(&self, cnf: &Cnf) -> Box<dyn Solve> {

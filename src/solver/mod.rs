@@ -3,11 +3,13 @@
 //! what is built on the trait alone: projected model enumeration with
 //! blocking clauses, possible literals, minimal unsatisfiable subsets of
 //! assumptions, the smallest sets passing a test, checked models ([`Checked`]), and the lazy-constraint driver
-//! [`Lazy`].
+//! [`Lazy`]. Beside them, exact projected model counting over a [`Cnf`]
+//! without enumeration ([`count_projected`]).
 
 mod backend;
 mod checked;
 mod enumerate;
+mod exact_count;
 mod facts;
 mod lazy;
 mod metered;
@@ -24,6 +26,7 @@ use std::time::Duration;
 pub use backend::{Backend, UnknownBackend};
 pub use checked::Checked;
 pub use enumerate::ProjectedModels;
+pub use exact_count::count_projected;
 pub use facts::{Possible, possible_literals};
 pub use lazy::{Lazy, Repair, Repairer};
 pub use mus::shrink_by_deletion;

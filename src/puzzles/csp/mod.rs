@@ -36,14 +36,14 @@ pub use crate::lang::{Group, Program, model, syntax};
 use crate::lang::{load_model, verify};
 
 use super::{
-    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Payload,
-    PlayState, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
+    CountMethod, CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula,
+    NamedConstraint, Payload, PlayState, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
 };
 use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
 use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
 use crate::draw::Scene;
 use crate::model::{LoadError, Source};
-use crate::solver::{Answer, Checked, Lazy, ProjectedModels, Solve, SolveStats};
+use crate::solver::{Answer, Checked, Lazy, ProjectedModels, Recorded, Solve, SolveStats, count_projected};
 
 pub use render::{CspFacts, CspSolution, Shown, ShownRoute};
 
@@ -323,6 +323,54 @@ impl CspPuzzle {
             }
             _ => Ok(Vec::new()),
         }
+    }
+
+    /// `count --method exact`: the formula, with what the search for an
+    /// optimum added, counted by [`count_projected`] onto the variables of
+    /// the shown scalars, under the optimum when there is an objective.
+    /// These are the literals the enumeration blocks on, so both count the
+    /// same solutions. A grid global is cut lazily between SAT calls: its
+    /// formula alone allows more than the solutions, so it is refused.
+    fn count_exact(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        if let Some(grid) = self.program.grids.first() {
+            return Err(Error::BadRequest(format!(
+                "count --method exact cannot count this model: its {} constraint is cut lazily between SAT calls, \
+                 so its formula alone allows more than the solutions; expected --method enumerate",
+                grid.name()
+            )));
+        }
+        let verifier = verify::Verifier::new(&self.model);
+        let engine = Engine::choose(options.engine.as_deref())?;
+        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
+        let log = RefCell::new(RepairLog::default());
+        let mut solver = Recorded::from_parts(compiled.cnf.clone(), options.new_solver(&compiled.cnf));
+        let optimum = match self.program.objective {
+            None => Some(None),
+            Some(_) => self.search(&verifier, &mut compiled, &mut solver, &log)?.map(|(_, optimum, _)| optimum),
+        };
+        let mut count = 0u128;
+        let counting = Instant::now();
+        if let Some(optimum) = optimum {
+            let assumptions = self.at_optimum(&mut compiled, &mut solver, optimum)?;
+            let (vars, _) = compiled.encoder.projection(&self.shown_scalars());
+            count = count_projected(solver.cnf(), &vars, &assumptions, &options.solver.stop).map_err(Error::Stopped)?;
+        }
+        let mut stats = Self::run_stats(engine, &compiled.cnf, 0, &solver, encode_ms);
+        stats.solve_ms += Stats::ms(counting.elapsed());
+        // A count past the limit is cut to it, as an enumeration stops there.
+        let complete = options.limit.is_none_or(|limit| count <= u128::from(limit));
+        let shown = match options.limit {
+            Some(limit) if !complete => limit,
+            _ => u64::try_from(count).unwrap_or(u64::MAX),
+        };
+        options.progress.set_solutions(shown);
+        Ok(CountReport {
+            count: shown,
+            complete,
+            saturated: count > u128::from(u64::MAX) && complete,
+            stats,
+            stopped: None,
+        })
     }
 
     /// The routes of the grid paths and loops, for the output.
@@ -628,6 +676,9 @@ impl Puzzle for CspPuzzle {
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        if options.method == CountMethod::Exact {
+            return self.count_exact(options);
+        }
         let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
         let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;

@@ -404,6 +404,7 @@ impl Puzzle for FanPuzzle {
     }
 
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        options.enumerating("fans")?;
         let engine = Engine::choose(options.engine.as_deref())?;
         let (encoding, mut solver, encode_ms) = self.encoded(|cnf| options.new_solver(cnf));
         let mut count = 0u64;

@@ -616,6 +616,7 @@ impl Puzzle for KeysDoorsPuzzle {
     /// default is `bfs`, which counts every interleaving of the walkers'
     /// moves; `keygraph` and `sat-keys` treat each leg as a whole and refuse.
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        options.enumerating("keys-doors")?;
         let board = Board::new(self);
         let engine = match options.engine.as_deref() {
             None if board.num_walkers() > 1 => Engine::Bfs,

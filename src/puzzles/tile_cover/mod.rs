@@ -666,6 +666,7 @@ impl Puzzle for TileCoverPuzzle {
     /// splicing, so each model is its own route), blocked on the arcs they
     /// choose and the tiles they leave.
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        options.enumerating("tile-cover")?;
         let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));

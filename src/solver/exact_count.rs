@@ -1,0 +1,526 @@
+//! Exact projected model counting without listing the models: how many
+//! distinct assignments of the projection variables extend to a model of
+//! a [`Cnf`] under assumptions.
+//!
+//! The counter is a DPLL search in the manner of sharpSAT and GANAK: unit
+//! propagation by two watched literals, decisions on projection variables
+//! first, the formula left over split into connected components (which are
+//! counted apart and multiplied), and each component's count cached by the
+//! component's variables and clauses. A component that holds no projection
+//! variable counts 1 or 0, by a satisfiability search of the same kind.
+//! There is no clause learning: puzzle models are counted by propagation
+//! and decomposition, and a counter kept this small is easy to trust.
+//!
+//! Counts are kept in `u128` and saturate rather than wrap; every step
+//! (sum, product) is monotone, so a saturated count is still a floor.
+
+use rustc_hash::FxHashMap;
+
+use super::{Stop, StopCause};
+use crate::cnf::{Cnf, Lit, Var};
+
+/// The number of distinct values the `projection` variables take over the
+/// models of `cnf` in which every `assumptions` literal holds; `u128::MAX`
+/// when the count reached it (then a floor). Checks `stop` as it goes.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// use somaria::solver::{Stop, count_projected};
+/// let mut cnf = Cnf::new();
+/// let xs = cnf.new_vars(4);
+/// card::exactly_one(&mut cnf, &xs[..3].iter().map(|v| v.pos()).collect::<Vec<_>>());
+/// // Three choices of the one, times both values of the free fourth.
+/// assert_eq!(count_projected(&cnf, &xs, &[], &Stop::never()), Ok(6));
+/// // Projected onto the fourth alone: its two values.
+/// assert_eq!(count_projected(&cnf, &xs[3..], &[], &Stop::never()), Ok(2));
+/// assert_eq!(count_projected(&cnf, &xs, &[xs[0].pos(), xs[1].pos()], &Stop::never()), Ok(0));
+/// ```
+pub fn count_projected(cnf: &Cnf, projection: &[Var], assumptions: &[Lit], stop: &Stop) -> Result<u128, StopCause> {
+    // The search recurses once per decision, which can be thousands deep on
+    // a large formula: it runs on a thread with a stack to match.
+    std::thread::scope(|scope| {
+        let counting = std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || Counter::new(cnf, projection, assumptions, stop).count_all(assumptions));
+        match counting {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: count here, with the stack there is.
+            Err(_) => Counter::new(cnf, projection, assumptions, stop).count_all(assumptions),
+        }
+    })
+}
+
+const STACK_BYTES: usize = 512 << 20;
+
+/// Words of cache keys kept before the cache is emptied, bounding its
+/// memory (about 4 bytes a word); forgetting counts is always sound.
+const CACHE_WORDS: usize = 1 << 25;
+
+/// Decisions between two looks at the stop token.
+const STOP_EVERY: u64 = 1 << 10;
+
+/// What is left of the formula to count: unassigned variables and the
+/// clauses over them that no assignment satisfies yet, connected.
+struct Component {
+    vars: Vec<u32>,
+    clauses: Vec<u32>,
+    projected: bool,
+    /// The variable to decide first.
+    branch: u32,
+}
+
+struct Counter<'s> {
+    clauses: Vec<Vec<Lit>>,
+    /// By literal code: the clauses watching that literal.
+    watches: Vec<Vec<u32>>,
+    /// By variable: 0 unassigned, 1 true, -1 false.
+    values: Vec<i8>,
+    trail: Vec<Lit>,
+    head: usize,
+    projected: Vec<bool>,
+    /// Scratch for splitting, by variable: union-find parents, the
+    /// component of a root, open clauses holding the variable.
+    parent: Vec<u32>,
+    slot: Vec<u32>,
+    occurrences: Vec<u32>,
+    cache: FxHashMap<Box<[u32]>, u128>,
+    cache_words: usize,
+    /// Unit and empty clauses, applied at the start.
+    units: Vec<Lit>,
+    contradictory: bool,
+    decisions: u64,
+    stop: &'s Stop,
+}
+
+impl<'s> Counter<'s> {
+    /// A counter over every variable of `cnf`, and of the projection and
+    /// assumptions too (those the formula lacks are free).
+    fn new(cnf: &Cnf, projection: &[Var], assumptions: &[Lit], stop: &'s Stop) -> Counter<'s> {
+        let mentioned = projection.iter().copied().chain(assumptions.iter().map(|l| l.var()));
+        let n = mentioned.map(|v| v.index() + 1).fold(cnf.num_vars(), usize::max);
+        let mut counter = Counter {
+            clauses: Vec::new(),
+            watches: vec![Vec::new(); 2 * n],
+            values: vec![0; n],
+            trail: Vec::new(),
+            head: 0,
+            projected: vec![false; n],
+            parent: (0..n as u32).collect(),
+            slot: vec![u32::MAX; n],
+            occurrences: vec![0; n],
+            cache: FxHashMap::default(),
+            cache_words: 0,
+            units: Vec::new(),
+            contradictory: false,
+            decisions: 0,
+            stop,
+        };
+        for v in projection {
+            counter.projected[v.index()] = true;
+        }
+        for clause in cnf.clauses() {
+            let mut clause = clause.to_vec();
+            clause.sort_unstable();
+            clause.dedup();
+            if clause.windows(2).any(|pair| pair[0] == !pair[1]) {
+                continue;
+            }
+            match clause.len() {
+                0 => counter.contradictory = true,
+                1 => counter.units.push(clause[0]),
+                _ => {
+                    let id = counter.clauses.len() as u32;
+                    counter.watches[clause[0].code()].push(id);
+                    counter.watches[clause[1].code()].push(id);
+                    counter.clauses.push(clause);
+                }
+            }
+        }
+        counter
+    }
+
+    fn count_all(mut self, assumptions: &[Lit]) -> Result<u128, StopCause> {
+        if self.contradictory {
+            return Ok(0);
+        }
+        let units = std::mem::take(&mut self.units);
+        for &lit in units.iter().chain(assumptions) {
+            if !self.assign(lit) || !self.propagate() {
+                return Ok(0);
+            }
+        }
+        let everything = Component {
+            vars: (0..self.values.len() as u32).collect(),
+            clauses: (0..self.clauses.len() as u32).collect(),
+            projected: true,
+            branch: 0,
+        };
+        self.count_split(&everything)
+    }
+
+    /// The count of what `within` has left after the last assignments: the
+    /// product of its components' counts, times 2 for each of its
+    /// projection variables that no clause constrains any more.
+    fn count_split(&mut self, within: &Component) -> Result<u128, StopCause> {
+        let (parts, free) = self.split(within);
+        let mut product = 1u128.checked_shl(free).unwrap_or(u128::MAX);
+        for part in &parts {
+            let count = if part.projected { self.count(part)? } else { u128::from(self.satisfiable(part)?) };
+            if count == 0 {
+                return Ok(0);
+            }
+            product = product.saturating_mul(count);
+        }
+        Ok(product)
+    }
+
+    /// The count of one component, from the cache or by deciding one of its
+    /// projection variables both ways.
+    fn count(&mut self, component: &Component) -> Result<u128, StopCause> {
+        let key = Self::key(component);
+        if let Some(&known) = self.cache.get(&key) {
+            return Ok(known);
+        }
+        let var = Var::from_index(component.branch as usize);
+        let mut total = 0u128;
+        for lit in [var.pos(), var.neg()] {
+            let mark = self.decide(lit)?;
+            if self.propagate() {
+                total = total.saturating_add(self.count_split(component)?);
+            }
+            self.undo(mark);
+        }
+        self.remember(key, total);
+        Ok(total)
+    }
+
+    /// Whether a component without projection variables has a model.
+    fn satisfiable(&mut self, component: &Component) -> Result<bool, StopCause> {
+        let key = Self::key(component);
+        if let Some(&known) = self.cache.get(&key) {
+            return Ok(known != 0);
+        }
+        let var = Var::from_index(component.branch as usize);
+        let mut found = false;
+        for lit in [var.pos(), var.neg()] {
+            let mark = self.decide(lit)?;
+            if self.propagate() {
+                let (parts, _) = self.split(component);
+                found = true;
+                for part in &parts {
+                    if !self.satisfiable(part)? {
+                        found = false;
+                        break;
+                    }
+                }
+            }
+            self.undo(mark);
+            if found {
+                break;
+            }
+        }
+        self.remember(key, u128::from(found));
+        Ok(found)
+    }
+
+    /// Starts a decision: the trail's length to undo to, after `lit`.
+    fn decide(&mut self, lit: Lit) -> Result<usize, StopCause> {
+        self.decisions += 1;
+        if self.decisions.is_multiple_of(STOP_EVERY) {
+            self.stop.check()?;
+        }
+        let mark = self.trail.len();
+        self.assign(lit);
+        Ok(mark)
+    }
+
+    /// The components of what `within` has left, and how many of its
+    /// projection variables are unassigned and in no open clause. Each
+    /// component keeps its variables and clauses in the order of
+    /// `within`'s, which starts sorted, so its cache key needs no sort.
+    fn split(&mut self, within: &Component) -> (Vec<Component>, u32) {
+        let open: Vec<u32> = within.clauses.iter().copied().filter(|&c| !self.satisfied(c)).collect();
+        for &v in &within.vars {
+            self.parent[v as usize] = v;
+        }
+        for &c in &open {
+            let mut first = None;
+            for i in 0..self.clauses[c as usize].len() {
+                let v = self.clauses[c as usize][i].var().index();
+                if self.values[v] != 0 {
+                    continue;
+                }
+                self.occurrences[v] += 1;
+                let root = self.root(v as u32);
+                match first {
+                    None => first = Some(root),
+                    Some(r) => self.parent[root as usize] = r,
+                }
+            }
+        }
+        let mut parts: Vec<Component> = Vec::new();
+        for &c in &open {
+            let Some(v) = self.clauses[c as usize].iter().find(|l| self.values[l.var().index()] == 0) else {
+                continue;
+            };
+            let root = self.root(v.var().index() as u32) as usize;
+            if self.slot[root] == u32::MAX {
+                self.slot[root] = parts.len() as u32;
+                parts.push(Component { vars: Vec::new(), clauses: Vec::new(), projected: false, branch: 0 });
+            }
+            parts[self.slot[root] as usize].clauses.push(c);
+        }
+        // Each part branches on its variable in the most open clauses, a
+        // projection variable if it has one.
+        let mut best = vec![(false, 0u32); parts.len()];
+        let mut free = 0;
+        for &v in &within.vars {
+            let var = v as usize;
+            if self.values[var] != 0 {
+                continue;
+            }
+            let root = self.root(v) as usize;
+            match self.slot[root] {
+                u32::MAX => free += u32::from(self.projected[var]),
+                at => {
+                    let part = &mut parts[at as usize];
+                    part.vars.push(v);
+                    part.projected |= self.projected[var];
+                    let rank = (self.projected[var], self.occurrences[var]);
+                    if rank > best[at as usize] {
+                        best[at as usize] = rank;
+                        part.branch = v;
+                    }
+                }
+            }
+        }
+        for &v in &within.vars {
+            self.occurrences[v as usize] = 0;
+            self.slot[v as usize] = u32::MAX;
+        }
+        // Small components first: a zero among them ends the product early.
+        parts.sort_by_key(|p| p.clauses.len());
+        (parts, free)
+    }
+
+    fn root(&mut self, mut v: u32) -> u32 {
+        while self.parent[v as usize] != v {
+            let up = self.parent[self.parent[v as usize] as usize];
+            self.parent[v as usize] = up;
+            v = up;
+        }
+        v
+    }
+
+    fn satisfied(&self, c: u32) -> bool {
+        self.clauses[c as usize].iter().any(|&l| self.lit_value(l) == 1)
+    }
+
+    /// The component's variables, then its clauses: with every other
+    /// variable of its clauses false, they fix what is left to count.
+    fn key(component: &Component) -> Box<[u32]> {
+        let mut key = Vec::with_capacity(component.vars.len() + component.clauses.len() + 1);
+        key.extend_from_slice(&component.vars);
+        key.push(u32::MAX);
+        key.extend_from_slice(&component.clauses);
+        key.into_boxed_slice()
+    }
+
+    fn remember(&mut self, key: Box<[u32]>, count: u128) {
+        if self.cache_words + key.len() > CACHE_WORDS {
+            self.cache.clear();
+            self.cache_words = 0;
+        }
+        self.cache_words += key.len();
+        self.cache.insert(key, count);
+    }
+
+    /// 1 true, -1 false, 0 unassigned.
+    fn lit_value(&self, lit: Lit) -> i8 {
+        let v = self.values[lit.var().index()];
+        if lit.is_positive() { v } else { -v }
+    }
+
+    /// Makes `lit` true; false when it already was false.
+    fn assign(&mut self, lit: Lit) -> bool {
+        match self.lit_value(lit) {
+            1 => true,
+            -1 => false,
+            _ => {
+                self.values[lit.var().index()] = if lit.is_positive() { 1 } else { -1 };
+                self.trail.push(lit);
+                true
+            }
+        }
+    }
+
+    fn undo(&mut self, mark: usize) {
+        for lit in self.trail.drain(mark..) {
+            self.values[lit.var().index()] = 0;
+        }
+        self.head = mark;
+    }
+
+    /// Unit propagation of the trail; false on a conflict.
+    fn propagate(&mut self) -> bool {
+        while self.head < self.trail.len() {
+            let falsified = !self.trail[self.head];
+            self.head += 1;
+            let mut watching = std::mem::take(&mut self.watches[falsified.code()]);
+            let mut kept = 0;
+            let mut conflict = false;
+            let mut i = 0;
+            while i < watching.len() {
+                let c = watching[i];
+                i += 1;
+                if conflict || !self.rewatch(c, falsified) {
+                    watching[kept] = c;
+                    kept += 1;
+                    if !conflict && !self.clause_holds_or_units(c) {
+                        conflict = true;
+                    }
+                }
+            }
+            watching.truncate(kept);
+            self.watches[falsified.code()] = watching;
+            if conflict {
+                self.head = self.trail.len();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Moves clause `c`'s watch off `falsified` to a literal that is not
+    /// false, if it has one (then true); false when the watch must stay.
+    fn rewatch(&mut self, c: u32, falsified: Lit) -> bool {
+        let clause = &mut self.clauses[c as usize];
+        if clause[0] == falsified {
+            clause.swap(0, 1);
+        }
+        let values = &self.values;
+        let value = |l: Lit| {
+            let v = values[l.var().index()];
+            if l.is_positive() { v } else { -v }
+        };
+        if value(clause[0]) == 1 {
+            return false;
+        }
+        for k in 2..clause.len() {
+            if value(clause[k]) != -1 {
+                clause.swap(1, k);
+                let moved = clause[1];
+                self.watches[moved.code()].push(c);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// For a clause whose second watch is false and stays: true when it is
+    /// satisfied or its first watch could be made true, false on conflict.
+    fn clause_holds_or_units(&mut self, c: u32) -> bool {
+        let first = self.clauses[c as usize][0];
+        self.assign(first)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{ProjectedModels, new_solver};
+    use proptest::prelude::*;
+
+    fn brute_force(cnf: &Cnf, n: usize, projection: &[Var], assumptions: &[Lit]) -> u128 {
+        let mut seen = std::collections::BTreeSet::new();
+        for bits in 0u32..1 << n {
+            let assignment: Vec<bool> = (0..n).map(|i| bits >> i & 1 == 1).collect();
+            if cnf.is_satisfied_by(&assignment) && assumptions.iter().all(|l| l.holds(&assignment)) {
+                seen.insert(projection.iter().map(|v| assignment[v.index()]).collect::<Vec<_>>());
+            }
+        }
+        seen.len() as u128
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Random CNFs over 10 variables, with clauses of 1 to 4 literals,
+        /// assumptions and a random projection: the exact count is the
+        /// number of distinct projections over all 1024 assignments, and
+        /// the number of models the enumeration lists.
+        #[test]
+        fn exact_count_matches_brute_force_and_enumeration(
+            clauses in prop::collection::vec(prop::collection::vec((0usize..10, any::<bool>()), 1..5), 0..30),
+            assumed in prop::collection::vec((0usize..10, any::<bool>()), 0..3),
+            shown in prop::collection::vec(any::<bool>(), 10),
+        ) {
+            let mut cnf = Cnf::new();
+            let vars = cnf.new_vars(10);
+            for clause in &clauses {
+                let lits: Vec<Lit> = clause.iter().map(|&(v, pol)| vars[v].lit(pol)).collect();
+                cnf.add_clause(&lits);
+            }
+            let assumptions: Vec<Lit> = assumed.iter().map(|&(v, pol)| vars[v].lit(pol)).collect();
+            let projection: Vec<Var> = vars.iter().zip(&shown).filter(|(_, s)| **s).map(|(v, _)| *v).collect();
+            let exact = count_projected(&cnf, &projection, &assumptions, &Stop::never()).unwrap();
+            prop_assert_eq!(exact, brute_force(&cnf, 10, &projection, &assumptions));
+            let mut solver = new_solver(&cnf, None);
+            let listed = ProjectedModels::new(&mut solver, projection.clone(), &assumptions).count();
+            prop_assert_eq!(exact, listed as u128);
+        }
+
+        /// Many small independent pieces: the decomposition multiplies
+        /// their counts, checked against the brute force over 14 variables.
+        #[test]
+        fn components_multiply(
+            pieces in prop::collection::vec(prop::collection::vec((0usize..3, any::<bool>()), 1..3), 0..12),
+            shown in prop::collection::vec(any::<bool>(), 14),
+        ) {
+            let mut cnf = Cnf::new();
+            let vars = cnf.new_vars(14);
+            // Piece i lives on variables 3i..3i+3 (mod 14), so pieces overlap
+            // only now and then.
+            for (i, piece) in pieces.iter().enumerate() {
+                let lits: Vec<Lit> = piece.iter().map(|&(v, pol)| vars[(3 * i + v) % 14].lit(pol)).collect();
+                cnf.add_clause(&lits);
+            }
+            let projection: Vec<Var> = vars.iter().zip(&shown).filter(|(_, s)| **s).map(|(v, _)| *v).collect();
+            let exact = count_projected(&cnf, &projection, &[], &Stop::never()).unwrap();
+            prop_assert_eq!(exact, brute_force(&cnf, 14, &projection, &[]));
+        }
+    }
+
+    #[test]
+    fn an_empty_clause_has_no_models_and_no_clauses_count_every_projection() {
+        let mut cnf = Cnf::new();
+        let xs = cnf.new_vars(130);
+        assert_eq!(count_projected(&cnf, &xs[..5], &[], &Stop::never()), Ok(32));
+        // 2^130 saturates instead of wrapping.
+        assert_eq!(count_projected(&cnf, &xs, &[], &Stop::never()), Ok(u128::MAX));
+        cnf.add_clause(&[]);
+        assert_eq!(count_projected(&cnf, &xs, &[], &Stop::never()), Ok(0));
+    }
+
+    #[test]
+    fn a_raised_stop_ends_the_count() {
+        // Pigeonhole 9 into 8 has no model, and without learning takes
+        // far more than one look at the token to refute.
+        let mut cnf = Cnf::new();
+        let x: Vec<Vec<Var>> = (0..9).map(|_| cnf.new_vars(8)).collect();
+        for row in &x {
+            cnf.add_clause(&row.iter().map(|v| v.pos()).collect::<Vec<_>>());
+        }
+        for a in 0..9 {
+            for b in a + 1..9 {
+                for (p, q) in x[a].iter().zip(&x[b]) {
+                    cnf.add_clause(&[p.neg(), q.neg()]);
+                }
+            }
+        }
+        let stop = Stop::never();
+        stop.raise();
+        let all: Vec<Var> = x.concat();
+        assert_eq!(count_projected(&cnf, &all, &[], &stop), Err(StopCause::Raised));
+    }
+}
