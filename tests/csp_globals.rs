@@ -1,12 +1,17 @@
 //! The ordering and tallying globals (`increasing`, `decreasing`,
 //! `all_equal`, `lex_less`, `lex_lesseq`, `among`, `nvalue`,
-//! `global_cardinality`, `inverse`, `value_precede`): random small models
+//! `global_cardinality`, `inverse`, `value_precede`, `circuit`,
+//! `subcircuit`, `regular`): random small models
 //! that use them at the top, negated and counted, counted by somaria
 //! (whose every answer its evaluator checks apart from the encoding) and
 //! by brute force over MiniZinc's definitions written out in Rust; and
 //! the located errors of misuse.
 
+use std::collections::BTreeSet;
+
 use proptest::prelude::*;
+use somaria::puzzles::{CountOptions, SolveOptions, Status};
+use somaria::solver::SolverConfig;
 
 mod common;
 
@@ -57,6 +62,78 @@ enum Call {
     Cardinality(Vec<Arg>, Vec<i64>, Vec<Arg>),
     Inverse(Vec<Arg>, Vec<Arg>),
     ValuePrecede(i64, i64, Vec<Arg>),
+    Circuit(Vec<Arg>),
+    Subcircuit(Vec<Arg>),
+    Regular(Vec<Arg>, Automaton),
+}
+
+/// A transition table in MiniZinc's form: `next[q - 1][s - 1]` is the
+/// state after `q` on symbol `s`, 0 for failure.
+#[derive(Clone, Debug)]
+struct Automaton {
+    next: Vec<Vec<i64>>,
+    start: i64,
+    accepting: Vec<i64>,
+}
+
+impl Automaton {
+    fn text(&self) -> String {
+        let rows: Vec<String> =
+            self.next.iter().map(|r| r.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")).collect();
+        let accepting: Vec<String> = self.accepting.iter().map(i64::to_string).collect();
+        format!(
+            "{}, {}, [| {} |], {}, {{{}}}",
+            self.next.len(),
+            self.next[0].len(),
+            rows.join(" | "),
+            self.start,
+            accepting.join(", ")
+        )
+    }
+
+    /// Runs the automaton: false on a symbol outside `1..S` or a failure.
+    fn accepts(&self, symbols: &[i64]) -> bool {
+        let mut q = self.start;
+        for &v in symbols {
+            let Some(&next) = usize::try_from(v - 1).ok().and_then(|s| self.next[q as usize - 1].get(s)) else {
+                return false;
+            };
+            if next == 0 {
+                return false;
+            }
+            q = next;
+        }
+        self.accepting.contains(&q)
+    }
+}
+
+/// Whether `succ` (1-based successors) has its nodes that are not fixed to
+/// themselves on one cycle (`circuit`: all nodes, when `every`), found by
+/// trying every start and walk rather than the somaria verifier's way.
+fn one_cycle(succ: &[i64], every: bool) -> bool {
+    let n = succ.len() as i64;
+    if succ.iter().any(|&v| v < 1 || v > n) {
+        return false;
+    }
+    let moving: Vec<i64> = (1..=n).filter(|&i| succ[i as usize - 1] != i).collect();
+    if every && n > 1 && moving.len() as i64 != n {
+        return false;
+    }
+    // Every moving node reaches every other moving node, and the
+    // successors are a permutation.
+    let mut sorted = succ.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted.len() as i64 == n
+        && moving.iter().all(|&a| {
+            let mut reached = std::collections::BTreeSet::new();
+            let mut node = a;
+            for _ in 0..n {
+                node = succ[node as usize - 1];
+                reached.insert(node);
+            }
+            moving.iter().all(|b| reached.contains(b))
+        })
 }
 
 impl Call {
@@ -77,6 +154,9 @@ impl Call {
             }
             Call::Inverse(f, g) => format!("inverse({}, {})", list(f), list(g)),
             Call::ValuePrecede(s, t, a) => format!("value_precede({s}, {t}, {})", list(a)),
+            Call::Circuit(a) => format!("circuit({})", list(a)),
+            Call::Subcircuit(a) => format!("subcircuit({})", list(a)),
+            Call::Regular(a, dfa) => format!("regular({}, {})", list(a), dfa.text()),
         }
     }
 
@@ -113,6 +193,9 @@ impl Call {
                     Some(j) => v[..j].contains(s),
                 }
             }
+            Call::Circuit(a) => one_cycle(&values(a, x), true),
+            Call::Subcircuit(a) => one_cycle(&values(a, x), false),
+            Call::Regular(a, dfa) => dfa.accepts(&values(a, x)),
         }
     }
 }
@@ -168,6 +251,28 @@ fn call(n: usize) -> impl Strategy<Value = Call> {
             (f, g).prop_map(|(f, g)| Call::Inverse(f, g))
         }),
         (0..4i64, 0..4i64, array()).prop_map(|(s, t, a)| Call::ValuePrecede(s, t, a)),
+        route(n),
+    ]
+}
+
+/// `circuit`, `subcircuit` and `regular` calls; a regular's constants are
+/// symbols (a fixed symbol outside `1..S` is refused when loading).
+fn route(n: usize) -> impl Strategy<Value = Call> {
+    let successors = move || proptest::collection::vec(arg(n), 1..=4);
+    let dfa = (1i64..=3, 1i64..=3).prop_flat_map(|(q, s)| {
+        let rows = proptest::collection::vec(proptest::collection::vec(0..=q, s as usize), q as usize);
+        let accepting = proptest::collection::btree_set(1..=q, 0..=q as usize);
+        (rows, 1..=q, accepting, Just(s)).prop_map(|(next, start, accepting, s)| {
+            (Automaton { next, start, accepting: accepting.into_iter().collect() }, s)
+        })
+    });
+    let symbols = move |s: i64| {
+        proptest::collection::vec(prop_oneof![4 => (0..n).prop_map(Arg::Var), 1 => (1..=s).prop_map(Arg::Const)], 0..=4)
+    };
+    prop_oneof![
+        successors().prop_map(Call::Circuit),
+        successors().prop_map(Call::Subcircuit),
+        dfa.prop_flat_map(move |(dfa, s)| symbols(s).prop_map(move |a| Call::Regular(a, dfa.clone()))),
     ]
 }
 
@@ -188,14 +293,62 @@ fn model(n: usize, places: &[Place]) -> String {
 }
 
 fn brute_force(n: usize, places: &[Place]) -> u64 {
-    let mut found = 0;
+    solutions(n, places).len() as u64
+}
+
+/// Every assignment of `x` (each in 0..3) where all places hold.
+fn solutions(n: usize, places: &[Place]) -> Vec<Vec<i64>> {
+    let mut found = Vec::new();
     for code in 0..4u32.pow(n as u32) {
         let x: Vec<i64> = (0..n).map(|i| i64::from(code / 4u32.pow(i as u32) % 4)).collect();
         if places.iter().all(|p| p.holds(&x)) {
-            found += 1;
+            found.push(x);
         }
     }
     found
+}
+
+fn route_place(n: usize) -> impl Strategy<Value = Place> {
+    prop_oneof![
+        2 => route(n).prop_map(Place::Top),
+        1 => route(n).prop_map(Place::Not),
+        1 => (route(n), call(n), 0..3i64).prop_map(|(a, b, k)| Place::Counted(a, b, k)),
+    ]
+}
+
+/// `count`, `solve` and `facts` on every engine and backend agree with the
+/// assignments brute force finds.
+fn check_every_engine(n: usize, places: &[Place], case: u64) -> Result<(), TestCaseError> {
+    let text = model(n, places);
+    let puzzle = load_text(&text);
+    let truth = solutions(n, places);
+    let runs =
+        puzzle.engines().iter().flat_map(|&e| common::backends::backends_for(case).into_iter().map(move |b| (e, b)));
+    for (engine, backend) in runs {
+        let solver = SolverConfig { backend, ..Default::default() };
+        let options = SolveOptions { engine: Some(engine.to_string()), solver: solver.clone(), ..Default::default() };
+        let counting = CountOptions { engine: Some(engine.to_string()), solver, ..Default::default() };
+        let counted = puzzle.count(&counting).unwrap();
+        prop_assert!(counted.complete);
+        prop_assert_eq!(counted.count, truth.len() as u64, "{} count\n{}", engine, text);
+        let solved = puzzle.solve(&options).unwrap();
+        prop_assert_eq!(solved.status == Status::Solved, !truth.is_empty(), "{} solve\n{}", engine, text);
+        if let Some(solution) = &solved.solution {
+            let x: Vec<i64> = solution.json["x"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+            prop_assert!(truth.contains(&x), "{} solved with {:?}\n{}", engine, x, text);
+        }
+        let facts = puzzle.facts(&options).unwrap();
+        prop_assert_eq!(facts.status == Status::Solved, !truth.is_empty(), "{} facts\n{}", engine, text);
+        if !truth.is_empty() {
+            for i in 0..n {
+                let expected: BTreeSet<i64> = truth.iter().map(|x| x[i]).collect();
+                let got: BTreeSet<i64> =
+                    facts.json["values"]["x"][i].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+                prop_assert_eq!(&got, &expected, "{} facts of x[{}]\n{}", engine, i + 1, text);
+            }
+        }
+    }
+    Ok(())
 }
 
 proptest! {
@@ -208,6 +361,15 @@ proptest! {
         let text = model(n, &places);
         let puzzle = load_text(&text);
         prop_assert_eq!(count(puzzle.as_ref(), None), brute_force(n, &places), "{}", text);
+    }
+
+    #[test]
+    fn circuits_and_automata_agree_with_brute_force_on_every_engine(
+        (n, places, case) in (2usize..=4).prop_flat_map(|n| {
+            (Just(n), proptest::collection::vec(route_place(n), 1..=2), any::<u64>())
+        })
+    ) {
+        check_every_engine(n, &places, case)?;
     }
 }
 

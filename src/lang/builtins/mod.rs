@@ -23,10 +23,12 @@
 mod alldifferent;
 mod arithmetic;
 mod arrays;
+mod circuit;
 mod counting;
 mod grid;
 mod logic;
 mod ordering;
+mod regular;
 mod table;
 
 use super::check::{Fault, TypedCall};
@@ -90,7 +92,7 @@ pub enum Drawing {
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 35] = [
+static BUILTINS: [Builtin; 38] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -116,6 +118,9 @@ static BUILTINS: [Builtin; 35] = [
     ordering::GLOBAL_CARDINALITY,
     ordering::INVERSE,
     ordering::VALUE_PRECEDE,
+    circuit::CIRCUIT,
+    circuit::SUBCIRCUIT,
+    regular::REGULAR,
     arrays::ROW,
     arrays::COL,
     arrays::INDEX_SET,
