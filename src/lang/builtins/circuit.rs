@@ -14,6 +14,10 @@
 //! loop that only the grid globals' own engine has, while this stays a
 //! formula that every engine, the negation and the exact counter read.
 //! The verify hooks follow the successors on the values.
+//!
+//! As in MiniZinc's library, no node of a `circuit` is its own successor,
+//! so `circuit` of one node is false; an empty array, on which MiniZinc
+//! stops with an error, is a circuit (and a subcircuit) of no nodes.
 
 use super::{Builtin, Drawing};
 use crate::lang::check::{Fault, TypedCall};
@@ -76,7 +80,8 @@ fn walk(call: &LoweredCall, sub: bool) -> Result<LVal, Fault> {
             away.iter().zip(lo..).map(|(b, i)| IExpr::ite(vec![(b.clone(), IExpr::constant(i))], IExpr::constant(hi)));
         IExpr::extremum(candidates.collect(), false)
     } else {
-        parts.extend(away.iter().cloned().filter(|_| n > 1));
+        // No node is its own successor, a lone node included, as in MiniZinc.
+        parts.extend(away.iter().cloned());
         IExpr::constant(lo)
     };
     let in_cycle = if sub {
@@ -113,7 +118,7 @@ fn verify(call: &EvaluatedCall<'_>, sub: bool) -> Eval<Ev> {
     let succ: Option<Vec<usize>> = next.iter().map(|&v| usize::try_from(v - lo).ok().filter(|&k| k < n)).collect();
     let Some(succ) = succ else { return Ok(Ev::Bool(false)) };
     let moving: Vec<usize> = (0..n).filter(|&i| succ[i] != i).collect();
-    if !sub && moving.len() < n && n > 1 {
+    if !sub && moving.len() < n {
         return Ok(Ev::Bool(false));
     }
     let Some(&first) = moving.first() else { return Ok(Ev::Bool(true)) };
