@@ -162,3 +162,49 @@ fn skyscrapers_with_a_user_predicate() {
     assert_eq!(count(puzzle.as_ref(), None), 1);
     every_engine_agrees(path);
 }
+
+/// The Langford sequences of two copies of 1..k with `first < last`, by
+/// backtracking over positions: each number placed at p and p + i + 1.
+fn langford_count(k: usize) -> u64 {
+    fn place(row: &mut Vec<usize>, i: usize, k: usize) -> u64 {
+        if i == 0 {
+            return u64::from(row[0] < row[2 * k - 1]);
+        }
+        let mut total = 0;
+        for p in 0..2 * k - i - 1 {
+            if row[p] == 0 && row[p + i + 1] == 0 {
+                row[p] = i;
+                row[p + i + 1] = i;
+                total += place(row, i - 1, k);
+                row[p] = 0;
+                row[p + i + 1] = 0;
+            }
+        }
+        total
+    }
+    place(&mut vec![0; 2 * k], k, k)
+}
+
+#[test]
+fn langford_with_a_named_range_and_an_assert() {
+    let path = "models/csp/langford.toml";
+    let puzzle = load_file(path);
+    let row: Vec<i64> =
+        solution(puzzle.as_ref())["solution"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(row, [2, 3, 4, 2, 1, 3, 1, 4], "hakank's answer for k = 4");
+    for i in 1..=4 {
+        let at: Vec<usize> = (0..8).filter(|&p| row[p] == i).collect();
+        assert_eq!(at.len(), 2);
+        assert_eq!(at[1] - at[0], i as usize + 1, "{row:?}");
+    }
+    assert_eq!(count(puzzle.as_ref(), None), langford_count(4));
+    every_engine_agrees(path);
+    // The same model at k = 7: 26 sequences up to reversal (CSPLib 24).
+    let text = std::fs::read_to_string(path).unwrap().replace("k = 4\n", "k = 7\n");
+    let seven = somaria::puzzles::load(&somaria::model::Source::from_text("langford7.toml", text)).unwrap();
+    assert_eq!((langford_count(7), count(seven.as_ref(), None)), (26, 26));
+    // And k = 5 fails the model's assertion, a load error.
+    let text = std::fs::read_to_string(path).unwrap().replace("k = 4\n", "k = 5\n");
+    let err = somaria::puzzles::load(&somaria::model::Source::from_text("langford5.toml", text)).err().unwrap();
+    assert!(err.to_string().contains("k mod 4 = 0 or k mod 4 = 3"), "{err}");
+}

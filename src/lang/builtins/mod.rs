@@ -27,6 +27,7 @@ mod counting;
 mod grid;
 mod logic;
 mod ordering;
+mod sets;
 mod table;
 
 use super::check::{Fault, TypedCall};
@@ -90,7 +91,7 @@ pub enum Drawing {
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 35] = [
+static BUILTINS: [Builtin; 38] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -123,6 +124,9 @@ static BUILTINS: [Builtin; 35] = [
     arrays::INDEX_SET_2OF2,
     arrays::LENGTH,
     arrays::ARRAY2D,
+    arrays::ARRAY1D,
+    arrays::REVERSE,
+    sets::CARD,
     grid::GRID_PATH,
     grid::GRID_LOOP,
     grid::GRID_CONNECTED,
