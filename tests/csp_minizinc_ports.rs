@@ -208,3 +208,36 @@ fn langford_with_a_named_range_and_an_assert() {
     let err = somaria::puzzles::load(&somaria::model::Source::from_text("langford5.toml", text)).err().unwrap();
     assert!(err.to_string().contains("k mod 4 = 0 or k mod 4 = 3"), "{err}");
 }
+
+/// The magic sequences of length n, by trying every sequence.
+fn magic_sequences(n: usize) -> u64 {
+    let mut s = vec![0usize; n];
+    let mut found = 0;
+    loop {
+        found += u64::from((0..n).all(|i| s.iter().filter(|&&v| v == i).count() == s[i]));
+        let Some(k) = (0..n).find(|&k| s[k] + 1 < n) else { return found };
+        s[k] += 1;
+        s[..k].iter_mut().for_each(|v| *v = 0);
+    }
+}
+
+#[test]
+fn magic_sequence_over_a_zero_based_index_set() {
+    let path = "models/csp/magic-sequence.toml";
+    let puzzle = load_file(path);
+    let s: Vec<usize> =
+        solution(puzzle.as_ref())["s"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    assert_eq!(s.len(), 40);
+    for (i, &v) in s.iter().enumerate() {
+        assert_eq!(s.iter().filter(|&&x| x == i).count(), v, "{i} occurs s[{i}] times");
+    }
+    assert_eq!((s[0], s[1], s[2], s[36]), (36, 2, 1, 1), "the known answer n-4, 2, 1, .., 1 at n-4");
+    // Counts at small n against trying every sequence (n = 40 counts in
+    // about 12 s, too slow for the suite: `somaria count` it by hand).
+    let text = std::fs::read_to_string(path).unwrap();
+    for n in 4..=7 {
+        let small = text.replace("n = 40\n", &format!("n = {n}\n"));
+        let small = somaria::puzzles::load(&somaria::model::Source::from_text("magic.toml", small)).unwrap();
+        assert_eq!(count(small.as_ref(), None), magic_sequences(n), "n = {n}");
+    }
+}
