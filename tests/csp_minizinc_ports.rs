@@ -241,3 +241,41 @@ fn magic_sequence_over_a_zero_based_index_set() {
         assert_eq!(count(small.as_ref(), None), magic_sequences(n), "n = {n}");
     }
 }
+
+/// Whether a permutation is a Costas array: no two pairs of its points
+/// share a displacement vector.
+fn is_costas(p: &[i64]) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    (0..p.len()).all(|i| (i + 1..p.len()).all(|j| seen.insert((j - i, p[j] - p[i]))))
+}
+
+fn costas_count(n: usize) -> u64 {
+    fn extend(p: &mut Vec<i64>, n: usize) -> u64 {
+        if p.len() == n {
+            return u64::from(is_costas(p));
+        }
+        let mut total = 0;
+        for v in 1..=n as i64 {
+            if !p.contains(&v) {
+                p.push(v);
+                total += extend(p, n);
+                p.pop();
+            }
+        }
+        total
+    }
+    extend(&mut Vec::new(), n)
+}
+
+#[test]
+fn costas_arrays_with_all_different_over_a_generator() {
+    let path = "models/csp/costas-array.toml";
+    let puzzle = load_file(path);
+    let p: Vec<i64> =
+        solution(puzzle.as_ref())["costas"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let mut sorted = p.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, [1, 2, 3, 4, 5, 6]);
+    assert!(is_costas(&p), "{p:?}");
+    assert_eq!((costas_count(6), count(puzzle.as_ref(), None)), (116, 116), "OEIS A008404 gives 116");
+}
