@@ -537,3 +537,28 @@ fn let_misuse_is_refused_at_the_local() {
     let e = refused("kind = \"csp\"\n[params]\nlet = 3\n");
     assert_mentions(&e, &["the reserved name `let`"]);
 }
+
+#[test]
+fn slices_and_set_operations_refuse_wrong_types_at_their_place() {
+    // `q` is 1-D over 1..8; `x` a variable, `b` a Boolean, `d` a Dir.
+    let e = refused(constraint("sum(q[x..3]) > 0"));
+    assert_mentions(&e, &["bad.toml:12:15:", "depends on decision variables", "a fixed range bound"]);
+    let e = refused(constraint("sum(q[{1, 3}]) > 0"));
+    assert_mentions(&e, &["bad.toml:12:15:", "has gaps", "a contiguous range"]);
+    let e = refused(constraint("sum(q[7..9]) > 0"));
+    assert_mentions(&e, &["bad.toml:12:15:", "index 9 out of range", "1..8"]);
+    let e = refused(constraint("sum(q[b]) > 0"));
+    assert_mentions(&e, &["bad.toml:12:15:", "expected an index of type int, or a set of int to slice with"]);
+    let e = refused(constraint("x in (q[1] union {2})"));
+    assert_mentions(&e, &["bad.toml:12:15:", "a set such as `1..n`"]);
+    let e = refused(constraint("card(x) = 1"));
+    assert_mentions(&e, &["bad.toml:12:14:", "expected a fixed set"]);
+    let e = refused(constraint("x = .."));
+    assert_mentions(&e, &["bad.toml:12:"]);
+    let e = refused(constraint("reverse(x) = 1"));
+    assert_mentions(&e, &["bad.toml:12:17:", "expected a 1-D array"]);
+    let e = refused(constraint("array1d(1..3, q)[1] = 1"));
+    assert_mentions(&e, &["bad.toml:12:17:", "of 3 values", "8 values, one per element"]);
+    let e = refused(constraint("d in ({up} union 1..2)"));
+    assert_mentions(&e, &["bad.toml:12:"]);
+}

@@ -162,3 +162,120 @@ fn skyscrapers_with_a_user_predicate() {
     assert_eq!(count(puzzle.as_ref(), None), 1);
     every_engine_agrees(path);
 }
+
+/// The Langford sequences of two copies of 1..k with `first < last`, by
+/// backtracking over positions: each number placed at p and p + i + 1.
+fn langford_count(k: usize) -> u64 {
+    fn place(row: &mut Vec<usize>, i: usize, k: usize) -> u64 {
+        if i == 0 {
+            return u64::from(row[0] < row[2 * k - 1]);
+        }
+        let mut total = 0;
+        for p in 0..2 * k - i - 1 {
+            if row[p] == 0 && row[p + i + 1] == 0 {
+                row[p] = i;
+                row[p + i + 1] = i;
+                total += place(row, i - 1, k);
+                row[p] = 0;
+                row[p + i + 1] = 0;
+            }
+        }
+        total
+    }
+    place(&mut vec![0; 2 * k], k, k)
+}
+
+#[test]
+fn langford_with_a_named_range_and_an_assert() {
+    let path = "models/csp/langford.toml";
+    let puzzle = load_file(path);
+    let row: Vec<i64> =
+        solution(puzzle.as_ref())["solution"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(row, [2, 3, 4, 2, 1, 3, 1, 4], "hakank's answer for k = 4");
+    for i in 1..=4 {
+        let at: Vec<usize> = (0..8).filter(|&p| row[p] == i).collect();
+        assert_eq!(at.len(), 2);
+        assert_eq!(at[1] - at[0], i as usize + 1, "{row:?}");
+    }
+    assert_eq!(count(puzzle.as_ref(), None), langford_count(4));
+    every_engine_agrees(path);
+    // The same model at k = 7: 26 sequences up to reversal (CSPLib 24).
+    let text = std::fs::read_to_string(path).unwrap().replace("k = 4\n", "k = 7\n");
+    let seven = somaria::puzzles::load(&somaria::model::Source::from_text("langford7.toml", text)).unwrap();
+    assert_eq!((langford_count(7), count(seven.as_ref(), None)), (26, 26));
+    // And k = 5 fails the model's assertion, a load error.
+    let text = std::fs::read_to_string(path).unwrap().replace("k = 4\n", "k = 5\n");
+    let err = somaria::puzzles::load(&somaria::model::Source::from_text("langford5.toml", text)).err().unwrap();
+    assert!(err.to_string().contains("k mod 4 = 0 or k mod 4 = 3"), "{err}");
+}
+
+/// The magic sequences of length n, by trying every sequence.
+fn magic_sequences(n: usize) -> u64 {
+    let mut s = vec![0usize; n];
+    let mut found = 0;
+    loop {
+        found += u64::from((0..n).all(|i| s.iter().filter(|&&v| v == i).count() == s[i]));
+        let Some(k) = (0..n).find(|&k| s[k] + 1 < n) else { return found };
+        s[k] += 1;
+        s[..k].iter_mut().for_each(|v| *v = 0);
+    }
+}
+
+#[test]
+fn magic_sequence_over_a_zero_based_index_set() {
+    let path = "models/csp/magic-sequence.toml";
+    let puzzle = load_file(path);
+    let s: Vec<usize> =
+        solution(puzzle.as_ref())["s"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    assert_eq!(s.len(), 40);
+    for (i, &v) in s.iter().enumerate() {
+        assert_eq!(s.iter().filter(|&&x| x == i).count(), v, "{i} occurs s[{i}] times");
+    }
+    assert_eq!((s[0], s[1], s[2], s[36]), (36, 2, 1, 1), "the known answer n-4, 2, 1, .., 1 at n-4");
+    // Counts at small n against trying every sequence (n = 40 counts in
+    // about 12 s, too slow for the suite: `somaria count` it by hand).
+    let text = std::fs::read_to_string(path).unwrap();
+    for n in 4..=7 {
+        let small = text.replace("n = 40\n", &format!("n = {n}\n"));
+        let small = somaria::puzzles::load(&somaria::model::Source::from_text("magic.toml", small)).unwrap();
+        assert_eq!(count(small.as_ref(), None), magic_sequences(n), "n = {n}");
+    }
+}
+
+/// Whether a permutation is a Costas array: no two pairs of its points
+/// share a displacement vector.
+fn is_costas(p: &[i64]) -> bool {
+    let mut seen = std::collections::BTreeSet::new();
+    (0..p.len()).all(|i| (i + 1..p.len()).all(|j| seen.insert((j - i, p[j] - p[i]))))
+}
+
+fn costas_count(n: usize) -> u64 {
+    fn extend(p: &mut Vec<i64>, n: usize) -> u64 {
+        if p.len() == n {
+            return u64::from(is_costas(p));
+        }
+        let mut total = 0;
+        for v in 1..=n as i64 {
+            if !p.contains(&v) {
+                p.push(v);
+                total += extend(p, n);
+                p.pop();
+            }
+        }
+        total
+    }
+    extend(&mut Vec::new(), n)
+}
+
+#[test]
+fn costas_arrays_with_all_different_over_a_generator() {
+    let path = "models/csp/costas-array.toml";
+    let puzzle = load_file(path);
+    let p: Vec<i64> =
+        solution(puzzle.as_ref())["costas"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let mut sorted = p.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, [1, 2, 3, 4, 5, 6]);
+    assert!(is_costas(&p), "{p:?}");
+    assert_eq!((costas_count(6), count(puzzle.as_ref(), None)), (116, 116), "OEIS A008404 gives 116");
+}

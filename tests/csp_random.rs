@@ -74,6 +74,14 @@ enum I {
     Count(Vec<I>, Box<I>),
     /// The local `t` of the enclosing `let`.
     Local,
+    /// A slice or rearrangement of `a` or `q` at an integer index.
+    ViewElem(View, Box<I>),
+    /// The sum of a slice or rearrangement.
+    ViewSum(View),
+    /// `card` of a fixed set.
+    Card(SetE),
+    /// `sum(q[r0..r1, c0..c1])`, a 2-D slice of the parameter `q`.
+    Block(i64, i64, i64, i64),
     /// `let { var int: t = def; constraint c } in body`.
     Let(Box<Let<I>>),
 }
@@ -88,6 +96,41 @@ struct Let<T> {
     body: T,
 }
 
+/// A fixed set: a literal, a range, the parameter `S`, or `union`,
+/// `intersect`, `diff`, `symdiff` of two.
+#[derive(Clone, Debug)]
+enum SetE {
+    Lit(Vec<i64>),
+    Range(i64, i64),
+    Param,
+    Op(&'static str, Box<SetE>, Box<SetE>),
+}
+
+/// A 1-D array made from the variable array `a` (index 1..len) or the
+/// parameter `q` (index 1..2, 0..2).
+#[derive(Clone, Debug)]
+enum View {
+    /// `reverse(a)`, over 1..len.
+    Reverse,
+    /// `a[lo..hi]`, over lo..hi.
+    Range(i64, i64),
+    /// `a[..]`.
+    All,
+    /// `array1d(off..off+len-1, a)`.
+    Shifted(i64),
+    /// `q[r, ..]` or `row(q, r)`, over 0..2.
+    QRow(i64, bool),
+    /// `q[.., c]` or `col(q, c)`, over 1..2.
+    QCol(i64, bool),
+    /// `array2d(1..1, 1..len, a)[1, ..]`.
+    ARow,
+}
+
+/// The parameter `q`, row by row over 1..2 x 0..2.
+const Q: [[i64; 3]; 2] = [[1, -2, 0], [3, 1, -1]];
+/// The parameter `S`: `{-2, 3} union 0..1 diff {1}`.
+const S_PARAM: [i64; 3] = [-2, 0, 3];
+
 /// Boolean expressions.
 #[derive(Clone, Debug)]
 enum B {
@@ -99,6 +142,8 @@ enum B {
     /// The enum variable compared with a colour.
     Colour(&'static str, usize, usize),
     In(I, Vec<i64>),
+    /// `x in` a fixed set expression.
+    InSet(I, SetE),
     AllDiff(Vec<I>),
     Table(Vec<I>, Vec<Vec<i64>>),
     Card(&'static str, I, Vec<I>, I),
@@ -141,7 +186,29 @@ impl Gen {
             };
         }
         let d = depth - 1;
-        match self.rng.below(15) {
+        match self.rng.below(18) {
+            15 => {
+                let view = self.view();
+                let (lo, n) = view_range(&view, self.array_len());
+                let i = self.int(d);
+                let i = if fixed_int(&i) { I::Const(lo + self.rng.below(n.max(1)) as i64) } else { i };
+                I::ViewElem(view, Box::new(i))
+            }
+            16 => {
+                if self.chance(0.3) {
+                    let r0 = 1 + self.rng.below(2) as i64;
+                    let c0 = self.rng.below(3) as i64;
+                    I::Block(
+                        r0,
+                        r0 + self.rng.below((3 - r0) as usize) as i64,
+                        c0,
+                        c0 + self.rng.below((3 - c0) as usize) as i64,
+                    )
+                } else {
+                    I::ViewSum(self.view())
+                }
+            }
+            17 => I::Card(self.set(1)),
             0 => I::Neg(Box::new(self.int(d))),
             1 | 2 => {
                 let op = self.pick(&["+", "-", "*"]);
@@ -166,7 +233,7 @@ impl Gen {
                 let branches = (0..n).map(|_| (self.boolean(d), self.int(d))).collect();
                 I::Ite(branches, Box::new(self.int(d)))
             }
-            7 => I::BoolToInt(Box::new(self.boolean(d))),
+            7 | 14 => I::BoolToInt(Box::new(self.boolean(d))),
             8 if !self.in_loop => {
                 let lo = self.rng.below(3) as i64;
                 let hi = lo + self.rng.below(3) as i64;
@@ -200,6 +267,52 @@ impl Gen {
             }
             _ => self.int(0),
         }
+    }
+
+    fn array_len(&self) -> usize {
+        self.array.as_ref().map_or(0, |(_, e)| e.len())
+    }
+
+    /// A view of `a` when the model has it, else of `q`.
+    fn view(&mut self) -> View {
+        let len = self.array_len() as i64;
+        let of_q = len == 0 || self.chance(0.35);
+        if of_q {
+            return match self.rng.below(2) {
+                0 => View::QRow(1 + self.rng.below(2) as i64, self.chance(0.5)),
+                _ => View::QCol(self.rng.below(3) as i64, self.chance(0.5)),
+            };
+        }
+        match self.rng.below(6) {
+            0 => View::Reverse,
+            1 => {
+                let lo = 1 + self.rng.below(len as usize) as i64;
+                View::Range(lo, lo + self.rng.below((len - lo + 1) as usize) as i64)
+            }
+            2 => View::All,
+            3 => View::Shifted(self.rng.below(4) as i64 - 2),
+            _ => View::ARow,
+        }
+    }
+
+    /// A fixed set expression.
+    fn set(&mut self, depth: usize) -> SetE {
+        if depth == 0 || self.chance(0.4) {
+            return match self.rng.below(3) {
+                0 => SetE::Param,
+                1 => {
+                    let lo = self.rng.below(5) as i64 - 3;
+                    SetE::Range(lo, lo + self.rng.below(4) as i64 - 1)
+                }
+                _ => {
+                    let values: BTreeSet<i64> =
+                        (0..1 + self.rng.below(3)).map(|_| self.rng.below(6) as i64 - 2).collect();
+                    SetE::Lit(values.into_iter().collect())
+                }
+            };
+        }
+        let op = self.pick(&["union", "intersect", "diff", "symdiff"]);
+        SetE::Op(op, Box::new(self.set(depth - 1)), Box::new(self.set(depth - 1)))
     }
 
     /// A `let` around `body`, with a domain and a local constraint by chance.
@@ -267,6 +380,7 @@ impl Gen {
                 let op = self.pick(&["=", "!=", "<", "<=", ">", ">="]);
                 B::Cmp(op, self.int(d), self.int(d))
             }
+            6 if self.chance(0.5) => B::InSet(self.int(d), self.set(2)),
             6 => {
                 let values: Vec<i64> = (0..1 + self.rng.below(3)).map(|_| self.rng.below(6) as i64 - 2).collect();
                 B::In(self.int(d), values)
@@ -364,6 +478,63 @@ fn print_i(model: &Model, e: &I) -> String {
         }
         I::Local => "t".to_string(),
         I::Let(l) => print_let(model, l, &print_i(model, &l.body)),
+        I::ViewElem(view, i) => format!("{}[{}]", print_view(model, view), print_index(model, i)),
+        I::ViewSum(view) => format!("sum({})", print_view(model, view)),
+        I::Card(set) => format!("card({})", print_set(set)),
+        I::Block(r0, r1, c0, c1) => format!("sum(q[{r0}..{r1}, {c0}..{c1}])"),
+    }
+}
+
+fn print_view(model: &Model, view: &View) -> String {
+    let len = model.array.as_ref().map_or(0, |(_, e)| e.len());
+    match view {
+        View::Reverse => "reverse(a)".to_string(),
+        View::Range(lo, hi) => format!("a[{lo}..{hi}]"),
+        View::All => "a[..]".to_string(),
+        View::Shifted(off) => format!("array1d(({off})..({}), a)", off + len as i64 - 1),
+        View::QRow(r, true) => format!("row(q, {r})"),
+        View::QRow(r, false) => format!("q[{r}, ..]"),
+        View::QCol(c, true) => format!("col(q, {c})"),
+        View::QCol(c, false) => format!("q[.., {c}]"),
+        View::ARow => format!("array2d(1..1, 1..{len}, a)[1, ..]"),
+    }
+}
+
+fn print_set(set: &SetE) -> String {
+    match set {
+        SetE::Lit(values) => format!("{{{}}}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")),
+        SetE::Range(lo, hi) => format!("(({lo})..({hi}))"),
+        SetE::Param => "S".to_string(),
+        SetE::Op(op, a, b) => format!("({} {op} {})", print_set(a), print_set(b)),
+    }
+}
+
+/// The index set (its least value and size) of a view.
+fn view_range(view: &View, len: usize) -> (i64, usize) {
+    match view {
+        View::Reverse | View::All | View::ARow => (1, len),
+        View::Range(lo, hi) => (*lo, (hi - lo + 1) as usize),
+        View::Shifted(off) => (*off, len),
+        View::QRow(..) => (0, 3),
+        View::QCol(..) => (1, 2),
+    }
+}
+
+/// The values of a fixed set, by brute force over its parts.
+fn set_values(set: &SetE) -> BTreeSet<i64> {
+    match set {
+        SetE::Lit(values) => values.iter().copied().collect(),
+        SetE::Range(lo, hi) => (*lo..=*hi).collect(),
+        SetE::Param => S_PARAM.into_iter().collect(),
+        SetE::Op(op, a, b) => {
+            let (a, b) = (set_values(a), set_values(b));
+            match *op {
+                "union" => a.union(&b).copied().collect(),
+                "intersect" => a.intersection(&b).copied().collect(),
+                "diff" => a.difference(&b).copied().collect(),
+                _ => a.symmetric_difference(&b).copied().collect(),
+            }
+        }
     }
 }
 
@@ -409,6 +580,7 @@ fn print_b(model: &Model, e: &B) -> String {
             let parts: Vec<String> = values.iter().map(|v| v.to_string()).collect();
             format!("({} in {{{}}})", print_i(model, a), parts.join(", "))
         }
+        B::InSet(a, set) => format!("({} in {})", print_i(model, a), print_set(set)),
         B::AllDiff(items) => {
             let parts = int_items(model, items);
             format!("alldifferent([{}])", parts.join(", "))
@@ -485,6 +657,21 @@ impl Eval<'_> {
             .collect()
     }
 
+    /// A view's least index and values.
+    fn view(&self, view: &View) -> (i64, Vec<i64>) {
+        let a: Vec<i64> =
+            self.model.array.as_ref().map_or(Vec::new(), |(_, e)| e.iter().map(|&s| self.values[s]).collect());
+        let (lo, _) = view_range(view, a.len());
+        let values = match view {
+            View::Reverse => a.iter().rev().copied().collect(),
+            View::Range(from, to) => a[(*from - 1) as usize..*to as usize].to_vec(),
+            View::All | View::Shifted(_) | View::ARow => a,
+            View::QRow(r, _) => Q[(*r - 1) as usize].to_vec(),
+            View::QCol(c, _) => Q.iter().map(|row| row[*c as usize]).collect(),
+        };
+        (lo, values)
+    }
+
     fn i(&self, e: &I) -> Option<i64> {
         match e {
             I::Const(v) => Some(*v),
@@ -542,6 +729,16 @@ impl Eval<'_> {
                 });
                 Some(holds.count() as i64)
             }
+            I::ViewElem(view, i) => {
+                let i = self.i(i)?;
+                let (lo, values) = self.view(view);
+                usize::try_from(i - lo).ok().and_then(|p| values.get(p).copied())
+            }
+            I::ViewSum(view) => Some(self.view(view).1.iter().sum()),
+            I::Card(set) => Some(set_values(set).len() as i64),
+            I::Block(r0, r1, c0, c1) => {
+                Some((*r0..=*r1).flat_map(|r| (*c0..=*c1).map(move |c| Q[(r - 1) as usize][c as usize])).sum())
+            }
             I::Local => self.t,
             I::Let(l) => self.let_values(l, |e| e.i(&l.body)).into_iter().next().flatten().flatten(),
             I::Count(items, v) => {
@@ -575,6 +772,7 @@ impl Eval<'_> {
             },
             B::Colour(op, s, c) => relation_holds(op, self.values[*s], *c as i64 + 1),
             B::In(a, values) => self.i(a).is_some_and(|v| values.contains(&v)),
+            B::InSet(a, set) => self.i(a).is_some_and(|v| set_values(set).contains(&v)),
             B::AllDiff(items) => {
                 let values: Option<Vec<i64>> = items.iter().map(|i| self.i(i)).collect();
                 values.is_some_and(|v| v.iter().collect::<BTreeSet<_>>().len() == v.len())
@@ -625,6 +823,9 @@ fn fixed_i(e: &I) -> bool {
         match e {
             I::Const(_) | I::Loop => true,
             I::Var(_) | I::Elem(_) | I::Local | I::Let(_) => false,
+            I::Card(_) | I::Block(..) => true,
+            I::ViewSum(view) => matches!(view, View::QRow(..) | View::QCol(..)),
+            I::ViewElem(view, i) => matches!(view, View::QRow(..) | View::QCol(..)) && fixed_i(i),
             I::Param(i) | I::Neg(i) | I::Abs(i) => fixed_i(i),
             I::Bin(_, a, b) => fixed_i(a) && fixed_i(b),
             I::MinMax(_, items) => items.iter().all(fixed_i),
@@ -645,7 +846,7 @@ fn fixed(e: &B) -> bool {
         B::Not(a) => fixed(a),
         B::Bin(_, a, b) => fixed(a) && fixed(b),
         B::Cmp(_, a, b) => fixed_i(a) && fixed_i(b),
-        B::In(a, _) => fixed_i(a),
+        B::In(a, _) | B::InSet(a, _) => fixed_i(a),
         B::AllDiff(items) | B::Table(items, _) => items.iter().all(fixed_i),
         B::Card(_, n, items, v) => fixed_i(n) && items.iter().all(fixed_i) && fixed_i(v),
         B::Quant(_, _, _, f, body) => f.as_deref().is_none_or(fixed) && fixed(body),
@@ -686,7 +887,7 @@ impl Model {
         if let Some((max, e)) = &self.objective {
             s.push_str(&format!("{} = '{}'\n", if *max { "maximize" } else { "minimize" }, print_i(self, e)));
         }
-        s.push_str("\n[params]\np = [2, -1, 0, 3]\n\n[enums]\nColour = [\"red\", \"green\", \"blue\"]\n\n[vars]\n");
+        s.push_str("\n[params]\np = [2, -1, 0, 3]\nq = \"array2d(1..2, 0..2, [1, -2, 0, 3, 1, -1])\"\nS = \"{-2, 3} union 0..1 diff {1}\"\n\n[enums]\nColour = [\"red\", \"green\", \"blue\"]\n\n[vars]\n");
         for decl in &self.decls {
             s.push_str(&format!("{} = {}\n", decl.name, decl.toml));
         }
@@ -1142,6 +1343,21 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
         "show =",
         "minimize",
         "maximize",
+        "reverse(a)",
+        "a[..]",
+        "array1d(",
+        "array2d(1..1",
+        "row(q",
+        "col(q",
+        "q[.., ",
+        ", ..]",
+        "sum(q[",
+        "card(",
+        " union ",
+        " intersect ",
+        " diff ",
+        " symdiff ",
+        " in S",
     ] {
         assert!(texts.contains(construct), "no generated model uses {construct:?}");
     }
@@ -1160,6 +1376,8 @@ fn minizinc_text(model: &Model) -> String {
         s.push_str(&format!("include \"{global}.mzn\";\n"));
     }
     s.push_str("enum Colour = {red, green, blue};\narray[1..4] of int: p = [2, -1, 0, 3];\n");
+    s.push_str("array[1..2, 0..2] of int: q = array2d(1..2, 0..2, [1, -2, 0, 3, 1, -1]);\n");
+    s.push_str("set of int: S = {-2, 3} union 0..1 diff {1};\n");
     for decl in &model.decls {
         let first = &model.scalars[decl.scalars[0]];
         let domain = match first.kind {
@@ -1173,7 +1391,8 @@ fn minizinc_text(model: &Model) -> String {
         };
         if decl.scalars.len() == 1 && first.text == decl.name {
             s.push_str(&format!("var {domain}: {};\n", decl.name));
-        } else if decl.toml.contains("given") {
+        } else if decl.toml.contains("given") && decl.scalars.iter().any(|&x| model.scalars[x].values.len() == 1) {
+            // (MiniZinc 2.6 refuses a literal of `_` alone, so one without a given entry is declared plainly.)
             let entries: Vec<String> = decl
                 .scalars
                 .iter()
@@ -1213,7 +1432,7 @@ fn minizinc_solutions(model: &Model, dir: &std::path::Path) -> Vec<Vec<i64>> {
     let path = dir.join("model.mzn");
     std::fs::write(&path, minizinc_text(model)).unwrap();
     let out = std::process::Command::new("minizinc")
-        .args(["--solver", "gecode", "--all-solutions"])
+        .args(["-G", "std", "--solver", "gecode", "--all-solutions"])
         .arg(&path)
         .output()
         .unwrap();

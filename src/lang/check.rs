@@ -196,6 +196,11 @@ impl<'s, 'm> Checker<'s, 'm> {
                 }
             }
             ExprKind::Index { array, indices } => self.index(array, indices),
+            ExprKind::AllIndices => Err(Fault::new(
+                e.span,
+                "`..` alone",
+                "an expression; `..` alone stands only as an index, for a whole dimension, as in `a[i, ..]`",
+            )),
             ExprKind::Unary { op, operand } => match op {
                 UnOp::Neg => Ok(Type::scalar(Base::Int, self.expect_int(operand, true)?)),
                 UnOp::Not => Ok(boolean(self.expect_bool(operand, true)?)),
@@ -456,18 +461,47 @@ impl<'s, 'm> Checker<'s, 'm> {
             ));
         }
         let mut var = ty.var;
+        // A set index (`2..3`, `S`, `..` alone) slices its dimension, as in
+        // MiniZinc; the slice keeps the dimensions so indexed, with the sets
+        // as their index sets.
+        let mut kept = Vec::new();
+        let mut var_index = None;
         for (index, &base) in indices.iter().zip(index_bases) {
+            if index.kind == ExprKind::AllIndices {
+                kept.push(base);
+                continue;
+            }
             let ity = self.check(index)?;
+            if ity.shape == Shape::Set && ity.base.fits(base) {
+                kept.push(base);
+                continue;
+            }
             if ity.shape != Shape::Scalar || !ity.base.fits(base) || !ity.base.is_intlike() {
                 return Err(self.wrong(
                     index,
                     &ity,
-                    format!("an index of type {}", super::model::base_name(base, self.scope.enums)),
+                    format!(
+                        "an index of type {0}, or a set of {0} to slice with",
+                        super::model::base_name(base, self.scope.enums)
+                    ),
                 ));
+            }
+            if ity.var && var_index.is_none() {
+                var_index = Some(index);
             }
             var |= ity.var;
         }
-        Ok(Type::scalar(ty.base, var))
+        if kept.is_empty() {
+            return Ok(Type::scalar(ty.base, var));
+        }
+        if let Some(index) = var_index {
+            return Err(Fault::new(
+                index.span,
+                format!("{} that depends on decision variables, in a slice", what(index)),
+                "fixed indices beside the sets of a slice",
+            ));
+        }
+        Ok(Type { base: ty.base, shape: Shape::Array(kept), var: ty.var })
     }
 
     fn binary(&mut self, op: BinOp, left: &Expr, right: &Expr) -> Result<Type, Fault> {
@@ -537,6 +571,18 @@ impl<'s, 'm> Checker<'s, 'm> {
                     }
                 }
                 Ok(Type { base: if a.base == Base::Any { b.base } else { a.base }, shape: Shape::Set, var: false })
+            }
+            BinOp::Union | BinOp::Intersect | BinOp::Diff | BinOp::Symdiff => {
+                let a = self.expect_set(left)?;
+                let b = self.expect_set(right)?;
+                if !a.fits(b) && !b.fits(a) {
+                    return Err(Fault::new(
+                        right.span,
+                        format!("a set of {}", super::model::base_name(b, self.scope.enums)),
+                        format!("a set of {} for `{}`", super::model::base_name(a, self.scope.enums), op.text()),
+                    ));
+                }
+                Ok(Type { base: if a == Base::Any { b } else { a }, shape: Shape::Set, var: false })
             }
         }
     }
@@ -835,7 +881,7 @@ pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
                 let here = inside("inside a `let`".to_string());
                 let_parts(items, body).into_iter().find_map(|part| visit(part, here.as_deref()))
             }
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => None,
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) | ExprKind::AllIndices => None,
         }
     }
     visit(e, None)
@@ -942,7 +988,7 @@ pub fn misplaced_free_local(e: &Expr, place: Option<&str>, functions: &[Function
                     .or_else(|| visit(otherwise, place))
             }
             ExprKind::Assert { value, .. } => value.as_deref().and_then(|v| visit(v, place)),
-            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => None,
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) | ExprKind::AllIndices => None,
             _ => {
                 let here = inside(format!("inside {}", what(e)));
                 super::syntax::children(e).into_iter().find_map(|c| visit(c, here.as_deref()))
@@ -960,6 +1006,7 @@ pub fn what(e: &Expr) -> String {
         ExprKind::Name(name) => format!("`{name}`"),
         ExprKind::Call { name, .. } | ExprKind::GenCall { name, .. } => format!("the `{name}` call"),
         ExprKind::Index { .. } => "the array access".to_string(),
+        ExprKind::AllIndices => "`..`".to_string(),
         ExprKind::Binary { op, .. } => format!("the `{}` expression", op.text()),
         ExprKind::Unary { op: UnOp::Neg, .. } => "the negation".to_string(),
         ExprKind::Unary { op: UnOp::Not, .. } => "the `not` expression".to_string(),

@@ -266,6 +266,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                 _ => Err(internal(condition.span, "an assertion over decision variables")),
             },
             ExprKind::Index { array, indices } => self.index(array, indices, span),
+            ExprKind::AllIndices => Err(internal(span, "`..` outside a slice")),
             ExprKind::Unary { op: UnOp::Neg, operand } => {
                 let x = self.int(operand)?;
                 Ok(LVal::Int(IExpr::sum(vec![(-1, x)], 0).map_err(|_| overflow(span))?, Base::Int))
@@ -424,8 +425,21 @@ impl<'c, 'm> Lowerer<'c, 'm> {
 
     fn index(&mut self, array: &Expr, indices: &[Expr], span: Span) -> Result<LVal, Fault> {
         let mut at = Vec::with_capacity(indices.len());
-        for index in indices {
-            at.push((self.int(index)?, index.span));
+        let mut slices = Vec::new();
+        for (d, index) in indices.iter().enumerate() {
+            match &index.kind {
+                ExprKind::AllIndices => slices.push((d, None)),
+                _ => match self.lower(index)? {
+                    LVal::Set(set, _) => slices.push((d, Some(set))),
+                    value => {
+                        let value = value.as_int().ok_or_else(|| internal(index.span, "expected an integer"))?;
+                        at.push((value, index.span));
+                    }
+                },
+            }
+        }
+        if !slices.is_empty() {
+            return self.slice(array, indices, &at, &slices);
         }
         // A declared variable array indexed by constants needs no copy of the array.
         if let ExprKind::Name(name) = &array.kind
@@ -532,6 +546,71 @@ impl<'c, 'm> Lowerer<'c, 'm> {
     }
 
     /// An index `v` outside `lo..hi` of the array `label`.
+    /// `a[i, ..]`, `a[2..3, j]`: the dimensions given a set keep the set's
+    /// values as their index set, the others are fixed at their index.
+    fn slice(
+        &mut self,
+        array: &Expr,
+        indices: &[Expr],
+        fixed: &[(IExpr, Span)],
+        slices: &[(usize, Option<IntSet>)],
+    ) -> Result<LVal, Fault> {
+        let LVal::Array(a) = self.lower(array)? else {
+            return Err(internal(array.span, "slicing a non-array"));
+        };
+        let label = match &array.kind {
+            ExprKind::Name(name) => format!("`{name}`"),
+            _ => "the array".to_string(),
+        };
+        let mut ranges = Vec::with_capacity(indices.len());
+        let mut fixed = fixed.iter();
+        for (d, index) in indices.iter().enumerate() {
+            let (lo, hi) = a.index[d];
+            let range = match slices.iter().find(|(k, _)| *k == d) {
+                Some((_, None)) => (lo, hi),
+                Some((_, Some(set))) => match (set.intervals(), set.min(), set.max()) {
+                    ([], ..) => (1, 0),
+                    ([_], Some(from), Some(to)) if from >= lo && to <= hi => (from, to),
+                    ([_], Some(from), Some(to)) => {
+                        let outside = if from < lo { from } else { to };
+                        return Err(self.out_of_range(index.span, outside, a.index_bases[d], (lo, hi), &label));
+                    }
+                    _ => {
+                        return Err(Fault::new(
+                            index.span,
+                            format!("the slice {set}, which has gaps"),
+                            "a contiguous range such as `2..3`, or `..` for the whole dimension",
+                        ));
+                    }
+                },
+                None => {
+                    let (value, at) = fixed.next().ok_or_else(|| internal(index.span, "a slice's index"))?;
+                    let v = value.as_const().ok_or_else(|| internal(*at, "a fixed index in a slice"))?;
+                    if v < lo || v > hi {
+                        return Err(self.out_of_range(*at, v, a.index_bases[d], (lo, hi), &label));
+                    }
+                    (v, v)
+                }
+            };
+            ranges.push(range);
+        }
+        let kept: Vec<usize> = slices.iter().map(|(d, _)| *d).collect();
+        let index: Vec<(i64, i64)> = kept.iter().map(|&d| ranges[d]).collect();
+        let cells = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).product::<usize>();
+        let mut elems = Vec::with_capacity(cells);
+        for position in 0..cells {
+            let inner = super::model::index_tuple(&index, position);
+            let mut tuple: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+            for (&d, v) in kept.iter().zip(inner) {
+                tuple[d] = v;
+            }
+            let p = flat_position(&a.index, &tuple).ok_or_else(|| internal(array.span, "a checked slice"))?;
+            elems.push(a.elems[p].clone());
+        }
+        let index_bases = kept.iter().map(|&d| a.index_bases[d]).collect();
+        Ok(LVal::Array(LArray { index, index_bases, base: a.base, elems }))
+    }
+
     pub(super) fn out_of_range(&self, span: Span, v: i64, base: Base, (lo, hi): (i64, i64), label: &str) -> Fault {
         let range = if lo > hi {
             "none: the index set is empty".to_string()
@@ -628,6 +707,17 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                 let a = self.int(left)?;
                 let (set, _) = self.set(right)?;
                 Ok(LVal::Bool(BExpr::member(a, set)))
+            }
+            BinOp::Union | BinOp::Intersect | BinOp::Diff | BinOp::Symdiff => {
+                let (a, a_base) = self.set(left)?;
+                let (b, b_base) = self.set(right)?;
+                let set = match op {
+                    BinOp::Union => a.union(&b),
+                    BinOp::Intersect => a.intersect(&b),
+                    BinOp::Diff => a.difference(&b),
+                    _ => a.difference(&b).union(&b.difference(&a)),
+                };
+                Ok(LVal::Set(set, if a_base == Base::Any { b_base } else { a_base }))
             }
             BinOp::Range => {
                 let (a, base) = match self.lower(left)? {
@@ -768,7 +858,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             }
         }
         match &e.kind {
-            ExprKind::Int(_) | ExprKind::Bool(_) => false,
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::AllIndices => false,
             ExprKind::Name(name) => match self.locals.iter().rposition(|(n, _)| n == name) {
                 Some(at) => self.undecided.contains(&at) || has_vars(&self.locals[at].1),
                 None => matches!(self.ctx.names.get(name), Some(Named::Var(_))),

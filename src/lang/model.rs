@@ -129,6 +129,19 @@ impl IntSet {
         IntSet { intervals }
     }
 
+    /// The set of the values in the given intervals, in increasing order
+    /// and apart; adjacent ones are joined.
+    pub fn from_intervals(intervals: impl IntoIterator<Item = (i64, i64)>) -> IntSet {
+        let mut joined: Vec<(i64, i64)> = Vec::new();
+        for (lo, hi) in intervals {
+            match joined.last_mut() {
+                Some(last) if last.1.checked_add(1) == Some(lo) => last.1 = hi,
+                _ => joined.push((lo, hi)),
+            }
+        }
+        IntSet { intervals: joined }
+    }
+
     /// The intervals, sorted.
     pub fn intervals(&self) -> &[(i64, i64)] {
         &self.intervals
@@ -203,6 +216,36 @@ impl IntSet {
                 intervals.push((lo, hi));
             }
             if b < d { i += 1 } else { j += 1 }
+        }
+        IntSet { intervals }
+    }
+
+    /// The values of this set that are not in `other`.
+    ///
+    /// ```
+    /// use somaria::lang::model::IntSet;
+    /// let set = IntSet::range(1, 9).difference(&IntSet::from_values([3, 4, 9]));
+    /// assert_eq!(set.intervals(), &[(1, 2), (5, 8)]);
+    /// ```
+    pub fn difference(&self, other: &IntSet) -> IntSet {
+        let mut intervals = Vec::new();
+        for &(lo, hi) in &self.intervals {
+            let mut from = lo;
+            for &(a, b) in &other.intervals {
+                if b < from || a > hi {
+                    continue;
+                }
+                if a > from {
+                    intervals.push((from, a - 1));
+                }
+                from = b.saturating_add(1);
+                if b >= hi {
+                    break;
+                }
+            }
+            if from <= hi {
+                intervals.push((from, hi));
+            }
         }
         IntSet { intervals }
     }

@@ -261,19 +261,33 @@ impl<'m> Verifier<'m> {
                 }
             }
             ExprKind::Index { array, indices } => {
-                if let Some(value) = self.declared_element(array, indices, env)? {
+                let mut given = Vec::with_capacity(indices.len());
+                for i in indices {
+                    given.push(match i.kind {
+                        ExprKind::AllIndices => None,
+                        _ => Some(self.eval(i, env)?),
+                    });
+                }
+                if given.iter().any(|g| matches!(g, None | Some(Ev::Set(_)))) {
+                    let array = self.eval(array, env)?;
+                    return slice_of(array, &given);
+                }
+                let mut at = Vec::with_capacity(indices.len());
+                for g in given.into_iter().flatten() {
+                    at.push(match g {
+                        Ev::Int(v) => Some(v),
+                        Ev::Bool(b) => Some(i64::from(b)),
+                        Ev::Undef => None,
+                        _ => return Err(bug("a non-integer index")),
+                    });
+                }
+                if let Some(value) = self.declared_element(array, &at, env)? {
                     return Ok(value);
                 }
                 let array = self.eval(array, env)?;
                 let Ev::Array(index, elems) = array else { return Err(bug("indexing a non-array")) };
-                let mut at = Vec::with_capacity(indices.len());
-                let mut undefined = false;
-                for i in indices {
-                    match self.int(i, env)? {
-                        Some(v) => at.push(v),
-                        None => undefined = true,
-                    }
-                }
+                let undefined = at.iter().any(Option::is_none);
+                let at: Vec<i64> = at.into_iter().flatten().collect();
                 let bool_array = elems.first().is_some_and(|v| matches!(v, Ev::Bool(_)));
                 match (undefined, flat_position(&index, &at)) {
                     (false, Some(p)) => Ok(elems[p].clone()),
@@ -282,6 +296,7 @@ impl<'m> Verifier<'m> {
                     _ => Ok(Ev::Undef),
                 }
             }
+            ExprKind::AllIndices => Err(bug("`..` outside a slice")),
             ExprKind::Unary { op: UnOp::Neg, operand } => {
                 Ok(self.int(operand, env)?.map_or(Ev::Undef, |v| Ev::Int(-v)))
             }
@@ -463,18 +478,12 @@ impl<'m> Verifier<'m> {
     /// `a[i, ..]` for a declared variable or parameter array `a` (not
     /// shadowed by a loop variable) at defined, in-range indices, read
     /// without copying the array; `None` when the general path must decide.
-    fn declared_element<'a>(&self, array: &'a Expr, indices: &'a [Expr], env: &mut Env<'a>) -> Eval<Option<Ev>> {
+    fn declared_element<'a>(&self, array: &'a Expr, at: &[Option<i64>], env: &mut Env<'a>) -> Eval<Option<Ev>> {
         let ExprKind::Name(name) = &array.kind else { return Ok(None) };
         if env.locals.iter().any(|(n, _)| n == name) {
             return Ok(None);
         }
-        let mut at = Vec::with_capacity(indices.len());
-        for i in indices {
-            match self.int(i, env)? {
-                Some(v) => at.push(v),
-                None => return Ok(None),
-            }
-        }
+        let Some(at) = at.iter().copied().collect::<Option<Vec<i64>>>() else { return Ok(None) };
         match self.names.get(name.as_str()) {
             Some(Named::Var(v)) => {
                 let decl = &self.model.vars[*v];
@@ -575,6 +584,12 @@ impl<'m> Verifier<'m> {
                 let Ev::Set(set) = self.eval(right, env)? else { return Err(bug("`in` without a set")) };
                 Ok(Ev::Bool(a.is_some_and(|v| set.contains(v))))
             }
+            BinOp::Union | BinOp::Intersect | BinOp::Diff | BinOp::Symdiff => {
+                let (Ev::Set(a), Ev::Set(b)) = (self.eval(left, env)?, self.eval(right, env)?) else {
+                    return Err(bug("a set operation on a non-set"));
+                };
+                Ok(Ev::Set(set_operation(op, &a, &b)))
+            }
             BinOp::Range => {
                 let (a, b) = (self.int(left, env)?, self.int(right, env)?);
                 match (a, b) {
@@ -584,6 +599,83 @@ impl<'m> Verifier<'m> {
             }
         }
     }
+}
+
+/// The slice of `array` that `given` picks: `None` (`..`) or a set keeps
+/// a dimension, over the set's values; an integer fixes one. Found by
+/// filtering the elements, apart from how the encoding builds a slice.
+fn slice_of(array: Ev, given: &[Option<Ev>]) -> Eval<Ev> {
+    let Ev::Array(index, elems) = array else { return Err(bug("slicing a non-array")) };
+    let mut kept = Vec::new();
+    for (d, g) in given.iter().enumerate() {
+        match g {
+            None => kept.push(index[d]),
+            Some(Ev::Set(set)) => kept.push(match (set.min(), set.max()) {
+                (Some(lo), Some(hi)) => (lo, hi),
+                _ => (1, 0),
+            }),
+            Some(Ev::Int(_)) => {}
+            Some(_) => return Err(bug("an undefined index in a slice")),
+        }
+    }
+    let wanted = |d: usize, v: i64| match &given[d] {
+        None => true,
+        Some(Ev::Set(set)) => set.contains(v),
+        Some(Ev::Int(i)) => *i == v,
+        Some(_) => false,
+    };
+    let mut out = Vec::new();
+    for (p, elem) in elems.into_iter().enumerate() {
+        // The index tuple of position p, last dimension fastest.
+        let mut rest = p;
+        let mut keep = true;
+        for d in (0..index.len()).rev() {
+            let (lo, hi) = index[d];
+            let width = (hi - lo + 1).max(1) as usize;
+            keep &= wanted(d, lo + (rest % width) as i64);
+            rest /= width;
+        }
+        if keep {
+            out.push(elem);
+        }
+    }
+    let cells: i64 = kept.iter().map(|&(lo, hi)| (hi - lo + 1).max(0)).product();
+    if cells != out.len() as i64 {
+        return Err(bug("a slice outside its array"));
+    }
+    Ok(Ev::Array(kept, out))
+}
+
+/// A fixed set operation, by testing each stretch between the sets'
+/// bounds for membership rather than merging intervals as the encoding
+/// does.
+fn set_operation(op: BinOp, a: &IntSet, b: &IntSet) -> IntSet {
+    let mut cuts: Vec<i64> = a.intervals().iter().chain(b.intervals()).flat_map(|&(lo, hi)| [lo, hi]).collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let keep = |v: i64| {
+        let (x, y) = (a.contains(v), b.contains(v));
+        match op {
+            BinOp::Union => x || y,
+            BinOp::Intersect => x && y,
+            BinOp::Diff => x && !y,
+            _ => x != y,
+        }
+    };
+    let mut values = Vec::new();
+    for (k, &cut) in cuts.iter().enumerate() {
+        if keep(cut) {
+            values.push((cut, cut));
+        }
+        // Every value strictly between two cuts is alike.
+        if let Some(&next) = cuts.get(k + 1)
+            && next > cut + 1
+            && keep(cut + 1)
+        {
+            values.push((cut + 1, next - 1));
+        }
+    }
+    IntSet::from_intervals(values)
 }
 
 /// A value passed for an integer parameter: Booleans as 0 and 1, in an

@@ -139,7 +139,11 @@ fn check_extremum(call: &TypedCall<'_>) -> Result<Type, Fault> {
         let (base, var, _) = call.array(0, None, None, "an array of integers or enum values")?;
         return Ok(Type::scalar(base, var));
     }
-    let base = call.args[0].0.base;
+    // A Boolean is coerced to 0 or 1, as MiniZinc does: `max(x < y, z)`.
+    let base = match call.args[0].0.base {
+        Base::Bool => Base::Int,
+        base => base,
+    };
     if !base.is_intlike() {
         return Err(call.wrong(0, "an integer or enum value"));
     }
@@ -150,7 +154,7 @@ fn check_extremum(call: &TypedCall<'_>) -> Result<Type, Fault> {
 
 fn lower_extremum(call: &LoweredCall, name: &str, max: bool) -> Result<LVal, Fault> {
     let base = match &call.args[0].0 {
-        LVal::Array(a) => a.base,
+        LVal::Array(a) if a.base != Base::Bool => a.base,
         LVal::Int(_, b) => *b,
         _ => Base::Int,
     };

@@ -1,5 +1,6 @@
 //! Functions on arrays that constrain nothing: `row`, `col`, the index
-//! sets, `length` and `array2d` reshape an array or read its shape.
+//! sets, `length`, `array1d`, `array2d` and `reverse` reshape an array or
+//! read its shape.
 
 use super::{Builtin, Drawing};
 use crate::lang::check::{Fault, TypedCall};
@@ -83,6 +84,100 @@ pub(super) const ARRAY2D: Builtin = Builtin {
     verify: verify_array2d,
     ..ROW
 };
+
+pub(super) const ARRAY1D: Builtin = Builtin {
+    name: "array1d",
+    forms: "array1d(array) or array1d(index set, array), such as array1d(1..n*n, grid)",
+    arities: &[1, 2],
+    scope: &[0, 1],
+    check: check_array1d,
+    lower: lower_array1d,
+    verify: verify_array1d,
+    ..ROW
+};
+
+pub(super) const REVERSE: Builtin = Builtin {
+    name: "reverse",
+    forms: "reverse(1-D array)",
+    arities: &[1],
+    scope: &[0],
+    check: |call| {
+        call.array(0, Some(call.args[0].0.base), Some(1), "a 1-D array")?;
+        Ok(call.args[0].0.clone())
+    },
+    lower: |_, call| {
+        let a = call.array(0, "a 1-D array")?;
+        Ok(LVal::Array(LArray { elems: a.elems.iter().rev().cloned().collect(), ..a.clone() }))
+    },
+    // As MiniZinc defines it: element i is x[min + max - i], over the same index set.
+    verify: |call| {
+        let Ev::Array(index, elems) = &call.args[0] else { return Err(bug("reverse of a non-array")) };
+        let (lo, hi) = index[0];
+        let at = |i: i64| elems[(lo + hi - i - lo) as usize].clone();
+        Ok(Ev::Array(index.clone(), (lo..=hi).map(at).collect()))
+    },
+    ..ROW
+};
+
+/// `array1d(a)`, over `1..length(a)`, or `array1d(S, a)`, over `S`: the
+/// elements of an array of any dimensions, row by row.
+fn check_array1d(call: &TypedCall<'_>) -> Result<Type, Fault> {
+    let (index, of) = match call.args.len() {
+        1 => (Base::Int, 0),
+        _ => {
+            let ty = &call.args[0].0;
+            if ty.shape != Shape::Set {
+                return Err(call.wrong(0, "the index range of the result, such as `1..n*n`"));
+            }
+            (if ty.base == Base::Any { Base::Int } else { ty.base }, 1)
+        }
+    };
+    let (base, var, _) = call.array(of, Some(call.args[of].0.base), None, "an array of the elements")?;
+    Ok(Type { base, shape: Shape::Array(vec![index]), var })
+}
+
+fn lower_array1d(_: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal, Fault> {
+    let of = call.args.len() - 1;
+    let a = call.array(of, "an array")?;
+    let n = a.elems.len() as i64;
+    let (range, base) = match &call.args[..of] {
+        [] => ((1, n), Base::Int),
+        [(LVal::Set(set, base), at)] => match (set.intervals(), set.len() == n as u64) {
+            ([], true) => ((1, 0), *base),
+            ([(lo, hi)], true) => ((*lo, *hi), *base),
+            (_, false) => {
+                return Err(Fault::new(
+                    *at,
+                    format!("the index set {set}, of {} values", set.len()),
+                    format!("{n} values, one per element of the array"),
+                ));
+            }
+            _ => {
+                return Err(Fault::new(
+                    *at,
+                    format!("the index set {set}, which has gaps"),
+                    "a contiguous range such as `1..n`",
+                ));
+            }
+        },
+        _ => return Err(internal(call.span, "an index set")),
+    };
+    let base_index = if base == Base::Any { Base::Int } else { base };
+    Ok(LVal::Array(LArray { index: vec![range], index_bases: vec![base_index], base: a.base, elems: a.elems.clone() }))
+}
+
+fn verify_array1d(call: &EvaluatedCall<'_>) -> Eval<Ev> {
+    let items = call.elems(call.args.len() - 1)?.to_vec();
+    let range = match call.args.first() {
+        Some(Ev::Set(set)) if call.args.len() == 2 => match (set.min(), set.max()) {
+            (Some(lo), Some(hi)) if (hi - lo + 1) as usize == items.len() => (lo, hi),
+            (None, None) if items.is_empty() => (1, 0),
+            _ => return Err(bug("array1d over the wrong index set")),
+        },
+        _ => (1, items.len() as i64),
+    };
+    Ok(Ev::Array(vec![range], items))
+}
 
 /// `row` (`which` 0) or `col` (1) of a 2-D array, at a fixed index.
 fn check_line(call: &TypedCall<'_>, which: usize) -> Result<Type, Fault> {

@@ -29,6 +29,7 @@ mod grid;
 mod logic;
 mod ordering;
 mod regular;
+mod sets;
 mod table;
 
 use super::check::{Fault, TypedCall};
@@ -92,7 +93,7 @@ pub enum Drawing {
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 38] = [
+static BUILTINS: [Builtin; 41] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -128,6 +129,9 @@ static BUILTINS: [Builtin; 38] = [
     arrays::INDEX_SET_2OF2,
     arrays::LENGTH,
     arrays::ARRAY2D,
+    arrays::ARRAY1D,
+    arrays::REVERSE,
+    sets::CARD,
     grid::GRID_PATH,
     grid::GRID_LOOP,
     grid::GRID_CONNECTED,

@@ -48,10 +48,14 @@ pub enum Keyword {
     Var,
     Par,
     Constraint,
+    Union,
+    Intersect,
+    Diff,
+    Symdiff,
 }
 
 impl Keyword {
-    const ALL: [(&'static str, Keyword); 17] = [
+    const ALL: [(&'static str, Keyword); 21] = [
         ("true", Keyword::True),
         ("false", Keyword::False),
         ("not", Keyword::Not),
@@ -69,6 +73,10 @@ impl Keyword {
         ("var", Keyword::Var),
         ("par", Keyword::Par),
         ("constraint", Keyword::Constraint),
+        ("union", Keyword::Union),
+        ("intersect", Keyword::Intersect),
+        ("diff", Keyword::Diff),
+        ("symdiff", Keyword::Symdiff),
     ];
 
     /// The word as written.

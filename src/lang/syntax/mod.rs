@@ -121,6 +121,9 @@ pub enum ExprKind {
     },
     /// `{a, b, c}`.
     Set(Vec<Expr>),
+    /// `..` alone as an index, `a[i, ..]`: the whole index set of its
+    /// dimension, a slice.
+    AllIndices,
     /// `let { items } in body`: local parameters, variables and
     /// constraints, the constraints holding where the `let` stands.
     Let {
@@ -256,6 +259,10 @@ pub enum BinOp {
     Xor,
     In,
     Range,
+    Union,
+    Intersect,
+    Diff,
+    Symdiff,
 }
 
 impl BinOp {
@@ -281,7 +288,16 @@ impl BinOp {
             BinOp::Xor => "xor",
             BinOp::In => "in",
             BinOp::Range => "..",
+            BinOp::Union => "union",
+            BinOp::Intersect => "intersect",
+            BinOp::Diff => "diff",
+            BinOp::Symdiff => "symdiff",
         }
+    }
+
+    /// Whether the operator combines two fixed sets into a set.
+    pub fn is_set_operation(self) -> bool {
+        matches!(self, BinOp::Union | BinOp::Intersect | BinOp::Diff | BinOp::Symdiff)
     }
 
     /// Whether the operator compares two values.

@@ -121,7 +121,7 @@ fn deeper_than(root: &Expr, limit: usize) -> Option<Span> {
 /// The direct sub-expressions of an expression.
 pub fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
-        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) => Vec::new(),
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Name(_) | ExprKind::AllIndices => Vec::new(),
         ExprKind::Index { array, indices } => std::iter::once(array.as_ref()).chain(indices).collect(),
         ExprKind::Unary { operand, .. } => vec![operand],
         ExprKind::Binary { left, right, .. } => vec![left, right],
@@ -190,6 +190,10 @@ fn infix(tok: &Tok) -> Option<(BinOp, u8, bool)> {
             Keyword::In => BinOp::In,
             Keyword::Div => BinOp::Div,
             Keyword::Mod => BinOp::Mod,
+            Keyword::Union => BinOp::Union,
+            Keyword::Intersect => BinOp::Intersect,
+            Keyword::Diff => BinOp::Diff,
+            Keyword::Symdiff => BinOp::Symdiff,
             _ => return None,
         },
         _ => return None,
@@ -200,10 +204,14 @@ fn infix(tok: &Tok) -> Option<(BinOp, u8, bool)> {
         BinOp::Or | BinOp::Xor => (3, true),
         BinOp::And => (4, true),
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (5, false),
+        // As MiniZinc 2.8 parses them: `1..3 intersect 2..9 union {7}` is
+        // `((1..3) intersect (2..9)) union {7}`.
         BinOp::In => (6, false),
-        BinOp::Range => (7, false),
-        BinOp::Add | BinOp::Sub => (8, true),
-        BinOp::Mul | BinOp::Div | BinOp::Mod => (9, true),
+        BinOp::Union | BinOp::Diff | BinOp::Symdiff => (7, true),
+        BinOp::Intersect => (8, true),
+        BinOp::Range => (9, false),
+        BinOp::Add | BinOp::Sub => (10, true),
+        BinOp::Mul | BinOp::Div | BinOp::Mod => (11, true),
     };
     Some((op, level, chains))
 }
@@ -427,7 +435,7 @@ impl Parser {
         let mut expr = self.primary()?;
         while self.peek() == &Tok::Punct(Punct::LBracket) {
             self.bump();
-            let indices = self.list(Punct::RBracket, "an index")?;
+            let indices = self.indices()?;
             if indices.is_empty() {
                 return Err(SyntaxError::new(
                     self.prev_span().start..self.prev_span().end,
@@ -439,6 +447,32 @@ impl Parser {
             expr = Expr { kind: ExprKind::Index { array: Box::new(expr), indices }, span };
         }
         Ok(expr)
+    }
+
+    /// The indices of an array access up to `]`, which is consumed: each
+    /// an expression, or `..` alone for a whole dimension (a slice).
+    fn indices(&mut self) -> Result<Vec<Expr>, SyntaxError> {
+        let mut items = Vec::new();
+        if self.eat(Punct::RBracket) {
+            return Ok(items);
+        }
+        loop {
+            let start = self.span();
+            let whole = self.peek() == &Tok::Punct(Punct::DotDot)
+                && matches!(self.peek_at(1), Tok::Punct(Punct::Comma | Punct::RBracket));
+            if whole {
+                self.bump();
+                items.push(Expr { kind: ExprKind::AllIndices, span: start });
+            } else {
+                items.push(self.expr(0)?);
+            }
+            if self.eat(Punct::RBracket) {
+                return Ok(items);
+            }
+            if !self.eat(Punct::Comma) {
+                return Err(self.unexpected("`,` before another index, or `]`"));
+            }
+        }
     }
 
     /// Comma-separated expressions up to `close`, which is consumed.
@@ -738,6 +772,7 @@ mod tests {
             ExprKind::Int(n) => n.to_string(),
             ExprKind::Bool(b) => b.to_string(),
             ExprKind::Name(n) => n.clone(),
+            ExprKind::AllIndices => "..".to_string(),
             ExprKind::Index { array, indices } => {
                 format!("{}[{}]", shape(array), indices.iter().map(shape).collect::<Vec<_>>().join(","))
             }
