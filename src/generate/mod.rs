@@ -4,8 +4,10 @@
 //!
 //! Each puzzle is made the same way: a random solution drawn by the
 //! designer, every clue it gives, then the clues dropped in a random order
-//! while a fresh count up to 2 stays at 1 (with `minimal`, every clue is
-//! tried, so that no single clue can be dropped). The puzzle is the model's
+//! while a count up to 2 stays at 1 (with `minimal`, every clue is tried,
+//! so that no single clue can be dropped): on the solver the draft keeps
+//! for all its checks ([`Draft::clue_solver`]) when it has one, else on the
+//! written text loaded afresh. The puzzle is the model's
 //! text with the clues kept; before it is output it is loaded afresh,
 //! counted once more and solved, and its one solution must be the one its
 //! clues were read from ([`check::recount`]).
