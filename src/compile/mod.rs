@@ -639,6 +639,19 @@ impl Encoder {
         Ok(result)
     }
 
+    /// A literal that, when assumed, makes `expr` defined and equal to `v`:
+    /// a clue that a solver can be asked to give or not, call by call.
+    pub fn eq_selector(&mut self, expr: &IExpr, v: i64) -> Result<Lit, CompileError> {
+        let selector = self.new_lit()?;
+        let (mut lin, defs) = self.int_term(expr)?;
+        for d in defs {
+            self.clause(&[!selector, d]);
+        }
+        lin.k -= v;
+        self.post_lin(&[selector], &lin, linear::Rel::Eq)?;
+        Ok(selector)
+    }
+
     /// The literal for "x = v", for callers outside the encoder.
     pub fn eq_lit(&mut self, x: usize, v: i64) -> Result<Lit, CompileError> {
         self.eq(x, v)

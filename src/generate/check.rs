@@ -17,18 +17,7 @@ use crate::model::Source;
 use crate::puzzles::{self, CountOptions, Error, SolveOptions, Stats, Status};
 use crate::solver::{SolverConfig, SolverError, Stop};
 
-/// What a count up to 2 found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// No solution.
-    None,
-    /// Exactly one.
-    Unique,
-    /// Two or more.
-    Several,
-    /// The budget ran out first.
-    OverBudget,
-}
+pub use crate::puzzles::design::Verdict;
 
 /// Loads a model's text afresh, as a new file would be.
 pub fn load(name: &str, text: &str) -> Result<Box<dyn puzzles::Puzzle>, Error> {

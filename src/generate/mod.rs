@@ -4,8 +4,10 @@
 //!
 //! Each puzzle is made the same way: a random solution drawn by the
 //! designer, every clue it gives, then the clues dropped in a random order
-//! while a fresh count up to 2 stays at 1 (with `minimal`, every clue is
-//! tried, so that no single clue can be dropped). The puzzle is the model's
+//! while a count up to 2 stays at 1 (with `minimal`, every clue is tried,
+//! so that no single clue can be dropped): on the solver the draft keeps
+//! for all its checks ([`Draft::clue_solver`]) when it has one, else on the
+//! written text loaded afresh. The puzzle is the model's
 //! text with the clues kept; before it is output it is loaded afresh,
 //! counted once more and solved, and its one solution must be the one its
 //! clues were read from ([`check::recount`]).
@@ -79,6 +81,10 @@ pub struct GenerateOptions {
     /// The longest one uniqueness check may take; a clue whose check takes
     /// longer is kept.
     pub budget: Option<Duration>,
+    /// Check every drop by loading the written text afresh, even where the
+    /// designer keeps one solver for all of a draft's checks (for
+    /// cross-checking the two; a budget implies it).
+    pub reload_each_check: bool,
     /// Threads.
     pub jobs: usize,
     /// Random solutions drawn for one puzzle before it is given up: one is
@@ -101,6 +107,7 @@ impl Default for GenerateOptions {
             symmetry: Symmetry::None,
             shard: Shard::default(),
             budget: None,
+            reload_each_check: false,
             jobs: 1,
             attempts: 20,
             engine: None,
@@ -133,6 +140,9 @@ pub struct Generated {
 /// How the uniqueness of a puzzle was established.
 #[derive(Clone, Debug, Serialize)]
 pub struct Uniqueness {
+    /// Whether the checks ran on one solver kept for the draft (clues
+    /// given by assumptions), rather than on the text loaded afresh.
+    pub incremental: bool,
     /// Counts up to 2 while clues were dropped.
     pub checks: u64,
     /// Checks that ran out of the budget (their clues were kept).
@@ -320,6 +330,7 @@ pub fn make(
             clues_drawn: kept.len(),
             rating,
             uniqueness: Uniqueness {
+                incremental: tally.incremental,
                 checks: tally.checks,
                 over_budget: tally.over_budget,
                 attempts: attempt + 1,
@@ -339,6 +350,7 @@ pub fn make(
 /// The checks of one attempt.
 #[derive(Default)]
 struct Tally {
+    incremental: bool,
     checks: u64,
     over_budget: u64,
     slowest_ms: f64,
@@ -362,10 +374,22 @@ fn drop_clues(
 ) -> Result<Option<Vec<bool>>, Error> {
     let slots = draft.slots();
     let mut kept = vec![true; slots.len()];
-    let verdict = |kept: &[bool], tally: &mut Tally, budget: Option<Duration>| {
+    // A solver the draft keeps between checks, unless a budget needs each
+    // check on a worker thread of its own, or the caller asked for reloads.
+    let mut kept_solver = match options.budget.is_none() && !options.reload_each_check {
+        true => draft.clue_solver(options.engine.as_deref(), &options.solver)?,
+        false => None,
+    };
+    tally.incremental = kept_solver.is_some();
+    let mut verdict = |kept: &[bool], tally: &mut Tally, budget: Option<Duration>| {
         let started = Instant::now();
-        let text = draft.write(kept);
-        let verdict = check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, budget)?;
+        let verdict = match kept_solver.as_mut() {
+            Some(solver) => solver.verdict(kept)?,
+            None => {
+                let text = draft.write(kept);
+                check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, budget)?
+            }
+        };
         tally.checks += 1;
         tally.over_budget += u64::from(verdict == Verdict::OverBudget);
         tally.slowest_ms = tally.slowest_ms.max(crate::puzzles::Stats::ms(started.elapsed()));

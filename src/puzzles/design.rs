@@ -8,7 +8,7 @@
 use crate::model::{LoadError, Source};
 use crate::puzzles::Error;
 use crate::rng::SplitMix64;
-use crate::solver::SolverConfig;
+use crate::solver::{SolveStats, SolverConfig};
 
 /// A clue's cell in its array's grid, for the symmetries.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -62,6 +62,40 @@ pub trait Draft: Send {
     /// recount compares). A designer whose drops reshape the puzzle finds
     /// it on the written text, with an engine of its own choosing.
     fn solution(&self, kept: &[bool], solver: &SolverConfig) -> Result<serde_json::Value, Error>;
+
+    /// One solver that answers every uniqueness check of this draft, the
+    /// clues switched on and off by assumptions; `None` when the designer
+    /// has none, and each check loads the written text afresh instead.
+    fn clue_solver<'s>(
+        &'s self,
+        _engine: Option<&str>,
+        _solver: &SolverConfig,
+    ) -> Result<Option<Box<dyn ClueSolver + 's>>, Error> {
+        Ok(None)
+    }
+}
+
+/// What a count up to 2 found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No solution.
+    None,
+    /// Exactly one.
+    Unique,
+    /// Two or more.
+    Several,
+    /// The budget ran out first.
+    OverBudget,
+}
+
+/// Uniqueness checks of one draft on one solver kept between them.
+pub trait ClueSolver {
+    /// The count up to 2 of the puzzle with the clues in `kept` (one flag
+    /// per slot of the draft).
+    fn verdict(&mut self, kept: &[bool]) -> Result<Verdict, Error>;
+
+    /// The solver's counters so far.
+    fn stats(&self) -> SolveStats;
 }
 
 /// A family's designer from a template of its kind.

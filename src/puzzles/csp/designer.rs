@@ -6,7 +6,7 @@ use super::design::with_clues;
 use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::Design;
 use crate::model::{LoadError, Problem, Source, Spanned};
-use crate::puzzles::design::{Designer, Draft, Slot};
+use crate::puzzles::design::{ClueSolver, Designer, Draft, Slot};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
@@ -149,5 +149,15 @@ impl Draft for CspDraft<'_> {
 
     fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {
         Ok(self.designer.blank.shown_json(&self.values))
+    }
+
+    fn clue_solver<'s>(
+        &'s self,
+        engine: Option<&str>,
+        solver: &SolverConfig,
+    ) -> Result<Option<Box<dyn ClueSolver + 's>>, Error> {
+        let clues = self.at.iter().map(|&(a, k)| (a, k, self.clues[a][k])).collect();
+        let found = self.designer.blank.clue_solver(clues, engine, solver)?;
+        Ok(found.map(|s| Box::new(s) as Box<dyn ClueSolver + 's>))
     }
 }

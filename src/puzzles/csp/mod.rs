@@ -17,6 +17,7 @@
 //! assert_eq!(puzzle.count(&CountOptions::default()).unwrap().count, 3);
 //! ```
 
+pub mod clue_solver;
 pub mod design;
 pub mod designer;
 mod render;
@@ -303,6 +304,22 @@ impl CspPuzzle {
         let guards = if guards.is_empty() { vec![None; grids.len()] } else { guards };
         let repair = GridRepair::new(&self.program.grids, Rc::clone(grids), guards, splice, Rc::clone(log));
         Box::new(Lazy::new(plain, repair))
+    }
+
+    /// The literals that tell two solutions apart (the shown values and
+    /// each path's or loop's route), and whether blocking a solution on its
+    /// true literals alone is enough: with grid globals, each variable that
+    /// is not in an exactly-one group comes with both signs.
+    fn solution_projection(&self, encoder: &Encoder, grids: &[GridEncoding]) -> (Vec<Lit>, bool) {
+        let (vars, one_hot) = encoder.projection(&self.shown_scalars());
+        let projection: Vec<Lit> = if grids.is_empty() || one_hot {
+            vars.iter().map(|v| v.pos()).collect()
+        } else {
+            vars.iter().flat_map(|v| [v.pos(), v.neg()]).collect()
+        };
+        let projection: Vec<Lit> =
+            projection.into_iter().chain(grids.iter().flat_map(GridEncoding::distinguishing_literals)).collect();
+        (projection, one_hot || !grids.is_empty())
     }
 
     /// The stats of a run over `cnf` that added `cuts`.
@@ -697,18 +714,7 @@ impl Puzzle for CspPuzzle {
         if let Some(optimum) = optimum {
             let assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
             let shown = self.shown_scalars();
-            let (vars, one_hot) = compiled.encoder.projection(&shown);
-            // A solution is the shown values and each path's or loop's
-            // route. Blocked on its true literals: with both signs of each
-            // variable that is not in an exactly-one group.
-            let projection: Vec<Lit> = if grids.is_empty() || one_hot {
-                vars.iter().map(|v| v.pos()).collect()
-            } else {
-                vars.iter().flat_map(|v| [v.pos(), v.neg()]).collect()
-            };
-            let projection: Vec<Lit> =
-                projection.into_iter().chain(grids.iter().flat_map(GridEncoding::distinguishing_literals)).collect();
-            let one_hot = one_hot || !grids.is_empty();
+            let (projection, one_hot) = self.solution_projection(&compiled.encoder, &grids);
             // Cubes: one per value of the shown scalar with the most values
             // (up to CUBE_VALUES), so that each enumeration's blocking clauses
             // stay few; they are retired when its cube is done.
