@@ -652,6 +652,14 @@ impl Encoder {
         Ok(selector)
     }
 
+    /// Counts `n` variables that the solver numbered after the formula went
+    /// to it and that the encoder never defines (such as the selectors of
+    /// switchable groups), so that the variables [`Encoder::extend`] adds
+    /// later get the numbers the solver gives them.
+    pub fn skip_vars(&mut self, n: usize) {
+        self.num_vars += n;
+    }
+
     /// The literal for "x = v", for callers outside the encoder.
     pub fn eq_lit(&mut self, x: usize, v: i64) -> Result<Lit, CompileError> {
         self.eq(x, v)
@@ -716,7 +724,8 @@ pub(crate) enum ObjectiveUse {
     /// bounds on it come later.
     Optimize,
     /// Only feasibility: the objective's definedness becomes one more
-    /// group after the constraints', so `explain` can name it.
+    /// group after the constraints', so `explain` can name it; bounds on
+    /// the objective mean something only while that group is on.
     Group,
 }
 
@@ -799,13 +808,14 @@ pub(crate) fn compile(
         (Some((_, expr)), ObjectiveUse::Optimize) => Some(encoder.objective(expr)?),
         (Some((_, expr)), ObjectiveUse::Group) => {
             encoder.open_group(program.groups.len());
-            let (_, defs) = encoder.int_term(expr)?;
+            let (lin, defs) = encoder.int_term(expr)?;
             for d in defs {
                 encoder.clause(&[d]);
             }
             encoder.sink = 0;
             names.push(OBJECTIVE_DEFINED.to_string());
-            None
+            // Bounds on it come later, meaningful while its group is on.
+            Some(Objective(lin))
         }
         (None, _) => None,
     };

@@ -493,8 +493,10 @@ impl CspPuzzle {
         let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
         let log = Rc::new(RefCell::new(RepairLog::default()));
         let verifier = verify::Verifier::new(&self.model);
-        let (mut solver, rules) = if wanted.switchable {
-            self.switchable_solver(&compiled.cnf, &grids, options, &log)
+        let (mut solver, mut rules) = if wanted.switchable {
+            let (solver, rules) = self.switchable_solver(&compiled.cnf, &grids, options, &log);
+            compiled.encoder.skip_vars(rules.len());
+            (solver, rules)
         } else {
             (self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log), Vec::new())
         };
@@ -515,8 +517,22 @@ impl CspPuzzle {
             }
             assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
         }
+        if wanted.switchable && wanted.facts && self.program.objective.is_some() {
+            // Steps lead to the optimal solutions, the ones `facts` reports:
+            // the objective's rule becomes "it takes its best value".
+            let Some(best) = self.optimum(options)? else {
+                let built = Built { size, encode_ms, compiled: compiled_at, optimum };
+                let mut deductions = Deductions::new(solver, |_, _| Ok(()));
+                deductions.refuted = true;
+                return Ok((deductions, built));
+            };
+            optimum = best;
+            self.objective_at_optimum(&mut compiled, &mut *solver, &mut rules, best)?;
+        }
         let facts = if wanted.facts { self.value_facts(&mut compiled, &mut *solver)? } else { Vec::new() };
-        let check = self.model_check(verifier, compiled, log, (!wanted.switchable).then_some(optimum));
+        let at = if wanted.switchable { optimum.map(|v| (rules.len() - 1, v)) } else { None };
+        let whole = (!wanted.switchable || at.is_some()).then_some(optimum);
+        let check = self.model_check(verifier, compiled, log, whole, at);
         let mut deductions = Deductions::new(solver, check);
         deductions.assumptions = assumptions;
         // A constraint on one shown variable is the model's data, such as a
@@ -525,6 +541,37 @@ impl CspPuzzle {
         deductions.rules = rules;
         deductions.facts = facts;
         Ok((deductions, Built { size, encode_ms, compiled: compiled_at, optimum }))
+    }
+
+    /// The best value of the objective, as `facts` finds it: `None` when
+    /// the model has no solution.
+    fn optimum(&self, options: &SolveOptions) -> Result<Option<Option<i64>>, Error> {
+        let (deductions, built) = self.deduce(options, Wanted { switchable: false, facts: false })?;
+        Ok((!deductions.refuted).then_some(built.optimum))
+    }
+
+    /// Turns the last rule, "the objective is defined", into "the objective
+    /// takes its best value `best`": its selector now bounds the objective
+    /// and switches the definition on.
+    fn objective_at_optimum(
+        &self,
+        compiled: &mut Compiled,
+        solver: &mut dyn Solve,
+        rules: &mut [Rule],
+        best: Option<i64>,
+    ) -> Result<(), Error> {
+        let (Some(z), Some(v), Some(rule)) = (compiled.objective.clone(), best, rules.last_mut()) else {
+            return Err(Error::Internal("an optimum without an objective rule".into()));
+        };
+        let bound = compiled.encoder.extend(solver, |enc| enc.objective_bound(&z, std::cmp::Ordering::Equal, v))?;
+        solver.add_clause(&[!bound, rule.selector]);
+        let most = match self.program.objective {
+            Some((Sense::Maximize, _)) => "the most",
+            _ => "the least",
+        };
+        rule.selector = bound;
+        rule.name = format!("the objective takes {most} value it can: {v}");
+        Ok(())
     }
 
     /// The solver with each group of `cnf` but the first behind a selector,
@@ -613,6 +660,7 @@ impl CspPuzzle {
         compiled: Compiled,
         log: Rc<RefCell<RepairLog>>,
         optimum: Option<Option<i64>>,
+        at_optimum: Option<(usize, i64)>,
     ) -> impl ModelCheck + 'a {
         move |value: &dyn Fn(Lit) -> bool, on: Option<&[usize]>| {
             let routes = log.borrow().routes.clone();
@@ -629,7 +677,13 @@ impl CspPuzzle {
             let values = compiled.encoder.decode(&self.model, value)?;
             for &g in on {
                 let Some(group) = self.program.groups.get(g) else {
-                    verifier.objective(&values)?;
+                    let found = verifier.objective(&values)?;
+                    if let Some((rule, best)) = at_optimum
+                        && rule == g
+                        && found != best
+                    {
+                        return Err(format!("the witness has the objective {found}, not its best value {best}"));
+                    }
                     continue;
                 };
                 let first_grid = self.program.grids.partition_point(|grid| grid.group < g);
