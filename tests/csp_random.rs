@@ -1213,7 +1213,7 @@ fn minizinc_solutions(model: &Model, dir: &std::path::Path) -> Vec<Vec<i64>> {
     let path = dir.join("model.mzn");
     std::fs::write(&path, minizinc_text(model)).unwrap();
     let out = std::process::Command::new("minizinc")
-        .args(["--solver", "gecode", "--all-solutions"])
+        .args(["-G", "std", "--solver", "gecode", "--all-solutions"])
         .arg(&path)
         .output()
         .unwrap();
