@@ -179,3 +179,35 @@ proptest! {
         }
     }
 }
+
+/// Counts over 2,000 or more projected literals start with a walk by
+/// propagation (no SAT call per model); where the walk gives up, here on
+/// ten queens it cannot enumerate cheaply without learning, the CDCL solver counts
+/// the cubes it leaves. Every engine must agree.
+#[test]
+fn counts_over_large_projections_walk_and_hand_over() {
+    let bools = "a = { index = [\"1..2000\"], domain = \"0..1\" }";
+    let text = model(bools, "sum(a) = 1");
+    assert_counts(&text, 2000);
+    let puzzle = load_puzzle(&Source::from_text("wide.toml", text.clone())).unwrap();
+    let report = puzzle.count(&CountOptions::default()).unwrap();
+    assert_eq!((report.count, report.stats.sat_calls), (2000, 0), "the walk alone counts it");
+    let limited = puzzle.count(&CountOptions { limit: Some(1000), ..Default::default() }).unwrap();
+    assert_eq!((limited.count, limited.complete), (1000, false));
+
+    // Ten queens beside 2,000 Booleans that must all be 0: the walk meets
+    // more conflicts than its budget, and the CDCL solver counts the rest.
+    let queens = format!("{bools}\nq = {{ index = [\"1..10\"], domain = \"1..10\" }}");
+    let mut text = model(&queens, "sum(a) = 0");
+    for diagonal in ["q[i]", "q[i] + i", "q[i] - i"] {
+        text += &format!("[[constraint]]\nexpr = 'all_different(i in 1..10)({diagonal})'\n");
+    }
+    assert_counts(&text, 724);
+    let puzzle = load_puzzle(&Source::from_text("wide.toml", text.clone())).unwrap();
+    let report = puzzle.count(&CountOptions::default()).unwrap();
+    assert!(report.stats.sat_calls > 0, "the walk handed the queens to the CDCL solver");
+
+    let two = format!("{bools}\nx = {{ index = [\"1..2\"], domain = \"1..2\" }}");
+    let text = format!("{}[[constraint]]\nexpr = 'alldifferent(x)'\n", model(&two, "sum(a) = 1"));
+    assert_counts(&text, 2000 * 2);
+}

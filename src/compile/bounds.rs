@@ -134,15 +134,7 @@ fn collect(e: &BExpr, found: &mut Found<'_>) {
             if !unit_linear(a, 1, &mut terms, &mut k) || !unit_linear(b, -1, &mut terms, &mut k) {
                 return;
             }
-            // Merge repeated scalars.
-            let mut merged: Vec<(i64, usize)> = Vec::new();
-            for (c, s) in terms {
-                match merged.iter_mut().find(|(_, t)| *t == s) {
-                    Some(slot) => slot.0 += c,
-                    None => merged.push((c, s)),
-                }
-            }
-            merged.retain(|&(c, _)| c != 0);
+            let merged = merge_repeated_scalars(terms);
             if merged.len() > 2 || merged.iter().any(|&(c, _)| c.abs() != 1) {
                 return;
             }
@@ -160,6 +152,21 @@ fn collect(e: &BExpr, found: &mut Found<'_>) {
         }
         _ => {}
     }
+}
+
+/// Sorted by scalar, so that a sum over 100,000 terms merges in
+/// O(n log n), not in a search per term.
+fn merge_repeated_scalars(mut terms: Vec<(i64, usize)>) -> Vec<(i64, usize)> {
+    terms.sort_unstable_by_key(|&(_, s)| s);
+    let mut merged: Vec<(i64, usize)> = Vec::new();
+    for (c, s) in terms {
+        match merged.last_mut() {
+            Some(slot) if slot.1 == s => slot.0 = slot.0.saturating_add(c),
+            _ => merged.push((c, s)),
+        }
+    }
+    merged.retain(|&(c, _)| c != 0);
+    merged
 }
 
 /// Above this many values, a scalar whose differences must all differ is

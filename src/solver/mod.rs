@@ -18,6 +18,7 @@ mod propagate;
 mod recorded;
 mod stop;
 mod subsets;
+mod walk;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,6 +35,7 @@ pub use propagate::Propagator;
 pub use recorded::Recorded;
 pub use stop::{Stop, StopCause};
 pub use subsets::{SmallestSets, smallest_sets};
+pub use walk::{Walk, WalkStep};
 
 use crate::cnf::{ClauseSink, Cnf, Lit};
 use metered::Metered;

@@ -90,6 +90,28 @@ impl Propagator {
         self.conflicted = false;
     }
 
+    /// The point the assignment has reached, to come back to with
+    /// [`Propagator::undo_to`]; take it only while consistent.
+    pub fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// Undoes every assignment made since `mark`, and the conflict, if any,
+    /// met since then.
+    pub fn undo_to(&mut self, mark: usize) {
+        let mark = mark.max(self.fixed);
+        for lit in self.trail.drain(mark..) {
+            self.values[lit.var().index()] = 0;
+        }
+        self.head = mark;
+        self.conflicted = false;
+    }
+
+    /// How many variables the clauses know.
+    pub fn num_vars(&self) -> usize {
+        self.values.len()
+    }
+
     /// Whether no conflict was met: neither in the clauses alone nor since
     /// the last reset.
     pub fn is_consistent(&self) -> bool {

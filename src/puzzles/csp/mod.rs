@@ -44,7 +44,9 @@ use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
 use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
 use crate::draw::Scene;
 use crate::model::{LoadError, Source};
-use crate::solver::{Answer, Checked, Lazy, ProjectedModels, Recorded, Solve, SolveStats, count_projected};
+use crate::solver::{
+    Answer, Checked, Lazy, ProjectedModels, Recorded, Solve, SolveStats, SolverError, WalkStep, count_projected,
+};
 
 pub use render::{CspFacts, CspSolution, Shown, ShownRoute};
 
@@ -88,6 +90,44 @@ const CUBE_AFTER: u64 = 16;
 
 /// The most values of the variable whose values split a count into cubes.
 const CUBE_VALUES: u64 = 64;
+
+/// From this many projected literals a count starts with a
+/// [`solver::Walk`](crate::solver::Walk): measured on `sum(a) = 1`, each
+/// of varisat's models costs about a microsecond per variable, which only
+/// a large projection makes the larger part of a count.
+const WALK_FROM: usize = 2_000;
+
+/// The conflicts a count's walk may meet before it hands the rest of the
+/// search to the CDCL solver.
+const WALK_CONFLICTS: u64 = 2_000;
+
+/// Counts the models of `cnf` by a walk, each passing `check`, into
+/// `count` up to the options' limit: `None` when the walk finished or
+/// reached the limit, or the cubes it left for the CDCL solver.
+fn walk_count(
+    cnf: &Cnf,
+    projection: &[Lit],
+    check: &dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String>,
+    options: &CountOptions,
+    count: &mut u64,
+) -> Result<Option<Vec<Vec<Lit>>>, Error> {
+    let mut walk = crate::solver::Walk::new(cnf, projection, WALK_CONFLICTS);
+    loop {
+        if options.limit.is_some_and(|limit| *count >= limit) {
+            return Ok(None);
+        }
+        options.solver.stop.check().map_err(Error::Stopped)?;
+        match walk.next() {
+            WalkStep::Model => {
+                check(&|lit| walk.value(lit)).map_err(SolverError::ModelRejected)?;
+                *count += 1;
+                options.progress.set_solutions(*count);
+            }
+            WalkStep::Done => return Ok(None),
+            WalkStep::GaveUp(cubes) => return Ok(Some(cubes)),
+        }
+    }
+}
 
 /// The engines' names, the default first, for models without grid globals
 /// (for them `eager` is `auto`).
@@ -796,17 +836,36 @@ impl Puzzle for CspPuzzle {
                 }
                 Ok(())
             };
+            // A walk first over a large projection, where each CDCL model
+            // would cost a decision per variable; it needs the whole formula
+            // in `cnf`, so no grid's cuts and no objective's bound.
+            let walkable = grids.is_empty()
+                && self.program.objective.is_none()
+                && assumptions.is_empty()
+                && projection.len() >= WALK_FROM;
+            let mut walk_cubes: Vec<Vec<Lit>> = Vec::new();
+            if walkable {
+                match walk_count(cnf, &projection, &check, options, &mut count)? {
+                    Some(cubes) => {
+                        walk_cubes = cubes.into_iter().map(|cube| [assumptions.as_slice(), &cube].concat()).collect()
+                    }
+                    None => complete = options.limit.is_none_or(|limit| count < limit),
+                }
+            }
             let mut checked = Checked::new(&mut *solver, check);
             // First without cubes; a count that runs past CUBE_AFTER starts
-            // again split into cubes.
+            // again split into cubes. After a walk, its cubes, once.
             let plain = [assumptions.clone()];
             let mut runs: Vec<&[Vec<Lit>]> = vec![&plain];
-            if !cubes.is_empty() {
+            if walkable {
+                runs = if walk_cubes.is_empty() { Vec::new() } else { vec![&walk_cubes] };
+            } else if !cubes.is_empty() {
                 runs.push(&cubes);
             }
+            let walked = count;
             for (run, parts) in runs.iter().enumerate() {
                 let last_run = run + 1 == runs.len();
-                count = 0;
+                count = walked;
                 let mut restart = false;
                 for part in parts.iter() {
                     let mut models = ProjectedModels::new(&mut checked, projection.clone(), part).shortened_by(cnf);

@@ -1,0 +1,254 @@
+//! Enumeration by a depth-first walk over unit propagation alone.
+//!
+//! A CDCL solver starts each model afresh: after a blocking clause it goes
+//! back to the root and decides every variable again, so over 100,000
+//! variables each model costs milliseconds however easy the formula is. A
+//! walk that backtracks one decision per model finds the next model of an
+//! easy formula in the time its propagation takes. It learns nothing, so
+//! after a budget of conflicts it gives up and hands back the part of the
+//! search it has not covered, as cubes for the CDCL solver.
+
+use super::Propagator;
+use crate::cnf::{Cnf, Lit, Var};
+
+/// What [`Walk::next`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum WalkStep {
+    /// A model, readable through [`Walk::value`] until the next call. Its
+    /// projection differs from every earlier model's.
+    Model,
+    /// Every model has been found.
+    Done,
+    /// The budget ran out. The models not yet found are exactly those that
+    /// satisfy one of these cubes (conjunctions of literals, pairwise
+    /// disjoint, and disjoint from every model found), each with a
+    /// projection no earlier model had.
+    GaveUp(Vec<Vec<Lit>>),
+}
+
+/// One decision of the walk.
+struct Frame {
+    lit: Lit,
+    /// The trail before the decision.
+    mark: usize,
+    /// Whether this is the decision's second branch.
+    flipped: bool,
+    /// The decided variable's place in [`Walk::order`].
+    at: usize,
+}
+
+/// A depth-first enumeration of the models of a [`Cnf`] projected onto
+/// some of its variables: the projected variables are decided first, and
+/// the others only to show that a model extends the projection, which is
+/// then counted once.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card};
+/// use somaria::solver::{Walk, WalkStep};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(4).iter().map(|v| v.pos()).collect();
+/// card::exactly_one(&mut cnf, &xs);
+/// let mut walk = Walk::new(&cnf, &xs, 100);
+/// let mut models = 0;
+/// while walk.next() == WalkStep::Model {
+///     models += 1;
+/// }
+/// assert_eq!(models, 4);
+/// ```
+pub struct Walk {
+    propagator: Propagator,
+    /// The projection's variables, then every other variable.
+    order: Vec<Var>,
+    projected: usize,
+    frames: Vec<Frame>,
+    conflicts: u64,
+    budget: u64,
+    at_model: bool,
+    done: bool,
+}
+
+impl Walk {
+    /// The walk over `cnf`'s models projected onto `projection`'s
+    /// variables, giving up after `budget` conflicts. Variables the clauses
+    /// do not know are taken as false.
+    pub fn new(cnf: &Cnf, projection: &[Lit], budget: u64) -> Walk {
+        let propagator = Propagator::new(cnf);
+        let mut placed = vec![false; propagator.num_vars()];
+        let mut order = Vec::with_capacity(propagator.num_vars());
+        for var in projection.iter().map(|l| l.var()) {
+            if var.index() < placed.len() && !std::mem::replace(&mut placed[var.index()], true) {
+                order.push(var);
+            }
+        }
+        let projected = order.len();
+        order.extend((0..placed.len()).filter(|&i| !placed[i]).map(Var::from_index));
+        let done = !propagator.is_consistent();
+        Walk { propagator, order, projected, frames: Vec::new(), conflicts: 0, budget, at_model: false, done }
+    }
+
+    /// The value of `lit` in the model just found.
+    pub fn value(&self, lit: Lit) -> bool {
+        self.propagator.value(lit).unwrap_or(!lit.is_positive())
+    }
+
+    /// The conflicts met so far.
+    pub fn conflicts(&self) -> u64 {
+        self.conflicts
+    }
+
+    /// The next model, or the end of the walk.
+    pub fn next(&mut self) -> WalkStep {
+        if self.done {
+            return WalkStep::Done;
+        }
+        if std::mem::take(&mut self.at_model) && !self.leave_model() {
+            return self.finish(WalkStep::Done);
+        }
+        loop {
+            if self.conflicts > self.budget {
+                let cubes = self.open_cubes();
+                return self.finish(WalkStep::GaveUp(cubes));
+            }
+            let start = self.frames.last().map_or(0, |f| f.at + 1);
+            let Some(at) = (start..self.order.len()).find(|&i| self.propagator.value(self.order[i].pos()).is_none())
+            else {
+                self.at_model = true;
+                return WalkStep::Model;
+            };
+            let lit = self.order[at].neg();
+            self.frames.push(Frame { lit, mark: self.propagator.mark(), flipped: false, at });
+            if !self.propagator.assume(lit) {
+                self.conflicts += 1;
+                if !self.backtrack() {
+                    return self.finish(WalkStep::Done);
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, step: WalkStep) -> WalkStep {
+        self.done = true;
+        step
+    }
+
+    /// Drops the decisions on unprojected variables, which only showed that
+    /// the projection extends to a model, and moves to the next branch;
+    /// false when there is none.
+    fn leave_model(&mut self) -> bool {
+        if let Some(first) = self.frames.iter().position(|f| f.at >= self.projected) {
+            self.propagator.undo_to(self.frames[first].mark);
+            self.frames.truncate(first);
+        }
+        self.backtrack()
+    }
+
+    /// Takes the second branch of the deepest decision that has one left,
+    /// going on past branches that conflict at once; false when none is
+    /// left.
+    fn backtrack(&mut self) -> bool {
+        while let Some(frame) = self.frames.pop() {
+            self.propagator.undo_to(frame.mark);
+            if frame.flipped {
+                continue;
+            }
+            let lit = !frame.lit;
+            self.frames.push(Frame { lit, flipped: true, ..frame });
+            if self.propagator.assume(lit) {
+                return true;
+            }
+            self.conflicts += 1;
+        }
+        false
+    }
+
+    /// The cubes not yet searched: each decision's untaken branch, and the
+    /// current node. Below the projected variables one cube stands for the
+    /// whole current projection, for which no model has been found yet.
+    fn open_cubes(&self) -> Vec<Vec<Lit>> {
+        let projected: Vec<&Frame> = self.frames.iter().filter(|f| f.at < self.projected).collect();
+        let mut cubes = Vec::new();
+        for (i, frame) in projected.iter().enumerate().filter(|(_, f)| !f.flipped) {
+            let mut cube: Vec<Lit> = projected[..i].iter().map(|f| f.lit).collect();
+            cube.push(!frame.lit);
+            cubes.push(cube);
+        }
+        cubes.push(projected.iter().map(|f| f.lit).collect());
+        cubes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{ProjectedModels, new_solver};
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    /// The models a walk finds, then the models of its cubes by
+    /// enumeration with the CDCL solver: the projections, each once.
+    fn walked(cnf: &Cnf, projection: &[Lit], budget: u64) -> (Vec<Vec<bool>>, bool) {
+        let mut walk = Walk::new(cnf, projection, budget);
+        let mut found = Vec::new();
+        loop {
+            match walk.next() {
+                WalkStep::Model => found.push(projection.iter().map(|&l| walk.value(l)).collect()),
+                WalkStep::Done => return (found, false),
+                WalkStep::GaveUp(cubes) => {
+                    let mut solver = new_solver(cnf, None);
+                    for cube in cubes {
+                        for model in ProjectedModels::new(&mut solver, projection.to_vec(), &cube) {
+                            found.push(model.unwrap());
+                        }
+                    }
+                    return (found, true);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_exactly_one_over_many_variables_is_walked_one_decision_per_model() {
+        let mut cnf = Cnf::new();
+        let xs: Vec<Lit> = cnf.new_vars(20_000).iter().map(|v| v.pos()).collect();
+        crate::cnf::card::exactly_one(&mut cnf, &xs);
+        let (found, gave_up) = walked(&cnf, &xs, 0);
+        assert!(!gave_up);
+        assert_eq!(found.len(), 20_000);
+        assert!(found.iter().all(|m| m.iter().filter(|&&b| b).count() == 1));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// Random 3-CNF over 8 variables, projected onto the first `p`,
+        /// with budgets small enough that most walks give up somewhere:
+        /// the walk's models and its cubes' together are exactly the
+        /// distinct projections of the formula's models, by brute force.
+        #[test]
+        fn walk_and_cubes_match_brute_force(
+            clauses in prop::collection::vec(prop::collection::vec((0usize..8, any::<bool>()), 1..4), 0..24),
+            p in 0usize..=8,
+            budget in 0u64..12,
+            negated in any::<bool>(),
+        ) {
+            let mut cnf = Cnf::new();
+            let vars = cnf.new_vars(8);
+            for clause in &clauses {
+                let lits: Vec<Lit> = clause.iter().map(|&(v, pol)| vars[v].lit(pol)).collect();
+                cnf.add_clause(&lits);
+            }
+            let projection: Vec<Lit> = vars[..p].iter().map(|v| v.lit(!negated)).collect();
+            let mut expected = BTreeSet::new();
+            for bits in 0u32..256 {
+                let assignment: Vec<bool> = (0..8).map(|i| bits >> i & 1 == 1).collect();
+                if cnf.is_satisfied_by(&assignment) {
+                    expected.insert(projection.iter().map(|l| l.holds(&assignment)).collect::<Vec<bool>>());
+                }
+            }
+            let (found, _) = walked(&cnf, &projection, budget);
+            let distinct: BTreeSet<_> = found.iter().cloned().collect();
+            prop_assert_eq!(distinct.len(), found.len(), "a projection came twice");
+            prop_assert_eq!(distinct, expected);
+        }
+    }
+}
