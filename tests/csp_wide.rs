@@ -211,3 +211,22 @@ fn counts_over_large_projections_walk_and_hand_over() {
     let text = format!("{}[[constraint]]\nexpr = 'alldifferent(x)'\n", model(&two, "sum(a) = 1"));
     assert_counts(&text, 2000 * 2);
 }
+
+/// A sum of 16 variables over 52..2789 is a count of 43,000 order literals:
+/// as a totalizer it asked for gigabytes, as an adder over those literals
+/// varisat found no model in minutes. Over the variables' log twins it is
+/// solved, alone and as a defined variable's definition.
+#[test]
+fn a_sum_over_many_wide_unary_terms_goes_over_their_bits() {
+    let d = "d = { index = [\"1..16\"], domain = \"52..2789\" }";
+    let defined = format!("{d}\nz = {{ domain = \"0..50000\", define = 'sum(d)' }}");
+    for (vars, constraint) in [(d.to_string(), "sum(d) <= 20000 /\\ sum(d) >= 19990"), (defined, "z = 20000")] {
+        let text = model(&vars, constraint);
+        let puzzle = load_puzzle(&Source::from_text("wide.toml", text.clone())).unwrap();
+        let report = puzzle.solve(&SolveOptions::default()).unwrap();
+        assert_eq!(report.status, Status::Solved, "{text}");
+        let values = report.solution.as_ref().unwrap().json["d"].as_array().unwrap().clone();
+        let total: i64 = values.iter().map(|v| v.as_i64().unwrap()).sum();
+        assert!((19990..=20000).contains(&total), "{total}\n{text}");
+    }
+}

@@ -305,7 +305,14 @@ impl Encoder {
     /// literals beside a 30-bit variable made `x mod y = 25` 191,000
     /// clauses that took 25 s to solve.
     fn post_pb_lin(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<(), CompileError> {
-        let terms: Vec<(i128, usize)> = if terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log) {
+        let unary_literals: u64 = terms
+            .iter()
+            .filter(|&&(_, x)| self.repr(x) != Repr::Log)
+            .map(|&(_, x)| self.size(x).saturating_sub(1))
+            .sum();
+        let in_bits = terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log)
+            || (terms.len() > 1 && unary_literals > WIDE_SUM_LITERALS);
+        let terms: Vec<(i128, usize)> = if in_bits {
             terms.iter().map(|&(c, x)| Ok((c, self.spelt_in_bits(x)?))).collect::<Result<_, CompileError>>()?
         } else {
             terms.to_vec()
@@ -757,13 +764,54 @@ const GTE_CLAUSES: usize = 2_000_000;
 /// whenever the weights differ.
 fn choose_pb(kept: &[(u64, Lit)], bound: u64, binary: bool) -> Pb {
     if kept.iter().all(|&(w, _)| w == 1) {
-        return Pb::Unit;
+        return if count_cost(kept.len(), bound as usize) <= UNIT_CLAUSES { Pb::Unit } else { Pb::Adder };
     }
     if binary {
         return Pb::Adder;
     }
     let sums = distinct_sums(kept, bound);
     if sums <= GTE_LIMIT && kept.len().saturating_mul(sums) <= GTE_CLAUSES { Pb::Totalizer } else { Pb::Adder }
+}
+
+/// Past this many literals among a sum's unary terms, the sum goes over
+/// their log twins: as a count it would be a totalizer of millions of
+/// clauses or an adder over thousands of literals, and `sum(d) = z` over 16
+/// variables in 52..2789 and z in 0..50000 either asked for gigabytes or
+/// gave varisat a formula it could not satisfy in minutes. Booleans have no
+/// twin and stay as they are.
+const WIDE_SUM_LITERALS: u64 = 20_000;
+
+/// The most clauses a cut-off totalizer for a count may take before the
+/// binary adder, linear in the literals whatever the bound, is used
+/// instead. The adder propagates poorly, so the totalizer keeps every count
+/// the clause limit would let through (4,000 order literals against a bound
+/// near 3,000 is 3.5 million clauses); past this, a count of 43,000 order
+/// literals (16 variables over 52..2789) against a bound near 19,000 asked
+/// for gigabytes before a clause was written.
+const UNIT_CLAUSES: usize = 8_000_000;
+
+/// About how many clauses [`Encoder::at_most`] takes for "at most `k` of
+/// `n` literals", case by case as it builds them.
+fn count_cost(n: usize, k: usize) -> usize {
+    match n.saturating_sub(k) {
+        0 => 0,
+        _ if k == 0 => n,
+        1 => n,
+        _ if k == 1 => 3 * n,
+        spare => totalizer_cost(n, (k + 1).min(spare)),
+    }
+}
+
+/// About how many clauses [`crate::cnf::card`]'s totalizer over `n`
+/// literals cut off at `cutoff` builds: each merge pairs every count of
+/// one half with every count of the other, each capped at the cut-off.
+fn totalizer_cost(n: usize, cutoff: usize) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let (a, b) = (n / 2, n - n / 2);
+    let merge = (a.min(cutoff) + 1).saturating_mul(b.min(cutoff) + 1);
+    totalizer_cost(a, cutoff).saturating_add(totalizer_cost(b, cutoff)).saturating_add(merge)
 }
 
 /// How many distinct sums of subsets of the weights lie within the bound
@@ -795,6 +843,20 @@ mod tests {
     fn rounding_division() {
         assert_eq!((floor_div(7, 2), floor_div(-7, 2), floor_div(7, -2), floor_div(-7, -2)), (3, -4, -4, 3));
         assert_eq!((ceil_div(7, 2), ceil_div(-7, 2), ceil_div(7, -2)), (4, -3, -3));
+    }
+
+    /// The estimate that picks between a count and an adder stays within a
+    /// factor of two of the clauses the totalizer really builds.
+    #[test]
+    fn totalizer_cost_follows_the_built_totalizer() {
+        for (n, k) in [(10, 3), (100, 7), (400, 150), (1000, 40), (2000, 1500)] {
+            let mut cnf = Cnf::new();
+            let lits: Vec<Lit> = cnf.new_vars(n).into_iter().map(|v| v.pos()).collect();
+            card::at_most_k(&mut cnf, &lits, k);
+            let built = cnf.num_clauses();
+            let estimate = totalizer_cost(n, (k + 1).min(n - k));
+            assert!(estimate <= 2 * built && built <= 2 * estimate, "n {n} k {k}: built {built}, estimated {estimate}");
+        }
     }
 
     #[test]
