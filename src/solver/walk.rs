@@ -11,7 +11,7 @@
 use super::Propagator;
 use crate::cnf::{Cnf, Lit, Var};
 
-/// What [`Walk::next`] found.
+/// What [`Walk::step`] found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum WalkStep {
     /// A model, readable through [`Walk::value`] until the next call. Its
@@ -50,7 +50,7 @@ struct Frame {
 /// card::exactly_one(&mut cnf, &xs);
 /// let mut walk = Walk::new(&cnf, &xs, 100);
 /// let mut models = 0;
-/// while walk.next() == WalkStep::Model {
+/// while walk.step() == WalkStep::Model {
 ///     models += 1;
 /// }
 /// assert_eq!(models, 4);
@@ -97,7 +97,7 @@ impl Walk {
     }
 
     /// The next model, or the end of the walk.
-    pub fn next(&mut self) -> WalkStep {
+    pub fn step(&mut self) -> WalkStep {
         if self.done {
             return WalkStep::Done;
         }
@@ -190,7 +190,7 @@ mod tests {
         let mut walk = Walk::new(cnf, projection, budget);
         let mut found = Vec::new();
         loop {
-            match walk.next() {
+            match walk.step() {
                 WalkStep::Model => found.push(projection.iter().map(|&l| walk.value(l)).collect()),
                 WalkStep::Done => return (found, false),
                 WalkStep::GaveUp(cubes) => {

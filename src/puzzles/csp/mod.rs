@@ -101,13 +101,16 @@ const WALK_FROM: usize = 2_000;
 /// search to the CDCL solver.
 const WALK_CONFLICTS: u64 = 2_000;
 
+/// The independent check of a solution, given its literals' values.
+type SolutionCheck<'a> = dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String> + 'a;
+
 /// Counts the models of `cnf` by a walk, each passing `check`, into
 /// `count` up to the options' limit: `None` when the walk finished or
 /// reached the limit, or the cubes it left for the CDCL solver.
 fn walk_count(
     cnf: &Cnf,
     projection: &[Lit],
-    check: &dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String>,
+    check: &SolutionCheck<'_>,
     options: &CountOptions,
     count: &mut u64,
 ) -> Result<Option<Vec<Vec<Lit>>>, Error> {
@@ -117,7 +120,7 @@ fn walk_count(
             return Ok(None);
         }
         options.solver.stop.check().map_err(Error::Stopped)?;
-        match walk.next() {
+        match walk.step() {
             WalkStep::Model => {
                 check(&|lit| walk.value(lit)).map_err(SolverError::ModelRejected)?;
                 *count += 1;
