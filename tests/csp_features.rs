@@ -144,6 +144,19 @@ fn string_parameters_are_expressions_and_bool_arrays_are_params() {
 }
 
 #[test]
+fn a_parameter_may_use_one_declared_below_it() {
+    // MiniZinc's declarations are unordered: `half` and `top` use `n`, and
+    // `span` uses `top`, all declared after them; a loop variable that
+    // shadows a parameter's name is no use of it.
+    let text = "kind = \"csp\"\n[params]\nspan = \"top - half\"\nhalf = \"n div 2\"\ntop = \"sum([i | i in 1..n]) div n\"\ni = 7\nn = 4\n[vars]\nx = { index = [\"1..n\"], domain = \"0..span\" }\n[[constraint]]\nexpr = 'x[1] + x[2] = span + i - 7'\n";
+    // span = 2 - 2 = 0: every x is 0, one solution.
+    assert_count(text, 1);
+    let text = text.replace("span = \"top - half\"", "span = \"top - half + 1\"");
+    // span = 1: x[1] + x[2] = 1 over 0..1 (2 ways), x[3], x[4] free (4 ways).
+    assert_count(&text, 8);
+}
+
+#[test]
 fn show_projects_the_count_and_the_solution() {
     // y is free, but only x is shown: three solutions, not nine.
     let text = "kind = \"csp\"\nshow = [\"x\"]\n[vars]\nx = \"1..3\"\ny = \"1..3\"\n";

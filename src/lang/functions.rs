@@ -95,41 +95,56 @@ pub fn order(defs: &[Definition]) -> Result<Vec<usize>, Fault> {
                 .collect()
         })
         .collect();
+    dependency_order(&edges).map_err(|cycle| {
+        let chain: Vec<String> = cycle.path.iter().map(|&n| format!("`{}`", names[n])).collect();
+        Fault::new(
+            cycle.span,
+            format!("a recursive call of `{}` ({})", names[cycle.path[0]], chain.join(" calls ")),
+            "a predicate or function that does not call itself, directly or through others: every call \
+             is unrolled, so recursion is not supported; write the repetition with a generator",
+        )
+    })
+}
+
+/// A chain of items that leads back to its first, and the place of the
+/// use that closes it.
+pub struct Cycle {
+    /// The items along the chain, the first one again at the end.
+    pub path: Vec<usize>,
+    /// Where the last item uses the first.
+    pub span: Span,
+}
+
+/// An order of items where each comes after those it uses (`uses[i]`: the
+/// items that item `i` uses, with where), found depth first from the
+/// first item so that independent items keep their order.
+pub fn dependency_order(uses: &[Vec<(usize, Span)>]) -> Result<Vec<usize>, Cycle> {
     // 0: not met, 1: on the path being walked, 2: done.
-    let mut state = vec![0u8; defs.len()];
-    let mut order = Vec::with_capacity(defs.len());
-    for root in 0..defs.len() {
+    let mut state = vec![0u8; uses.len()];
+    let mut order = Vec::with_capacity(uses.len());
+    for root in 0..uses.len() {
         if state[root] != 0 {
             continue;
         }
         let mut path: Vec<(usize, usize)> = vec![(root, 0)];
         state[root] = 1;
         while let Some(&mut (node, ref mut next)) = path.last_mut() {
-            let Some(&(callee, span)) = edges[node].get(*next) else {
+            let Some(&(used, span)) = uses[node].get(*next) else {
                 state[node] = 2;
                 order.push(node);
                 path.pop();
                 continue;
             };
             *next += 1;
-            match state[callee] {
+            match state[used] {
                 0 => {
-                    state[callee] = 1;
-                    path.push((callee, 0));
+                    state[used] = 1;
+                    path.push((used, 0));
                 }
                 1 => {
-                    let from = path.iter().position(|&(n, _)| n == callee).unwrap_or(0);
-                    let chain: Vec<String> = path[from..]
-                        .iter()
-                        .map(|&(n, _)| format!("`{}`", names[n]))
-                        .chain(std::iter::once(format!("`{}`", names[callee])))
-                        .collect();
-                    return Err(Fault::new(
-                        span,
-                        format!("a recursive call of `{}` ({})", names[callee], chain.join(" calls ")),
-                        "a predicate or function that does not call itself, directly or through others: every call \
-                         is unrolled, so recursion is not supported; write the repetition with a generator",
-                    ));
+                    let from = path.iter().position(|&(n, _)| n == used).unwrap_or(0);
+                    let path = path[from..].iter().map(|&(n, _)| n).chain(std::iter::once(used)).collect();
+                    return Err(Cycle { path, span });
                 }
                 _ => {}
             }

@@ -11,6 +11,7 @@ use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::builtins;
 use super::check::{Checker, Fault, Named, Scope};
+use super::functions;
 use super::ir::GridGlobal;
 use super::lower::{Context, Lowerer};
 use super::model::{
@@ -293,6 +294,36 @@ pub(super) fn invalid(found: impl Into<String>, expected: impl Into<String>) -> 
 }
 
 /// Keys sorted by their place in the file, so declarations keep file order.
+/// The other parameters a parameter's expression names, with where; a
+/// name that the expression also binds (a loop or `let` variable) is left
+/// out, so that shadowing never makes a false cycle.
+fn param_uses(expr: &Expr, params: &[&str]) -> Vec<(usize, Span)> {
+    let mut named = Vec::new();
+    let mut bound: Vec<&str> = Vec::new();
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Name(name) => named.push((name.as_str(), e.span)),
+            ExprKind::GenCall { generators, .. } | ExprKind::Comprehension { generators, .. } => {
+                bound.extend(generators.iter().flat_map(|g| g.names.iter().map(|(n, _)| n.as_str())));
+            }
+            ExprKind::Let { items, .. } => bound.extend(items.iter().filter_map(|item| match item {
+                syntax::LetItem::Decl(decl) => Some(decl.name.as_str()),
+                syntax::LetItem::Constraint(_) => None,
+            })),
+            _ => {}
+        }
+        stack.extend(syntax::children(e));
+    }
+    let mut uses: Vec<(usize, Span)> = named
+        .into_iter()
+        .filter(|(name, _)| !bound.contains(name))
+        .filter_map(|(name, span)| params.iter().position(|p| *p == name).map(|k| (k, span)))
+        .collect();
+    uses.sort_by_key(|(_, span)| span.start);
+    uses
+}
+
 fn in_file_order<T>(map: BTreeMap<Spanned<String>, T>) -> Vec<(Spanned<String>, T)> {
     let mut entries: Vec<_> = map.into_iter().collect();
     entries.sort_by_key(|(k, _)| k.span().start);
@@ -572,8 +603,27 @@ impl<'s> Loader<'s> {
         Ok(())
     }
 
+    /// Declares the parameters, each after those its expression uses, as
+    /// MiniZinc lets a parameter refer to one declared below it.
     fn params(&mut self, params: BTreeMap<Spanned<String>, Spanned<ParamValue>>) -> Result<(), LoadError> {
-        for (key, value) in in_file_order(params) {
+        let mut entries: Vec<Option<_>> = in_file_order(params).into_iter().map(Some).collect();
+        let names: Vec<&str> = entries.iter().flatten().map(|(k, _)| k.get_ref().as_str()).collect();
+        let mut uses = Vec::with_capacity(names.len());
+        for (_, value) in entries.iter().flatten() {
+            uses.push(match value.get_ref() {
+                ParamValue::Expr(text) => param_uses(&self.parse(&Spanned::new(value.span(), text.clone()))?, &names),
+                _ => Vec::new(),
+            });
+        }
+        let order = functions::dependency_order(&uses).map_err(|cycle| {
+            let chain: Vec<String> = cycle.path.iter().map(|&n| format!("`{}`", names[n])).collect();
+            self.fault(Fault::new(
+                cycle.span,
+                format!("the parameter `{}` defined through itself ({})", names[cycle.path[0]], chain.join(" uses ")),
+                "parameters that do not depend on themselves, directly or through others",
+            ))
+        })?;
+        for (key, value) in order.into_iter().filter_map(|i| entries[i].take()) {
             let span = (value.span(), matches!(value.get_ref(), ParamValue::Expr(_)));
             let (ty, value) = self.param(&value)?;
             self.declare(&key, Named::Param(self.params.len()))?;
