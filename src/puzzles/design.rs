@@ -170,7 +170,7 @@ pub fn family_title_edit(source: &Source) -> Result<Option<(Range<usize>, String
 ///
 /// ```
 /// use somaria::puzzles::design::rewrite;
-/// assert_eq!(rewrite("kind = 1\ngrid = 2\n", vec![(14..15, "\"x\"".into()), (0..0, "# a\n".into())]),
+/// assert_eq!(rewrite("kind = 1\ngrid = 2\n", vec![(16..17, "\"x\"".into()), (0..0, "# a\n".into())]),
 ///            "# a\nkind = 1\ngrid = \"x\"\n");
 /// ```
 pub fn rewrite(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
