@@ -6,7 +6,9 @@
 # M minimal fans grids of 8×8, against the example generator of the
 # slitherlink on the same size; then M 8×8 tile-cover rooms with one route
 # (one pass over the walls, and --minimal), against the example tile-room
-# generator on the same size. Build first with
+# generator on the same size; then M 21×21 keys-and-doors vaults with 6 keys
+# (one pass, and --minimal), against the example maze generator on the same
+# size with a count up to 2 of each maze. Build first with
 # `cargo build --release --examples`.
 # Usage: bash benches/generate.sh [N] [M]
 set -u
@@ -84,5 +86,32 @@ if [ -x target/release/examples/tile_room ]; then
     "$BIN" count "$OUT/ex$s.toml" --limit 2 --format json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("count"))'
   done | grep -c '^1$')
   echo "examples/tile_room 8 20 SEED, then count --limit 2 (seeds 1..$M): median $(echo "$times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') s, worst $(echo "$times" | tail -1) s; $unique of $M rooms have one route"
+fi
+
+echo
+echo "## $M 21×21 keys-and-doors vaults with 6 keys and one fewest-steps route"
+cargo run -q --release --example keys_doors_maze -- 21 21 6 0 1 > "$OUT/vault21.toml" 2>/dev/null \
+  || target/release/examples/keys_doors_maze 21 21 6 0 1 > "$OUT/vault21.toml"
+t=$(wall "$OUT/k.jsonl" "$BIN" generate "$OUT/vault21.toml" --count "$M" --seed 1 --format json)
+stats "$OUT/k.jsonl"
+python3 -c '
+import json, sys
+steps = sorted(json.loads(l)["measure"]["value"] for l in open(sys.argv[1]))
+print(f"fewest steps min {steps[0]}, median {steps[(len(steps) - 1) // 2]}, max {steps[-1]}")' "$OUT/k.jsonl"
+echo "one pass over the drawn walls: $t s in all"
+t=$(wall "$OUT/km.jsonl" "$BIN" generate "$OUT/vault21.toml" --count "$M" --seed 1 --minimal --format json)
+stats "$OUT/km.jsonl"
+echo "--minimal: $t s in all"
+if [ -x target/release/examples/keys_doors_maze ]; then
+  # The example draws a maze with 10% loops and proves nothing: its time,
+  # with a count up to 2 of each maze, and how many have one route.
+  times=$(for s in $(seq 1 "$M"); do
+    target/release/examples/keys_doors_maze 21 21 6 10 "$s" > "$OUT/kx$s.toml" 2>/dev/null
+    wall /dev/null "$BIN" count "$OUT/kx$s.toml" --limit 2
+  done | sort -n)
+  unique=$(for s in $(seq 1 "$M"); do
+    "$BIN" count "$OUT/kx$s.toml" --limit 2 --format json | python3 -c 'import json,sys; print(json.load(sys.stdin).get("count"))'
+  done | grep -c '^1$')
+  echo "examples/keys_doors_maze 21 21 6 10 SEED, then count --limit 2 (seeds 1..$M): median $(echo "$times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') s, worst $(echo "$times" | tail -1) s; $unique of $M mazes have one route"
 fi
 rm -rf "$OUT"

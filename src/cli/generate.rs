@@ -21,7 +21,7 @@ use super::{Failure, cannot_write, exit};
 /// The arguments of `generate`.
 #[derive(clap::Args)]
 pub struct GenerateArgs {
-    /// The template: a csp model with a [design] table, or a fans model (its size is kept).
+    /// The template: a csp model with a [design] table, or a fans, tile-cover or keys-doors model (its size is kept).
     pub model: PathBuf,
     /// Puzzles in the whole run (every shard together).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -215,10 +215,12 @@ fn write_puzzle(
 }
 
 fn rating_text(puzzle: &Generated) -> String {
-    puzzle
+    let measure = puzzle.measure.as_ref().map_or(String::new(), |m| format!("; {} {}", m.name, m.value));
+    let rating = puzzle
         .rating
         .as_ref()
-        .map_or(String::new(), |r| format!("; rated {} ({} steps, {} constraints in all)", r.largest, r.steps, r.total))
+        .map_or(String::new(), |r| format!("; rated {} ({} steps, {} constraints in all)", r.largest, r.steps, r.total));
+    measure + &rating
 }
 
 /// On a terminal, a progress bar of the puzzles made, with the clues left

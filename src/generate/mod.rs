@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::hints::{self, PlanRequest};
-pub use crate::puzzles::design::{Designer, Draft, Drops, Slot};
+pub use crate::puzzles::design::{Designer, Draft, Drops, Measure, Slot};
 use crate::puzzles::{Error, SolveOptions};
 use crate::report::steps::{Difficulty, PlanStatus};
 use crate::rng::SplitMix64;
@@ -71,8 +71,9 @@ pub struct GenerateOptions {
     pub seed: u64,
     /// Try every clue, so that no single clue can be dropped.
     pub minimal: bool,
-    /// Keep only puzzles whose rating (the most constraints one deduction
-    /// of `steps` needs) lies in this range.
+    /// Keep only puzzles whose rating lies in this range: the designer's
+    /// own measure where it has one (a vault's fewest steps), else the most
+    /// constraints one deduction of `steps` needs.
     pub difficulty: Option<(usize, usize)>,
     /// Which clues are dropped together.
     pub symmetry: Symmetry,
@@ -131,8 +132,12 @@ pub struct Generated {
     pub clues: usize,
     /// Clues the solution gave before any was dropped.
     pub clues_drawn: usize,
-    /// The `steps` rating, when `difficulty` asked for it.
+    /// The `steps` rating, when `difficulty` asked for it (and the kind
+    /// has no measure of its own).
     pub rating: Option<Difficulty>,
+    /// The kind's own measure of the puzzle (a vault's fewest steps), which
+    /// `difficulty` compares in place of the `steps` rating.
+    pub measure: Option<Measure>,
     /// The checks that made it and the final recount.
     pub uniqueness: Uniqueness,
 }
@@ -301,21 +306,34 @@ pub fn make(
             continue;
         };
         let clues = kept.iter().filter(|&&k| k).count();
+        let body = draft.write(&kept);
+        let solution = draft.solution(&kept, &options.solver)?;
+        let measure = designer.measure(&solution);
+        let measured = measure.as_ref().map_or(String::new(), |m| format!("; {} {}", m.name, m.value));
+        // A kind with no clues to drop (a vault) has no count of them to give.
+        let kept_clues = if kept.is_empty() { String::new() } else { format!("{clues} clues, ") };
         let header = format!(
-            "# Made by `somaria generate --seed {}` from {} (puzzle {index}): {clues} clues, one solution\n",
+            "# Made by `somaria generate --seed {}` from {} (puzzle {index}): {kept_clues}one solution{measured}\n",
             options.seed,
             designer.name()
         );
-        let text = header + &draft.write(&kept);
-        let solution = draft.solution(&kept, &options.solver)?;
+        let text = header + &body;
         let rating = match options.difficulty {
             Some((lo, hi)) => {
-                let rating = rate(designer.name(), &text, options)?;
-                if !(lo..=hi).contains(&rating.largest) {
-                    why = format!("its ratings fell outside {lo}..{hi} (the last: {})", rating.largest);
+                // The kind's own measure, where it has one; else steps'.
+                let (rating, value, by) = match &measure {
+                    Some(m) => (None, m.value, m.name),
+                    None => {
+                        let rating = rate(designer.name(), &text, options)?;
+                        let largest = rating.largest;
+                        (Some(rating), largest, "the largest step")
+                    }
+                };
+                if !(lo..=hi).contains(&value) {
+                    why = format!("its ratings by {by} fell outside {lo}..{hi} (the last: {value})");
                     continue;
                 }
-                Some(rating)
+                rating
             }
             None => None,
         };
@@ -329,6 +347,7 @@ pub fn make(
             clues,
             clues_drawn: kept.len(),
             rating,
+            measure,
             uniqueness: Uniqueness {
                 incremental: tally.incremental,
                 checks: tally.checks,

@@ -5,7 +5,11 @@
 //! [`super::FAMILIES`]; the driver that drops clues and recounts knows
 //! only these traits.
 
-use crate::model::{LoadError, Source};
+use std::ops::Range;
+
+use serde::Deserialize;
+
+use crate::model::{LoadError, Source, Spanned};
 use crate::puzzles::Error;
 use crate::rng::SplitMix64;
 use crate::solver::{SolveStats, SolverConfig};
@@ -47,6 +51,23 @@ pub trait Designer: Sync {
     fn drops(&self) -> Drops {
         Drops::Narrow
     }
+
+    /// A figure of a puzzle's one solution that the kind rates its puzzles
+    /// by (a vault's fewest steps), reported with each puzzle and compared
+    /// by `--difficulty` in place of `steps`' rating; `None` (the default)
+    /// rates by `steps`.
+    fn measure(&self, _solution: &serde_json::Value) -> Option<Measure> {
+        None
+    }
+}
+
+/// A figure a kind rates its puzzles by.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Measure {
+    /// What it counts, for people: "fewest steps".
+    pub name: &'static str,
+    /// Its value.
+    pub value: usize,
 }
 
 /// A random solution with the clues it gives.
@@ -100,3 +121,63 @@ pub trait ClueSolver {
 
 /// A family's designer from a template of its kind.
 pub type DesignerOf = fn(&Source) -> Result<Box<dyn Designer>, LoadError>;
+
+/// A built-in family's `[design]` table: a title for the generated puzzles
+/// alone, since the family's clues (weathercocks, walls) are fixed by its
+/// kind. Its loader reads the table so that a misspelt key or a title that
+/// is not a string is refused at its place.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyDesign {
+    /// The title of a generated puzzle, in place of the template's.
+    pub title: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+struct TitleOnly {
+    title: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+struct DesignOnly {
+    design: Option<FamilyDesign>,
+}
+
+/// Where a design's `title` goes in a template's text and what is written
+/// there: over the value of the template's own `title`, or a line of its
+/// own at the top when it has none.
+pub fn title_edit(source: &Source, title: &str) -> Result<(Range<usize>, String), LoadError> {
+    let quoted = toml::Value::String(title.to_string()).to_string();
+    let file: TitleOnly = source.parse()?;
+    Ok(match file.title {
+        Some(old) => (old.span(), quoted),
+        None => (0..0, format!("title = {quoted}\n")),
+    })
+}
+
+/// [`title_edit`] for a family's template: the edit of its `[design]`
+/// title, if it has one.
+pub fn family_title_edit(source: &Source) -> Result<Option<(Range<usize>, String)>, LoadError> {
+    let file: DesignOnly = source.parse()?;
+    match file.design.and_then(|d| d.title) {
+        Some(title) => title_edit(source, title.get_ref()).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// `text` with each range replaced by its string; the ranges must not
+/// overlap (they are applied from the last, so none moves another).
+///
+/// ```
+/// use somaria::puzzles::design::rewrite;
+/// assert_eq!(rewrite("kind = 1\ngrid = 2\n", vec![(16..17, "\"x\"".into()), (0..0, "# a\n".into())]),
+///            "# a\nkind = 1\ngrid = \"x\"\n");
+/// ```
+pub fn rewrite(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
+    edits.sort_by_key(|(span, _)| std::cmp::Reverse((span.start, span.end)));
+    let mut out = text.to_string();
+    for (span, written) in edits {
+        out.replace_range(span, &written);
+    }
+    out
+}

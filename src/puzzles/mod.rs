@@ -900,7 +900,11 @@ pub struct Family {
 /// Every family somaria knows.
 pub const FAMILIES: &[Family] = &[
     Family { kind: fans::KIND, load: fans::load, design: Some(fans::designer::FansDesigner::boxed) },
-    Family { kind: keys_doors::KIND, load: keys_doors::load, design: None },
+    Family {
+        kind: keys_doors::KIND,
+        load: keys_doors::load,
+        design: Some(keys_doors::designer::KeysDoorsDesigner::boxed),
+    },
     Family {
         kind: tile_cover::KIND,
         load: tile_cover::load,

@@ -5,8 +5,8 @@
 use super::design::with_clues;
 use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::Design;
-use crate::model::{LoadError, Problem, Source, Spanned};
-use crate::puzzles::design::{ClueSolver, Designer, Draft, Slot};
+use crate::model::{LoadError, Problem, Source};
+use crate::puzzles::design::{ClueSolver, Designer, Draft, Slot, rewrite, title_edit};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
@@ -23,11 +23,6 @@ pub struct CspDesigner {
     /// The design's title, and where it goes in `text`: over the model's
     /// title's value, or a line of its own at the top.
     title: Option<(std::ops::Range<usize>, String)>,
-}
-
-#[derive(serde::Deserialize)]
-struct TitleOnly {
-    title: Option<Spanned<String>>,
 }
 
 /// A random solution and its clues.
@@ -59,17 +54,7 @@ impl CspDesigner {
         let blanks: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
         let text = source.text().to_string();
         let blank = load_puzzle(&Source::from_text(source.name(), with_clues(&text, design, &blanks)))?;
-        let title = match &design.title {
-            None => None,
-            Some(title) => {
-                let quoted = toml::Value::String(title.clone()).to_string();
-                let file: TitleOnly = source.parse()?;
-                Some(match file.title {
-                    Some(old) => (old.span(), quoted),
-                    None => (0..0, format!("title = {quoted}\n")),
-                })
-            }
-        };
+        let title = design.title.as_ref().map(|title| title_edit(source, title)).transpose()?;
         let design = design.clone();
         Ok(CspDesigner { name: source.name().to_string(), text, design, blank, title })
     }
@@ -126,25 +111,10 @@ impl Draft for CspDraft<'_> {
         for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
             values[a][k] = self.clues[a][k];
         }
-        let text = with_clues(&self.designer.text, design, &values);
-        match &self.designer.title {
-            // The title's place, before or after the clue arrays, moved by
-            // how much longer they were written.
-            Some((span, title)) => {
-                let shift: isize = design
-                    .clues
-                    .iter()
-                    .zip(&values)
-                    .filter(|(c, _)| c.value_span.start < span.start)
-                    .map(|(c, v)| c.written(v).len() as isize - c.value_span.len() as isize)
-                    .sum();
-                let mut text = text;
-                let at = |x: usize| (x as isize + shift) as usize;
-                text.replace_range(at(span.start)..at(span.end), title);
-                text
-            }
-            None => text,
-        }
+        let mut edits: Vec<_> =
+            design.clues.iter().zip(&values).map(|(c, v)| (c.value_span.clone(), c.written(v))).collect();
+        edits.extend(self.designer.title.clone());
+        rewrite(&self.designer.text, edits)
     }
 
     fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {

@@ -9,7 +9,7 @@ use super::{Cell, FanPuzzle, load_puzzle};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::Error;
-use crate::puzzles::design::{Designer, Draft, Slot};
+use crate::puzzles::design::{Designer, Draft, Slot, family_title_edit, rewrite};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 
@@ -19,6 +19,8 @@ pub struct FansDesigner {
     text: String,
     /// Where the grid's string is in `text`.
     grid_span: std::ops::Range<usize>,
+    /// The `[design]` title's edit of `text`, if it has one.
+    title: Option<(std::ops::Range<usize>, String)>,
     rows: usize,
     cols: usize,
     fan_rate: f64,
@@ -62,6 +64,7 @@ impl FansDesigner {
             name: source.name().to_string(),
             text: source.text().to_string(),
             grid_span: grid.span(),
+            title: family_title_edit(source)?,
             rows: layout.rows(),
             cols: layout.cols(),
             fan_rate: fans / cells,
@@ -143,9 +146,9 @@ impl Draft for FansDraft<'_> {
             cells[r][c] = Cell::Weathercock;
         }
         let rows: Vec<String> = cells.iter().map(|row| row.iter().map(|c| c.symbol()).collect()).collect();
-        let mut text = self.designer.text.clone();
-        text.replace_range(self.designer.grid_span.clone(), &format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
-        text
+        let d = self.designer;
+        let grid = (d.grid_span.clone(), format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
+        rewrite(&d.text, std::iter::once(grid).chain(d.title.clone()).collect())
     }
 
     fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {

@@ -21,6 +21,10 @@ struct FansFile {
     grid: Option<Spanned<String>>,
     fans: Option<Spanned<i64>>,
     weathercocks: Option<Spanned<Vec<WeathercockEntry>>>,
+    /// Read here so that a malformed table is refused by every command;
+    /// `generate` uses its title.
+    #[allow(dead_code)]
+    design: Option<crate::puzzles::design::FamilyDesign>,
 }
 
 #[derive(Deserialize)]

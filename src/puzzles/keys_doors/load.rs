@@ -15,6 +15,10 @@ struct KeysDoorsFile {
     #[allow(dead_code)]
     description: Option<String>,
     grid: Spanned<String>,
+    /// Read here so that a malformed table is refused by every command;
+    /// `generate` uses its title.
+    #[allow(dead_code)]
+    design: Option<crate::puzzles::design::FamilyDesign>,
 }
 
 /// Loads a `kind = "keys-doors"` model.

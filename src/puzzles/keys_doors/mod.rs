@@ -29,6 +29,7 @@
 mod bfs;
 mod board;
 mod check;
+pub mod designer;
 mod keygraph;
 mod legs;
 mod load;

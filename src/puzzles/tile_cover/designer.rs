@@ -14,7 +14,7 @@ use serde::Deserialize;
 use super::{Cell, load_puzzle};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Problem, Source, Spanned};
-use crate::puzzles::design::{Designer, Draft, Drops, Slot};
+use crate::puzzles::design::{Designer, Draft, Drops, Slot, family_title_edit, rewrite};
 use crate::puzzles::{Error, Puzzle, SolveOptions, Status};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
@@ -29,6 +29,8 @@ pub struct TileCoverDesigner {
     text: String,
     /// Where the grid's string is in `text`.
     grid_span: std::ops::Range<usize>,
+    /// The `[design]` title's edit of `text`, if it has one.
+    title: Option<(std::ops::Range<usize>, String)>,
     /// The template's size, every cell a wall.
     blank: Grid<bool>,
     start: Pos,
@@ -58,6 +60,7 @@ impl TileCoverDesigner {
             name: source.name().to_string(),
             text: source.text().to_string(),
             grid_span: file.grid.span(),
+            title: family_title_edit(source)?,
             blank: Grid::from_rows(vec![vec![false; grid.cols()]; grid.rows()]).ok_or_else(|| {
                 source.error(
                     None,
@@ -155,9 +158,8 @@ impl Draft for TileCoverDraft<'_> {
             cells[r][c] = '#';
         }
         let rows: Vec<String> = cells.iter().map(|row| row.iter().collect()).collect();
-        let mut text = d.text.clone();
-        text.replace_range(d.grid_span.clone(), &format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
-        text
+        let grid = (d.grid_span.clone(), format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
+        rewrite(&d.text, std::iter::once(grid).chain(d.title.clone()).collect())
     }
 
     fn solution(&self, kept: &[bool], solver: &SolverConfig) -> Result<serde_json::Value, Error> {

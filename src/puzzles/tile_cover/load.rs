@@ -16,6 +16,10 @@ struct TileCoverFile {
     description: Option<String>,
     grid: Spanned<String>,
     leave_uncovered: Option<Spanned<i64>>,
+    /// Read here so that a malformed table is refused by every command;
+    /// `generate` uses its title.
+    #[allow(dead_code)]
+    design: Option<crate::puzzles::design::FamilyDesign>,
 }
 
 /// Loads a `kind = "tile-cover"` model.
