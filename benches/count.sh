@@ -11,13 +11,8 @@
 #
 # The figures quoted in the README come from one run of this script.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-RUNS=${1:-3}
-LIMIT=${2:-120}
-cargo build --release --quiet --bin somaria
-BIN=target/release/somaria
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+source "$(dirname "$0")/lib.sh"
+bench_start 3 120 "$@" -- --bin somaria
 
 # somaria models: the shipped ones with another n.
 sized() { # name file from n
@@ -46,25 +41,18 @@ for n in 8 10 11 12; do mzn "queens$n" "$n" "$QUEENS"; done
 # the first number of somaria's text report, or from the number of
 # solutions MiniZinc printed.
 measure() { # kind args...
-    local kind=$1 times=() counted=?
+    local kind=$1 counted=?
     shift
-    for _ in $(seq "$RUNS"); do
-        local status=0
-        /usr/bin/time -o "$DIR/time" -f "%e" timeout "$LIMIT" "$@" > "$DIR/out" 2>/dev/null || status=$?
-        if [[ $status -eq 124 ]]; then
-            echo "timeout"
-            return
-        fi
-        times+=("$(tail -n 1 "$DIR/time")")
-    done
+    if ! timed_runs "%e" "$@"; then
+        echo "timeout"
+        return
+    fi
     if [[ $kind == somaria ]]; then
         counted=$(grep -oE '^[0-9]+ solution' "$DIR/out" | head -n 1 | cut -d' ' -f1 || true)
     else
         counted=$(grep -c '^----------$' "$DIR/out" || true)
     fi
-    local sorted
-    sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-    echo "$(sed -n "$(( (RUNS + 1) / 2 ))p" <<< "$sorted")s $(tail -n 1 <<< "$sorted")s ${counted:-?}"
+    echo "$(median_of "${TIMED[@]}")s $(worst_of "${TIMED[@]}")s ${counted:-?}"
 }
 
 GECODE=

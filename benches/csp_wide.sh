@@ -9,13 +9,8 @@
 #
 # The figures quoted in the README come from one run of this script.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-RUNS=${1:-3}
-LIMIT=${2:-60}
-cargo build --release --quiet --bin somaria
-BIN=target/release/somaria
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+source "$(dirname "$0")/lib.sh"
+bench_start 3 60 "$@" -- --bin somaria
 
 model() { # file vars constraint
     printf 'kind = "csp"\n[vars]\n%b\n[[constraint]]\nexpr = '"'"'%s'"'"'\n' "$2" "$3" > "$DIR/$1.toml"
@@ -32,24 +27,18 @@ model div 'x = "0..1000000000"\ny = "1..100000"' 'x div y = 500000'
 
 # One command: "median_s peak_MB exit", or "timeout peak_MB".
 measure() {
-    local times=() peak=0 code=0
-    for _ in $(seq "$RUNS"); do
-        local status=0
-        /usr/bin/time -o "$DIR/time" -f "%e %M" timeout "$LIMIT" "$BIN" "$@" > /dev/null 2>&1 || status=$?
-        local line
-        line=$(tail -n 1 "$DIR/time")
+    local times=() peak=0 stopped=0
+    BENCH_OUT=/dev/null timed_runs "%e %M" "$BIN" "$@" || stopped=1
+    for line in "${TIMED[@]}"; do
         local kb=${line##* }
         (( kb / 1024 > peak )) && peak=$(( kb / 1024 ))
-        if [[ $status -eq 124 ]]; then
-            echo "timeout ${peak}MB"
-            return
-        fi
-        code=$status
         times+=("${line%% *}")
     done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
-    echo "${median}s ${peak}MB exit $code"
+    if (( stopped )); then
+        echo "timeout ${peak}MB"
+        return
+    fi
+    echo "$(median_of "${times[@]}")s ${peak}MB exit $STATUS"
 }
 
 printf '%-34s %s\n' case "median peak exit"

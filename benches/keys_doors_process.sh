@@ -10,13 +10,8 @@
 #
 # The figures quoted in the README come from one run of this script.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-RUNS=${1:-5}
-LIMIT=${2:-30}
-cargo build --release --quiet --bin somaria --example keys_doors_vault --example keys_doors_room --example keys_doors_maze
-BIN=target/release/somaria
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+source "$(dirname "$0")/lib.sh"
+bench_start 5 30 "$@" -- --bin somaria --example keys_doors_vault --example keys_doors_room --example keys_doors_maze
 
 for seed in 1 2 3 4 5; do
     target/release/examples/keys_doors_vault "$seed" > "$DIR/vault-$seed.toml"

@@ -12,13 +12,8 @@
 #
 # The figures quoted in the README come from one run of this script.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-RUNS=${1:-3}
-LIMIT=${2:-120}
-cargo build --release --quiet --bin somaria
-BIN=target/release/somaria
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+source "$(dirname "$0")/lib.sh"
+bench_start 3 120 "$@" -- --bin somaria
 
 sed 's/^n = 8$/n = 7/' benches/models/golomb-8.toml > "$DIR/golomb-7.toml"
 
@@ -54,19 +49,11 @@ for n in 7 8 9; do golomb_mzn "$n" > "$DIR/golomb-$n.mzn"; done
 # One command, RUNS times: "median worst" in seconds, or "timeout"; the
 # last run's output is left in $DIR/out.
 measure() {
-    local times=()
-    for _ in $(seq "$RUNS"); do
-        local status=0
-        /usr/bin/time -o "$DIR/time" -f "%e" timeout "$LIMIT" "$@" > "$DIR/out" 2>/dev/null || status=$?
-        if [[ $status -eq 124 ]]; then
-            echo "timeout -"
-            return
-        fi
-        times+=("$(tail -n 1 "$DIR/time")")
-    done
-    local sorted
-    sorted=$(printf '%s\n' "${times[@]}" | sort -n)
-    echo "$(sed -n "$(( (RUNS + 1) / 2 ))p" <<< "$sorted") $(tail -n 1 <<< "$sorted")"
+    if ! timed_runs "%e" "$@"; then
+        echo "timeout -"
+        return
+    fi
+    echo "$(median_of "${TIMED[@]}") $(worst_of "${TIMED[@]}")"
 }
 
 MINIZINC=$(command -v minizinc || true)

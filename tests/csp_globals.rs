@@ -17,6 +17,7 @@ mod common;
 
 use common::cli::{assert_mentions, refused};
 use common::models::{count, load_text};
+use common::random_csp;
 
 /// An array element: a variable `x[i]` or a constant.
 #[derive(Clone, Debug)]
@@ -137,7 +138,7 @@ fn one_cycle(succ: &[i64], every: bool) -> bool {
         })
 }
 
-impl Call {
+impl random_csp::Call for Call {
     fn text(&self) -> String {
         let set = |s: &[i64]| format!("{{{}}}", s.iter().map(i64::to_string).collect::<Vec<_>>().join(", "));
         let ints = |s: &[i64]| format!("[{}]", s.iter().map(i64::to_string).collect::<Vec<_>>().join(", "));
@@ -201,30 +202,7 @@ impl Call {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Place {
-    Top(Call),
-    Not(Call),
-    Counted(Call, Call, i64),
-}
-
-impl Place {
-    fn text(&self) -> String {
-        match self {
-            Place::Top(c) => c.text(),
-            Place::Not(c) => format!("not ({})", c.text()),
-            Place::Counted(a, b, k) => format!("({}) + ({}) = {k}", a.text(), b.text()),
-        }
-    }
-
-    fn holds(&self, x: &[i64]) -> bool {
-        match self {
-            Place::Top(c) => c.holds(x),
-            Place::Not(c) => !c.holds(x),
-            Place::Counted(a, b, k) => i64::from(a.holds(x)) + i64::from(b.holds(x)) == *k,
-        }
-    }
-}
+type Place = random_csp::Place<Call>;
 
 fn arg(n: usize) -> impl Strategy<Value = Arg> {
     prop_oneof![4 => (0..n).prop_map(Arg::Var), 1 => (0..4i64).prop_map(Arg::Const)]
@@ -285,28 +263,9 @@ fn place(n: usize) -> impl Strategy<Value = Place> {
     ]
 }
 
+/// The model of `places`, each `x[i]` in 0..3.
 fn model(n: usize, places: &[Place]) -> String {
-    let mut text = format!("kind = \"csp\"\n[vars]\nx = {{ index = [\"1..{n}\"], domain = \"0..3\" }}\n");
-    for p in places {
-        text.push_str(&format!("[[constraint]]\nexpr = '{}'\n", p.text()));
-    }
-    text
-}
-
-fn brute_force(n: usize, places: &[Place]) -> u64 {
-    solutions(n, places).len() as u64
-}
-
-/// Every assignment of `x` (each in 0..3) where all places hold.
-fn solutions(n: usize, places: &[Place]) -> Vec<Vec<i64>> {
-    let mut found = Vec::new();
-    for code in 0..4u32.pow(n as u32) {
-        let x: Vec<i64> = (0..n).map(|i| i64::from(code / 4u32.pow(i as u32) % 4)).collect();
-        if places.iter().all(|p| p.holds(&x)) {
-            found.push(x);
-        }
-    }
-    found
+    random_csp::model(n, 4, "", places)
 }
 
 fn route_place(n: usize) -> impl Strategy<Value = Place> {
@@ -322,7 +281,7 @@ fn route_place(n: usize) -> impl Strategy<Value = Place> {
 fn check_every_engine(n: usize, places: &[Place], case: u64) -> Result<(), TestCaseError> {
     let text = model(n, places);
     let puzzle = load_text(&text);
-    let truth = solutions(n, places);
+    let truth = random_csp::solutions(n, 4, places);
     let runs =
         puzzle.engines().iter().flat_map(|&e| common::backends::backends_for(case).into_iter().map(move |b| (e, b)));
     for (engine, backend) in runs {
@@ -359,9 +318,7 @@ proptest! {
     fn random_globals_count_as_brute_force_does(
         (n, places) in (2usize..=4).prop_flat_map(|n| (Just(n), proptest::collection::vec(place(n), 1..=3)))
     ) {
-        let text = model(n, &places);
-        let puzzle = load_text(&text);
-        prop_assert_eq!(count(puzzle.as_ref(), None), brute_force(n, &places), "{}", text);
+        random_csp::counts_as_brute_force(n, 4, "", &places)?;
     }
 
     #[test]
@@ -481,7 +438,7 @@ fn circuits_and_automata_count_as_minizinc_does_where_installed() {
             let text = model(n, &places);
             let ours = count(load_text(&text).as_ref(), None);
             prop_assert_eq!(ours, minizinc_count(n, &places), "{}", text);
-            prop_assert_eq!(ours, brute_force(n, &places), "{}", text);
+            prop_assert_eq!(ours, random_csp::solutions(n, 4, &places).len() as u64, "{}", text);
             Ok(())
         })
         .unwrap();

@@ -12,6 +12,7 @@ mod common;
 
 use common::cli::{assert_mentions, refused};
 use common::models::{count, load_text};
+use common::random_csp;
 
 /// The definitions every random model carries, the last calling others.
 const DEFINITIONS: &[&str] = &[
@@ -38,7 +39,7 @@ enum Call {
     HasPred(usize),
 }
 
-impl Call {
+impl random_csp::Call for Call {
     fn text(&self) -> String {
         let list = |ix: &[usize]| ix.iter().map(|i| format!("x[{}]", i + 1)).collect::<Vec<_>>().join(", ");
         match self {
@@ -68,7 +69,9 @@ impl Call {
             Call::HasPred(a) => (1..=3).contains(&x[*a]),
         }
     }
+}
 
+impl Call {
     /// Whether the call may stand in a negative or counted place: a call
     /// whose body has a local without a definition may not.
     fn anywhere(&self) -> bool {
@@ -76,34 +79,7 @@ impl Call {
     }
 }
 
-/// Where a call stands in its constraint.
-#[derive(Clone, Debug)]
-enum Place {
-    Top(Call),
-    Not(Call),
-    Implies(Call, usize, i64),
-    Counted(Call, Call, i64),
-}
-
-impl Place {
-    fn text(&self) -> String {
-        match self {
-            Place::Top(c) => c.text(),
-            Place::Not(c) => format!("not ({})", c.text()),
-            Place::Implies(c, i, v) => format!("({}) -> x[{}] != {v}", c.text(), i + 1),
-            Place::Counted(a, b, k) => format!("({}) + ({}) = {k}", a.text(), b.text()),
-        }
-    }
-
-    fn holds(&self, x: &[i64]) -> bool {
-        match self {
-            Place::Top(c) => c.holds(x),
-            Place::Not(c) => !c.holds(x),
-            Place::Implies(c, i, v) => !c.holds(x) || x[*i] != *v,
-            Place::Counted(a, b, k) => i64::from(a.holds(x)) + i64::from(b.holds(x)) == *k,
-        }
-    }
-}
+type Place = random_csp::Place<Call>;
 
 fn call(n: usize) -> impl Strategy<Value = Call> {
     let index = 0..n;
@@ -129,27 +105,9 @@ fn place(n: usize) -> impl Strategy<Value = Place> {
     ]
 }
 
-fn model(n: usize, places: &[Place]) -> String {
-    let mut text = format!("kind = \"csp\"\n[vars]\nx = {{ index = [\"1..{n}\"], domain = \"0..2\" }}\n");
-    for def in DEFINITIONS {
-        text.push_str(&format!("[[predicate]]\ndef = '{def}'\n"));
-    }
-    for p in places {
-        text.push_str(&format!("[[constraint]]\nexpr = '{}'\n", p.text()));
-    }
-    text
-}
-
-/// Every assignment of `n` values in 0..2 that meets every place.
-fn brute_force(n: usize, places: &[Place]) -> u64 {
-    let mut found = 0;
-    for code in 0..3u32.pow(n as u32) {
-        let x: Vec<i64> = (0..n).map(|i| i64::from(code / 3u32.pow(i as u32) % 3)).collect();
-        if places.iter().all(|p| p.holds(&x)) {
-            found += 1;
-        }
-    }
-    found
+/// The `[[predicate]]` tables of every random model.
+fn definitions() -> String {
+    DEFINITIONS.iter().map(|def| format!("[[predicate]]\ndef = '{def}'\n")).collect()
 }
 
 proptest! {
@@ -159,9 +117,7 @@ proptest! {
     fn random_calls_count_as_brute_force_does(
         (n, places) in (2usize..=4).prop_flat_map(|n| (Just(n), proptest::collection::vec(place(n), 1..=3)))
     ) {
-        let text = model(n, &places);
-        let puzzle = load_text(&text);
-        prop_assert_eq!(count(puzzle.as_ref(), None), brute_force(n, &places), "{}", text);
+        random_csp::counts_as_brute_force(n, 3, &definitions(), &places)?;
     }
 }
 

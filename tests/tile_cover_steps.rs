@@ -156,6 +156,33 @@ fn steps_from_given_moves_agree_with_brute_force() {
     }
 }
 
+/// Rooms of up to 15 cells that may leave 3 to 5 tiles, half of them with
+/// an end tile: where the colour count once leaned on the allowance (its
+/// counters stopped there), so that with "at most k tiles are left" off
+/// it refused walks the colour rule allows, and let through models that
+/// break it (the check then stopped `steps`).
+#[test]
+fn steps_with_many_tiles_to_leave_agree_with_brute_force() {
+    let mut rng = SplitMix64::new(41);
+    let shapes = [(3, 5), (3, 4), (2, 5), (4, 3)];
+    for _ in 0..60 {
+        let shape = shapes[rng.below(shapes.len())];
+        let cells = rooms::scattered(&mut rng, shape, 10, 2);
+        let k = (3 + rng.below(3)).min(rooms::tiles(&cells));
+        check_room(&cells, k, &[]);
+    }
+}
+
+/// The room that found it: 4 routes, and `steps` stopped with "the colours
+/// do not alternate".
+#[test]
+fn the_room_whose_colour_count_leaned_on_the_allowance() {
+    let cells = rooms::from_lines(&["...#.", ".....", "..SE."]);
+    assert_eq!(routes(&cells, 3).len(), 4);
+    check_room(&cells, 3, &[]);
+    check_room(&cells, 3, &[(1, 2)]);
+}
+
 /// A faster variant of the planner once failed on this room, whose many
 /// routes leave one tile each: the plan must still agree with brute force
 /// (110 routes, none of them forced anywhere), and so must the plan from

@@ -380,7 +380,36 @@ pub fn colour_count<S: Sink + ?Sized>(
     walk: Walk,
     most_off: Option<usize>,
 ) {
-    let Some(off) = OffCount::build(sink, graph, on, truth, walk, most_off, Part::ColourCount) else { return };
+    write_colour_count(sink, graph, on, truth, walk, OffBound::promised(most_off));
+}
+
+/// [`colour_count`] for a caller that cannot promise its bound: the
+/// counters stop above `most_off` of a colour, and each clause holds only
+/// while neither colour has more than `most_off` left off. So the clauses
+/// follow from the colour count alone, with no bound from elsewhere (a
+/// deduction rule's clauses must: the bound is another rule, which may be
+/// switched off). Within the bound they say exactly what [`colour_count`]
+/// says; beyond it, nothing.
+pub fn guarded_colour_count<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    on: &[Lit],
+    truth: Lit,
+    walk: Walk,
+    most_off: usize,
+) {
+    write_colour_count(sink, graph, on, truth, walk, OffBound::Guarded(most_off));
+}
+
+fn write_colour_count<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    on: &[Lit],
+    truth: Lit,
+    walk: Walk,
+    bound: OffBound,
+) {
+    let Some(off) = OffCount::build(sink, graph, on, truth, walk, bound, Part::ColourCount) else { return };
     let (lowest, highest) = match (walk, graph.end()) {
         (Walk::Loop, _) => (0, 0),
         (Walk::Path, Some(end)) if graph.colour(end) == off.reference => (1, 1),
@@ -388,9 +417,10 @@ pub fn colour_count<S: Sink + ?Sized>(
         (Walk::Path, None) => (0, 1),
     };
     let (lo, hi) = (off.base - highest, off.base - lowest);
+    let guard = off.guard();
     for j in 0..=off.most as i64 {
-        sink.add_clause(&[off.other(j + 1), !off.same(j + hi + 1)]);
-        sink.add_clause(&[!off.other(j), off.same(j + lo)]);
+        sink.add_clause(&[&[off.other(j + 1), !off.same(j + hi + 1)], &guard[..]].concat());
+        sink.add_clause(&[&[!off.other(j), off.same(j + lo)], &guard[..]].concat());
     }
 }
 
@@ -407,10 +437,34 @@ pub fn end_colour_link<S: Sink + ?Sized>(
     most_off: Option<usize>,
     lasts: &[Option<Lit>],
 ) {
+    write_end_colour_link(sink, graph, on, truth, OffBound::promised(most_off), lasts);
+}
+
+/// [`end_colour_link`] with the guard of [`guarded_colour_count`]: its
+/// clauses hold only while neither colour has more than `most_off` off.
+pub fn guarded_end_colour_link<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    on: &[Lit],
+    truth: Lit,
+    most_off: usize,
+    lasts: &[Option<Lit>],
+) {
+    write_end_colour_link(sink, graph, on, truth, OffBound::Guarded(most_off), lasts);
+}
+
+fn write_end_colour_link<S: Sink + ?Sized>(
+    sink: &mut S,
+    graph: &GridGraph,
+    on: &[Lit],
+    truth: Lit,
+    bound: OffBound,
+    lasts: &[Option<Lit>],
+) {
     if graph.end().is_some() {
         return;
     }
-    let Some(off) = OffCount::build(sink, graph, on, truth, Walk::Path, most_off, Part::EndColour) else { return };
+    let Some(off) = OffCount::build(sink, graph, on, truth, Walk::Path, bound, Part::EndColour) else { return };
     let end_same = sink.new_var().pos();
     sink.name(end_same.var(), Named::EndColour);
     for (n, last) in lasts.iter().enumerate() {
@@ -419,12 +473,31 @@ pub fn end_colour_link<S: Sink + ?Sized>(
             sink.add_clause(&[!last, colour]);
         }
     }
+    let guard = off.guard();
     // Off of the start's colour minus off of the other = base - [end_same].
     for (when, difference) in [(end_same, off.base - 1), (!end_same, off.base)] {
         for j in 0..=off.most as i64 {
-            sink.add_clause(&[!when, !off.other(j), off.same(j + difference)]);
-            sink.add_clause(&[!when, off.other(j + 1), !off.same(j + difference + 1)]);
+            sink.add_clause(&[&[!when, !off.other(j), off.same(j + difference)], &guard[..]].concat());
+            sink.add_clause(&[&[!when, off.other(j + 1), !off.same(j + difference + 1)], &guard[..]].concat());
         }
+    }
+}
+
+/// How many free nodes the colour counters count off.
+#[derive(Copy, Clone)]
+enum OffBound {
+    /// No bound known: they count them all.
+    Unknown,
+    /// The caller's other clauses let at most this many be off.
+    Promised(usize),
+    /// At most this many of each colour, for clauses that hold only then
+    /// (see [`guarded_colour_count`]).
+    Guarded(usize),
+}
+
+impl OffBound {
+    fn promised(most_off: Option<usize>) -> OffBound {
+        most_off.map_or(OffBound::Unknown, OffBound::Promised)
     }
 }
 
@@ -434,8 +507,10 @@ struct OffCount {
     reference: bool,
     /// Nodes of the reference colour minus nodes of the other, all counted.
     base: i64,
-    /// At most this many free nodes are ever off.
+    /// At most this many free nodes are ever off (or, guarded, of a colour
+    /// for the clauses to say anything).
     most: usize,
+    guarded: bool,
     truth: Lit,
     same: Option<card::Totalizer>,
     other: Option<card::Totalizer>,
@@ -449,7 +524,7 @@ impl OffCount {
         on: &[Lit],
         truth: Lit,
         walk: Walk,
-        most_off: Option<usize>,
+        bound: OffBound,
         part: Part,
     ) -> Option<OffCount> {
         let reference = match walk {
@@ -465,18 +540,24 @@ impl OffCount {
                 if same { &mut off_same } else { &mut off_other }.push(!lit);
             }
         }
-        let most = most_off.unwrap_or(off_same.len() + off_other.len());
+        let (most, guarded) = match bound {
+            OffBound::Unknown => (off_same.len() + off_other.len(), false),
+            OffBound::Promised(most) => (most, false),
+            OffBound::Guarded(most) => (most, true),
+        };
         let cost = |lits: &[Lit]| lits.len() * (most + 1).min(lits.len());
         if most > 0 && cost(&off_same) + cost(&off_other) > MOST_COUNTER_CLAUSES {
             return None;
         }
         sink.open(part);
         let mut count = |lits: &[Lit]| {
-            (!lits.is_empty() && most > 0).then(|| card::Totalizer::build(sink, lits, most + 1, card::Bounds::Both))
+            // Guarded, "more than the bound are off" is needed even for a bound of 0.
+            let counted = !lits.is_empty() && (most > 0 || guarded);
+            counted.then(|| card::Totalizer::build(sink, lits, most + 1, card::Bounds::Both))
         };
         let same = count(&off_same);
         let other = count(&off_other);
-        Some(OffCount { reference, base, most, truth, same, other })
+        Some(OffCount { reference, base, most, guarded, truth, same, other })
     }
 
     /// "At least i are off", of the reference colour; more than the bound
@@ -488,6 +569,17 @@ impl OffCount {
     /// "At least i are off", of the other colour.
     fn other(&self, i: i64) -> Lit {
         self.at_least(&self.other, i)
+    }
+
+    /// Guarded, the literals "more than the bound are off" of each
+    /// colour that can have that many: a clause that has them holds only
+    /// within the bound. Within it, every "at least i" the clauses read is
+    /// exact (above the bound it is false, as it is then), so the clauses
+    /// say there what the unguarded ones say.
+    fn guard(&self) -> Vec<Lit> {
+        let beyond = self.most as i64 + 1;
+        let over = [self.same(beyond), self.other(beyond)];
+        over.into_iter().filter(|&l| self.guarded && l != !self.truth).collect()
     }
 
     fn at_least(&self, counter: &Option<card::Totalizer>, i: i64) -> Lit {

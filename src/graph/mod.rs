@@ -32,8 +32,8 @@ mod splice;
 pub use cells::{GridGraph, START};
 pub use cuts::{Cover, CutStyle, loop_cuts, path_cuts, region_cuts};
 pub use encode::{
-    Named, Part, Sink, Walk, binary_rank, colour_count, end_colour_link, first_on, loop_arcs, path_arcs, rank_tree,
-    step_degrees, undirected_steps,
+    Named, Part, Sink, Walk, binary_rank, colour_count, end_colour_link, first_on, guarded_colour_count,
+    guarded_end_colour_link, loop_arcs, path_arcs, rank_tree, step_degrees, undirected_steps,
 };
 pub use read::{PathReading, components, read_loops, read_path};
 pub use splice::{splice_into_loop, splice_into_path};

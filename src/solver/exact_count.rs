@@ -3,7 +3,7 @@
 //! a [`Cnf`] under assumptions.
 //!
 //! The counter is a DPLL search in the manner of sharpSAT and GANAK: unit
-//! propagation by two watched literals, decisions on projection variables
+//! propagation by two watched literals ([`Propagator`]), decisions on projection variables
 //! first, the formula left over split into connected components (which are
 //! counted apart and multiplied), and each component's count cached by the
 //! component's variables and clauses. A component that holds no projection
@@ -16,7 +16,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Stop, StopCause};
+use super::{Propagator, Stop, StopCause};
 use crate::cnf::{Cnf, Lit, Var};
 
 /// The number of distinct values the `projection` variables take over the
@@ -70,13 +70,8 @@ struct Component {
 }
 
 struct Counter<'s> {
-    clauses: Vec<Vec<Lit>>,
-    /// By literal code: the clauses watching that literal.
-    watches: Vec<Vec<u32>>,
-    /// By variable: 0 unassigned, 1 true, -1 false.
-    values: Vec<i8>,
-    trail: Vec<Lit>,
-    head: usize,
+    /// The clauses, the assignment and its trail.
+    prop: Propagator,
     projected: Vec<bool>,
     /// Scratch for splitting, by variable: union-find parents, the
     /// component of a root, open clauses holding the variable.
@@ -85,9 +80,6 @@ struct Counter<'s> {
     occurrences: Vec<u32>,
     cache: FxHashMap<Box<[u32]>, u128>,
     cache_words: usize,
-    /// Unit and empty clauses, applied at the start.
-    units: Vec<Lit>,
-    contradictory: bool,
     decisions: u64,
     stop: &'s Stop,
 }
@@ -98,60 +90,33 @@ impl<'s> Counter<'s> {
     fn new(cnf: &Cnf, projection: &[Var], assumptions: &[Lit], stop: &'s Stop) -> Counter<'s> {
         let mentioned = projection.iter().copied().chain(assumptions.iter().map(|l| l.var()));
         let n = mentioned.map(|v| v.index() + 1).fold(cnf.num_vars(), usize::max);
-        let mut counter = Counter {
-            clauses: Vec::new(),
-            watches: vec![Vec::new(); 2 * n],
-            values: vec![0; n],
-            trail: Vec::new(),
-            head: 0,
-            projected: vec![false; n],
+        let mut projected = vec![false; n];
+        for v in projection {
+            projected[v.index()] = true;
+        }
+        Counter {
+            prop: Propagator::with_vars(cnf, n),
+            projected,
             parent: (0..n as u32).collect(),
             slot: vec![u32::MAX; n],
             occurrences: vec![0; n],
             cache: FxHashMap::default(),
             cache_words: 0,
-            units: Vec::new(),
-            contradictory: false,
             decisions: 0,
             stop,
-        };
-        for v in projection {
-            counter.projected[v.index()] = true;
         }
-        for clause in cnf.clauses() {
-            let mut clause = clause.to_vec();
-            clause.sort_unstable();
-            clause.dedup();
-            if clause.windows(2).any(|pair| pair[0] == !pair[1]) {
-                continue;
-            }
-            match clause.len() {
-                0 => counter.contradictory = true,
-                1 => counter.units.push(clause[0]),
-                _ => {
-                    let id = counter.clauses.len() as u32;
-                    counter.watches[clause[0].code()].push(id);
-                    counter.watches[clause[1].code()].push(id);
-                    counter.clauses.push(clause);
-                }
-            }
-        }
-        counter
     }
 
     fn count_all(mut self, assumptions: &[Lit]) -> Result<u128, StopCause> {
-        if self.contradictory {
+        for &lit in assumptions {
+            self.prop.assume(lit);
+        }
+        if !self.prop.is_consistent() {
             return Ok(0);
         }
-        let units = std::mem::take(&mut self.units);
-        for &lit in units.iter().chain(assumptions) {
-            if !self.assign(lit) || !self.propagate() {
-                return Ok(0);
-            }
-        }
         let everything = Component {
-            vars: (0..self.values.len() as u32).collect(),
-            clauses: (0..self.clauses.len() as u32).collect(),
+            vars: (0..self.prop.num_vars() as u32).collect(),
+            clauses: (0..self.prop.num_clauses() as u32).collect(),
             projected: true,
             branch: 0,
         };
@@ -184,11 +149,11 @@ impl<'s> Counter<'s> {
         let var = Var::from_index(component.branch as usize);
         let mut total = 0u128;
         for lit in [var.pos(), var.neg()] {
-            let mark = self.decide(lit)?;
-            if self.propagate() {
+            let mark = self.decide()?;
+            if self.prop.assume(lit) {
                 total = total.saturating_add(self.count_split(component)?);
             }
-            self.undo(mark);
+            self.prop.undo_to(mark);
         }
         self.remember(key, total);
         Ok(total)
@@ -203,8 +168,8 @@ impl<'s> Counter<'s> {
         let var = Var::from_index(component.branch as usize);
         let mut found = false;
         for lit in [var.pos(), var.neg()] {
-            let mark = self.decide(lit)?;
-            if self.propagate() {
+            let mark = self.decide()?;
+            if self.prop.assume(lit) {
                 let (parts, _) = self.split(component);
                 found = true;
                 for part in &parts {
@@ -214,7 +179,7 @@ impl<'s> Counter<'s> {
                     }
                 }
             }
-            self.undo(mark);
+            self.prop.undo_to(mark);
             if found {
                 break;
             }
@@ -223,15 +188,17 @@ impl<'s> Counter<'s> {
         Ok(found)
     }
 
-    /// Starts a decision: the trail's length to undo to, after `lit`.
-    fn decide(&mut self, lit: Lit) -> Result<usize, StopCause> {
+    /// Starts a decision: the mark to undo it to.
+    fn decide(&mut self) -> Result<usize, StopCause> {
         self.decisions += 1;
         if self.decisions.is_multiple_of(STOP_EVERY) {
             self.stop.check()?;
         }
-        let mark = self.trail.len();
-        self.assign(lit);
-        Ok(mark)
+        Ok(self.prop.mark())
+    }
+
+    fn is_open(&self, var: usize) -> bool {
+        self.prop.value(Var::from_index(var).pos()).is_none()
     }
 
     /// The components of what `within` has left, and how many of its
@@ -245,13 +212,13 @@ impl<'s> Counter<'s> {
         }
         for &c in &open {
             let mut first = None;
-            for i in 0..self.clauses[c as usize].len() {
-                let v = self.clauses[c as usize][i].var().index();
-                if self.values[v] != 0 {
+            for &lit in self.prop.clause(c as usize) {
+                let v = lit.var().index();
+                if self.prop.value(lit).is_some() {
                     continue;
                 }
                 self.occurrences[v] += 1;
-                let root = self.root(v as u32);
+                let root = root(&mut self.parent, v as u32);
                 match first {
                     None => first = Some(root),
                     Some(r) => self.parent[root as usize] = r,
@@ -260,10 +227,10 @@ impl<'s> Counter<'s> {
         }
         let mut parts: Vec<Component> = Vec::new();
         for &c in &open {
-            let Some(v) = self.clauses[c as usize].iter().find(|l| self.values[l.var().index()] == 0) else {
+            let Some(v) = self.prop.clause(c as usize).iter().find(|&&l| self.prop.value(l).is_none()) else {
                 continue;
             };
-            let root = self.root(v.var().index() as u32) as usize;
+            let root = root(&mut self.parent, v.var().index() as u32) as usize;
             if self.slot[root] == u32::MAX {
                 self.slot[root] = parts.len() as u32;
                 parts.push(Component { vars: Vec::new(), clauses: Vec::new(), projected: false, branch: 0 });
@@ -276,10 +243,10 @@ impl<'s> Counter<'s> {
         let mut free = 0;
         for &v in &within.vars {
             let var = v as usize;
-            if self.values[var] != 0 {
+            if !self.is_open(var) {
                 continue;
             }
-            let root = self.root(v) as usize;
+            let root = root(&mut self.parent, v) as usize;
             match self.slot[root] {
                 u32::MAX => free += u32::from(self.projected[var]),
                 at => {
@@ -303,17 +270,8 @@ impl<'s> Counter<'s> {
         (parts, free)
     }
 
-    fn root(&mut self, mut v: u32) -> u32 {
-        while self.parent[v as usize] != v {
-            let up = self.parent[self.parent[v as usize] as usize];
-            self.parent[v as usize] = up;
-            v = up;
-        }
-        v
-    }
-
     fn satisfied(&self, c: u32) -> bool {
-        self.clauses[c as usize].iter().any(|&l| self.lit_value(l) == 1)
+        self.prop.clause(c as usize).iter().any(|&l| self.prop.value(l) == Some(true))
     }
 
     /// The component's variables, then its clauses: with every other
@@ -334,95 +292,17 @@ impl<'s> Counter<'s> {
         self.cache_words += key.len();
         self.cache.insert(key, count);
     }
+}
 
-    /// 1 true, -1 false, 0 unassigned.
-    fn lit_value(&self, lit: Lit) -> i8 {
-        let v = self.values[lit.var().index()];
-        if lit.is_positive() { v } else { -v }
+/// The root of `v`'s set in the union-find forest `parent`, halving the
+/// path on the way.
+fn root(parent: &mut [u32], mut v: u32) -> u32 {
+    while parent[v as usize] != v {
+        let up = parent[parent[v as usize] as usize];
+        parent[v as usize] = up;
+        v = up;
     }
-
-    /// Makes `lit` true; false when it already was false.
-    fn assign(&mut self, lit: Lit) -> bool {
-        match self.lit_value(lit) {
-            1 => true,
-            -1 => false,
-            _ => {
-                self.values[lit.var().index()] = if lit.is_positive() { 1 } else { -1 };
-                self.trail.push(lit);
-                true
-            }
-        }
-    }
-
-    fn undo(&mut self, mark: usize) {
-        for lit in self.trail.drain(mark..) {
-            self.values[lit.var().index()] = 0;
-        }
-        self.head = mark;
-    }
-
-    /// Unit propagation of the trail; false on a conflict.
-    fn propagate(&mut self) -> bool {
-        while self.head < self.trail.len() {
-            let falsified = !self.trail[self.head];
-            self.head += 1;
-            let mut watching = std::mem::take(&mut self.watches[falsified.code()]);
-            let mut kept = 0;
-            let mut conflict = false;
-            let mut i = 0;
-            while i < watching.len() {
-                let c = watching[i];
-                i += 1;
-                if conflict || !self.rewatch(c, falsified) {
-                    watching[kept] = c;
-                    kept += 1;
-                    if !conflict && !self.clause_holds_or_units(c) {
-                        conflict = true;
-                    }
-                }
-            }
-            watching.truncate(kept);
-            self.watches[falsified.code()] = watching;
-            if conflict {
-                self.head = self.trail.len();
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Moves clause `c`'s watch off `falsified` to a literal that is not
-    /// false, if it has one (then true); false when the watch must stay.
-    fn rewatch(&mut self, c: u32, falsified: Lit) -> bool {
-        let clause = &mut self.clauses[c as usize];
-        if clause[0] == falsified {
-            clause.swap(0, 1);
-        }
-        let values = &self.values;
-        let value = |l: Lit| {
-            let v = values[l.var().index()];
-            if l.is_positive() { v } else { -v }
-        };
-        if value(clause[0]) == 1 {
-            return false;
-        }
-        for k in 2..clause.len() {
-            if value(clause[k]) != -1 {
-                clause.swap(1, k);
-                let moved = clause[1];
-                self.watches[moved.code()].push(c);
-                return true;
-            }
-        }
-        false
-    }
-
-    /// For a clause whose second watch is false and stays: true when it is
-    /// satisfied or its first watch could be made true, false on conflict.
-    fn clause_holds_or_units(&mut self, c: u32) -> bool {
-        let first = self.clauses[c as usize][0];
-        self.assign(first)
-    }
+    v
 }
 
 #[cfg(test)]

@@ -29,11 +29,18 @@ pub struct Propagator {
 impl Propagator {
     /// The propagator of `cnf`'s clauses, with its unit clauses applied.
     pub fn new(cnf: &Cnf) -> Propagator {
+        Propagator::with_vars(cnf, cnf.num_vars())
+    }
+
+    /// [`Propagator::new`] knowing at least `num_vars` variables, so that
+    /// assumptions on variables beyond the clauses' are kept as values.
+    pub fn with_vars(cnf: &Cnf, num_vars: usize) -> Propagator {
+        let num_vars = num_vars.max(cnf.num_vars());
         let mut propagator = Propagator {
             lits: Vec::new(),
             starts: vec![0],
-            watches: vec![Vec::new(); 2 * cnf.num_vars()],
-            values: vec![0; cnf.num_vars()],
+            watches: vec![Vec::new(); 2 * num_vars],
+            values: vec![0; num_vars],
             trail: Vec::new(),
             head: 0,
             fixed: 0,
@@ -105,6 +112,18 @@ impl Propagator {
         }
         self.head = mark;
         self.conflicted = false;
+    }
+
+    /// How many clauses of two literals or more it watches (after sorting,
+    /// dropping repeats and tautologies): those [`Propagator::clause`] reads.
+    pub fn num_clauses(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The literals of watched clause `index`, in an order that changes as
+    /// the watches move.
+    pub fn clause(&self, index: usize) -> &[Lit] {
+        &self.lits[self.starts[index]..self.starts[index + 1]]
     }
 
     /// How many variables the clauses know.

@@ -10,6 +10,8 @@
 //! - [`reports`]: the parts of a JSON report that suites check;
 //! - [`dimacs`]: a written formula read back by varisat;
 //! - [`rooms`]: random tile rooms and every walk through one;
+//! - [`random_csp`]: random small csp models of placed calls, and their
+//!   brute force;
 //! - [`keys_doors`]: keys-and-doors routes replayed by the rules;
 //! - [`fans`]: random fan grids;
 //! - [`pixels`]: SVG pictures rendered with resvg, read in pixels.
@@ -24,5 +26,6 @@ pub mod fans;
 pub mod keys_doors;
 pub mod models;
 pub mod pixels;
+pub mod random_csp;
 pub mod reports;
 pub mod rooms;

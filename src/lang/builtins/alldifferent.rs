@@ -1,7 +1,7 @@
 //! `alldifferent` (also spelt `all_different`): the elements of an array
 //! take pairwise different values.
 
-use super::{Builtin, Drawing};
+use super::Builtin;
 use crate::lang::check::{Fault, TypedCall};
 use crate::lang::ir::{BExpr, IExpr};
 use crate::lang::lower::{LVal, LoweredCall, Lowerer};
@@ -11,19 +11,8 @@ use crate::lang::verify::{Ev, Eval, EvaluatedCall};
 pub(super) const ALLDIFFERENT: Builtin =
     Builtin { name: "alldifferent", forms: "alldifferent(array of int)", ..ALL_DIFFERENT };
 
-pub(super) const ALL_DIFFERENT: Builtin = Builtin {
-    name: "all_different",
-    forms: "all_different(array of int)",
-    arities: &[1],
-    scope: &[0],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check,
-    lower,
-    verify,
-};
+pub(super) const ALL_DIFFERENT: Builtin =
+    Builtin::plain("all_different", "all_different(array of int)", check, lower, verify);
 
 fn check(call: &TypedCall<'_>) -> Result<Type, Fault> {
     let (_, var, _) = call.array(0, None, None, "an array of integers or enum values")?;

@@ -50,46 +50,36 @@ pub(super) const PRODUCT: Builtin = Builtin {
 };
 
 pub(super) const MIN: Builtin = Builtin {
-    name: "min",
-    forms: "min(a, b) or min(array)",
     arities: &[1, 2],
     scope: &[0, 1],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check: check_extremum,
-    lower: |_, call| lower_extremum(call, "min", false),
-    verify: |call| verify_extremum(call, |items| items.iter().min().copied()),
+    ..Builtin::plain(
+        "min",
+        "min(a, b) or min(array)",
+        check_extremum,
+        |_, call| lower_extremum(call, "min", false),
+        |call| verify_extremum(call, |items| items.iter().min().copied()),
+    )
 };
 
 pub(super) const MAX: Builtin = Builtin {
-    name: "max",
-    forms: "max(a, b) or max(array)",
     arities: &[1, 2],
     scope: &[0, 1],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check: check_extremum,
-    lower: |_, call| lower_extremum(call, "max", true),
-    verify: |call| verify_extremum(call, |items| items.iter().max().copied()),
+    ..Builtin::plain(
+        "max",
+        "max(a, b) or max(array)",
+        check_extremum,
+        |_, call| lower_extremum(call, "max", true),
+        |call| verify_extremum(call, |items| items.iter().max().copied()),
+    )
 };
 
-pub(super) const ABS: Builtin = Builtin {
-    name: "abs",
-    forms: "abs(int)",
-    arities: &[1],
-    scope: &[0],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check: |call| Ok(Type::scalar(Base::Int, call.scalar(0, Base::Int, true, "an integer")?)),
-    lower: |_, call| Ok(LVal::Int(IExpr::abs(call.int(0)?), Base::Int)),
-    verify: |call| Ok(call.int(0)?.map_or(Ev::Undef, |v| Ev::Int(v.abs()))),
-};
+pub(super) const ABS: Builtin = Builtin::plain(
+    "abs",
+    "abs(int)",
+    |call| Ok(Type::scalar(Base::Int, call.scalar(0, Base::Int, true, "an integer")?)),
+    |_, call| Ok(LVal::Int(IExpr::abs(call.int(0)?), Base::Int)),
+    |call| Ok(call.int(0)?.map_or(Ev::Undef, |v| Ev::Int(v.abs()))),
+);
 
 pub(super) const BOOL2INT: Builtin = Builtin {
     name: "bool2int",

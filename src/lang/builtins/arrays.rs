@@ -2,7 +2,7 @@
 //! sets, `length`, `array1d`, `array2d` and `reverse` reshape an array or
 //! read its shape.
 
-use super::{Builtin, Drawing};
+use super::Builtin;
 use crate::lang::check::{Fault, TypedCall};
 use crate::lang::ir::IExpr;
 use crate::lang::lower::{LArray, LVal, LoweredCall, Lowerer, internal};
@@ -10,17 +10,14 @@ use crate::lang::model::{Base, IntSet, Shape, Type, flat_position};
 use crate::lang::verify::{Ev, Eval, EvaluatedCall, bug};
 
 pub(super) const ROW: Builtin = Builtin {
-    name: "row",
-    forms: "row(2-D array, i)",
     arities: &[2],
-    scope: &[0],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check: |call| check_line(call, 0),
-    lower: |lowerer, call| lower_line(lowerer, call, 0),
-    verify: |call| verify_line(call, 0),
+    ..Builtin::plain(
+        "row",
+        "row(2-D array, i)",
+        |call| check_line(call, 0),
+        |lowerer, call| lower_line(lowerer, call, 0),
+        |call| verify_line(call, 0),
+    )
 };
 
 pub(super) const COL: Builtin = Builtin {

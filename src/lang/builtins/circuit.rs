@@ -19,26 +19,15 @@
 //! so `circuit` of one node is false; an empty array, on which MiniZinc
 //! stops with an error, is a circuit (and a subcircuit) of no nodes.
 
-use super::{Builtin, Drawing};
+use super::Builtin;
 use crate::lang::check::{Fault, TypedCall};
 use crate::lang::ir::{BExpr, Cmp, IExpr};
 use crate::lang::lower::{LVal, LoweredCall};
 use crate::lang::model::{Base, IntSet, Type};
 use crate::lang::verify::{Ev, Eval, EvaluatedCall, bug};
 
-pub(super) const CIRCUIT: Builtin = Builtin {
-    name: "circuit",
-    forms: "circuit(array of int)",
-    arities: &[1],
-    scope: &[0],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check,
-    lower: |_, call| walk(call, false),
-    verify: |call| verify(call, false),
-};
+pub(super) const CIRCUIT: Builtin =
+    Builtin::plain("circuit", "circuit(array of int)", check, |_, call| walk(call, false), |call| verify(call, false));
 
 pub(super) const SUBCIRCUIT: Builtin = Builtin {
     name: "subcircuit",

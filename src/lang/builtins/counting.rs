@@ -52,17 +52,15 @@ pub(super) const AT_MOST: Builtin = Builtin {
 };
 
 pub(super) const AT_LEAST: Builtin = Builtin {
-    name: "at_least",
-    forms: "at_least(n, array, value)",
     arities: &[3],
     scope: &[0, 1, 2],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check: check_bounded,
-    lower: |_, call| bounded(call, |total, n| BExpr::cmp(Cmp::Le, n, total)),
-    verify: |call| verify_bounded(call, |c, n| c >= n),
+    ..Builtin::plain(
+        "at_least",
+        "at_least(n, array, value)",
+        check_bounded,
+        |_, call| bounded(call, |total, n| BExpr::cmp(Cmp::Le, n, total)),
+        |call| verify_bounded(call, |c, n| c >= n),
+    )
 };
 
 /// `count(array, value)`, an integer, or `count(array, value, n)`, a

@@ -35,7 +35,7 @@ mod table;
 use super::check::{Fault, TypedCall};
 use super::ir::BExpr;
 use super::lower::{LVal, LoweredCall, Lowerer};
-use super::model::Type;
+use super::model::{Base, Shape, Type};
 use super::verify::{Ev, Eval, EvaluatedCall};
 
 /// One built-in function or global.
@@ -67,11 +67,47 @@ pub struct Builtin {
     /// so that the verifier can stop there.
     pub(crate) settled_by: Option<bool>,
     /// Types a call whose arity is checked.
-    pub(crate) check: fn(&TypedCall<'_>) -> Result<Type, Fault>,
+    pub(crate) check: Check,
     /// Unrolls a checked call.
-    pub(crate) lower: fn(&mut Lowerer<'_, '_>, &LoweredCall) -> Result<LVal, Fault>,
+    pub(crate) lower: Lower,
     /// Evaluates a call on values.
-    pub(crate) verify: fn(&EvaluatedCall<'_>) -> Eval<Ev>,
+    pub(crate) verify: Verify,
+}
+
+type Check = fn(&TypedCall<'_>) -> Result<Type, Fault>;
+type Lower = fn(&mut Lowerer<'_, '_>, &LoweredCall) -> Result<LVal, Fault>;
+type Verify = fn(&EvaluatedCall<'_>) -> Eval<Ev>;
+
+impl Builtin {
+    /// A plain built-in, as most are: one argument, whose variables it
+    /// constrains, drawn as nothing, not a grid global, with no generator
+    /// hooks. An entry that differs says so in its fields and takes the
+    /// rest from here (`..Builtin::plain(...)`).
+    const fn plain(name: &'static str, forms: &'static str, check: Check, lower: Lower, verify: Verify) -> Builtin {
+        Builtin {
+            name,
+            forms,
+            arities: &[1],
+            scope: &[0],
+            drawing: Drawing::Nothing,
+            grid_global: false,
+            conditional: None,
+            settled_by: None,
+            check,
+            lower,
+            verify,
+        }
+    }
+}
+
+/// Checks that argument `i` of `call` is a fixed set of `base`, or says it
+/// expected `expected`.
+fn fixed_set(call: &TypedCall<'_>, i: usize, base: Base, expected: &str) -> Result<(), Fault> {
+    let (ty, _) = &call.args[i];
+    if ty.shape != Shape::Set || !ty.base.fits(base) {
+        return Err(call.wrong(i, expected));
+    }
+    Ok(())
 }
 
 /// What a picture draws for a built-in.

@@ -6,30 +6,24 @@
 //! relational semantics says, which the lowering states with a guard on
 //! each partial element. The verify hooks compute on the values.
 
-use super::{Builtin, Drawing};
+use super::Builtin;
 use crate::lang::check::{Fault, TypedCall};
 use crate::lang::ir::{BExpr, Cmp, IExpr};
 use crate::lang::lower::{LVal, LoweredCall, internal};
-use crate::lang::model::{Base, IntSet, Shape, Type};
+use crate::lang::model::{Base, IntSet, Type};
 use crate::lang::verify::{Ev, Eval, EvaluatedCall, bug};
 
 /// The most candidate values `nvalue` tries, the union of its elements'
 /// bounds.
 const MAX_NVALUE_VALUES: u64 = 10_000;
 
-const BASE: Builtin = Builtin {
-    name: "increasing",
-    forms: "increasing(array of int)",
-    arities: &[1],
-    scope: &[0],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check: check_one_array,
-    lower: |_, call| ordered(call, Cmp::Le, false),
-    verify: |call| verify_pairs(call, |a, b| a <= b),
-};
+const BASE: Builtin = Builtin::plain(
+    "increasing",
+    "increasing(array of int)",
+    check_one_array,
+    |_, call| ordered(call, Cmp::Le, false),
+    |call| verify_pairs(call, |a, b| a <= b),
+);
 
 pub(super) const INCREASING: Builtin = BASE;
 
@@ -295,11 +289,7 @@ fn check_two_arrays(call: &TypedCall<'_>) -> Result<Type, Fault> {
 
 /// Checks that argument `i` is a fixed set of `base`.
 fn fixed_set(call: &TypedCall<'_>, i: usize, base: Base) -> Result<(), Fault> {
-    let (ty, _) = &call.args[i];
-    if ty.shape != Shape::Set || !ty.base.fits(base) {
-        return Err(call.wrong(i, "a fixed set of the array's element type, such as `{1, 3}` or `1..n`"));
-    }
-    Ok(())
+    super::fixed_set(call, i, base, "a fixed set of the array's element type, such as `{1, 3}` or `1..n`")
 }
 
 /// For each partial element, that it has a value: within its bounds.

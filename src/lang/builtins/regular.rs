@@ -11,28 +11,25 @@
 //! whose domain is the states reachable there. The verify hook runs the
 //! automaton on the values.
 
-use super::{Builtin, Drawing};
+use super::Builtin;
 use crate::lang::check::{Fault, TypedCall};
 use crate::lang::ir::{BExpr, IExpr};
 use crate::lang::lower::{LVal, LoweredCall, internal};
-use crate::lang::model::{Base, IntSet, Shape, Type};
+use crate::lang::model::{Base, IntSet, Type};
 use crate::lang::verify::{Ev, Eval, EvaluatedCall, bug};
 
 /// The most entries of a transition table.
 const MAX_TABLE: i64 = 1_000_000;
 
 pub(super) const REGULAR: Builtin = Builtin {
-    name: "regular",
-    forms: "regular(array of int, Q, S, array[1..Q, 1..S] of int, q0, set of int)",
     arities: &[6],
-    scope: &[0],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check,
-    lower,
-    verify,
+    ..Builtin::plain(
+        "regular",
+        "regular(array of int, Q, S, array[1..Q, 1..S] of int, q0, set of int)",
+        check,
+        lower,
+        verify,
+    )
 };
 
 fn check(call: &TypedCall<'_>) -> Result<Type, Fault> {
@@ -45,10 +42,7 @@ fn check(call: &TypedCall<'_>) -> Result<Type, Fault> {
         return Err(call.wrong(3, "a fixed transition table"));
     }
     call.scalar(4, Base::Int, false, "the start state q0")?;
-    let (ty, _) = &call.args[5];
-    if ty.shape != Shape::Set || !ty.base.fits(Base::Int) {
-        return Err(call.wrong(5, "a fixed set of accepting states, such as `{3}` or `1..Q`"));
-    }
+    super::fixed_set(call, 5, Base::Int, "a fixed set of accepting states, such as `{3}` or `1..Q`")?;
     Ok(Type::scalar(Base::Bool, var))
 }
 

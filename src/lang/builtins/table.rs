@@ -1,6 +1,6 @@
 //! `table(array, tuples)`: the array's values are one of the tuples.
 
-use super::{Builtin, Drawing};
+use super::Builtin;
 use crate::lang::check::{Fault, TypedCall};
 use crate::lang::ir::{BExpr, IExpr};
 use crate::lang::lower::{LVal, LoweredCall, Lowerer, internal};
@@ -8,17 +8,8 @@ use crate::lang::model::{Base, Type};
 use crate::lang::verify::{Ev, Eval, EvaluatedCall, bug};
 
 pub(super) const TABLE: Builtin = Builtin {
-    name: "table",
-    forms: "table(array of int, [| tuple | tuple |])",
     arities: &[2],
-    scope: &[0],
-    drawing: Drawing::Nothing,
-    grid_global: false,
-    conditional: None,
-    settled_by: None,
-    check,
-    lower,
-    verify,
+    ..Builtin::plain("table", "table(array of int, [| tuple | tuple |])", check, lower, verify)
 };
 
 fn check(call: &TypedCall<'_>) -> Result<Type, Fault> {

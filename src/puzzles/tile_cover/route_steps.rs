@@ -6,7 +6,9 @@
 //!   last), and for the start, "left once";
 //! - "the walk ends once" (on the end tile, when the room has one);
 //! - "at most k tiles are left uncovered", when the room allows any;
-//! - the colour count (the walk alternates the checkerboard's colours);
+//! - the colour count (the walk alternates the checkerboard's colours),
+//!   stated for walks that leave at most k tiles of each colour, so that
+//!   it does not borrow the allowance, a rule of its own;
 //! - "the route is one piece": every covered tile is reached from the start
 //!   along the steps taken, added as cuts between solves ([`Pieces`]),
 //!   each guarded by the rule's selector.
@@ -27,7 +29,9 @@ use super::graph::{Room, START};
 use super::{Cell, TileCoverPuzzle};
 use crate::cnf::{ClauseSink, Cnf, Lit, Var, card};
 use crate::deduce::{Fact, Rule};
-use crate::graph::{Part, PathReading, Sink, Walk, colour_count, end_colour_link, path_arcs, read_path};
+use crate::graph::{
+    Part, PathReading, Sink, Walk, guarded_colour_count, guarded_end_colour_link, path_arcs, read_path,
+};
 use crate::grid::{Dir, Grid, Pos};
 use crate::puzzles::{Error, read_moves};
 use crate::solver::{Repair, Repairer};
@@ -116,7 +120,11 @@ pub(super) fn build(puzzle: &TileCoverPuzzle) -> RouteSteps {
     if let Some(end) = room.end() {
         w.add_clause(&[covered[end]]);
     }
-    colour_count(&mut w, room, &covered, truth, Walk::Path, Some(k));
+    // Guarded: "at most k tiles are left" is a rule of its own, which may be
+    // off, so the colour count must not lean on it (issue: a model leaving
+    // more failed the check, and a deduction could have used the bound
+    // under the colour count's name).
+    guarded_colour_count(&mut w, room, &covered, truth, Walk::Path, k);
     let (arcs, lasts) = path_arcs(&mut w, room, &covered, false);
     // The mechanics a player takes for granted: one step from a tile at most.
     w.owner = FIXED;
@@ -126,7 +134,7 @@ pub(super) fn build(puzzle: &TileCoverPuzzle) -> RouteSteps {
     }
     // As the lazy encoding does: only for small allowances, whose counters stay small.
     if (1..=16).contains(&k) && room.num_tiles() > 0 {
-        end_colour_link(&mut w, room, &covered, truth, Some(k), &lasts);
+        guarded_end_colour_link(&mut w, room, &covered, truth, k, &lasts);
     }
     let has_colour = w.owners.contains(&colour);
     let piece = colour + usize::from(has_colour);
@@ -176,7 +184,12 @@ fn rule(room: &Room, kind: Kind, selector: Lit) -> Rule {
             None => ("the walk ends once".to_string(), Vec::new(), Vec::new()),
         },
         Kind::Budget => {
-            (format!("at most {} uncovered", crate::puzzles::counted(k, "tile is left")), Vec::new(), Vec::new())
+            let name = if k == 1 {
+                "at most 1 tile is left uncovered".to_string()
+            } else {
+                format!("at most {k} tiles are left uncovered")
+            };
+            (name, Vec::new(), Vec::new())
         }
         Kind::Colour { .. } => {
             ("the colour count: the walk alternates the checkerboard's colours".to_string(), Vec::new(), Vec::new())
@@ -271,6 +284,15 @@ impl RuleCheck {
             }
             Kind::Colour { end_link } => {
                 let same = |n: usize| room.same_colour_as_start(n);
+                // The rule's clauses are guarded: they bind only while at
+                // most k tiles of each colour (other than the end) are left.
+                let left = |colour: bool| {
+                    let free = room.tiles().filter(|&t| Some(t) != room.end() && !covered[t]);
+                    free.filter(|&t| same(t) == colour).count()
+                };
+                if left(true) > room.leave_uncovered() || left(false) > room.leave_uncovered() {
+                    return Ok(());
+                }
                 let on = (0..room.num_nodes()).filter(|&n| covered[n]);
                 let difference: i64 = on.map(|n| if same(n) { 1 } else { -1 }).sum();
                 let allowed = match room.end() {
@@ -451,4 +473,137 @@ pub(super) fn given_entries(grid: &Grid<Cell>, given: &[String]) -> Result<Vec<(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The rules' clauses against the check, both ways, on small random
+    //! rooms: every walk from the start keeps each rule its cells keep (the
+    //! true rules, by counting), so the formula with those rules on must
+    //! admit it (a formula stronger than its rule would let `steps` deduce
+    //! under a rule's name what the rule does not say); and every model of
+    //! the formula with some rules on passes the check of those rules (a
+    //! weaker one fails it, as the colour count did with the allowance off:
+    //! its counters stopped at the allowance).
+
+    use super::*;
+    use crate::grid::Grid;
+    use crate::rng::SplitMix64;
+    use crate::solver::{Answer, Solve, new_solver};
+
+    fn random_puzzle(rng: &mut SplitMix64) -> TileCoverPuzzle {
+        let (rows, cols) = [(2, 3), (3, 3), (2, 4), (3, 4), (3, 5), (1, 5)][rng.below(6)];
+        let mut cells: Vec<Vec<Cell>> = (0..rows)
+            .map(|_| (0..cols).map(|_| if rng.below(6) == 0 { Cell::Wall } else { Cell::Tile }).collect())
+            .collect();
+        let mut free: Vec<Pos> = (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).collect();
+        rng.shuffle(&mut free);
+        cells[free[0].0][free[0].1] = Cell::Start;
+        if rng.below(2) == 0 {
+            cells[free[1].0][free[1].1] = Cell::End;
+        }
+        let tiles = cells.iter().flatten().filter(|c| matches!(c, Cell::Tile | Cell::End)).count();
+        let k = rng.below(6).min(tiles);
+        TileCoverPuzzle::new(Grid::from_rows(cells).unwrap(), k).unwrap()
+    }
+
+    /// Every walk from the start over distinct tiles, at least one, as the
+    /// arcs it takes; none goes on from the end tile.
+    fn walks(room: &Room) -> Vec<Vec<usize>> {
+        fn go(room: &Room, at: usize, seen: &mut Vec<bool>, arcs: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            if !arcs.is_empty() {
+                out.push(arcs.clone());
+            }
+            if Some(at) == room.end() {
+                return;
+            }
+            for &arc in room.out_arcs(at) {
+                let to = room.arcs()[arc].1;
+                if to != START && !seen[to] {
+                    seen[to] = true;
+                    arcs.push(arc);
+                    go(room, to, seen, arcs, out);
+                    arcs.pop();
+                    seen[to] = false;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(room, START, &mut vec![false; room.num_nodes()], &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// The assumptions that fix the formula's arcs, covered tiles and last
+    /// tile to `walk`, and the rules it keeps as `on`.
+    fn walk_assumptions(steps: &RouteSteps, room: &Room, walk: &[usize]) -> (Vec<Lit>, Vec<usize>) {
+        let check = &steps.check;
+        let mut covered = vec![false; room.num_nodes()];
+        covered[START] = true;
+        walk.iter().for_each(|&a| covered[room.arcs()[a].1] = true);
+        let last = room.arcs()[*walk.last().unwrap()].1;
+        let mut fixed: Vec<Lit> = Vec::new();
+        for (arc, var) in check.arcs.iter().enumerate() {
+            fixed.push(if walk.contains(&arc) { var.pos() } else { var.neg() });
+        }
+        for t in room.tiles() {
+            fixed.push(if covered[t] { check.covered[t] } else { !check.covered[t] });
+        }
+        for (n, l) in check.lasts.iter().enumerate() {
+            if let Some(&l) = l.as_ref() {
+                fixed.push(if n == last { l } else { !l });
+            }
+        }
+        let left = room.tiles().filter(|&t| !covered[t]).count();
+        let keeps = |kind: Kind| match kind {
+            Kind::Budget => left <= room.leave_uncovered(),
+            Kind::Ends => room.end().is_none_or(|e| e == last),
+            _ => true,
+        };
+        let on: Vec<usize> = (0..check.kinds.len()).filter(|&r| keeps(check.kinds[r])).collect();
+        for (r, rule) in steps.rules.iter().enumerate() {
+            fixed.push(if on.contains(&r) { rule.selector } else { !rule.selector });
+        }
+        (fixed, on)
+    }
+
+    #[test]
+    fn the_rules_clauses_say_what_the_check_says() {
+        let mut rng = SplitMix64::new(7);
+        let (mut walks_tried, mut models_checked) = (0, 0);
+        for _ in 0..300 {
+            let puzzle = random_puzzle(&mut rng);
+            let room = puzzle.room();
+            let steps = build(&puzzle);
+            let mut solver = new_solver(&steps.guarded, None);
+            let mechanics_allow = |walk: &[usize]| {
+                let covered: Vec<usize> = walk.iter().map(|&a| room.arcs()[a].1).collect();
+                let end_ok = room.end().is_none_or(|e| covered.contains(&e));
+                end_ok && (room.leave_uncovered() > 0 || covered.len() == room.num_tiles())
+            };
+            for walk in walks(room).into_iter().filter(|w| mechanics_allow(w)) {
+                let (fixed, on) = walk_assumptions(&steps, room, &walk);
+                let answer = solver.solve_under(&fixed).unwrap();
+                assert_eq!(answer, Answer::Sat, "{:?} keeps rules {on:?}, which refuse it", walk);
+                walks_tried += 1;
+            }
+            let rules = steps.rules.len();
+            for _ in 0..20 {
+                let on: Vec<usize> = (0..rules).filter(|_| rng.below(3) > 0).collect();
+                let chosen: Vec<Lit> = (0..rules)
+                    .map(|r| if on.contains(&r) { steps.rules[r].selector } else { !steps.rules[r].selector })
+                    .collect();
+                if solver.solve_under(&chosen).unwrap() == Answer::Sat {
+                    let value = |l: Lit| solver.value(l);
+                    // "The route is one piece" comes as cuts between solves, not clauses.
+                    let in_clauses: Vec<usize> =
+                        on.iter().copied().filter(|&r| steps.check.kinds[r] != Kind::Piece).collect();
+                    if let Err(why) = steps.check.rules(&value, &in_clauses) {
+                        panic!("a model of rules {on:?} fails their check: {why}");
+                    }
+                    models_checked += 1;
+                }
+            }
+        }
+        assert!(walks_tried > 1000 && models_checked > 1000, "{walks_tried} walks, {models_checked} models");
+    }
 }
