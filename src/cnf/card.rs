@@ -47,7 +47,7 @@ pub fn at_most_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
 /// let xs: Vec<_> = cnf.new_vars(10).into_iter().map(|v| v.pos()).collect();
 /// card::at_most_one_with(&mut cnf, &xs, AmoEncoding::Sequential);
 /// assert_eq!(cnf.num_vars(), 10 + 9);
-/// assert_eq!(cnf.num_clauses(), 3 * 10 - 4);
+/// assert_eq!(cnf.num_clauses(), 4 * 10 - 5);
 /// ```
 pub fn at_most_one_with<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], encoding: AmoEncoding) {
     if lits.len() < 2 {
@@ -90,9 +90,16 @@ pub fn exactly_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
 fn sequential_at_most_one<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit]) {
     let n = lits.len();
     let s: Vec<Lit> = sink.new_vars(n - 1).into_iter().map(|v| v.pos()).collect();
+    // s[i] is "one of lits[..=i]": implied by them, and (the second
+    // clause of each pair) implying them, so that the literals decided
+    // false in order settle each s[i] false at once. Without it the last
+    // true literal settled the whole ladder, one after another, and a walk
+    // over the models (`solver::Walk`) redid that per model.
     sink.add_clause(&[!lits[0], s[0]]);
+    sink.add_clause(&[lits[0], !s[0]]);
     for i in 1..n - 1 {
         sink.add_clause(&[!lits[i], s[i]]);
+        sink.add_clause(&[lits[i], s[i - 1], !s[i]]);
         sink.add_clause(&[!s[i - 1], s[i]]);
         sink.add_clause(&[!lits[i], !s[i - 1]]);
     }
@@ -373,7 +380,8 @@ mod tests {
         let xs: Vec<Lit> = cnf.new_vars(20).into_iter().map(|v| v.pos()).collect();
         at_most_one(&mut cnf, &xs);
         assert_eq!(cnf.num_vars(), 20 + 19);
-        assert_eq!(cnf.num_clauses(), 3 * 20 - 4);
+        // The textbook's 3n - 4, and n - 1 clauses defining the ladder both ways.
+        assert_eq!(cnf.num_clauses(), 4 * 20 - 5);
     }
 
     proptest! {

@@ -703,17 +703,32 @@ impl Encoder {
     /// (Booleans as 0 and 1); an error names a scalar whose literals do not
     /// spell out one value of its domain.
     pub fn decode(&self, model: &Model, value: &dyn Fn(Lit) -> bool) -> Result<Vec<i64>, String> {
-        (0..model.num_scalars())
-            .map(|s| {
-                if let Some(l) = self.scalar_lits[s] {
-                    Ok(i64::from(value(l)))
-                } else if let Some(x) = self.scalar_ints[s] {
-                    self.ints[x].decode(value).map_err(|e| format!("{}: {e}", model.scalar_name(s)))
-                } else {
-                    Err(format!("{} has no encoding", model.scalar_name(s)))
-                }
-            })
-            .collect()
+        (0..model.num_scalars()).map(|s| self.decode_scalar(model, s, value)).collect()
+    }
+
+    /// Scalar `s`'s value in a model, as [`Encoder::decode`] gives it.
+    pub fn decode_scalar(&self, model: &Model, s: usize, value: &dyn Fn(Lit) -> bool) -> Result<i64, String> {
+        if let Some(l) = self.scalar_lits[s] {
+            Ok(i64::from(value(l)))
+        } else if let Some(x) = self.scalar_ints[s] {
+            self.ints[x].decode(value).map_err(|e| format!("{}: {e}", model.scalar_name(s)))
+        } else {
+            Err(format!("{} has no encoding", model.scalar_name(s)))
+        }
+    }
+
+    /// For each scalar of `model`, the variables whose literals
+    /// [`Encoder::decode_scalar`] reads: (variable, scalar) pairs.
+    pub fn decoding_vars(&self, model: &Model) -> Vec<(Var, usize)> {
+        let mut pairs = Vec::new();
+        for s in 0..model.num_scalars() {
+            if let Some(l) = self.scalar_lits[s] {
+                pairs.push((l.var(), s));
+            } else if let Some(x) = self.scalar_ints[s] {
+                pairs.extend(self.ints[x].defining_lits().0.iter().map(|l| (l.var(), s)));
+            }
+        }
+        pairs
     }
 }
 

@@ -24,6 +24,13 @@ pub struct Propagator {
     contradictory: bool,
     /// The assumptions since the last reset met a conflict.
     conflicted: bool,
+    /// With [`Propagator::tracking_satisfaction`]: per literal, the stored
+    /// clauses it is in; empty otherwise.
+    occurs: Vec<Vec<u32>>,
+    /// Per stored clause, how many of its literals hold.
+    holding: Vec<u32>,
+    /// The stored clauses none of whose literals holds.
+    unsatisfied: usize,
 }
 
 impl Propagator {
@@ -46,6 +53,9 @@ impl Propagator {
             fixed: 0,
             contradictory: false,
             conflicted: false,
+            occurs: Vec::new(),
+            holding: Vec::new(),
+            unsatisfied: 0,
         };
         let mut units = Vec::new();
         for clause in cnf.clauses() {
@@ -88,13 +98,60 @@ impl Propagator {
         }
     }
 
+    /// The same propagator, also keeping count of the clauses the
+    /// assignment does not yet satisfy, so that
+    /// [`Propagator::all_satisfied`] can tell when any completion of it is
+    /// a model. Each assignment then also visits every clause its literal
+    /// is in.
+    pub fn tracking_satisfaction(mut self) -> Propagator {
+        let clauses = self.starts.len() - 1;
+        self.occurs = vec![Vec::new(); self.watches.len()];
+        self.holding = vec![0; clauses];
+        for clause in 0..clauses {
+            for k in self.starts[clause]..self.starts[clause + 1] {
+                let lit = self.lits[k];
+                self.occurs[lit.code()].push(clause as u32);
+                if self.value(lit) == Some(true) {
+                    self.holding[clause] += 1;
+                }
+            }
+        }
+        self.unsatisfied = self.holding.iter().filter(|&&h| h == 0).count();
+        self
+    }
+
+    /// Whether the assignment, with no conflict, satisfies every clause, so
+    /// that any values of the open variables complete it to a model. Always
+    /// false unless [`Propagator::tracking_satisfaction`] made it.
+    pub fn all_satisfied(&self) -> bool {
+        !self.occurs.is_empty() && self.unsatisfied == 0 && self.is_consistent()
+    }
+
+    /// The literals assigned since `mark`, in order.
+    pub fn trail_since(&self, mark: usize) -> &[Lit] {
+        &self.trail[mark.min(self.trail.len())..]
+    }
+
     /// Undoes every [`Propagator::assume`] since the unit clauses.
     pub fn reset(&mut self) {
-        for lit in self.trail.drain(self.fixed..) {
-            self.values[lit.var().index()] = 0;
-        }
+        self.unassign_down_to(self.fixed);
         self.head = self.fixed;
         self.conflicted = false;
+    }
+
+    fn unassign_down_to(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let lit = self.trail.pop().expect("the trail is longer than the mark");
+            self.values[lit.var().index()] = 0;
+            if let Some(clauses) = self.occurs.get(lit.code()) {
+                for &clause in clauses {
+                    self.holding[clause as usize] -= 1;
+                    if self.holding[clause as usize] == 0 {
+                        self.unsatisfied += 1;
+                    }
+                }
+            }
+        }
     }
 
     /// The point the assignment has reached, to come back to with
@@ -107,9 +164,7 @@ impl Propagator {
     /// met since then.
     pub fn undo_to(&mut self, mark: usize) {
         let mark = mark.max(self.fixed);
-        for lit in self.trail.drain(mark..) {
-            self.values[lit.var().index()] = 0;
-        }
+        self.unassign_down_to(mark);
         self.head = mark;
         self.conflicted = false;
     }
@@ -158,6 +213,14 @@ impl Propagator {
     fn set(&mut self, lit: Lit) {
         self.values[lit.var().index()] = if lit.is_positive() { 1 } else { -1 };
         self.trail.push(lit);
+        if let Some(clauses) = self.occurs.get(lit.code()) {
+            for &clause in clauses {
+                if self.holding[clause as usize] == 0 {
+                    self.unsatisfied -= 1;
+                }
+                self.holding[clause as usize] += 1;
+            }
+        }
     }
 
     fn propagate(&mut self) -> bool {

@@ -65,6 +65,11 @@ pub struct Walk {
     budget: u64,
     at_model: bool,
     done: bool,
+    /// The variables whose values may have changed since the last model
+    /// ([`Walk::changed`]), with repeats.
+    changed: Vec<Var>,
+    /// The lowest the trail has been since the last model.
+    low: usize,
 }
 
 impl Walk {
@@ -72,7 +77,7 @@ impl Walk {
     /// variables, giving up after `budget` conflicts. Variables the clauses
     /// do not know are taken as false.
     pub fn new(cnf: &Cnf, projection: &[Lit], budget: u64) -> Walk {
-        let propagator = Propagator::new(cnf);
+        let propagator = Propagator::new(cnf).tracking_satisfaction();
         let mut placed = vec![false; propagator.num_vars()];
         let mut order = Vec::with_capacity(propagator.num_vars());
         for var in projection.iter().map(|l| l.var()) {
@@ -83,7 +88,34 @@ impl Walk {
         let projected = order.len();
         order.extend((0..placed.len()).filter(|&i| !placed[i]).map(Var::from_index));
         let done = !propagator.is_consistent();
-        Walk { propagator, order, projected, frames: Vec::new(), conflicts: 0, budget, at_model: false, done }
+        Walk {
+            propagator,
+            order,
+            projected,
+            frames: Vec::new(),
+            conflicts: 0,
+            budget,
+            at_model: false,
+            done,
+            changed: Vec::new(),
+            low: 0,
+        }
+    }
+
+    /// For the model just found, every variable whose value may differ
+    /// from the previous model's (some more than once, some unchanged); for
+    /// the first model, every variable the clauses have set. So a reader
+    /// that keeps the last model's values needs to read only these again.
+    pub fn changed(&self) -> &[Var] {
+        &self.changed
+    }
+
+    /// Undoes the assignments since `mark`, noting their variables as
+    /// changed.
+    fn undo_to(&mut self, mark: usize) {
+        self.changed.extend(self.propagator.trail_since(mark).iter().map(|l| l.var()));
+        self.low = self.low.min(mark);
+        self.propagator.undo_to(mark);
     }
 
     /// The value of `lit` in the model just found.
@@ -101,17 +133,24 @@ impl Walk {
         if self.done {
             return WalkStep::Done;
         }
-        if std::mem::take(&mut self.at_model) && !self.leave_model() {
-            return self.finish(WalkStep::Done);
+        if std::mem::take(&mut self.at_model) {
+            self.changed.clear();
+            self.low = self.propagator.mark();
+            if !self.leave_model() {
+                return self.finish(WalkStep::Done);
+            }
         }
         loop {
             if self.conflicts > self.budget {
                 let cubes = self.open_cubes();
                 return self.finish(WalkStep::GaveUp(cubes));
             }
+            // Once every clause holds, any values of the open variables make
+            // a model, so only the projection's open variables are decided.
+            let end = if self.propagator.all_satisfied() { self.projected } else { self.order.len() };
             let start = self.frames.last().map_or(0, |f| f.at + 1);
-            let Some(at) = (start..self.order.len()).find(|&i| self.propagator.value(self.order[i].pos()).is_none())
-            else {
+            let Some(at) = (start.min(end)..end).find(|&i| self.propagator.value(self.order[i].pos()).is_none()) else {
+                self.changed.extend(self.propagator.trail_since(self.low).iter().map(|l| l.var()));
                 self.at_model = true;
                 return WalkStep::Model;
             };
@@ -135,8 +174,10 @@ impl Walk {
     /// the projection extends to a model, and moves to the next branch;
     /// false when there is none.
     fn leave_model(&mut self) -> bool {
-        if let Some(first) = self.frames.iter().position(|f| f.at >= self.projected) {
-            self.propagator.undo_to(self.frames[first].mark);
+        // The decisions are in the order's order, so the projected come first.
+        let first = self.frames.partition_point(|f| f.at < self.projected);
+        if let Some(frame) = self.frames.get(first) {
+            self.undo_to(frame.mark);
             self.frames.truncate(first);
         }
         self.backtrack()
@@ -147,7 +188,7 @@ impl Walk {
     /// left.
     fn backtrack(&mut self) -> bool {
         while let Some(frame) = self.frames.pop() {
-            self.propagator.undo_to(frame.mark);
+            self.undo_to(frame.mark);
             if frame.flipped {
                 continue;
             }
@@ -189,8 +230,21 @@ mod tests {
     fn walked(cnf: &Cnf, projection: &[Lit], budget: u64) -> (Vec<Vec<bool>>, bool) {
         let mut walk = Walk::new(cnf, projection, budget);
         let mut found = Vec::new();
+        let mut last: Option<Vec<bool>> = None;
         loop {
             match walk.step() {
+                // Each model in full, on the proptest's small formulas.
+                WalkStep::Model if cnf.num_vars() <= 64 => {
+                    let model: Vec<bool> = (0..cnf.num_vars()).map(|i| walk.value(Var::from_index(i).pos())).collect();
+                    assert!(cnf.is_satisfied_by(&model), "the walk's model breaks a clause");
+                    if let Some(last) = &last {
+                        for (i, (was, is)) in last.iter().zip(&model).enumerate() {
+                            assert!(was == is || walk.changed().contains(&Var::from_index(i)), "an unlisted change");
+                        }
+                    }
+                    last = Some(model);
+                    found.push(projection.iter().map(|&l| walk.value(l)).collect());
+                }
                 WalkStep::Model => found.push(projection.iter().map(|&l| walk.value(l)).collect()),
                 WalkStep::Done => return (found, false),
                 WalkStep::GaveUp(cubes) => {

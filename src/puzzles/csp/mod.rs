@@ -18,6 +18,7 @@
 //! ```
 
 pub mod clue_solver;
+mod count;
 pub mod design;
 pub mod designer;
 mod render;
@@ -44,9 +45,7 @@ use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
 use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
 use crate::draw::Scene;
 use crate::model::{LoadError, Source};
-use crate::solver::{
-    Answer, Checked, Lazy, ProjectedModels, Recorded, Solve, SolveStats, SolverError, WalkStep, count_projected,
-};
+use crate::solver::{Answer, Lazy, Recorded, Solve, SolveStats, count_projected};
 
 pub use render::{CspFacts, CspSolution, Shown, ShownRoute};
 
@@ -79,55 +78,6 @@ impl Engine {
             Engine::Order => Encoding::Order,
             Engine::Log => Encoding::Log,
             Engine::Eager => Encoding::Eager,
-        }
-    }
-}
-
-/// A count that passes this many solutions starts again split into cubes:
-/// measured on the queens, a restart this early pays for itself (8 queens
-/// lose about 10%, 10 queens gain about 20%).
-const CUBE_AFTER: u64 = 16;
-
-/// The most values of the variable whose values split a count into cubes.
-const CUBE_VALUES: u64 = 64;
-
-/// From this many projected literals a count starts with a
-/// [`solver::Walk`](crate::solver::Walk): measured on `sum(a) = 1`, each
-/// of varisat's models costs about a microsecond per variable, which only
-/// a large projection makes the larger part of a count.
-const WALK_FROM: usize = 2_000;
-
-/// The conflicts a count's walk may meet before it hands the rest of the
-/// search to the CDCL solver.
-const WALK_CONFLICTS: u64 = 2_000;
-
-/// The independent check of a solution, given its literals' values.
-type SolutionCheck<'a> = dyn Fn(&dyn Fn(Lit) -> bool) -> Result<(), String> + 'a;
-
-/// Counts the models of `cnf` by a walk, each passing `check`, into
-/// `count` up to the options' limit: `None` when the walk finished or
-/// reached the limit, or the cubes it left for the CDCL solver.
-fn walk_count(
-    cnf: &Cnf,
-    projection: &[Lit],
-    check: &SolutionCheck<'_>,
-    options: &CountOptions,
-    count: &mut u64,
-) -> Result<Option<Vec<Vec<Lit>>>, Error> {
-    let mut walk = crate::solver::Walk::new(cnf, projection, WALK_CONFLICTS);
-    loop {
-        if options.limit.is_some_and(|limit| *count >= limit) {
-            return Ok(None);
-        }
-        options.solver.stop.check().map_err(Error::Stopped)?;
-        match walk.step() {
-            WalkStep::Model => {
-                check(&|lit| walk.value(lit)).map_err(SolverError::ModelRejected)?;
-                *count += 1;
-                options.progress.set_solutions(*count);
-            }
-            WalkStep::Done => return Ok(None),
-            WalkStep::GaveUp(cubes) => return Ok(Some(cubes)),
         }
     }
 }
@@ -793,114 +743,7 @@ impl Puzzle for CspPuzzle {
         if options.method == CountMethod::Exact {
             return self.count_exact(options);
         }
-        let verifier = verify::Verifier::new(&self.model);
-        let engine = Engine::choose(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
-        let log = Rc::new(RefCell::new(RepairLog::default()));
-        // No splicing: a spliced route takes other arcs than the model, and
-        // solutions are told apart by their routes.
-        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), false, &log);
-        let mut count = 0u64;
-        let mut complete = true;
-        // Without an objective the enumeration itself finds the first solution.
-        let optimum = match self.program.objective {
-            None => Some(None),
-            Some(_) => self.search(&verifier, &mut compiled, &mut *solver, &log)?.map(|(_, optimum, _)| optimum),
-        };
-        if let Some(optimum) = optimum {
-            let assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
-            let shown = self.shown_scalars();
-            let (projection, one_hot) = self.solution_projection(&compiled.encoder, &grids);
-            // Cubes: one per value of the shown scalar with the most values
-            // (up to CUBE_VALUES), so that each enumeration's blocking clauses
-            // stay few; they are retired when its cube is done.
-            let splitter = shown
-                .iter()
-                .filter_map(|&s| compiled.encoder.scalar_int(s))
-                .filter(|&x| (2..=CUBE_VALUES).contains(&compiled.encoder.domain(x).len()))
-                .max_by_key(|&x| compiled.encoder.domain(x).len());
-            let mut cubes: Vec<Vec<Lit>> = Vec::new();
-            if let Some(x) = splitter {
-                let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
-                for v in values {
-                    let lit = compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?;
-                    let mut cube = assumptions.clone();
-                    cube.push(lit);
-                    cubes.push(cube);
-                }
-            }
-            let (encoder, cnf) = (&compiled.encoder, &compiled.cnf);
-            let objective = compiled.objective.as_ref();
-            let check = |value: &dyn Fn(Lit) -> bool| {
-                let (_, found) = self.check_model(&verifier, encoder, objective, value, &log.borrow().routes)?;
-                if found != optimum {
-                    return Err(format!("a counted solution has the objective {found:?}, not the optimum {optimum:?}"));
-                }
-                Ok(())
-            };
-            // A walk first over a large projection, where each CDCL model
-            // would cost a decision per variable; it needs the whole formula
-            // in `cnf`, so no grid's cuts and no objective's bound.
-            let walkable = grids.is_empty()
-                && self.program.objective.is_none()
-                && assumptions.is_empty()
-                && projection.len() >= WALK_FROM;
-            let mut walk_cubes: Vec<Vec<Lit>> = Vec::new();
-            if walkable {
-                match walk_count(cnf, &projection, &check, options, &mut count)? {
-                    Some(cubes) => {
-                        walk_cubes = cubes.into_iter().map(|cube| [assumptions.as_slice(), &cube].concat()).collect()
-                    }
-                    None => complete = options.limit.is_none_or(|limit| count < limit),
-                }
-            }
-            let mut checked = Checked::new(&mut *solver, check);
-            // First without cubes; a count that runs past CUBE_AFTER starts
-            // again split into cubes. After a walk, its cubes, once.
-            let plain = [assumptions.clone()];
-            let mut runs: Vec<&[Vec<Lit>]> = vec![&plain];
-            if walkable {
-                runs = if walk_cubes.is_empty() { Vec::new() } else { vec![&walk_cubes] };
-            } else if !cubes.is_empty() {
-                runs.push(&cubes);
-            }
-            let walked = count;
-            for (run, parts) in runs.iter().enumerate() {
-                let last_run = run + 1 == runs.len();
-                count = walked;
-                let mut restart = false;
-                for part in parts.iter() {
-                    let mut models = ProjectedModels::new(&mut checked, projection.clone(), part).shortened_by(cnf);
-                    if one_hot {
-                        models = models.block_on_true_literals();
-                    }
-                    loop {
-                        if options.limit.is_some_and(|limit| count >= limit) {
-                            complete = false;
-                            break;
-                        }
-                        if !last_run && count >= CUBE_AFTER {
-                            restart = true;
-                            break;
-                        }
-                        let Some(model) = models.next() else { break };
-                        model?;
-                        count += 1;
-                        options.progress.set_solutions(count);
-                    }
-                    if !complete || restart {
-                        break;
-                    }
-                }
-                if !restart {
-                    break;
-                }
-            }
-        }
-        let cuts = log.borrow().cuts.len();
-        let stats = Self::run_stats(engine, &compiled.cnf, cuts, &*solver, encode_ms);
-        Ok(CountReport { count, complete, saturated: false, stats, stopped: None })
+        self.count_by_enumeration(options)
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {

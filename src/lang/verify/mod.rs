@@ -13,6 +13,10 @@
 //! witness); the witnesses are given in the order the constraints meet
 //! their grid globals.
 
+mod incremental;
+
+pub(crate) use incremental::IncrementalCheck;
+
 use super::builtins::{self, Builtin};
 use super::check::Named;
 use super::model::{Base, Function, IntSet, Model, Value, flat_position};
@@ -121,14 +125,53 @@ impl<'m> Verifier<'m> {
             }
         }
         let mut next_grid = 0;
-        for constraint in &self.model.constraints {
-            let mut env = Env { values, locals: Vec::new(), routes, next_grid };
-            if !self.truth(&constraint.expr, &mut env)? {
+        for c in 0..self.model.constraints.len() {
+            if !self.constraint_holds(c, values, routes, &mut next_grid)? {
+                let constraint = &self.model.constraints[c];
                 return Err(format!("the constraint \"{}\" (line {}) does not hold", constraint.name, constraint.line));
             }
-            next_grid = env.next_grid;
         }
         Ok(())
+    }
+
+    /// Whether constraint `c` holds, its grid globals' witnesses taken from
+    /// `routes[*next_grid]` on, which it moves past them.
+    fn constraint_holds(
+        &self,
+        c: usize,
+        values: &[i64],
+        routes: &[Option<Vec<(i64, i64)>>],
+        next_grid: &mut usize,
+    ) -> Result<bool, String> {
+        self.holds(&self.model.constraints[c].expr, values, routes, next_grid)
+    }
+
+    /// Whether the Boolean `e`, outside any loop, holds; as
+    /// [`Verifier::constraint_holds`].
+    fn holds(
+        &self,
+        e: &Expr,
+        values: &[i64],
+        routes: &[Option<Vec<(i64, i64)>>],
+        next_grid: &mut usize,
+    ) -> Result<bool, String> {
+        let mut env = Env { values, locals: Vec::new(), routes, next_grid: *next_grid };
+        let holds = self.truth(e, &mut env)?;
+        *next_grid = env.next_grid;
+        Ok(holds)
+    }
+
+    /// The declaration of scalar `s`.
+    fn decl_of(&self, s: usize) -> Option<&'m super::model::VarDecl> {
+        let at = self.model.vars.partition_point(|d| d.first + d.len <= s);
+        self.model.vars.get(at).filter(|d| (d.first..d.first + d.len).contains(&s))
+    }
+
+    /// Whether scalar `s` may take `v`: in its domain and as the model
+    /// gives it, if it does.
+    fn admits(&self, s: usize, v: i64) -> bool {
+        self.decl_of(s)
+            .is_some_and(|decl| decl.domain.contains(v) && decl.given_at(s - decl.first).is_none_or(|given| given == v))
     }
 
     /// The objective's value under `values`; an error when there is no
