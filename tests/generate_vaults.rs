@@ -221,9 +221,10 @@ fn a_family_design_title_names_the_generated_puzzles() {
         }
         // A family's design table holds a title alone, refused at its place
         // by every command.
-        for (table, place, words) in
-            [("[design]\ntitle = 3\n", ":2:9:", "text in quotes"), ("[design]\nclue = 1\n", ":2:1:", "unknown field `clue`")]
-        {
+        for (table, place, words) in [
+            ("[design]\ntitle = 3\n", ":2:9:", "text in quotes"),
+            ("[design]\nclue = 1\n", ":2:1:", "unknown field `clue`"),
+        ] {
             let bad = format!("{text}{table}");
             let lines = bad.lines().count();
             let place = format!("bad.toml:{}{}", lines, place.trim_start_matches(":2"));

@@ -216,10 +216,9 @@ fn write_puzzle(
 
 fn rating_text(puzzle: &Generated) -> String {
     let measure = puzzle.measure.as_ref().map_or(String::new(), |m| format!("; {} {}", m.name, m.value));
-    let rating = puzzle
-        .rating
-        .as_ref()
-        .map_or(String::new(), |r| format!("; rated {} ({} steps, {} constraints in all)", r.largest, r.steps, r.total));
+    let rating = puzzle.rating.as_ref().map_or(String::new(), |r| {
+        format!("; rated {} ({} steps, {} constraints in all)", r.largest, r.steps, r.total)
+    });
     measure + &rating
 }
 
