@@ -162,14 +162,14 @@ fn declarations_are_validated() {
 #[test]
 fn a_parameter_defined_through_itself_is_refused_at_the_use_that_closes_the_cycle() {
     let text = "kind = \"csp\"\n[params]\na = \"b + 1\"\nb = \"c * 2\"\nc = \"a - 1\"\n[vars]\nx = \"0..9\"\n";
-    let e = refused(text.to_string());
+    let e = refused(text);
     // The walk starts at `a`, goes through `b` to `c`, whose `a` (line 5,
     // column 6) closes the cycle.
     assert_mentions(
         &e,
         &["bad.toml:5:6:", "the parameter `a` defined through itself (`a` uses `b` uses `c` uses `a`)"],
     );
-    let e = refused("kind = \"csp\"\n[params]\nn = \"n + 1\"\n[vars]\nx = \"0..9\"\n".to_string());
+    let e = refused("kind = \"csp\"\n[params]\nn = \"n + 1\"\n[vars]\nx = \"0..9\"\n");
     assert_mentions(&e, &["bad.toml:3:6:", "the parameter `n` defined through itself"]);
 }
 
