@@ -10,7 +10,7 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use crate::model::{LoadError, Source, Spanned};
-use crate::puzzles::Error;
+use crate::puzzles::{Error, Puzzle, SolveOptions, Status};
 use crate::rng::SplitMix64;
 use crate::solver::{SolveStats, SolverConfig};
 
@@ -180,4 +180,36 @@ pub fn rewrite(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
         out.replace_range(span, &written);
     }
     out
+}
+
+/// A family model's text with its grid string replaced by `rows` (and its
+/// title by the design table's, if any).
+pub fn rewrite_grid(
+    text: &str,
+    grid_span: &Range<usize>,
+    title: Option<&(Range<usize>, String)>,
+    rows: &[String],
+) -> String {
+    let grid = (grid_span.clone(), format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
+    rewrite(text, std::iter::once(grid).chain(title.cloned()).collect())
+}
+
+/// The solution of a written model found by `engine`, another than the one
+/// its recount uses, so that two encodings must agree; `what` names the
+/// model in the errors ("vault", "room").
+pub fn solve_written(
+    puzzle: Result<impl Puzzle, LoadError>,
+    engine: &str,
+    solver: &SolverConfig,
+    what: &str,
+) -> Result<serde_json::Value, Error> {
+    let puzzle = puzzle.map_err(|e| Error::Internal(format!("a generated {what} does not load: {e}")))?;
+    let options = SolveOptions { engine: Some(engine.to_string()), solver: solver.clone(), ..SolveOptions::default() };
+    let report = puzzle.solve(&options)?;
+    match report.solution {
+        Some(solution) if report.status == Status::Solved => Ok(solution.json),
+        _ => Err(Error::CheckFailed(format!(
+            "a generated {what} has no route by the {engine} engine, though its count found one"
+        ))),
+    }
 }

@@ -9,7 +9,7 @@ use super::{Cell, FanPuzzle, load_puzzle};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::Error;
-use crate::puzzles::design::{Designer, Draft, Slot, family_title_edit, rewrite};
+use crate::puzzles::design::{Designer, Draft, Slot, family_title_edit, rewrite_grid};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 
@@ -147,8 +147,7 @@ impl Draft for FansDraft<'_> {
         }
         let rows: Vec<String> = cells.iter().map(|row| row.iter().map(|c| c.symbol()).collect()).collect();
         let d = self.designer;
-        let grid = (d.grid_span.clone(), format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
-        rewrite(&d.text, std::iter::once(grid).chain(d.title.clone()).collect())
+        rewrite_grid(&d.text, &d.grid_span, d.title.as_ref(), &rows)
     }
 
     fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {

@@ -14,8 +14,8 @@ use serde::Deserialize;
 use super::{Cell, load_puzzle};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Problem, Source, Spanned};
-use crate::puzzles::design::{Designer, Draft, Drops, Slot, family_title_edit, rewrite};
-use crate::puzzles::{Error, Puzzle, SolveOptions, Status};
+use crate::puzzles::Error;
+use crate::puzzles::design::{Designer, Draft, Drops, Slot, family_title_edit, rewrite_grid, solve_written};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 
@@ -158,22 +158,11 @@ impl Draft for TileCoverDraft<'_> {
             cells[r][c] = '#';
         }
         let rows: Vec<String> = cells.iter().map(|row| row.iter().collect()).collect();
-        let grid = (d.grid_span.clone(), format!("\"\"\"\n{}\n\"\"\"", rows.join("\n")));
-        rewrite(&d.text, std::iter::once(grid).chain(d.title.clone()).collect())
+        rewrite_grid(&d.text, &d.grid_span, d.title.as_ref(), &rows)
     }
 
     fn solution(&self, kept: &[bool], solver: &SolverConfig) -> Result<serde_json::Value, Error> {
         let text = self.write(kept);
-        let puzzle = load_puzzle(&Source::from_text(&self.designer.name, text))
-            .map_err(|e| Error::Internal(format!("a generated room does not load: {e}")))?;
-        let options =
-            SolveOptions { engine: Some(ROUTE_ENGINE.to_string()), solver: solver.clone(), ..SolveOptions::default() };
-        let report = puzzle.solve(&options)?;
-        match report.solution {
-            Some(solution) if report.status == Status::Solved => Ok(solution.json),
-            _ => Err(Error::CheckFailed(format!(
-                "a generated room has no route by the {ROUTE_ENGINE} engine, though its count found one"
-            ))),
-        }
+        solve_written(load_puzzle(&Source::from_text(&self.designer.name, text)), ROUTE_ENGINE, solver, "room")
     }
 }
