@@ -611,3 +611,21 @@ fn one_kept_solver_makes_the_puzzles_that_reloading_each_check_makes() {
         }
     }
 }
+
+/// The header names the clues kept (one clue is not "1 clues") and warns
+/// that the template's comments, kept in the body, describe the template.
+#[test]
+fn the_header_counts_the_clues_and_disowns_the_templates_comments() {
+    let template = format!("# A template comment: 17 givens.\n{SUDOKU4}");
+    for puzzle in csp_run(&template, &options(3, 4)) {
+        let mut lines = puzzle.model.lines();
+        let first = lines.next().unwrap();
+        let noun = if puzzle.clues == 1 { "clue" } else { "clues" };
+        assert!(
+            first.ends_with(&format!("(puzzle {}): {} {noun}, one solution", puzzle.index, puzzle.clues)),
+            "{first}"
+        );
+        assert_eq!(lines.next(), Some("# Any comment below is the template's, not this puzzle's."));
+        assert_eq!(lines.next(), Some("# A template comment: 17 givens."));
+    }
+}

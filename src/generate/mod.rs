@@ -311,9 +311,16 @@ pub fn make(
         let measure = designer.measure(&solution);
         let measured = measure.as_ref().map_or(String::new(), |m| format!("; {} {}", m.name, m.value));
         // A kind with no clues to drop (a vault) has no count of them to give.
-        let kept_clues = if kept.is_empty() { String::new() } else { format!("{clues} clues, ") };
+        let kept_clues = match (kept.is_empty(), clues) {
+            (true, _) => String::new(),
+            (false, 1) => "1 clue, ".to_string(),
+            (false, _) => format!("{clues} clues, "),
+        };
+        // The body keeps the template's comments, whose figures (givens,
+        // routes, steps) describe the template; the second line says so.
         let header = format!(
-            "# Made by `somaria generate --seed {}` from {} (puzzle {index}): {kept_clues}one solution{measured}\n",
+            "# Made by `somaria generate --seed {}` from {} (puzzle {index}): {kept_clues}one solution{measured}\n\
+             # Any comment below is the template's, not this puzzle's.\n",
             options.seed,
             designer.name()
         );
