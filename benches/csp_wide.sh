@@ -24,6 +24,8 @@ model mod 'x = "0..1000000000"' 'x mod 100000000 = 0'
 model abs 'x = "-1000000000..1000000000"' 'abs(x) = 7'
 model mul 'x = "0..100000"\ny = "0..100000"' 'x * y = 6'
 model div 'x = "0..1000000000"\ny = "1..100000"' 'x div y = 500000'
+model atmost 'b = { index = ["1..100000"], domain = "0..1" }' 'sum(b) <= 44 /\ sum(b) >= 1'
+model absdiv 'x = "-1000..1000"\ny = "0..1000"' 'abs(x) = 45 /\ x div y <= 45'
 
 # One command: "median_s peak_MB exit", or "timeout peak_MB".
 measure() {
@@ -52,3 +54,5 @@ for case in sum3 xy mod abs mul; do
     printf '%-34s %s\n' "count $case" "$(measure count "$DIR/$case.toml")"
 done
 printf '%-34s %s\n' "solve div" "$(measure solve "$DIR/div.toml")"
+printf '%-34s %s\n' "solve atmost 44 of 10^5" "$(measure solve "$DIR/atmost.toml")"
+printf '%-34s %s\n' "count absdiv" "$(measure count "$DIR/absdiv.toml")"

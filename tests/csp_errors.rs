@@ -260,6 +260,9 @@ const PIECES: &[&str] = &[
     "forall",
     "exists",
     "sum",
+    "reverse(",
+    "q[2..3]",
+    "array1d(0..1, ",
     "abs",
     "min",
     "max",
@@ -573,4 +576,21 @@ fn slices_and_set_operations_refuse_wrong_types_at_their_place() {
     assert_mentions(&e, &["bad.toml:12:17:", "of 3 values", "8 values, one per element"]);
     let e = refused(constraint("d in ({up} union 1..2)"));
     assert_mentions(&e, &["bad.toml:12:"]);
+}
+
+#[test]
+fn arrays_compared_need_the_same_index_sets_and_shape() {
+    let e = refused(constraint("q = [1, 2, 3]"));
+    assert_mentions(
+        &e,
+        &["bad.toml:12:9:", "arrays over the index sets [1..8] and [1..3]", "expected arrays over the same index sets"],
+    );
+    let e = refused(constraint("q[2..4] = array1d(1..3, [1, 2, 3])"));
+    assert_mentions(&e, &["bad.toml:12:9:", "[2..4] and [1..3]"]);
+    let e = refused(constraint("q = x"));
+    assert_mentions(&e, &["bad.toml:12:13:", "an array of int with 1 dimension to compare with `=`"]);
+    let e = refused(constraint("q != array2d(1..2, 1..4, q)"));
+    assert_mentions(&e, &["bad.toml:12:14:", "with 1 dimension to compare with `!=`"]);
+    let e = refused(constraint("q < reverse(q)"));
+    assert_mentions(&e, &["bad.toml:12:9:", "a single value to compare with `<`"]);
 }

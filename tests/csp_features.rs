@@ -336,3 +336,24 @@ fn named_ranges_param_arrays_and_generator_all_different() {
     }
     assert_count(text, expected);
 }
+
+#[test]
+fn arrays_compare_element_by_element_over_the_same_index_sets() {
+    // A 2×3 grid whose first row is b reversed: b is free (3^3), the first
+    // row follows, the second row is free (3^3).
+    let vars = "a = { index = [\"1..2\", \"1..3\"], domain = \"0..2\" }\nb = { index = [\"1..3\"], domain = \"0..2\" }";
+    assert_count(&model(vars, &["a[1, ..] = reverse(b)"]), 27 * 27);
+    // Both rows equal b: 27; the rows as equal arrays and unequal to b.
+    assert_count(&model(vars, &["a[1, ..] = b", "a[2, ..] = a[1, ..]"]), 27);
+    assert_count(&model(vars, &["a[1, ..] = a[2, ..]", "a[1, ..] != b"]), 27 * 26);
+    // Whole arrays, a shifted view, a fixed side and Booleans.
+    let pair = "x = { index = [\"1..3\"], domain = \"0..3\" }\ny = { index = [\"0..2\"], domain = \"0..3\" }";
+    assert_count(&model(pair, &["x = array1d(1..3, y)"]), 64);
+    assert_count(&model(pair, &["x = [1, 2, 3]", "x != array1d(1..3, y)"]), 63);
+    let bools = "p = { index = [\"1..2\"], domain = \"bool\" }\nq = { index = [\"1..2\"], domain = \"bool\" }";
+    assert_count(&model(bools, &["p = q", "p != [true, true]"]), 3);
+    // Equal arrays in a negative context: not (a = b) has 16 - 4 solutions.
+    let small = "u = { index = [\"1..2\"], domain = \"0..1\" }\nv = { index = [\"1..2\"], domain = \"0..1\" }";
+    assert_count(&model(small, &["not (u = v)"]), 12);
+    assert_count(&model(small, &["(u = v) -> u[1] = 1"]), 14);
+}

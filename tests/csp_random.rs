@@ -151,6 +151,9 @@ enum B {
     Quant(bool, i64, i64, Option<Box<B>>, Box<B>),
     Ite(Vec<(B, B)>, Box<B>),
     Let(Box<Let<B>>),
+    /// `first = second` (or `!=` when true) over two views of one length,
+    /// the second moved onto the first's index set when they differ.
+    ViewEq(bool, View, View),
 }
 
 struct Gen {
@@ -420,6 +423,22 @@ impl Gen {
                 let def = self.int(d);
                 B::Let(Box::new(self.let_parts(Some(def), d, |g, d| g.boolean(d))))
             }
+            13 => {
+                let len = self.array_len();
+                let first = self.view();
+                let size = view_range(&first, len).1;
+                let mut second = self.view();
+                for _ in 0..4 {
+                    if view_range(&second, len).1 == size {
+                        break;
+                    }
+                    second = self.view();
+                }
+                if view_range(&second, len).1 != size {
+                    second = first.clone();
+                }
+                B::ViewEq(self.chance(0.3), first, second)
+            }
             _ => self.boolean(0),
         }
     }
@@ -623,6 +642,16 @@ fn print_b(model: &Model, e: &B) -> String {
             format!("({s} else {} endif)", print_b(model, otherwise))
         }
         B::Let(l) => print_let(model, l, &print_b(model, &l.body)),
+        B::ViewEq(ne, first, second) => {
+            let len = model.array.as_ref().map_or(0, |(_, e)| e.len());
+            let (lo, size) = view_range(first, len);
+            let second = if view_range(second, len).0 == lo {
+                print_view(model, second)
+            } else {
+                format!("array1d(({lo})..({}), {})", lo + size as i64 - 1, print_view(model, second))
+            };
+            format!("({} {} {second})", print_view(model, first), if *ne { "!=" } else { "=" })
+        }
     }
 }
 
@@ -809,6 +838,7 @@ impl Eval<'_> {
             }
             // Some value of the local makes it hold.
             B::Let(l) => self.let_values(l, |e| e.b(&l.body)).into_iter().any(|v| v == Some(true)),
+            B::ViewEq(ne, first, second) => (self.view(first).1 == self.view(second).1) != *ne,
         }
     }
 }
@@ -851,6 +881,7 @@ fn fixed(e: &B) -> bool {
         B::Card(_, n, items, v) => fixed_i(n) && items.iter().all(fixed_i) && fixed_i(v),
         B::Quant(_, _, _, f, body) => f.as_deref().is_none_or(fixed) && fixed(body),
         B::Ite(branches, otherwise) => branches.iter().all(|(c, v)| fixed(c) && fixed(v)) && fixed(otherwise),
+        B::ViewEq(_, first, second) => [first, second].iter().all(|v| matches!(v, View::QRow(..) | View::QCol(..))),
     }
 }
 
@@ -1228,6 +1259,14 @@ fn check_model(seed: u64) {
         assert_eq!(solved.status == Status::Solved, solvable, "{context}\nbinary solve status");
         assert_eq!(solved.objective, truth.optimum, "{context}\nbinary objective");
 
+        // Every variable over its declared domain: the presolve must change
+        // no count (and `explain` below never presolves).
+        let unpresolved = load_puzzle(&Source::from_text("random.toml", text.clone())).unwrap().without_presolve();
+        let counted = unpresolved.count(&count_options).unwrap_or_else(|e| panic!("{context}\nunpresolved count: {e}"));
+        assert_eq!(counted.count, projections.len() as u64, "{context}\nunpresolved count");
+        let solved = unpresolved.solve(&options).unwrap_or_else(|e| panic!("{context}\nunpresolved solve: {e}"));
+        assert_eq!(solved.objective, truth.optimum, "{context}\nunpresolved objective");
+
         let explained = puzzle.explain(&options).unwrap_or_else(|e| panic!("{context}\nexplain: {e}"));
         // Explain ignores optimality but not the objective's definedness.
         let feasible = model.assignments().into_iter().any(|v| {
@@ -1270,6 +1309,13 @@ fn check_minimal(model: &Model, names: &[String], context: &str) {
     }
 }
 
+/// Whether the presolve encodes the model over fewer variables.
+fn narrows(text: &str) -> bool {
+    let puzzle = load_puzzle(&Source::from_text("random.toml", text.to_string())).unwrap();
+    let narrowed = puzzle.cnf(None).unwrap().num_vars();
+    narrowed < puzzle.without_presolve().cnf(None).unwrap().num_vars()
+}
+
 fn models() -> u64 {
     std::env::var("SOMARIA_CSP_MODELS").ok().and_then(|n| n.parse().ok()).unwrap_or(600)
 }
@@ -1287,6 +1333,7 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
     let mut texts = String::new();
     let (mut solvable, mut unsolvable, mut objectives) = (0, 0, 0);
     let (mut bool_sums, mut bare_booleans) = (0, 0);
+    let (mut presolved, mut view_equalities) = (0, 0);
     for seed in 0..models() {
         let model = generate(seed);
         texts.push_str(&model.text());
@@ -1297,8 +1344,10 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
             solvable += 1
         }
         objectives += usize::from(model.objective.is_some());
+        presolved += usize::from(narrows(&model.text()));
         let tree = format!("{:?} {:?}", model.constraints, model.objective);
         bool_sums += usize::from(tree.contains("BoolSum"));
+        view_equalities += usize::from(tree.contains("ViewEq"));
         bare_booleans += usize::from(model.implicit_bool2int && tree.contains("BoolToInt"));
     }
     assert!(bool_sums > 20 && bare_booleans > 20, "{bool_sums} sums of Booleans, {bare_booleans} bare Booleans");
@@ -1309,6 +1358,9 @@ fn the_generator_covers_the_subset_and_both_verdicts() {
     assert!(partly_given > 40, "{partly_given} partly given arrays");
     assert!(solvable > 100 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable");
     assert!(objectives > 50, "{objectives} objectives");
+    // The presolve's comparison above means something only where it narrows.
+    assert!(presolved > 50, "the presolve narrowed {presolved} models");
+    assert!(view_equalities > 20, "{view_equalities} models with arrays compared by `=` or `!=`");
     for construct in [
         " div ",
         " mod ",

@@ -161,12 +161,16 @@ fn same_next_step(hint: Option<&ShownStep>, next: Option<&ShownStep>) -> Result<
 
 // ------------------------------------------------------------------ csp
 
-/// A constraint between two variables, or between one and a number.
+/// A constraint between two variables, or between one and a number; or,
+/// with `slice` = (lo, hi, kind), over the slice `x[lo..hi]` (0-based):
+/// all different (kind 0), its sum compared as `rel` with the right side
+/// (1), or equal to itself reversed (2).
 #[derive(Clone, Debug)]
 struct Relation {
     left: usize,
     rel: &'static str,
     right: Result<usize, i64>,
+    slice: Option<(usize, usize, u8)>,
 }
 
 fn relations() -> impl Strategy<Value = (usize, Vec<Relation>)> {
@@ -175,8 +179,9 @@ fn relations() -> impl Strategy<Value = (usize, Vec<Relation>)> {
             0..n,
             prop::sample::select(vec!["!=", "<", "=", "<="]),
             prop_oneof![(0..n).prop_map(Ok), (1i64..=3).prop_map(Err)],
+            prop::option::weighted(0.3, (0..n, 0..n, 0u8..3).prop_map(|(a, b, k)| (a.min(b), a.max(b), k))),
         )
-            .prop_map(|(left, rel, right)| Relation { left, rel, right });
+            .prop_map(|(left, rel, right, slice)| Relation { left, rel, right, slice });
         (Just(n), prop::collection::vec(relation, 1..6))
     })
 }
@@ -189,7 +194,18 @@ fn csp_text(n: usize, relations: &[Relation]) -> String {
             Ok(v) => format!("x[{}]", v + 1),
             Err(c) => c.to_string(),
         };
-        text.push_str(&format!("[[constraint]]\nname = \"c{i}\"\nexpr = 'x[{}] {} {right}'\n", r.left + 1, r.rel));
+        let expr = match r.slice {
+            None => format!("x[{}] {} {right}", r.left + 1, r.rel),
+            Some((lo, hi, kind)) => {
+                let slice = format!("x[{}..{}]", lo + 1, hi + 1);
+                match kind {
+                    0 => format!("alldifferent({slice})"),
+                    1 => format!("sum({slice}) {} {right}", r.rel),
+                    _ => format!("{slice} = array1d({}..{}, reverse({slice}))", lo + 1, hi + 1),
+                }
+            }
+        };
+        text.push_str(&format!("[[constraint]]\nname = \"c{i}\"\nexpr = '{expr}'\n"));
     }
     text
 }
@@ -208,7 +224,13 @@ fn csp_world(n: usize, relations: Vec<Relation>) -> World {
             Ok(v) => value(v),
             Err(c) => c,
         };
-        relation_holds(r.rel, value(r.left), right)
+        let Some((lo, hi, kind)) = r.slice else { return relation_holds(r.rel, value(r.left), right) };
+        let slice: Vec<i64> = (lo..=hi).map(value).collect();
+        match kind {
+            0 => slice.iter().collect::<std::collections::BTreeSet<_>>().len() == slice.len(),
+            1 => relation_holds(r.rel, slice.iter().sum(), right),
+            _ => slice.iter().eq(slice.iter().rev()),
+        }
     };
     World { assignments, rules, holds: Box::new(holds) }
 }
@@ -337,7 +359,7 @@ fn a_wide_domain_steps_to_its_solution() {
 
 #[test]
 fn a_wrong_given_entry_is_named() {
-    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1) }]));
+    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1), slice: None }]));
     let request = PlanRequest { given: vec!["x[1]=3".into()], count_limit: 10, ..PlanRequest::default() };
     let hint = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).unwrap();
     assert_eq!(hint.status, PlanStatus::NoSolution);
@@ -348,7 +370,7 @@ fn a_wrong_given_entry_is_named() {
 
 #[test]
 fn a_given_entry_that_names_nothing_is_refused() {
-    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1) }]));
+    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1), slice: None }]));
     for bad in ["y[1]=2", "x[1]=7", "x[1]"] {
         let request = PlanRequest { given: vec![bad.into()], ..PlanRequest::default() };
         let error = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).err().unwrap();

@@ -764,7 +764,9 @@ const GTE_CLAUSES: usize = 2_000_000;
 /// whenever the weights differ.
 fn choose_pb(kept: &[(u64, Lit)], bound: u64, binary: bool) -> Pb {
     if kept.iter().all(|&(w, _)| w == 1) {
-        return if count_cost(kept.len(), bound as usize) <= UNIT_CLAUSES { Pb::Unit } else { Pb::Adder };
+        let cost = count_cost(kept.len(), bound as usize);
+        let long = kept.len() as u64 >= WIDE_SUM_LITERALS && cost > WIDE_COUNT_CLAUSES_PER_LITERAL * kept.len();
+        return if cost <= UNIT_CLAUSES && !long { Pb::Unit } else { Pb::Adder };
     }
     if binary {
         return Pb::Adder;
@@ -789,6 +791,12 @@ const WIDE_SUM_LITERALS: u64 = 20_000;
 /// literals (16 variables over 52..2789) against a bound near 19,000 asked
 /// for gigabytes before a clause was written.
 const UNIT_CLAUSES: usize = 8_000_000;
+
+/// Past [`WIDE_SUM_LITERALS`] literals, the most clauses per literal a
+/// count's totalizer may take before the adder is used instead: "at most 44
+/// of 100,000 Booleans" was 7.4 million totalizer clauses, several seconds
+/// to build and load; with the adder the whole formula is 1.5 million.
+const WIDE_COUNT_CLAUSES_PER_LITERAL: usize = 20;
 
 /// About how many clauses [`Encoder::at_most`] takes for "at most `k` of
 /// `n` literals", case by case as it builds them.

@@ -41,6 +41,7 @@ mod grids;
 mod ints;
 mod linear;
 mod mdd;
+mod presolve;
 mod relax;
 pub(crate) mod repair;
 
@@ -238,12 +239,14 @@ impl Encoder {
     /// A fresh encoder for the model's decision variables; `groups` is the
     /// number of constraint groups.
     /// `in_bits` lists the scalars `auto` gives the log encoding whatever
-    /// their size ([`bounds::distance_scalars`]).
+    /// their size ([`bounds::distance_scalars`]); `narrowed`, when given,
+    /// the domains each scalar is encoded over ([`presolve`]).
     pub fn new(
         model: &Model,
         engine: Encoding,
         groups: usize,
         in_bits: &std::collections::HashSet<usize>,
+        narrowed: Option<&presolve::Domains>,
     ) -> Result<Encoder, CompileError> {
         let mut enc = Encoder {
             engine,
@@ -281,20 +284,26 @@ impl Encoder {
             for k in 0..decl.len {
                 let scalar = decl.first + k;
                 let name = model.scalar_name(scalar);
+                let domain = narrowed.map_or(&decl.domain, |d| d.of(scalar));
+                let fixed = match (decl.given_at(k), domain.min(), domain.max()) {
+                    (Some(v), _, _) => Some(v),
+                    (None, Some(lo), Some(hi)) if lo == hi => Some(lo),
+                    _ => None,
+                };
                 if decl.base == Base::Bool {
                     let var = enc.new_var()?;
                     enc.names.push((var, name));
                     enc.scalar_lits[scalar] = Some(var.pos());
-                    if let Some(v) = decl.given_at(k) {
+                    if let Some(v) = fixed {
                         let lit = if v != 0 { var.pos() } else { !var.pos() };
                         enc.hard(|enc| enc.clause(&[lit]));
                     }
-                } else if let Some(v) = decl.given_at(k) {
+                } else if let Some(v) = fixed {
                     let x = enc.new_int(IntSet::range(v, v), Repr::Const)?;
                     enc.name_int(x, &name);
                     enc.scalar_ints[scalar] = Some(x);
                 } else {
-                    let size = decl.domain.len();
+                    let size = domain.len();
                     let repr = match engine {
                         Encoding::Direct | Encoding::Order if size > MAX_UNARY_DOMAIN => {
                             return Err(CompileError::TooLarge(format!(
@@ -304,7 +313,7 @@ impl Encoder {
                         Encoding::Auto | Encoding::Eager if size > 2 && in_bits.contains(&scalar) => Repr::Log,
                         _ => enc.repr_for(size),
                     };
-                    let x = enc.new_int(decl.domain.clone(), repr)?;
+                    let x = enc.new_int(domain.clone(), repr)?;
                     enc.name_int(x, &name);
                     enc.scalar_ints[scalar] = Some(x);
                 }
@@ -779,18 +788,28 @@ fn refuse_wide_domains(model: &Model, program: &crate::lang::Program, engine: En
     Ok(())
 }
 
-/// Encodes a whole program with `engine`.
+/// Encodes a whole program with `engine`. With `presolve`, and only while
+/// every constraint is hard ([`ObjectiveUse::Optimize`]), each variable is
+/// encoded over the values the constraints' top-level facts leave it
+/// ([`presolve`]); a refusal for a domain's size still reads the declared
+/// domain.
 pub(crate) fn compile(
     model: &Model,
     program: &crate::lang::Program,
     engine: Encoding,
     use_: ObjectiveUse,
-    linear: Linear,
+    (linear, presolve): (Linear, bool),
 ) -> Result<Compiled, CompileError> {
     let extra = usize::from(use_ == ObjectiveUse::Group && program.objective.is_some());
     refuse_wide_domains(model, program, engine)?;
-    let mut encoder =
-        Encoder::new(model, engine, program.groups.len() + extra, &bounds::distance_scalars(model, program))?;
+    let narrowed = (presolve && use_ == ObjectiveUse::Optimize).then(|| presolve::Domains::narrowed(model, program));
+    let mut encoder = Encoder::new(
+        model,
+        engine,
+        program.groups.len() + extra,
+        &bounds::distance_scalars(model, program),
+        narrowed.as_ref(),
+    )?;
     encoder.diagrams = linear == Linear::Diagrams;
     encoder.binary = linear == Linear::Binary;
     encoder.grid_specs = program.grids.clone();

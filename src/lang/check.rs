@@ -504,6 +504,28 @@ impl<'s, 'm> Checker<'s, 'm> {
         Ok(Type { base: ty.base, shape: Shape::Array(kept), var: ty.var })
     }
 
+    /// `x = y` or `x != y` over arrays, as MiniZinc has them: the same
+    /// number of dimensions and elements of comparable kinds (that the
+    /// index sets agree is checked when they are known, in unrolling).
+    fn array_equality(&self, op: BinOp, (a, right, b): (&Type, &Expr, &Type), dims: usize) -> Result<Type, Fault> {
+        let comparable = b.base.fits(a.base)
+            || (a.base == Base::Bool && b.base.fits(Base::Int))
+            || (b.base == Base::Bool && a.base.fits(Base::Int));
+        match &b.shape {
+            Shape::Array(other) if other.len() == dims && comparable => Ok(boolean(a.var || b.var)),
+            _ => Err(self.wrong(
+                right,
+                b,
+                format!(
+                    "an array of {} with {dims} dimension{} to compare with `{}`",
+                    super::model::base_name(a.base, self.scope.enums),
+                    if dims == 1 { "" } else { "s" },
+                    op.text()
+                ),
+            )),
+        }
+    }
+
     fn binary(&mut self, op: BinOp, left: &Expr, right: &Expr) -> Result<Type, Fault> {
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
@@ -514,6 +536,9 @@ impl<'s, 'm> Checker<'s, 'm> {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let a = self.check(left)?;
                 let b = self.check(right)?;
+                if let (Shape::Array(dims), BinOp::Eq | BinOp::Ne) = (&a.shape, op) {
+                    return self.array_equality(op, (&a, right, &b), dims.len());
+                }
                 if a.shape != Shape::Scalar {
                     return Err(self.wrong(left, &a, format!("a single value to compare with `{}`", op.text())));
                 }

@@ -659,19 +659,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let a = self.lower(left)?;
                 let b = self.lower(right)?;
-                let (a, b) = match (a, b) {
-                    (LVal::Bool(x), LVal::Bool(y)) => match op {
-                        BinOp::Eq => return Ok(LVal::Bool(BExpr::iff(x, y))),
-                        BinOp::Ne => return Ok(LVal::Bool(BExpr::xor(x, y))),
-                        _ => (IExpr::bool2int(x), IExpr::bool2int(y)),
-                    },
-                    (LVal::Int(x, _), LVal::Int(y, _)) => (x, y),
-                    (x, y) => match (x.as_int(), y.as_int()) {
-                        (Some(x), Some(y)) => (x, y),
-                        _ => return Err(internal(span, "comparing values of different types")),
-                    },
-                };
-                Ok(LVal::Bool(compare(op, a, b)))
+                Ok(LVal::Bool(comparison(op, a, b, span)?))
             }
             BinOp::And => {
                 let a = self.boolean(left)?;
@@ -1191,6 +1179,43 @@ fn base_of(value: &LVal) -> Base {
         LVal::Bool(_) => Base::Bool,
         LVal::Array(a) => a.base,
     }
+}
+
+/// `a op b` over two values of the checked types: scalars, or for `=` and
+/// `!=` two arrays over the same index sets, element by element (MiniZinc
+/// refuses arrays whose index sets differ, and so does this).
+fn comparison(op: BinOp, a: LVal, b: LVal, span: Span) -> Result<BExpr, Fault> {
+    let (a, b) = match (a, b) {
+        (LVal::Array(x), LVal::Array(y)) => {
+            if x.index != y.index {
+                let sets = |a: &LArray| a.index.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect::<Vec<_>>();
+                return Err(Fault::new(
+                    span,
+                    format!("arrays over the index sets [{}] and [{}]", sets(&x).join(", "), sets(&y).join(", ")),
+                    format!("arrays over the same index sets to compare with `{}`", op.text()),
+                ));
+            }
+            let pairs: Vec<BExpr> = x
+                .elems
+                .into_iter()
+                .zip(y.elems)
+                .map(|(p, q)| comparison(BinOp::Eq, p, q, span))
+                .collect::<Result<_, _>>()?;
+            let all = BExpr::and(pairs);
+            return Ok(if op == BinOp::Ne { BExpr::not(all) } else { all });
+        }
+        (LVal::Bool(x), LVal::Bool(y)) => match op {
+            BinOp::Eq => return Ok(BExpr::iff(x, y)),
+            BinOp::Ne => return Ok(BExpr::xor(x, y)),
+            _ => (IExpr::bool2int(x), IExpr::bool2int(y)),
+        },
+        (LVal::Int(x, _), LVal::Int(y, _)) => (x, y),
+        (x, y) => match (x.as_int(), y.as_int()) {
+            (Some(x), Some(y)) => (x, y),
+            _ => return Err(internal(span, "comparing values of different types")),
+        },
+    };
+    Ok(compare(op, a, b))
 }
 
 /// `a op b` with `>` and `>=` turned around.

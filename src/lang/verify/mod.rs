@@ -599,22 +599,7 @@ impl<'m> Verifier<'m> {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let a = self.eval(left, env)?;
                 let b = self.eval(right, env)?;
-                let (a, b) = match (a, b) {
-                    (Ev::Int(a), Ev::Int(b)) => (a, b),
-                    (Ev::Bool(a), Ev::Bool(b)) => (i64::from(a), i64::from(b)),
-                    (Ev::Bool(a), Ev::Int(b)) => (i64::from(a), b),
-                    (Ev::Int(a), Ev::Bool(b)) => (a, i64::from(b)),
-                    (Ev::Undef, _) | (_, Ev::Undef) => return Ok(Ev::Bool(false)),
-                    _ => return Err(bug("a comparison of mixed values")),
-                };
-                Ok(Ev::Bool(match op {
-                    BinOp::Eq => a == b,
-                    BinOp::Ne => a != b,
-                    BinOp::Lt => a < b,
-                    BinOp::Le => a <= b,
-                    BinOp::Gt => a > b,
-                    _ => a >= b,
-                }))
+                compared(op, a, b).map(Ev::Bool)
             }
             BinOp::And => Ok(Ev::Bool(self.truth(left, env)? && self.truth(right, env)?)),
             BinOp::Or => Ok(Ev::Bool(self.truth(left, env)? || self.truth(right, env)?)),
@@ -792,4 +777,36 @@ impl EvaluatedCall<'_> {
             _ => Err(bug("a non-integer argument")),
         }
     }
+}
+
+/// `a op b` on two values: scalars, where an undefined side makes it
+/// false; or for `=` and `!=` two arrays over the same index sets, equal
+/// when every pair of elements is.
+fn compared(op: BinOp, a: Ev, b: Ev) -> Result<bool, String> {
+    let (a, b) = match (a, b) {
+        (Ev::Int(a), Ev::Int(b)) => (a, b),
+        (Ev::Bool(a), Ev::Bool(b)) => (i64::from(a), i64::from(b)),
+        (Ev::Bool(a), Ev::Int(b)) => (i64::from(a), b),
+        (Ev::Int(a), Ev::Bool(b)) => (a, i64::from(b)),
+        (Ev::Undef, _) | (_, Ev::Undef) => return Ok(false),
+        (Ev::Array(ia, ea), Ev::Array(ib, eb)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            if ia != ib || ea.len() != eb.len() {
+                return Err(bug("arrays over different index sets compared"));
+            }
+            let mut equal = true;
+            for (p, q) in ea.into_iter().zip(eb) {
+                equal &= compared(BinOp::Eq, p, q)?;
+            }
+            return Ok(equal == (op == BinOp::Eq));
+        }
+        _ => return Err(bug("a comparison of mixed values")),
+    };
+    Ok(match op {
+        BinOp::Eq => a == b,
+        BinOp::Ne => a != b,
+        BinOp::Lt => a < b,
+        BinOp::Le => a <= b,
+        BinOp::Gt => a > b,
+        _ => a >= b,
+    })
 }

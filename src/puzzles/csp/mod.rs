@@ -96,6 +96,9 @@ pub struct CspPuzzle {
     model: Model,
     program: Program,
     linear: Linear,
+    /// Whether to encode each variable over the values the presolve leaves
+    /// it, when every constraint holds.
+    presolve: bool,
     /// With a drawing table, the grid cell each scalar it draws stands in.
     drawn_cells: Option<std::collections::HashMap<usize, Vec<crate::grid::Pos>>>,
 }
@@ -118,7 +121,7 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     let (model, program) = load_model(source)?;
     let drawn_cells = model.drawing.as_ref().map(table::cells_of_scalars);
-    Ok(CspPuzzle { model, program, linear: Linear::default(), drawn_cells })
+    Ok(CspPuzzle { model, program, linear: Linear::default(), presolve: true, drawn_cells })
 }
 
 /// The checked values of every scalar, the objective's value, and each grid
@@ -138,6 +141,24 @@ impl CspPuzzle {
     /// ```
     pub fn with_linear(mut self, linear: Linear) -> CspPuzzle {
         self.linear = linear;
+        self
+    }
+
+    /// The same puzzle with every variable encoded over its declared
+    /// domain, to check that the presolve changes no count.
+    ///
+    /// ```
+    /// use somaria::puzzles::{CountOptions, Puzzle};
+    /// use somaria::puzzles::csp::load_puzzle;
+    /// let text = "kind = \"csp\"\n[vars]\nx = \"-9..9\"\n[[constraint]]\nexpr = 'abs(x) = 4'\n";
+    /// let puzzle = load_puzzle(&somaria::model::Source::from_text("m.toml", text)).unwrap();
+    /// let narrowed = puzzle.cnf(None).unwrap().num_vars();
+    /// let puzzle = puzzle.without_presolve();
+    /// assert!(puzzle.cnf(None).unwrap().num_vars() > narrowed);
+    /// assert_eq!(puzzle.count(&CountOptions::default()).unwrap().count, 2);
+    /// ```
+    pub fn without_presolve(mut self) -> CspPuzzle {
+        self.presolve = false;
         self
     }
 
@@ -169,7 +190,8 @@ impl CspPuzzle {
 
     fn compiled(&self, engine: Engine, use_: ObjectiveUse) -> Result<(Compiled, f64), Error> {
         let started = Instant::now();
-        let compiled = compile::compile(&self.model, &self.program, engine.encoding(), use_, self.linear)?;
+        let compiled =
+            compile::compile(&self.model, &self.program, engine.encoding(), use_, (self.linear, self.presolve))?;
         Ok((compiled, Stats::ms(started.elapsed())))
     }
 
