@@ -356,4 +356,12 @@ fn arrays_compare_element_by_element_over_the_same_index_sets() {
     let small = "u = { index = [\"1..2\"], domain = \"0..1\" }\nv = { index = [\"1..2\"], domain = \"0..1\" }";
     assert_count(&model(small, &["not (u = v)"]), 12);
     assert_count(&model(small, &["(u = v) -> u[1] = 1"]), 14);
+    // An undefined element (10 div 0) makes the comparison false, `!=`
+    // included, as a scalar `!=` is; its negation true. The counts are
+    // MiniZinc 2.6's with Gecode.
+    let xy = "x = \"0..2\"\ny = \"0..2\"";
+    assert_count(&model(xy, &["[10 div x] != [5]"]), 3);
+    assert_count(&model(xy, &["[10 div x, y] != [5, 0]"]), 5);
+    assert_count(&model(xy, &["[10 div x, y] = [5, 0]"]), 1);
+    assert_count(&model(xy, &["not ([10 div x] = [5])"]), 6);
 }

@@ -1195,14 +1195,23 @@ fn comparison(op: BinOp, a: LVal, b: LVal, span: Span) -> Result<BExpr, Fault> {
                     format!("arrays over the same index sets to compare with `{}`", op.text()),
                 ));
             }
-            let pairs: Vec<BExpr> = x
-                .elems
-                .into_iter()
-                .zip(y.elems)
-                .map(|(p, q)| comparison(BinOp::Eq, p, q, span))
-                .collect::<Result<_, _>>()?;
+            let (mut pairs, mut defined) = (Vec::new(), Vec::new());
+            for (p, q) in x.elems.into_iter().zip(y.elems) {
+                let partial = [&p, &q].iter().any(|v| matches!(v, LVal::Int(e, _) if e.partial));
+                if op == BinOp::Ne && partial {
+                    // An undefined element makes the whole comparison
+                    // false, `!=` included: "equal or not" holds only
+                    // where both elements are defined.
+                    let differ = comparison(BinOp::Ne, p.clone(), q.clone(), span)?;
+                    defined.push(BExpr::or(vec![comparison(BinOp::Eq, p.clone(), q.clone(), span)?, differ]));
+                }
+                pairs.push(comparison(BinOp::Eq, p, q, span)?);
+            }
             let all = BExpr::and(pairs);
-            return Ok(if op == BinOp::Ne { BExpr::not(all) } else { all });
+            return Ok(match op {
+                BinOp::Ne => BExpr::and(defined.into_iter().chain([BExpr::not(all)]).collect()),
+                _ => all,
+            });
         }
         (LVal::Bool(x), LVal::Bool(y)) => match op {
             BinOp::Eq => return Ok(BExpr::iff(x, y)),

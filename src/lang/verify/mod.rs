@@ -793,6 +793,11 @@ fn compared(op: BinOp, a: Ev, b: Ev) -> Result<bool, String> {
             if ia != ib || ea.len() != eb.len() {
                 return Err(bug("arrays over different index sets compared"));
             }
+            // An undefined element makes the comparison false, `!=`
+            // included, as it does a scalar `!=`.
+            if ea.iter().chain(&eb).any(|e| matches!(e, Ev::Undef)) {
+                return Ok(false);
+            }
             let mut equal = true;
             for (p, q) in ea.into_iter().zip(eb) {
                 equal &= compared(BinOp::Eq, p, q)?;
