@@ -13,10 +13,16 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{Form, GridEncoding};
-use crate::cnf::Lit;
+use crate::cnf::{Lit, Var};
 use crate::graph::{Cover, CutStyle, Judgement, START, judge_loop, judge_path, judge_region};
 use crate::lang::ir::{GridGlobal, GridKind};
 use crate::solver::{Repair, Repairer};
+
+/// How loops and regions are cut. Separator cuts bind wherever the next
+/// model's pieces lie, where a nogood over a cycle's steps (or a cut-set
+/// guarded by one node of another piece) binds only against that cycle
+/// (or while that node is on); see the README's Benchmarks for the figures.
+const CUT_STYLE: CutStyle = CutStyle::Separator;
 
 /// A route: the array's cells `(row, col)` in order, by its own indices.
 pub type Route = Vec<(i64, i64)>;
@@ -83,7 +89,7 @@ impl<'a> GridRepair<'a> {
 }
 
 impl Repairer for GridRepair<'_> {
-    fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+    fn repair(&mut self, value: &dyn Fn(Lit) -> bool, fresh: &mut dyn FnMut() -> Var) -> Result<Repair, String> {
         let mut cuts = Vec::new();
         let mut routes = vec![None; self.specs.len()];
         for (grid, &guard) in self.grids.iter().zip(&self.guards) {
@@ -91,18 +97,15 @@ impl Repairer for GridRepair<'_> {
                 continue;
             }
             let cover = Cover { on: &grid.on, always_on: &grid.always_on, most_off: None };
-            // A loop whose steps the model names is cut over those steps,
-            // which its own constraints (a slitherlink's clues) speak about.
-            let named_steps = matches!(grid.form, Form::Loop { bound: true, .. });
-            let style = (!grid.eager).then_some(if named_steps { CutStyle::Nogood } else { CutStyle::CutSet });
+            let style = (!grid.eager).then_some(CUT_STYLE);
             let judged = match &grid.form {
                 Form::Path { arcs, lasts } => judge_path(&grid.graph, arcs, lasts, &cover, style, self.splice, value)?,
                 // Splicing takes other steps than the model's, which a
                 // model's own step arrays would then contradict.
                 Form::Loop { arcs, steps, bound } => {
-                    judge_loop(&grid.graph, arcs, steps, &cover, style, self.splice && !bound, value)?
+                    judge_loop(&grid.graph, arcs, steps, &cover, style, self.splice && !bound, value, fresh)?
                 }
-                Form::Region => judge_region(&grid.graph, &cover, value),
+                Form::Region => judge_region(&grid.graph, &cover, CUT_STYLE, value, fresh),
             };
             let spec = &self.specs[grid.id];
             match judged {

@@ -8,6 +8,15 @@
 //! one outside, so when a solution could have no node on inside, it is
 //! guarded node by node ("this node is off, or ..."), and when nothing
 //! outside is surely on, by a node outside that the model has on.
+//!
+//! A separator cut ([`CutStyle::Separator`]) guards with the whole of each
+//! side instead: it splits the nodes into a far side (what one piece cannot
+//! reach without crossing a fence), the fence, and the near side (the
+//! rest), and says "if a node of the near side and a node of the far side
+//! are on, the fence is crossed", with one fresh literal per side standing
+//! for "a node of this side is on". So it binds in every solution, wherever
+//! the pieces of the next model lie, and a solver propagates it as soon as
+//! both sides have a node on and the fence is shut.
 
 use super::cells::{GridGraph, START};
 use crate::cnf::{Lit, Var};
@@ -19,6 +28,9 @@ pub enum CutStyle {
     CutSet,
     /// "Not all of these arcs at once".
     Nogood,
+    /// "A node on at either side of this fence means the fence is
+    /// crossed", over fresh literals for each side (loops and regions).
+    Separator,
 }
 
 /// What the cuts may assume about which nodes are on in every solution:
@@ -116,7 +128,8 @@ fn touching_groups(graph: &GridGraph, cycles: &[Vec<usize>]) -> Vec<Vec<usize>> 
 /// `cycles` (each as its arcs) of the model `value` reads: per cycle a
 /// cut-set (or a nogood), and with cut-sets also one per group of touching
 /// cycles, and "the path leaves the nodes it reaches unless it ends among
-/// them".
+/// them". A path has no separator cuts of its own: that style cuts as
+/// `CutSet`.
 pub fn path_cuts(
     graph: &GridGraph,
     arcs: &[Var],
@@ -130,13 +143,13 @@ pub fn path_cuts(
     for cycle in cycles {
         match style {
             CutStyle::Nogood => cuts.push(cycle.iter().map(|&a| arcs[a].neg()).collect()),
-            CutStyle::CutSet => {
+            CutStyle::CutSet | CutStyle::Separator => {
                 let nodes: Vec<usize> = cycle.iter().map(|&a| graph.arcs()[a].0).collect();
                 cuts.extend(path_entry_cuts(graph, arcs, cover, &nodes));
             }
         }
     }
-    if style == CutStyle::CutSet {
+    if style != CutStyle::Nogood {
         for group in touching_groups(graph, cycles) {
             cuts.extend(path_entry_cuts(graph, arcs, cover, &group));
         }
@@ -175,7 +188,9 @@ fn path_entry_cuts(graph: &GridGraph, arcs: &[Var], cover: &Cover<'_>, nodes: &[
 /// several `cycles` (each as its arcs): per cycle "the loop enters it" (or
 /// "not all of its steps", over the [`super::undirected_steps`] `steps`),
 /// guarded by a node of another cycle being on unless a node outside is
-/// always on, and the same for each group of touching cycles.
+/// always on, and the same for each group of touching cycles. The
+/// `Separator` style cuts as `CutSet` here; [`loop_separator_cuts`] makes
+/// its own cuts.
 ///
 /// Taking all of a cycle's steps closes it, so the loop is that cycle alone
 /// and nothing outside it is on: the nogood holds in every solution.
@@ -211,10 +226,12 @@ pub fn loop_cuts(
                 clause.extend(other.map(|w| !cover.on[w]));
                 cuts.push(clause);
             }
-            CutStyle::CutSet => cuts.extend(cover.guarded(&nodes, other, &entering(graph, &nodes, &inside, arcs))),
+            CutStyle::CutSet | CutStyle::Separator => {
+                cuts.extend(cover.guarded(&nodes, other, &entering(graph, &nodes, &inside, arcs)))
+            }
         }
     }
-    if style == CutStyle::CutSet {
+    if style != CutStyle::Nogood {
         for group in touching_groups(graph, cycles) {
             let inside = marks(graph, &group);
             let outside = cycles.iter().map(|c| first_node(c)).find(|&n| !inside[n]);
@@ -224,6 +241,146 @@ pub fn loop_cuts(
                 None => continue,
             };
             cuts.extend(cover.guarded(&group, other, &entering(graph, &group, &inside, arcs)));
+        }
+    }
+    cuts
+}
+
+/// "Some node of `nodes` is on": the literal, defined both ways by clauses
+/// pushed to `clauses` over a fresh variable, or `None` when a node of them
+/// is always on (the literal would be true).
+fn any_on(
+    cover: &Cover<'_>,
+    nodes: &[usize],
+    fresh: &mut dyn FnMut() -> Var,
+    clauses: &mut Vec<Vec<Lit>>,
+) -> Option<Lit> {
+    if nodes.iter().any(|&n| cover.always_on[n]) {
+        return None;
+    }
+    let any = fresh().pos();
+    clauses.extend(nodes.iter().map(|&n| vec![!cover.on[n], any]));
+    clauses.push(std::iter::once(!any).chain(nodes.iter().map(|&n| cover.on[n])).collect());
+    Some(any)
+}
+
+/// The separator cut between the nodes `far` marks and the rest but the
+/// fence: "a node on at each side means one of `crossing` holds".
+fn separator_cut(
+    cover: &Cover<'_>,
+    far: &[bool],
+    fence: &[bool],
+    crossing: Vec<Lit>,
+    fresh: &mut dyn FnMut() -> Var,
+) -> Vec<Vec<Lit>> {
+    let mut clauses = Vec::new();
+    let (far_nodes, near_nodes): (Vec<usize>, Vec<usize>) =
+        (0..far.len()).filter(|&n| !fence[n]).partition(|&n| far[n]);
+    let near = any_on(cover, &near_nodes, fresh, &mut clauses);
+    let far = any_on(cover, &far_nodes, fresh, &mut clauses);
+    clauses.push(near.into_iter().chain(far).map(|l| !l).chain(crossing).collect());
+    clauses
+}
+
+/// The parts of the graph without the nodes `removed` marks that hold a
+/// node `on` marks, each as marks over the nodes.
+fn parts_with_on(graph: &GridGraph, removed: &[bool], on: &[bool]) -> Vec<Vec<bool>> {
+    let mut seen = removed.to_vec();
+    let mut parts = Vec::new();
+    for first in 0..graph.num_nodes() {
+        if seen[first] || !on[first] {
+            continue;
+        }
+        let mut part = vec![false; graph.num_nodes()];
+        let mut stack = vec![first];
+        seen[first] = true;
+        while let Some(node) = stack.pop() {
+            part[node] = true;
+            for &n in graph.neighbours(node) {
+                if !seen[n] {
+                    seen[n] = true;
+                    stack.push(n);
+                }
+            }
+        }
+        parts.push(part);
+    }
+    parts
+}
+
+/// The separator cuts of a loop against a model with several `cycles`
+/// (each as its arcs, `on` the nodes the model has on): for each cycle and
+/// each part of the graph without it that holds another cycle, "a node on
+/// in that part and one on elsewhere mean a step between the cycle and the
+/// part is taken". The part is what the cycle shuts in or out, so one cut
+/// rules out every loop that stays on the cycle's side, not only this one.
+pub fn loop_separator_cuts(
+    graph: &GridGraph,
+    arcs: &[Var],
+    steps: &[(usize, Lit)],
+    cover: &Cover<'_>,
+    cycles: &[Vec<usize>],
+    on: &[bool],
+    fresh: &mut dyn FnMut() -> Var,
+) -> Vec<Vec<Lit>> {
+    let mut step_of = vec![None; graph.arcs().len()];
+    for &(arc, lit) in steps {
+        step_of[arc] = Some(lit);
+        if let Some(back) = graph.reverse(arc) {
+            step_of[back] = Some(lit);
+        }
+    }
+    let no_fence = vec![false; graph.num_nodes()];
+    let mut cuts = Vec::new();
+    for cycle in cycles {
+        let nodes: Vec<usize> = cycle.iter().map(|&a| graph.arcs()[a].0).collect();
+        let inside = marks(graph, &nodes);
+        for part in parts_with_on(graph, &inside, on) {
+            // A step stands for both its arcs; an arc without one (never,
+            // for `undirected_steps`) stands for itself, each way.
+            let crossing: Vec<Lit> = nodes
+                .iter()
+                .flat_map(|&n| graph.out_arcs(n).iter().chain(graph.in_arcs(n)))
+                .filter(|&&a| part[graph.arcs()[a].0] || part[graph.arcs()[a].1])
+                .filter(|&&a| step_of[a].is_none() || part[graph.arcs()[a].1])
+                .map(|&a| step_of[a].unwrap_or(arcs[a].pos()))
+                .collect();
+            cuts.extend(separator_cut(cover, &part, &no_fence, crossing, fresh));
+        }
+    }
+    cuts
+}
+
+/// The separator cuts of a region that must be 4-connected, against a
+/// model whose nodes that are on fall into several `pieces`: for each piece
+/// and each part of the graph beyond its neighbours that holds another
+/// piece, "a node on in that part and one on elsewhere (the fence aside)
+/// mean a node of the fence is on", the fence being the piece's neighbours
+/// next to that part.
+pub fn region_separator_cuts(
+    graph: &GridGraph,
+    cover: &Cover<'_>,
+    pieces: &[Vec<usize>],
+    on: &[bool],
+    fresh: &mut dyn FnMut() -> Var,
+) -> Vec<Vec<Lit>> {
+    let mut cuts = Vec::new();
+    for piece in pieces {
+        let mut shut = marks(graph, piece);
+        for &node in piece {
+            for &n in graph.neighbours(node) {
+                shut[n] = true;
+            }
+        }
+        for part in parts_with_on(graph, &shut, on) {
+            let mut fence = vec![false; graph.num_nodes()];
+            for node in (0..graph.num_nodes()).filter(|&n| part[n]) {
+                for &n in graph.neighbours(node) {
+                    fence[n] |= !part[n];
+                }
+            }
+            let crossing = (0..graph.num_nodes()).filter(|&n| fence[n]).map(|n| cover.on[n]).collect();
+            cuts.extend(separator_cut(cover, &part, &fence, crossing, fresh));
         }
     }
     cuts
@@ -257,6 +414,154 @@ pub fn region_cuts(graph: &GridGraph, cover: &Cover<'_>, pieces: &[Vec<usize>]) 
 mod tests {
     use super::*;
     use crate::cnf::Cnf;
+    use proptest::prelude::*;
+
+    /// The value of `lit` where the nodes, arcs and steps take `base` and
+    /// each fresh variable (from index `base.len()` on) is what its
+    /// definition in `cuts` says: a clause "not it, or these".
+    fn holds(lit: Lit, base: &[bool], cuts: &[Vec<Lit>]) -> bool {
+        let index = lit.var().index();
+        let value = if index < base.len() {
+            base[index]
+        } else {
+            let definition = cuts.iter().find(|c| c[0] == lit.var().neg()).expect("a fresh variable is defined");
+            definition[1..].iter().any(|&l| holds(l, base, cuts))
+        };
+        value == lit.is_positive()
+    }
+
+    fn satisfied(cuts: &[Vec<Lit>], base: &[bool]) -> bool {
+        cuts.iter().all(|c| c.iter().any(|&l| holds(l, base, cuts)))
+    }
+
+    /// A grid of `rows` x `cols` whose nodes are the cells `mask` keeps.
+    fn masked(rows: usize, cols: usize, mask: u32) -> GridGraph {
+        GridGraph::new(rows, cols, |(r, c)| mask >> (r * cols + c) & 1 == 1, None, None)
+    }
+
+    /// Every node in `always` (by index, when it is a node) is always on.
+    fn always_on(graph: &GridGraph, always: Option<usize>) -> Vec<bool> {
+        (0..graph.num_nodes()).map(|n| Some(n) == always.map(|a| a % graph.num_nodes())).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(60))]
+
+        /// On small lattices with cells left out, every union of two or
+        /// more disjoint cycles gets separator cuts that it breaks and that
+        /// every single loop (through the always-on node, if any) keeps.
+        #[test]
+        fn loop_separator_cuts_hold_for_every_loop_and_cut_the_model(
+            rows in 2usize..=3, cols in 2usize..=4, mask in any::<u32>(), always in prop::option::of(0usize..12),
+        ) {
+            let graph = masked(rows, cols, mask | 0x0f0f);
+            prop_assume!(graph.num_nodes() > 0);
+            let n = graph.num_nodes();
+            let on: Vec<Lit> = (0..n).map(|i| Var::from_index(i).pos()).collect();
+            let arcs: Vec<Var> = (0..graph.arcs().len()).map(|a| Var::from_index(n + a)).collect();
+            let edges: Vec<usize> = (0..graph.arcs().len()).filter(|&a| graph.arcs()[a].0 < graph.arcs()[a].1).collect();
+            let step_base = n + arcs.len();
+            let steps: Vec<(usize, Lit)> =
+                edges.iter().enumerate().map(|(i, &a)| (a, Var::from_index(step_base + i).pos())).collect();
+            let always_on = always_on(&graph, always);
+            let cover = Cover { on: &on, always_on: &always_on, most_off: None };
+            let base_len = step_base + edges.len();
+            let (mut loops, mut broken) = (Vec::new(), Vec::new());
+            for subset in 0u32..1 << edges.len() {
+                let taken: Vec<usize> = (0..edges.len()).filter(|&i| subset >> i & 1 == 1).map(|i| edges[i]).collect();
+                let Some(cycles) = cycles_of(&graph, &taken) else { continue };
+                let mut base = vec![false; base_len];
+                for arc in cycles.iter().flatten() {
+                    base[n + arc] = true;
+                    base[graph.arcs()[*arc].0] = true;
+                }
+                for (i, _) in edges.iter().enumerate().filter(|(_, a)| taken.contains(a)) {
+                    base[step_base + i] = true;
+                }
+                if (0..n).any(|v| always_on[v] && !base[v]) {
+                    continue;
+                }
+                if cycles.len() == 1 { loops.push(base) } else { broken.push((base, cycles)) }
+            }
+            for (model, cycles) in &broken {
+                let mut next = base_len;
+                let mut fresh = || { next += 1; Var::from_index(next - 1) };
+                let model_on: Vec<bool> = model[..n].to_vec();
+                let cuts = loop_separator_cuts(&graph, &arcs, &steps, &cover, cycles, &model_on, &mut fresh);
+                prop_assert!(!satisfied(&cuts, model), "the cuts keep the model they were made against");
+                for base in &loops {
+                    prop_assert!(satisfied(&cuts, base), "a cut rules out a loop");
+                }
+            }
+        }
+
+        /// On small grids with cells left out, every set of nodes in two or
+        /// more pieces gets separator cuts that it breaks and that every
+        /// 4-connected set (holding the always-on node, if any) keeps.
+        #[test]
+        fn region_separator_cuts_hold_for_every_region_and_cut_the_model(
+            rows in 1usize..=3, cols in 2usize..=4, mask in any::<u32>(), always in prop::option::of(0usize..12),
+        ) {
+            let graph = masked(rows, cols, mask);
+            prop_assume!(graph.num_nodes() > 0);
+            let n = graph.num_nodes();
+            let on: Vec<Lit> = (0..n).map(|i| Var::from_index(i).pos()).collect();
+            let always_on = always_on(&graph, always);
+            let cover = Cover { on: &on, always_on: &always_on, most_off: None };
+            let sets: Vec<Vec<bool>> = (0u32..1 << n)
+                .map(|bits| (0..n).map(|i| bits >> i & 1 == 1).collect::<Vec<bool>>())
+                .filter(|set| (0..n).all(|v| !always_on[v] || set[v]))
+                .collect();
+            let (regions, broken): (Vec<&Vec<bool>>, Vec<&Vec<bool>>) =
+                sets.iter().partition(|set| super::super::components(&graph, set).len() <= 1);
+            for model in broken {
+                let pieces = super::super::components(&graph, model);
+                let mut next = n;
+                let mut fresh = || { next += 1; Var::from_index(next - 1) };
+                let cuts = region_separator_cuts(&graph, &cover, &pieces, model, &mut fresh);
+                prop_assert!(!satisfied(&cuts, model), "the cuts keep the model they were made against");
+                for region in &regions {
+                    prop_assert!(satisfied(&cuts, region), "a cut rules out a connected region");
+                }
+            }
+        }
+    }
+
+    /// The cycles (each as its arcs in order) that the undirected steps
+    /// `taken` (each by the number of its arc from the lesser node) make,
+    /// or `None` when a node has another degree than 0 or 2.
+    fn cycles_of(graph: &GridGraph, taken: &[usize]) -> Option<Vec<Vec<usize>>> {
+        let mut degree = vec![0; graph.num_nodes()];
+        for &a in taken {
+            let (u, v) = graph.arcs()[a];
+            degree[u] += 1;
+            degree[v] += 1;
+        }
+        if taken.is_empty() || degree.iter().any(|&d| d != 0 && d != 2) {
+            return None;
+        }
+        let edge_of = |a: usize| if graph.arcs()[a].0 < graph.arcs()[a].1 { a } else { graph.reverse(a).unwrap() };
+        let mut used = vec![false; graph.arcs().len()];
+        let mut cycles = Vec::new();
+        for &first in taken {
+            if used[first] {
+                continue;
+            }
+            let mut cycle = vec![first];
+            used[first] = true;
+            used[graph.reverse(first).unwrap()] = true;
+            let mut node = graph.arcs()[first].1;
+            while node != graph.arcs()[first].0 {
+                let next = graph.out_arcs(node).iter().copied().find(|&a| !used[a] && taken.contains(&edge_of(a)))?;
+                used[next] = true;
+                used[graph.reverse(next).unwrap()] = true;
+                cycle.push(next);
+                node = graph.arcs()[next].1;
+            }
+            cycles.push(cycle);
+        }
+        Some(cycles)
+    }
 
     #[test]
     fn a_loop_cut_is_guarded_by_another_cycle() {

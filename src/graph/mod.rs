@@ -30,7 +30,7 @@ mod read;
 mod splice;
 
 pub use cells::{GridGraph, START};
-pub use cuts::{Cover, CutStyle, loop_cuts, path_cuts, region_cuts};
+pub use cuts::{Cover, CutStyle, loop_cuts, loop_separator_cuts, path_cuts, region_cuts, region_separator_cuts};
 pub use encode::{
     Named, Part, Sink, Walk, binary_rank, colour_count, end_colour_link, first_on, guarded_colour_count,
     guarded_end_colour_link, loop_arcs, path_arcs, rank_tree, step_degrees, undirected_steps,
@@ -86,7 +86,8 @@ pub fn judge_path(
 /// Judges a model of [`loop_arcs`]: one cycle is accepted, as its nodes in
 /// order; several are spliced into one when `splice` allows and they fit,
 /// and otherwise cut with `style` (with no style, an eager encoding, they
-/// are a bug).
+/// are a bug), separator cuts taking their fresh variables from `fresh`.
+#[allow(clippy::too_many_arguments)]
 pub fn judge_loop(
     graph: &GridGraph,
     arcs: &[Var],
@@ -95,6 +96,7 @@ pub fn judge_loop(
     style: Option<CutStyle>,
     splice: bool,
     value: &dyn Fn(Lit) -> bool,
+    fresh: &mut dyn FnMut() -> Var,
 ) -> Result<Judgement, String> {
     let cycles = read_loops(graph, arcs, value).map_err(|why| format!("the model is not a loop: {why}"))?;
     let nodes = |cycle: &[usize]| -> Vec<usize> { cycle.iter().map(|&a| graph.arcs()[a].0).collect() };
@@ -108,15 +110,31 @@ pub fn judge_loop(
             if splice && let Some(whole) = splice_into_loop(graph, cycles.iter().map(|c| nodes(c)).collect()) {
                 return Ok(Judgement::Accept(whole));
             }
+            if style == CutStyle::Separator {
+                let on: Vec<bool> = cover.on.iter().map(|&l| value(l)).collect();
+                return Ok(Judgement::Cut(loop_separator_cuts(graph, arcs, steps, cover, &cycles, &on, fresh)));
+            }
             Ok(Judgement::Cut(loop_cuts(graph, arcs, steps, cover, style, &cycles)))
         }
     }
 }
 
 /// Judges a model of a region that must be 4-connected: one piece (or
-/// none) is accepted, several are cut apart with [`region_cuts`].
-pub fn judge_region(graph: &GridGraph, cover: &Cover<'_>, value: &dyn Fn(Lit) -> bool) -> Judgement {
+/// none) is accepted, several are cut apart, with [`region_separator_cuts`]
+/// (over variables from `fresh`) in the `Separator` style and with
+/// [`region_cuts`] in any other.
+pub fn judge_region(
+    graph: &GridGraph,
+    cover: &Cover<'_>,
+    style: CutStyle,
+    value: &dyn Fn(Lit) -> bool,
+    fresh: &mut dyn FnMut() -> Var,
+) -> Judgement {
     let on: Vec<bool> = cover.on.iter().map(|&l| value(l)).collect();
     let pieces = components(graph, &on);
-    if pieces.len() <= 1 { Judgement::Accept(Vec::new()) } else { Judgement::Cut(region_cuts(graph, cover, &pieces)) }
+    match (pieces.len(), style) {
+        (0 | 1, _) => Judgement::Accept(Vec::new()),
+        (_, CutStyle::Separator) => Judgement::Cut(region_separator_cuts(graph, cover, &pieces, &on, fresh)),
+        _ => Judgement::Cut(region_cuts(graph, cover, &pieces)),
+    }
 }

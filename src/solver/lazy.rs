@@ -2,12 +2,16 @@
 //! as "the route is one piece") is solved, each model is handed to a
 //! [`Repairer`] that knows the missing constraint, and the repairer either
 //! accepts the model or returns clauses that cut it off. The loop goes on
-//! until a model is accepted or none is left.
+//! until a model is accepted or none is left. A cut may speak through
+//! fresh variables of its own (such as "some node of this set is on"), which
+//! the repairer takes from the solver while it judges.
 //!
 //! [`Lazy`] is itself a [`Solve`], so everything built on the trait
 //! (enumeration with [`super::ProjectedModels`], [`super::possible_literals`],
 //! cores and [`super::shrink_by_deletion`]) works on lazily constrained
 //! formulas unchanged: each of those calls sees only accepted models.
+
+use std::cell::RefCell;
 
 use super::{Answer, Solve, SolveStats, SolverError};
 use crate::cnf::{ClauseSink, Lit, Var};
@@ -25,20 +29,21 @@ pub enum Repair {
 
 /// Knows a constraint the formula leaves out, and judges models against it.
 pub trait Repairer {
-    /// Judges the model whose values `value` reads. An `Err` says the model
+    /// Judges the model whose values `value` reads; `fresh` gives new
+    /// variables of the solver for the cuts to use. An `Err` says the model
     /// is broken in a way no cut can mend, which is a bug in the encoding.
-    fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String>;
+    fn repair(&mut self, value: &dyn Fn(Lit) -> bool, fresh: &mut dyn FnMut() -> Var) -> Result<Repair, String>;
 }
 
 /// A solver whose models all pass a [`Repairer`].
 ///
 /// ```
-/// use somaria::cnf::{ClauseSink, Cnf, Lit};
+/// use somaria::cnf::{ClauseSink, Cnf, Lit, Var};
 /// use somaria::solver::{new_solver, Answer, Lazy, Repair, Repairer, Solve, ProjectedModels};
 /// // Left out of the formula: "not both a and b". The repairer cuts it in.
 /// struct NotBoth(Lit, Lit);
 /// impl Repairer for NotBoth {
-///     fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+///     fn repair(&mut self, value: &dyn Fn(Lit) -> bool, _: &mut dyn FnMut() -> Var) -> Result<Repair, String> {
 ///         Ok(if value(self.0) && value(self.1) { Repair::Cut(vec![vec![!self.0, !self.1]]) } else { Repair::Accept })
 ///     }
 /// }
@@ -51,7 +56,9 @@ pub trait Repairer {
 /// assert_eq!(lazy.cuts().len(), 1);
 /// ```
 pub struct Lazy<S, R> {
-    solver: S,
+    // Shared between the model the repairer reads and the fresh variables
+    // it takes, one call at a time.
+    solver: RefCell<S>,
     repairer: R,
     cuts: Vec<Vec<Lit>>,
 }
@@ -60,7 +67,7 @@ impl<S: Solve, R: Repairer> Lazy<S, R> {
     /// Drives `solver`, which must hold the formula without the left-out
     /// constraint, with `repairer`.
     pub fn new(solver: S, repairer: R) -> Lazy<S, R> {
-        Lazy { solver, repairer, cuts: Vec::new() }
+        Lazy { solver: RefCell::new(solver), repairer, cuts: Vec::new() }
     }
 
     /// The repairer, for what it learned of the last accepted model.
@@ -77,22 +84,23 @@ impl<S: Solve, R: Repairer> Lazy<S, R> {
 
 impl<S: Solve, R: Repairer> ClauseSink for Lazy<S, R> {
     fn new_var(&mut self) -> Var {
-        self.solver.new_var()
+        self.solver.get_mut().new_var()
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {
-        self.solver.add_clause(clause);
+        self.solver.get_mut().add_clause(clause);
     }
 }
 
 impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
         loop {
-            if self.solver.solve_under(assumptions)? == Answer::Unsat {
+            if self.solver.get_mut().solve_under(assumptions)? == Answer::Unsat {
                 return Ok(Answer::Unsat);
             }
             let solver = &self.solver;
-            match self.repairer.repair(&|lit| solver.value(lit)).map_err(SolverError::ModelRejected)? {
+            let judged = self.repairer.repair(&|lit| solver.borrow().value(lit), &mut || solver.borrow_mut().new_var());
+            match judged.map_err(SolverError::ModelRejected)? {
                 Repair::Accept => return Ok(Answer::Sat),
                 Repair::Cut(clauses) if clauses.is_empty() => {
                     // Solving again would find the same model forever.
@@ -101,7 +109,7 @@ impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
                 }
                 Repair::Cut(clauses) => {
                     for clause in clauses {
-                        self.solver.add_clause(&clause);
+                        self.solver.get_mut().add_clause(&clause);
                         self.cuts.push(clause);
                     }
                 }
@@ -110,15 +118,15 @@ impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
     }
 
     fn value(&self, lit: Lit) -> bool {
-        self.solver.value(lit)
+        self.solver.borrow().value(lit)
     }
 
     fn failed_core(&self) -> Vec<Lit> {
-        self.solver.failed_core()
+        self.solver.borrow().failed_core()
     }
 
     fn stats(&self) -> SolveStats {
-        let inner = self.solver.stats();
+        let inner = self.solver.borrow().stats();
         SolveStats { cuts: inner.cuts + self.cuts.len() as u64, ..inner }
     }
 }
@@ -137,7 +145,7 @@ mod tests {
     }
 
     impl Repairer for AtMost {
-        fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+        fn repair(&mut self, value: &dyn Fn(Lit) -> bool, _: &mut dyn FnMut() -> Var) -> Result<Repair, String> {
             let on: Vec<Lit> = self.lits.iter().copied().filter(|&l| value(l)).collect();
             Ok(if on.len() <= self.limit {
                 Repair::Accept
@@ -196,7 +204,7 @@ mod tests {
     fn a_refusal_without_a_cut_is_an_error_not_a_loop() {
         struct Refuse;
         impl Repairer for Refuse {
-            fn repair(&mut self, _: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+            fn repair(&mut self, _: &dyn Fn(Lit) -> bool, _: &mut dyn FnMut() -> Var) -> Result<Repair, String> {
                 Ok(Repair::Cut(Vec::new()))
             }
         }

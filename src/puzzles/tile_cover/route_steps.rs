@@ -366,7 +366,7 @@ pub(super) struct Pieces {
 }
 
 impl Repairer for Pieces {
-    fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+    fn repair(&mut self, value: &dyn Fn(Lit) -> bool, _: &mut dyn FnMut() -> Var) -> Result<Repair, String> {
         if !value(self.selector) {
             return Ok(Repair::Accept);
         }

@@ -12,7 +12,7 @@ use std::borrow::Borrow;
 
 use super::encode::{Encoding, Scheme};
 use super::graph::{Room, START};
-use crate::cnf::Lit;
+use crate::cnf::{Lit, Var};
 use crate::graph::{Cover, Judgement, PathReading, judge_path};
 use crate::solver::{Repair, Repairer};
 
@@ -85,7 +85,7 @@ where
     E: Borrow<Encoding>,
     C: Confirm,
 {
-    fn repair(&mut self, value: &dyn Fn(Lit) -> bool) -> Result<Repair, String> {
+    fn repair(&mut self, value: &dyn Fn(Lit) -> bool, _: &mut dyn FnMut() -> Var) -> Result<Repair, String> {
         let (room, encoding) = (self.room.borrow(), self.encoding.borrow());
         let (Some(arcs), Some(ends)) = (encoding.arc_vars(), encoding.end_lits()) else {
             // The steps encoding: one tile per step, never a cycle.
