@@ -1,13 +1,14 @@
 //! `count --method exact` against the enumeration and the known counts:
 //! Latin squares of order 4 (576), 3×3 magic squares (8) and 8 queens (92)
-//! on every engine, 10 queens (724); and its refusal, with exit 2, of models
-//! whose formula alone is not their solutions (grid globals cut lazily)
-//! and of families it does not count. The random models of
-//! `tests/csp_random.rs` check it against brute force too.
+//! on every engine, 10 queens (724), 12 queens (14,200); a tile-cover room;
+//! and its refusal, with exit 2, of models whose formula alone is not their
+//! solutions (grid globals cut lazily, lazy tile-cover engines) and of
+//! families it does not count. The random models of `tests/csp_random.rs`
+//! check it against brute force too, and `tests/tile_cover_counts.rs` on
+//! rooms.
 //!
-//! The heavy known counts are ignored in the suite; run them with
-//! `cargo test --release --test csp_exact_count -- --ignored`
-//! (12 queens: 14,200; 4×4 magic squares: 7,040).
+//! The 4×4 magic squares (7,040) are ignored in the suite; run them with
+//! `cargo test --release --test csp_exact_count -- --ignored`.
 
 use somaria::puzzles::{CountMethod, CountOptions, Puzzle};
 
@@ -69,15 +70,29 @@ fn an_objective_counts_its_optimal_solutions() {
 }
 
 #[test]
-fn lazy_grid_globals_and_other_families_are_refused_with_exit_2() {
-    for (model, parts) in [
-        ("models/csp/heros-cave.toml", &["--method exact", "grid_path", "cut lazily", "--method enumerate"][..]),
-        ("models/tile-cover-corner-5x5.toml", &["--method exact", "csp models only", "tile-cover"][..]),
+fn lazy_grid_globals_lazy_engines_and_other_families_are_refused_with_exit_2() {
+    for (model, engine, parts) in [
+        ("models/csp/heros-cave.toml", None, &["--method exact", "grid_path", "cut lazily", "--method enumerate"][..]),
+        ("models/tile-cover-corner-5x5.toml", Some("lazy"), &["--method exact", "lazy engine", "--engine steps"][..]),
+        ("models/akh-vaquot.toml", None, &["--method exact", "csp and tile-cover models only", "fans"][..]),
     ] {
-        let out = somaria().args(["count", "--method", "exact", model]).output().unwrap();
+        let mut command = somaria();
+        command.args(["count", "--method", "exact", model]);
+        if let Some(engine) = engine {
+            command.args(["--engine", engine]);
+        }
+        let out = command.output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{model}");
         assert_mentions(&String::from_utf8_lossy(&out.stderr), parts);
     }
+}
+
+#[test]
+fn a_tile_cover_room_is_counted_exactly_on_its_eager_formula() {
+    let out = somaria().args(["count", "--method", "exact", "models/tile-cover-corner-5x5.toml"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("824 solutions, all found (steps:"), "{text}");
 }
 
 #[test]
@@ -89,14 +104,13 @@ fn the_command_line_reports_the_exact_count() {
 }
 
 #[test]
-#[ignore = "about 10 s; run with --ignored"]
 fn twelve_queens_have_14200_solutions() {
     let queens = with_n("models/csp/queens.toml", "n = 8", 12);
     assert_eq!(exact(queens.as_ref(), None, None), (14_200, true));
 }
 
 #[test]
-#[ignore = "did not finish in 10 minutes: no clause learning yet (see the README)"]
+#[ignore = "about 70 s of CPU: no clause learning yet (see the README); run with --ignored"]
 fn four_by_four_magic_squares_number_7040() {
     let magic = with_n("models/csp/magic-square.toml", "n = 3", 4);
     assert_eq!(exact(magic.as_ref(), None, None), (7_040, true));

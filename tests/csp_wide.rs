@@ -186,8 +186,9 @@ proptest! {
 
 /// Counts over 2,000 or more projected literals start with a walk by
 /// propagation (no SAT call per model); where the walk gives up, here on
-/// ten queens it cannot enumerate cheaply without learning, the CDCL solver counts
-/// the cubes it leaves. Every engine must agree.
+/// ten queens whose weighted sum no placement meets, which it cannot refute
+/// cheaply without learning, the CDCL solver counts the cubes it leaves.
+/// Every engine must agree.
 #[test]
 fn counts_over_large_projections_walk_and_hand_over() {
     let bools = "a = { index = [\"1..2000\"], domain = \"0..1\" }";
@@ -199,8 +200,10 @@ fn counts_over_large_projections_walk_and_hand_over() {
     let limited = puzzle.count(&CountOptions { limit: Some(1000), ..Default::default() }).unwrap();
     assert_eq!((limited.count, limited.complete), (1000, false));
 
-    // Ten queens beside 2,000 Booleans that must all be 0: the walk meets
-    // more conflicts than its budget, and the CDCL solver counts the rest.
+    // Ten queens beside 2,000 Booleans that must all be 0: the walk counts
+    // their 724 placements alone; with a weighted sum that none of them
+    // meets, it meets more conflicts than its budget (2,000 with no model
+    // found), and the CDCL solver refutes the rest.
     let queens = format!("{bools}\nq = {{ index = [\"1..10\"], domain = \"1..10\" }}");
     let mut text = model(&queens, "sum(a) = 0");
     for diagonal in ["q[i]", "q[i] + i", "q[i] - i"] {
@@ -209,6 +212,12 @@ fn counts_over_large_projections_walk_and_hand_over() {
     assert_counts(&text, 724);
     let puzzle = load_puzzle(&Source::from_text("wide.toml", text.clone())).unwrap();
     let report = puzzle.count(&CountOptions::default()).unwrap();
+    assert_eq!((report.count, report.stats.sat_calls), (724, 0), "the walk alone counts the queens");
+    text += "[[constraint]]\nexpr = 'sum(i in 1..10)(i * q[i]) = 250'\n";
+    assert_counts(&text, 0);
+    let puzzle = load_puzzle(&Source::from_text("wide.toml", text.clone())).unwrap();
+    let report = puzzle.count(&CountOptions::default()).unwrap();
+    assert!(report.complete);
     assert!(report.stats.sat_calls > 0, "the walk handed the queens to the CDCL solver");
 
     let two = format!("{bools}\nx = {{ index = [\"1..2\"], domain = \"1..2\" }}");

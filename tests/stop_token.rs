@@ -9,8 +9,8 @@ use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions, Error, Puzzle, SolveOptions};
 use somaria::solver::{Backend, Progress, SolverConfig, Stop, StopCause};
 
-/// Twelve queens: 14,200 solutions, several seconds of counting, one short
-/// SAT call per solution.
+/// Twelve queens: 14,200 solutions, about a second of counting: a short
+/// SAT call for each of the first 16, then the walk by propagation.
 fn twelve_queens() -> Box<dyn Puzzle> {
     let text = std::fs::read_to_string("models/csp/queens.toml").unwrap().replace("n = 8", "n = 12");
     puzzles::load(&Source::from_text("queens-12.toml", &text)).unwrap()
@@ -46,7 +46,9 @@ fn a_long_count_stops_within_100_ms_of_its_deadline_with_its_partial_count() {
         assert!(late < Duration::from_millis(100), "{backend}: stopped {late:?} after the deadline");
         let partial = progress.solutions();
         assert!(0 < partial && partial < 14_200, "{backend}: partial count {partial}");
-        assert!(progress.sat_calls() >= partial);
+        // The SAT calls are recorded too: one per solution up to the 16th,
+        // after which the walk counts without them.
+        assert!(progress.sat_calls() >= partial.min(16), "{backend}: {} SAT calls", progress.sat_calls());
     }
 }
 

@@ -2,11 +2,15 @@
 //! search (in `tests/common/rooms.rs`), on hundreds of random small rooms and on rooms with
 //! known counts.
 //!
+//! `count --method exact` on the eager engines (`rank`, `steps`) counts
+//! the same routes, on random rooms and the known counts.
+//!
 //! The 6 × 6 count (22,144 routes) takes about 1.5 s in a release build, so
 //! it runs there (as in CI) and is skipped in debug builds; run it anyway
 //! with `cargo test --test tile_cover_counts -- --ignored`.
 
 use somaria::puzzles::tile_cover::ENGINES;
+use somaria::puzzles::{CountMethod, CountOptions};
 use somaria::rng::SplitMix64;
 
 mod common;
@@ -25,6 +29,20 @@ fn brute_force_count(rows: &[&str], k: usize) -> u64 {
 fn count(rows: &[&str], k: usize, engine: &str) -> u64 {
     models::count(load_text(&tile_cover_model(&rows.join("\n"), k)).as_ref(), Some(engine))
 }
+
+/// `count --method exact` with `engine` (an eager one): the count, which
+/// must be complete.
+fn exact(rows: &[&str], k: usize, engine: &str) -> u64 {
+    let puzzle = load_text(&tile_cover_model(&rows.join("\n"), k));
+    let options = CountOptions { engine: Some(engine.to_string()), method: CountMethod::Exact, ..Default::default() };
+    let report = puzzle.count(&options).unwrap_or_else(|e| panic!("exact count, {engine}: {e}"));
+    assert!(report.complete, "the exact count finished");
+    report.count
+}
+
+/// The engines whose formula alone is the routes, which `--method exact`
+/// counts.
+const EAGER: [&str; 2] = ["rank", "steps"];
 
 fn corner_room(height: usize, width: usize) -> Vec<String> {
     (0..height).map(|r| (0..width).map(|c| if r == 0 && c == 0 { 'S' } else { '.' }).collect()).collect()
@@ -53,6 +71,41 @@ fn every_encoding_matches_brute_force_on_300_random_rooms() {
     }
     // The rooms must exercise both verdicts, or the test proves little.
     assert!((60..=270).contains(&solvable), "{solvable} of 300 rooms solvable");
+}
+
+#[test]
+fn the_exact_count_matches_brute_force_on_200_random_rooms() {
+    let mut rng = SplitMix64::new(2026);
+    let mut solvable = 0;
+    for case in 0..200 {
+        let (rows, k) = random_room(&mut rng);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let expected = brute_force_count(&rows, k);
+        solvable += usize::from(expected > 0);
+        for engine in EAGER {
+            assert_eq!(exact(&rows, k, engine), expected, "case {case}, {engine}, k = {k}:\n{}", rows.join("\n"));
+        }
+    }
+    assert!((40..=180).contains(&solvable), "{solvable} of 200 rooms solvable");
+}
+
+#[test]
+fn exact_known_counts_from_a_corner() {
+    for (h, w, k, expected) in [(5, 5, 0, 824), (4, 6, 0, 469), (5, 5, 1, 2960), (3, 4, 1, 48)] {
+        let rows = corner_room(h, w);
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        for engine in EAGER {
+            assert_eq!(exact(&rows, k, engine), expected, "{engine} {h}x{w}, k = {k}");
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds; CI runs it with --release")]
+fn the_exact_count_of_six_by_six_routes_from_a_corner_is_22144() {
+    let rows = corner_room(6, 6);
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    assert_eq!(exact(&rows, 0, "steps"), 22_144);
 }
 
 #[test]

@@ -255,6 +255,28 @@ pub struct CountReport {
     pub stopped: Option<String>,
 }
 
+impl CountReport {
+    /// The report of an exact count ([`CountMethod::Exact`]), which knows
+    /// the whole count at once: a count past the limit is cut to it, as an
+    /// enumeration stops there, and one past `u64::MAX` is saturated. The
+    /// count shown is recorded in `options.progress`.
+    pub fn exact(count: u128, options: &CountOptions, stats: Stats) -> CountReport {
+        let complete = options.limit.is_none_or(|limit| count <= u128::from(limit));
+        let shown = match options.limit {
+            Some(limit) if !complete => limit,
+            _ => u64::try_from(count).unwrap_or(u64::MAX),
+        };
+        options.progress.set_solutions(shown);
+        CountReport {
+            count: shown,
+            complete,
+            saturated: count > u128::from(u64::MAX) && complete,
+            stats,
+            stopped: None,
+        }
+    }
+}
+
 /// Where to write a refutation proof, and in which format.
 #[derive(Clone, Debug)]
 pub struct ProofRequest {
@@ -365,7 +387,7 @@ impl CountOptions {
         match self.method {
             CountMethod::Enumerate => Ok(()),
             CountMethod::Exact => Err(Error::BadRequest(format!(
-                "count --method exact counts csp models only, not {family} models; expected --method enumerate"
+                "count --method exact counts csp and tile-cover models only, not {family} models; expected --method enumerate"
             ))),
         }
     }

@@ -29,8 +29,10 @@ pub struct Propagator {
     occurs: Vec<Vec<u32>>,
     /// Per stored clause, how many of its literals hold.
     holding: Vec<u32>,
-    /// The stored clauses none of whose literals holds.
+    /// The stored clauses counted in `holding` none of whose literals holds.
     unsatisfied: usize,
+    /// Whether [`Propagator::tracking_satisfaction`] made it.
+    tracking: bool,
 }
 
 impl Propagator {
@@ -56,6 +58,7 @@ impl Propagator {
             occurs: Vec::new(),
             holding: Vec::new(),
             unsatisfied: 0,
+            tracking: false,
         };
         let mut units = Vec::new();
         for clause in cnf.clauses() {
@@ -98,16 +101,25 @@ impl Propagator {
         }
     }
 
-    /// The same propagator, also keeping count of the clauses the
+    /// The same propagator, also keeping count of the stored clauses over
+    /// a variable outside `settled` (indexed by variable) that the
     /// assignment does not yet satisfy, so that
-    /// [`Propagator::all_satisfied`] can tell when any completion of it is
-    /// a model. Each assignment then also visits every clause its literal
-    /// is in.
-    pub fn tracking_satisfaction(mut self) -> Propagator {
+    /// [`Propagator::all_satisfied`] can tell when any values of the open
+    /// variables outside `settled` complete it to a model, once those in
+    /// `settled` are all set. Each assignment then also visits every such
+    /// clause its literal is in; a clause over `settled` alone costs
+    /// nothing, since setting its variables without a conflict satisfies it.
+    pub fn tracking_satisfaction(mut self, settled: &[bool]) -> Propagator {
         let clauses = self.starts.len() - 1;
         self.occurs = vec![Vec::new(); self.watches.len()];
         self.holding = vec![0; clauses];
+        self.tracking = true;
+        let is_settled = |lit: Lit| settled.get(lit.var().index()).copied().unwrap_or(false);
         for clause in 0..clauses {
+            let lits = &self.lits[self.starts[clause]..self.starts[clause + 1]];
+            if lits.iter().all(|&l| is_settled(l)) {
+                continue;
+            }
             for k in self.starts[clause]..self.starts[clause + 1] {
                 let lit = self.lits[k];
                 self.occurs[lit.code()].push(clause as u32);
@@ -115,16 +127,19 @@ impl Propagator {
                     self.holding[clause] += 1;
                 }
             }
+            if self.holding[clause] == 0 {
+                self.unsatisfied += 1;
+            }
         }
-        self.unsatisfied = self.holding.iter().filter(|&&h| h == 0).count();
         self
     }
 
-    /// Whether the assignment, with no conflict, satisfies every clause, so
-    /// that any values of the open variables complete it to a model. Always
-    /// false unless [`Propagator::tracking_satisfaction`] made it.
+    /// Whether the assignment, with no conflict, satisfies every clause
+    /// that [`Propagator::tracking_satisfaction`] keeps count of, so that
+    /// once its settled variables are set, any values of the other open
+    /// variables complete it to a model. Always false unless that made it.
     pub fn all_satisfied(&self) -> bool {
-        !self.occurs.is_empty() && self.unsatisfied == 0 && self.is_consistent()
+        self.tracking && self.unsatisfied == 0 && self.is_consistent()
     }
 
     /// The literals assigned since `mark`, in order.

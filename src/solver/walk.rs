@@ -70,6 +70,16 @@ pub struct Walk {
     changed: Vec<Var>,
     /// The lowest the trail has been since the last model.
     low: usize,
+    /// With [`Walk::deciding_by_groups`], the projection's groups.
+    groups: Option<Groups>,
+}
+
+/// The groups of [`Walk::deciding_by_groups`].
+struct Groups {
+    /// Each projected position's group.
+    at: Vec<u32>,
+    /// Scratch, per group: its open variables, and the first one's place.
+    open: Vec<(u32, usize)>,
 }
 
 impl Walk {
@@ -77,7 +87,7 @@ impl Walk {
     /// variables, giving up after `budget` conflicts. Variables the clauses
     /// do not know are taken as false.
     pub fn new(cnf: &Cnf, projection: &[Lit], budget: u64) -> Walk {
-        let propagator = Propagator::new(cnf).tracking_satisfaction();
+        let mut propagator = Propagator::new(cnf);
         let mut placed = vec![false; propagator.num_vars()];
         let mut order = Vec::with_capacity(propagator.num_vars());
         for var in projection.iter().map(|l| l.var()) {
@@ -85,6 +95,7 @@ impl Walk {
                 order.push(var);
             }
         }
+        propagator = propagator.tracking_satisfaction(&placed);
         let projected = order.len();
         order.extend((0..placed.len()).filter(|&i| !placed[i]).map(Var::from_index));
         let done = !propagator.is_consistent();
@@ -99,7 +110,32 @@ impl Walk {
             done,
             changed: Vec::new(),
             low: 0,
+            groups: None,
         }
+    }
+
+    /// The same walk, deciding first among the projection's groups the one
+    /// with the fewest open variables (first-fail, as constraint solvers
+    /// choose the variable with the smallest domain), its first open
+    /// variable. `sizes` splits the projection, in order, into groups of
+    /// these many literals, such as the literals of one integer. The
+    /// models are the same, in another order.
+    pub fn deciding_by_groups(mut self, sizes: &[usize], projection: &[Lit]) -> Walk {
+        let mut group_of_var = vec![u32::MAX; self.propagator.num_vars()];
+        let mut lits = projection.iter();
+        for (g, &size) in sizes.iter().enumerate() {
+            for lit in lits.by_ref().take(size) {
+                if let Some(slot) = group_of_var.get_mut(lit.var().index()) {
+                    *slot = (*slot).min(g as u32);
+                }
+            }
+        }
+        let group_at: Vec<u32> = self.order[..self.projected].iter().map(|v| group_of_var[v.index()]).collect();
+        // Projected literals past the sizes given form one more group.
+        let groups = sizes.len() + 1;
+        let group_at = group_at.into_iter().map(|g| g.min(sizes.len() as u32)).collect();
+        self.groups = Some(Groups { at: group_at, open: vec![(0, 0); groups] });
+        self
     }
 
     /// For the model just found, every variable whose value may differ
@@ -121,6 +157,11 @@ impl Walk {
     /// The value of `lit` in the model just found.
     pub fn value(&self, lit: Lit) -> bool {
         self.propagator.value(lit).unwrap_or(!lit.is_positive())
+    }
+
+    /// Allows `conflicts` more conflicts before the walk gives up.
+    pub fn extend_budget(&mut self, conflicts: u64) {
+        self.budget = self.budget.saturating_add(conflicts);
     }
 
     /// The conflicts met so far.
@@ -145,11 +186,7 @@ impl Walk {
                 let cubes = self.open_cubes();
                 return self.finish(WalkStep::GaveUp(cubes));
             }
-            // Once every clause holds, any values of the open variables make
-            // a model, so only the projection's open variables are decided.
-            let end = if self.propagator.all_satisfied() { self.projected } else { self.order.len() };
-            let start = self.frames.last().map_or(0, |f| f.at + 1);
-            let Some(at) = (start.min(end)..end).find(|&i| self.propagator.value(self.order[i].pos()).is_none()) else {
+            let Some(at) = self.next_decision() else {
                 self.changed.extend(self.propagator.trail_since(self.low).iter().map(|l| l.var()));
                 self.at_model = true;
                 return WalkStep::Model;
@@ -163,6 +200,33 @@ impl Walk {
                 }
             }
         }
+    }
+
+    /// The place in the order of the variable to decide next; none at a
+    /// model.
+    fn next_decision(&mut self) -> Option<usize> {
+        // Once every clause holds, any values of the open variables make
+        // a model, so only the projection's open variables are decided.
+        let end = if self.propagator.all_satisfied() { self.projected } else { self.order.len() };
+        let mut start = self.frames.last().map_or(0, |f| f.at + 1);
+        if let Some(Groups { at: group_at, open: counts }) = &mut self.groups {
+            counts.fill((0, 0));
+            for (i, &g) in group_at.iter().enumerate() {
+                if self.propagator.value(self.order[i].pos()).is_none() {
+                    let (open, first) = &mut counts[g as usize];
+                    if *open == 0 {
+                        *first = i;
+                    }
+                    *open += 1;
+                }
+            }
+            let best = counts.iter().filter(|(open, _)| *open > 0).min_by_key(|(open, _)| *open);
+            if let Some(&(_, first)) = best {
+                return Some(first);
+            }
+            start = start.max(self.projected);
+        }
+        (start.min(end)..end).find(|&i| self.propagator.value(self.order[i].pos()).is_none())
     }
 
     fn finish(&mut self, step: WalkStep) -> WalkStep {
@@ -227,8 +291,11 @@ mod tests {
 
     /// The models a walk finds, then the models of its cubes by
     /// enumeration with the CDCL solver: the projections, each once.
-    fn walked(cnf: &Cnf, projection: &[Lit], budget: u64) -> (Vec<Vec<bool>>, bool) {
+    fn walked(cnf: &Cnf, projection: &[Lit], budget: u64, groups: Option<&[usize]>) -> (Vec<Vec<bool>>, bool) {
         let mut walk = Walk::new(cnf, projection, budget);
+        if let Some(sizes) = groups {
+            walk = walk.deciding_by_groups(sizes, projection);
+        }
         let mut found = Vec::new();
         let mut last: Option<Vec<bool>> = None;
         loop {
@@ -265,7 +332,7 @@ mod tests {
         let mut cnf = Cnf::new();
         let xs: Vec<Lit> = cnf.new_vars(20_000).iter().map(|v| v.pos()).collect();
         crate::cnf::card::exactly_one(&mut cnf, &xs);
-        let (found, gave_up) = walked(&cnf, &xs, 0);
+        let (found, gave_up) = walked(&cnf, &xs, 0, None);
         assert!(!gave_up);
         assert_eq!(found.len(), 20_000);
         assert!(found.iter().all(|m| m.iter().filter(|&&b| b).count() == 1));
@@ -275,7 +342,9 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(600))]
 
         /// Random 3-CNF over 8 variables, projected onto the first `p`,
-        /// with budgets small enough that most walks give up somewhere:
+        /// decided in order or by groups of the projection (some past its
+        /// end, some leaving its tail ungrouped), with budgets small enough
+        /// that most walks give up somewhere:
         /// the walk's models and its cubes' together are exactly the
         /// distinct projections of the formula's models, by brute force.
         #[test]
@@ -284,6 +353,7 @@ mod tests {
             p in 0usize..=8,
             budget in 0u64..12,
             negated in any::<bool>(),
+            sizes in prop::option::of(prop::collection::vec(1usize..4, 0..4)),
         ) {
             let mut cnf = Cnf::new();
             let vars = cnf.new_vars(8);
@@ -299,7 +369,7 @@ mod tests {
                     expected.insert(projection.iter().map(|l| l.holds(&assignment)).collect::<Vec<bool>>());
                 }
             }
-            let (found, _) = walked(&cnf, &projection, budget);
+            let (found, _) = walked(&cnf, &projection, budget, sizes.as_deref());
             let distinct: BTreeSet<_> = found.iter().cloned().collect();
             prop_assert_eq!(distinct.len(), found.len(), "a projection came twice");
             prop_assert_eq!(distinct, expected);

@@ -389,20 +389,7 @@ impl CspPuzzle {
         }
         let mut stats = Self::run_stats(engine, &compiled.cnf, 0, &solver, encode_ms);
         stats.solve_ms += Stats::ms(counting.elapsed());
-        // A count past the limit is cut to it, as an enumeration stops there.
-        let complete = options.limit.is_none_or(|limit| count <= u128::from(limit));
-        let shown = match options.limit {
-            Some(limit) if !complete => limit,
-            _ => u64::try_from(count).unwrap_or(u64::MAX),
-        };
-        options.progress.set_solutions(shown);
-        Ok(CountReport {
-            count: shown,
-            complete,
-            saturated: count > u128::from(u64::MAX) && complete,
-            stats,
-            stopped: None,
-        })
+        Ok(CountReport::exact(count, options, stats))
     }
 
     /// The routes of the grid paths and loops, for the output.

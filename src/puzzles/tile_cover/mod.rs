@@ -47,14 +47,14 @@ pub use load::{load, load_puzzle};
 use self::encode::{CutStyle, Encoding, Scheme};
 use self::walker::{BorrowedWalker, Confirm, Walker};
 use super::{
-    CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula, NamedConstraint, Puzzle,
-    Solution, SolveOptions, SolveReport, Stats, Status,
+    CountMethod, CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula,
+    NamedConstraint, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
 };
-use crate::cnf::{Lit, card};
+use crate::cnf::{Lit, Var, card};
 use crate::deduce::{self, Fact, Rule, Wanted};
 use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
 use crate::grid::{Dir, Grid, Pos};
-use crate::solver::{Answer, Lazy, ProjectedModels, Solve, SolveStats};
+use crate::solver::{Answer, Lazy, ProjectedModels, Solve, SolveStats, count_projected};
 
 /// The `kind` of tile-cover models.
 pub const KIND: &str = "tile-cover";
@@ -293,6 +293,36 @@ impl TileCoverPuzzle {
     fn sat_stats(engine: Engine, encoding: &Encoding, cuts: usize, solver: &impl Solve, encode_ms: f64) -> Stats {
         let size = (encoding.cnf().num_vars(), encoding.cnf().num_clauses() + cuts);
         Stats::of_sat_size(engine.name(), size, solver.stats(), encode_ms)
+    }
+
+    /// `count --method exact`: the room's eager formula (the `steps` engine
+    /// unless `--engine rank`: measured on the open 5×5 room, its count took
+    /// 0.04 s of CPU against 0.49 s), counted by [`count_projected`] onto the
+    /// literals the enumeration blocks on, the arcs or visits and the tiles
+    /// left, so both count the same routes. A lazy engine's formula allows
+    /// detached cycles that only its cuts remove, so it is refused.
+    fn count_exact(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        let engine = Engine::choose(Some(options.engine.as_deref().unwrap_or(Engine::Steps.name())))?;
+        if let Scheme::Lazy(_) = engine.scheme() {
+            return Err(Error::BadRequest(format!(
+                "count --method exact cannot count with the {engine} engine: it cuts detached cycles lazily between \
+                 SAT calls, so its formula alone allows more than the routes; expected --engine steps or --engine rank"
+            )));
+        }
+        let started = Instant::now();
+        let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
+        if analysis.as_ref().is_some_and(|a| a.refutation.is_some()) {
+            return Ok(CountReport::exact(0, options, Self::presolve_stats(engine, started)));
+        }
+        let encoding = encode(&self.room, engine, EncodeOptions::default(), analysis.as_ref().map(|a| &a.deductions))?;
+        let encode_ms = Stats::ms(started.elapsed());
+        let counting = Instant::now();
+        let vars: Vec<Var> = encoding.distinguishing_literals().iter().map(|l| l.var()).collect();
+        let count = count_projected(encoding.cnf(), &vars, &[], &options.solver.stop).map_err(Error::Stopped)?;
+        let size = (encoding.cnf().num_vars(), encoding.cnf().num_clauses());
+        let mut stats = Stats::of_sat_size(engine.name(), size, SolveStats::default(), encode_ms);
+        stats.solve_ms += Stats::ms(counting.elapsed());
+        Ok(CountReport::exact(count, options, stats))
     }
 
     /// The report of a presolve refutation.
@@ -664,9 +694,12 @@ impl Puzzle for TileCoverPuzzle {
 
     /// Counts routes by enumerating the models of the lazy solver (no
     /// splicing, so each model is its own route), blocked on the arcs they
-    /// choose and the tiles they leave.
+    /// choose and the tiles they leave; or, with `--method exact`, by
+    /// counting an eager formula ([`TileCoverPuzzle::count_exact`]).
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        options.enumerating("tile-cover")?;
+        if options.method == CountMethod::Exact {
+            return self.count_exact(options);
+        }
         let engine = Engine::choose(options.engine.as_deref())?;
         let started = Instant::now();
         let analysis = (!options.skip_presolve).then(|| presolve::analyse(&self.room));
