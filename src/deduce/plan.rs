@@ -501,11 +501,11 @@ struct Live {
 }
 
 /// The rules that speak of some subject whose value is not known, or of
-/// nothing in particular. A rule about no open subject can still be needed
-/// (on the model `x[2] = x[1]`, `x[4] != x[2]`, minimise `-2*x[2] + x[3]
-/// - 2*x[4]`, the second rule and the objective force `x[3]` once `x[2]`
-/// and `x[4]` are known to be 2 or 3, with neither value fixed), so such
-/// rules are kept, and a set needs one rule about an open subject.
+/// nothing in particular. A rule about no open subject can still be needed:
+/// on `x[2] = x[1]` and `x[4] != x[2]` with the objective `-2*x[2] + x[3] -
+/// 2*x[4]` at its least, the second rule and the objective force `x[3]` once
+/// `x[2]` and `x[4]` are known to be 2 or 3, with neither value fixed. So
+/// such rules are kept, and a set needs one rule about an open subject.
 fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled]) -> Vec<Live> {
     let mut subjects: Vec<usize> = open.iter().map(|o| d.facts[o.fact].subject).collect();
     subjects.sort_unstable();
