@@ -729,3 +729,69 @@ fn a_wrong_move_in_a_vault_is_named() {
     let note = hint["step"]["note"].as_str().unwrap();
     assert!(note.contains("the fewest in all is 10") && note.contains("from the start: 8"), "{note}");
 }
+
+/// A 4 × 4 slitherlink with one solution: one loop along the grid lines,
+/// each clue counting the loop's steps around its cell.
+const SMALL_SLITHERLINK: &str = r#"kind = "csp"
+show = ["across", "down"]
+[params]
+clue = """[| -1, 1, 2,-1 | 1,-1, 2, 1 | 2, 1, 2, 0 | 2, 3, 1, 0 |]"""
+[vars]
+on = { index = ["0..4", "0..4"], domain = "bool" }
+across = { index = ["0..4", "0..3"], domain = "bool" }
+down = { index = ["0..3", "0..4"], domain = "bool" }
+[[constraint]]
+name = "one loop"
+expr = 'grid_loop(on, across, down)'
+[[constraint]]
+name = "clues"
+expr = """forall(i in 1..4, j in 1..4 where clue[i, j] >= 0)(
+  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
+"#;
+
+/// `steps` on a grid model with one solution ends `solved` in the state of
+/// `solve`'s solution: every shown value it fixes is the solution's, and it
+/// fixes every one. Some step needs the grid global `name`.
+fn steps_reach_the_solution(model: &str, global: &str) {
+    let (solved, code) = cli_json(&["solve", model]);
+    assert_eq!(code, 0, "{model}");
+    let (steps, code) = cli_json(&["steps", model]);
+    assert_eq!((code, steps["status"].as_str()), (0, Some("solved")), "{model}");
+    let mut cells = 0;
+    let state = steps["state"].as_array().unwrap();
+    for (name, rows) in solved["solution"].as_object().unwrap() {
+        // The solution also lists each path's or loop's route.
+        let prefix = format!("{name}[");
+        if !state.iter().any(|f| f["var"].as_str().unwrap().starts_with(&prefix)) {
+            continue;
+        }
+        for (i, row) in rows.as_array().unwrap().iter().enumerate() {
+            for (j, value) in row.as_array().unwrap().iter().enumerate() {
+                let var = format!("{name}[{i},{j}]");
+                let fixed = state.iter().find(|f| f["var"] == var.as_str() && f["op"] == "=");
+                assert_eq!(fixed.map(|f| &f["value"]), Some(value), "{model}: {var}");
+                cells += 1;
+            }
+        }
+    }
+    assert!(cells > 0, "{model}");
+    let uses = |s: &serde_json::Value| s["because"].as_array().unwrap().iter().any(|r| r["name"] == global);
+    assert!(steps["steps"].as_array().unwrap().iter().any(uses), "{model}: no step needs {global:?}");
+}
+
+#[test]
+fn a_small_slitherlink_steps_to_its_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("slitherlink.toml");
+    std::fs::write(&model, SMALL_SLITHERLINK).unwrap();
+    steps_reach_the_solution(model.to_str().unwrap(), "one loop");
+}
+
+/// The 10×10 slitherlink: about 12 s of CPU, so it is left out of the
+/// suite. Run it with
+/// `cargo test --release --test hints -- --ignored the_ten_by_ten_slitherlink`.
+#[test]
+#[ignore]
+fn the_ten_by_ten_slitherlink_steps_to_its_solution() {
+    steps_reach_the_solution("models/csp/slitherlink.toml", "one loop along the grid lines");
+}
