@@ -413,12 +413,42 @@ fn keys_doors_explanations_name_a_key_that_cannot_be_collected() {
     somaria().arg("solve").arg(&model).assert().code(1);
 }
 
+/// Runs `steps MODEL --proof FILE` (with `--given GIVEN` unless empty) and
+/// checks each step's proof: FILE.N refutes FILE.N.cnf by the independent
+/// DRAT checker, and without its last clause ("some new fact fails") the
+/// formula has a model, so the refutation is of the step and not of its
+/// constraints alone. Returns each step's formula and JSON.
+fn step_proofs_check(model: &Path, proof: &Path, given: &str) -> Vec<(String, Value)> {
+    let mut args = vec!["steps".to_string(), model.display().to_string(), "--format".into(), "json".into()];
+    args.extend(["--proof".to_string(), proof.display().to_string()]);
+    if !given.is_empty() {
+        args.extend(["--given".to_string(), given.to_string()]);
+    }
+    let out = somaria().args(&args).output().unwrap();
+    let json = json_of(&out.stdout);
+    let steps = json["steps"].as_array().unwrap();
+    assert!(!steps.is_empty(), "{}", model.display());
+    let mut formulas = Vec::new();
+    for (n, step) in steps.iter().enumerate() {
+        let formula_path = format!("{}.{}.cnf", proof.display(), n + 1);
+        assert_eq!(step["proof"]["formula"], formula_path.as_str());
+        let cnf = std::fs::read_to_string(&formula_path).unwrap();
+        let drat = std::fs::read_to_string(step["proof"]["proof"].as_str().unwrap()).unwrap();
+        drat_refutes(&cnf, &drat).unwrap_or_else(|e| panic!("{} step {}: {e}", model.display(), n + 1));
+        let (vars, clauses) = dimacs::header(&cnf);
+        let mut lines: Vec<&str> = cnf.lines().filter(|l| !l.starts_with('c') && !l.starts_with('p')).collect();
+        lines.pop();
+        let weaker = format!("p cnf {vars} {}\n{}\n", clauses - 1, lines.join("\n"));
+        assert!(dimacs::is_satisfiable(&weaker), "{} step {}: the constraints alone refute", model.display(), n + 1);
+        formulas.push((cnf, step.clone()));
+    }
+    formulas
+}
+
 /// `steps --proof FILE` writes each step's re-check as FILE.N.cnf and its
-/// DRAT refutation as FILE.N: each checks with the independent checker,
-/// and without its last clause ("some new fact fails") the formula has a
-/// model, so the refutation is of the step and not of its constraints
-/// alone. Steps that lean on "the route is one piece" carry its cuts in
-/// the formula.
+/// DRAT refutation as FILE.N, and each checks ([`step_proofs_check`]).
+/// Steps that lean on "the route is one piece" carry its cuts in the
+/// formula.
 #[test]
 fn tile_cover_step_proofs_check() {
     let dir = tempfile::tempdir().unwrap();
@@ -428,27 +458,7 @@ fn tile_cover_step_proofs_check() {
     for (i, (grid, k, given)) in rooms.iter().enumerate() {
         let model = dir.path().join(format!("room{i}.toml"));
         std::fs::write(&model, common::models::tile_cover_model(grid, *k)).unwrap();
-        let proof = dir.path().join(format!("room{i}.drat"));
-        let mut args = vec!["steps".to_string(), model.display().to_string(), "--format".into(), "json".into()];
-        args.extend(["--proof".to_string(), proof.display().to_string()]);
-        if !given.is_empty() {
-            args.extend(["--given".to_string(), given.to_string()]);
-        }
-        let out = somaria().args(&args).output().unwrap();
-        let json = json_of(&out.stdout);
-        let steps = json["steps"].as_array().unwrap();
-        assert!(!steps.is_empty(), "{grid}");
-        for (n, step) in steps.iter().enumerate() {
-            let formula_path = format!("{}.{}.cnf", proof.display(), n + 1);
-            assert_eq!(step["proof"]["formula"], formula_path.as_str());
-            let cnf = std::fs::read_to_string(&formula_path).unwrap();
-            let drat = std::fs::read_to_string(step["proof"]["proof"].as_str().unwrap()).unwrap();
-            drat_refutes(&cnf, &drat).unwrap_or_else(|e| panic!("{grid} step {}: {e}", n + 1));
-            let (vars, clauses) = dimacs::header(&cnf);
-            let mut lines: Vec<&str> = cnf.lines().filter(|l| !l.starts_with('c') && !l.starts_with('p')).collect();
-            lines.pop();
-            let weaker = format!("p cnf {vars} {}\n{}\n", clauses - 1, lines.join("\n"));
-            assert!(dimacs::is_satisfiable(&weaker), "{grid} step {}: the constraints alone refute", n + 1);
+        for (cnf, _) in step_proofs_check(&model, &dir.path().join(format!("room{i}.drat")), given) {
             with_cuts += usize::from(cnf.contains("c group") && cnf.contains("one piece\", added between solves"));
             checked += 1;
         }
@@ -457,11 +467,44 @@ fn tile_cover_step_proofs_check() {
     assert!(with_cuts >= 1, "some step's formula carries cuts ({with_cuts} of {checked})");
 }
 
+/// A 4 × 4 slitherlink: one loop along the grid lines, each clue counting
+/// the loop's steps around its cell.
+const SMALL_SLITHERLINK: &str = r#"kind = "csp"
+show = ["across", "down"]
+[params]
+clue = """[| 3,-1,-1, 3 | -1, 1, 1,-1 | -1, 1, 1,-1 | 3,-1,-1, 3 |]"""
+[vars]
+on = { index = ["0..4", "0..4"], domain = "bool" }
+across = { index = ["0..4", "0..3"], domain = "bool" }
+down = { index = ["0..3", "0..4"], domain = "bool" }
+[[constraint]]
+name = "one loop"
+expr = 'grid_loop(on, across, down)'
+[[constraint]]
+name = "clues"
+expr = """forall(i in 1..4, j in 1..4 where clue[i, j] >= 0)(
+  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
+"#;
+
+/// The same for csp models (the shrine, the zebra, a small slitherlink
+/// whose loop steps carry the loop's cuts, recorded as the solver made
+/// them) and for the fans shrine.
 #[test]
-fn step_proofs_are_refused_where_the_family_gives_no_formula() {
+fn csp_and_fans_step_proofs_check() {
     let dir = tempfile::tempdir().unwrap();
-    let out =
-        somaria().args(["hint", "models/csp/zebra.toml", "--proof"]).arg(dir.path().join("p.drat")).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be written as proofs yet"));
+    let slitherlink = dir.path().join("slitherlink.toml");
+    std::fs::write(&slitherlink, SMALL_SLITHERLINK).unwrap();
+    let models = [
+        Path::new("models/akh-vaquot.toml").to_path_buf(),
+        Path::new("models/csp/akh-vaquot.toml").to_path_buf(),
+        Path::new("models/csp/zebra.toml").to_path_buf(),
+        slitherlink,
+    ];
+    let mut loop_steps = 0;
+    for (i, model) in models.iter().enumerate() {
+        for (_, step) in step_proofs_check(model, &dir.path().join(format!("m{i}.drat")), "") {
+            loop_steps += usize::from(step["because"].as_array().unwrap().iter().any(|r| r["name"] == "one loop"));
+        }
+    }
+    assert!(loop_steps >= 2, "{loop_steps} steps of the loop");
 }

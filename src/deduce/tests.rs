@@ -156,6 +156,7 @@ fn a_step_that_does_not_force_its_fact_or_is_not_minimal_fails_its_re_check() {
         because,
         using: Vec::new(),
         smallest: false,
+        using_minimal: true,
     };
     assert!(check_step(&mut d, &step(vec![0, 1])).is_ok());
     assert!(check_step(&mut d, &step(vec![2])).is_ok());

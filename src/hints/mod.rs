@@ -333,6 +333,7 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         using: step.using.iter().map(|&f| shown_fact(d, f)).collect(),
         size: step.size(),
         smallest: step.smallest,
+        using_minimal: step.using_minimal,
         note: None,
         merged: None,
         walk: None,
@@ -403,6 +404,7 @@ fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
         let mut step = ShownStep {
             merged: Some(run.len()),
             smallest: run.iter().all(|s| s.smallest),
+            using_minimal: run.iter().all(|s| s.using_minimal),
             proof: None,
             ..run[0].clone()
         };

@@ -22,8 +22,8 @@ pub(super) fn available(checker: &Deductions<'_>, kind: &str) -> Result<(), Erro
     match checker.formula {
         Some(_) => Ok(()),
         None => Err(Error::BadRequest(format!(
-            "--proof: the steps of {kind} puzzles cannot be written as proofs yet; expected a tile-cover model, \
-             or no --proof"
+            "--proof: the steps of {kind} puzzles cannot be written as proofs; expected a csp, fans or \
+             tile-cover model, or no --proof"
         ))),
     }
 }

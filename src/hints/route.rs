@@ -91,6 +91,7 @@ fn leg_step(number: usize, leg: &RouteLeg, known: &[ShownFact], fewest: u64, fro
         using: known.iter().filter(|f| f.var.starts_with("key ")).cloned().collect(),
         size: 1,
         smallest: true,
+        using_minimal: true,
         note: Some(note),
         merged: None,
         walk: Some(ShownWalk { walker: leg.walker, from: leg.from, to: leg.to, moves: leg.moves.clone() }),

@@ -69,6 +69,10 @@ pub struct ShownStep {
     /// Whether every smaller set of rules was ruled out (otherwise the set
     /// is only minimal: dropping any one rule breaks it).
     pub smallest: bool,
+    /// False when `using` suffices but was not shown minimal: a test of
+    /// dropping one of its facts gave up, and the fact was kept.
+    #[serde(skip_serializing_if = "is_true")]
+    pub using_minimal: bool,
     /// The step in a sentence, when the family has one, such as "collect
     /// c next: 14 steps; the fewest in all is 86".
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -348,7 +352,8 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
             out.push_str(&format!("    - {}\n", rule_text(rule)));
         }
     }
-    out.push_str(&format!("  using: {}\n", facts_text(&step.using, true)));
+    let spare = if step.using_minimal { "" } else { " (enough; some may be spare)" };
+    out.push_str(&format!("  using{spare}: {}\n", facts_text(&step.using, true)));
     if let Some(proof) = &step.proof {
         out.push_str(&format!("  proof: {} refutes {} (DRAT)\n", printable(&proof.proof), printable(&proof.formula)));
     }
@@ -533,4 +538,8 @@ impl Stoppable for HintReport {
             picture: None,
         }
     }
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }

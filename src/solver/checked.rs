@@ -64,4 +64,8 @@ impl<S: Solve + ?Sized, F: FnMut(&dyn Fn(Lit) -> bool) -> Result<(), String>> So
     fn stats(&self) -> SolveStats {
         self.inner.stats()
     }
+
+    fn limit_repair_rounds(&mut self, rounds: Option<u64>) {
+        self.inner.limit_repair_rounds(rounds)
+    }
 }

@@ -13,7 +13,7 @@
 
 use std::cell::RefCell;
 
-use super::{Answer, Solve, SolveStats, SolverError};
+use super::{Answer, Solve, SolveStats, SolverError, StopCause};
 use crate::cnf::{ClauseSink, Lit, Var};
 
 /// What a [`Repairer`] makes of a model.
@@ -61,13 +61,14 @@ pub struct Lazy<S, R> {
     solver: RefCell<S>,
     repairer: R,
     cuts: Vec<Vec<Lit>>,
+    round_limit: Option<u64>,
 }
 
 impl<S: Solve, R: Repairer> Lazy<S, R> {
     /// Drives `solver`, which must hold the formula without the left-out
     /// constraint, with `repairer`.
     pub fn new(solver: S, repairer: R) -> Lazy<S, R> {
-        Lazy { solver: RefCell::new(solver), repairer, cuts: Vec::new() }
+        Lazy { solver: RefCell::new(solver), repairer, cuts: Vec::new(), round_limit: None }
     }
 
     /// The repairer, for what it learned of the last accepted model.
@@ -94,6 +95,7 @@ impl<S: Solve, R: Repairer> ClauseSink for Lazy<S, R> {
 
 impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
+        let mut refused = 0;
         loop {
             if self.solver.get_mut().solve_under(assumptions)? == Answer::Unsat {
                 return Ok(Answer::Unsat);
@@ -112,6 +114,12 @@ impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
                         self.solver.get_mut().add_clause(&clause);
                         self.cuts.push(clause);
                     }
+                    // The cuts are kept: a call that gives up leaves the
+                    // solver stronger for the next.
+                    refused += 1;
+                    if self.round_limit.is_some_and(|limit| refused >= limit) {
+                        return Err(SolverError::Stopped(StopCause::Rounds(refused)));
+                    }
                 }
             }
         }
@@ -128,6 +136,11 @@ impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
     fn stats(&self) -> SolveStats {
         let inner = self.solver.borrow().stats();
         SolveStats { cuts: inner.cuts + self.cuts.len() as u64, ..inner }
+    }
+
+    fn limit_repair_rounds(&mut self, rounds: Option<u64>) {
+        self.round_limit = rounds;
+        self.solver.get_mut().limit_repair_rounds(rounds);
     }
 }
 
@@ -198,6 +211,24 @@ mod tests {
                 .then(|| (0..6).map(|i| expected.iter().any(|a| a[i])).collect::<Vec<bool>>());
             prop_assert_eq!(possible, brute);
         }
+    }
+
+    #[test]
+    fn a_call_past_its_round_limit_gives_up_and_keeps_its_cuts() {
+        // At most one of four literals, cut in one pair at a time: the first
+        // model of all four needs several rounds.
+        let mut cnf = Cnf::new();
+        let vars = cnf.new_vars(4);
+        let lits: Vec<Lit> = vars.iter().map(|v| v.pos()).collect();
+        let mut lazy = Lazy::new(new_solver(&cnf, None), AtMost { lits: lits.clone(), limit: 1 });
+        let all_but_last = &lits[..3];
+        lazy.limit_repair_rounds(Some(1));
+        let gave_up = lazy.solve_under(&[all_but_last[0], all_but_last[1]]);
+        assert!(matches!(gave_up, Err(SolverError::Stopped(StopCause::Rounds(1)))), "{gave_up:?}");
+        assert_eq!(lazy.cuts().len(), 1, "the cut made before giving up is kept");
+        lazy.limit_repair_rounds(None);
+        assert_eq!(lazy.solve_under(&[all_but_last[0], all_but_last[1]]).unwrap(), Answer::Unsat);
+        assert_eq!(lazy.solve_under(&[all_but_last[0]]).unwrap(), Answer::Sat);
     }
 
     #[test]

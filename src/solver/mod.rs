@@ -32,7 +32,7 @@ pub use facts::{Possible, possible_literals};
 pub use lazy::{Lazy, Repair, Repairer};
 pub use mus::shrink_by_deletion;
 pub use propagate::Propagator;
-pub use recorded::Recorded;
+pub use recorded::{Recorded, SharedRecord};
 pub use stop::{Stop, StopCause};
 pub use subsets::{SmallestSets, smallest_sets};
 pub use walk::{Walk, WalkStep};
@@ -88,6 +88,15 @@ pub trait Solve: ClauseSink {
 
     /// Counters for reports.
     fn stats(&self) -> SolveStats;
+
+    /// From now on, each call that a lazy driver ([`Lazy`]) would go on
+    /// repairing past `rounds` refused models gives up with
+    /// [`StopCause::Rounds`] instead; `None` lifts the limit. A caller that
+    /// can do without an answer uses it to bound a call that repairs its
+    /// way through many models. A solver with no lazy driver ignores it.
+    fn limit_repair_rounds(&mut self, rounds: Option<u64>) {
+        let _ = rounds;
+    }
 }
 
 impl<S: Solve + ?Sized> Solve for Box<S> {
@@ -105,6 +114,10 @@ impl<S: Solve + ?Sized> Solve for Box<S> {
 
     fn stats(&self) -> SolveStats {
         (**self).stats()
+    }
+
+    fn limit_repair_rounds(&mut self, rounds: Option<u64>) {
+        (**self).limit_repair_rounds(rounds)
     }
 }
 

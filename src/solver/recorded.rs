@@ -2,6 +2,9 @@
 //! solves (one horizon at a time, say) can then be written out for DIMACS
 //! or a proof without the caller keeping a copy and a solver in step.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use super::{Answer, Solve, SolveStats, SolverError};
 use crate::cnf::{ClauseSink, Cnf, Lit, Var};
 
@@ -57,6 +60,14 @@ impl Recorded {
         self.solver.as_mut()
     }
 
+    /// This record as a solver that a driver (such as [`super::Lazy`]) can
+    /// own, and a handle to read the formula it has recorded so far: every
+    /// clause given to it, the driver's cuts included.
+    pub fn shared(self) -> (SharedRecord, Rc<RefCell<Recorded>>) {
+        let record = Rc::new(RefCell::new(self));
+        (SharedRecord(Rc::clone(&record)), record)
+    }
+
     fn no_solver() -> SolverError {
         SolverError::Backend("this formula is only being recorded; there is no solver to ask".to_string())
     }
@@ -99,6 +110,47 @@ impl Solve for Recorded {
 
     fn stats(&self) -> SolveStats {
         self.solver.as_ref().map(|s| s.stats()).unwrap_or_default()
+    }
+
+    fn limit_repair_rounds(&mut self, rounds: Option<u64>) {
+        if let Some(solver) = &mut self.solver {
+            solver.limit_repair_rounds(rounds)
+        }
+    }
+}
+
+/// The solver half of [`Recorded::shared`].
+pub struct SharedRecord(Rc<RefCell<Recorded>>);
+
+impl ClauseSink for SharedRecord {
+    fn new_var(&mut self) -> Var {
+        self.0.borrow_mut().new_var()
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.0.borrow_mut().add_clause(clause)
+    }
+}
+
+impl Solve for SharedRecord {
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
+        self.0.borrow_mut().solve_under(assumptions)
+    }
+
+    fn value(&self, lit: Lit) -> bool {
+        self.0.borrow().value(lit)
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        self.0.borrow().failed_core()
+    }
+
+    fn stats(&self) -> SolveStats {
+        self.0.borrow().stats()
+    }
+
+    fn limit_repair_rounds(&mut self, rounds: Option<u64>) {
+        self.0.borrow_mut().limit_repair_rounds(rounds)
     }
 }
 

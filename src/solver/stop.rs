@@ -23,6 +23,10 @@ pub enum StopCause {
     /// The token's budget of SAT calls was spent.
     #[error("its budget of {0} SAT calls was spent")]
     Budget(u64),
+    /// A lazy driver refused this many models in one call, the limit set
+    /// by [`super::Solve::limit_repair_rounds`]: that call gave up.
+    #[error("one call refused {0} models, its limit")]
+    Rounds(u64),
 }
 
 /// When a search must give up: a deadline, a flag that another thread can

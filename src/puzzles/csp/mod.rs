@@ -495,12 +495,12 @@ impl CspPuzzle {
         let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
         let log = Rc::new(RefCell::new(RepairLog::default()));
         let verifier = verify::Verifier::new(&self.model);
-        let (mut solver, mut rules) = if wanted.switchable {
-            let (solver, rules) = self.switchable_solver(&compiled.cnf, &grids, options, &log);
+        let (mut solver, mut rules, record) = if wanted.switchable {
+            let (solver, rules, record) = self.switchable_solver(&compiled.cnf, &grids, options, &log);
             compiled.encoder.skip_vars(rules.len());
-            (solver, rules)
+            (solver, rules, Some(record))
         } else {
-            (self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log), Vec::new())
+            (self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log), Vec::new(), None)
         };
         // A fixed scalar's facts are the constant literal: a model that
         // left it false would need one more call to show them possible.
@@ -542,6 +542,9 @@ impl CspPuzzle {
         deductions.stated = deduce::single_subject_rules(&rules, &facts);
         deductions.rules = rules;
         deductions.facts = facts;
+        if let Some(record) = record {
+            deductions.formula = Some(Box::new(move || record.borrow().cnf().clone()));
+        }
         Ok((deductions, Built { size, encode_ms, compiled: compiled_at, optimum }))
     }
 
@@ -577,20 +580,23 @@ impl CspPuzzle {
     }
 
     /// The solver with each group of `cnf` but the first behind a selector,
-    /// and the rules they state.
+    /// the rules they state, and the record of every clause the solver is
+    /// given (cuts included), for proofs.
     fn switchable_solver<'a>(
         &'a self,
         cnf: &Cnf,
         grids: &Rc<[GridEncoding]>,
         options: &SolveOptions,
         log: &Rc<RefCell<RepairLog>>,
-    ) -> (Box<dyn Solve + 'a>, Vec<Rule>) {
+    ) -> (Box<dyn Solve + 'a>, Vec<Rule>, Rc<RefCell<Recorded>>) {
         // The first group only defines literals; the others are the model's.
         let soft: Vec<GroupId> = cnf.opened_groups().collect();
         let (guarded, selectors) = deduce::switchable(cnf, &soft);
         // A grid global's cuts hold only while its constraint is selected.
         let guards = self.program.grids.iter().map(|g| Some(selectors[g.group])).collect();
-        let solver = self.driver(grids, options.new_solver(&guarded), guards, true, log);
+        let plain = options.new_solver(&guarded);
+        let (recorded, record) = Recorded::from_parts(guarded, plain).shared();
+        let solver = self.driver(grids, Box::new(recorded), guards, true, log);
         let rules = selectors.iter().enumerate().map(|(g, &selector)| {
             let (name, line, read) = match (self.program.groups.get(g), &self.program.objective) {
                 (Some(group), _) => {
@@ -608,7 +614,7 @@ impl CspPuzzle {
             cells.dedup();
             Rule { selector, name, place: None, line: Some(line), cells, subjects }
         });
-        (solver, rules.collect())
+        (solver, rules.collect(), record)
     }
 
     /// The cells of a scalar: where the drawing table draws it, or without

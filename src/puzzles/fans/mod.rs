@@ -592,7 +592,7 @@ impl FanPuzzle {
         let encoding = Encoding::new(self);
         let encode_ms = Stats::ms(started.elapsed());
         let built = Built { size: (encoding.cnf().num_vars(), encoding.cnf().num_clauses()), encode_ms };
-        let (solver, rules) = if wanted.switchable {
+        let (solver, rules, guarded) = if wanted.switchable {
             let soft = encoding.weathercock_groups();
             let (guarded, selectors) = deduce::switchable(encoding.cnf(), soft);
             let rules = soft.iter().zip(selectors).zip(&self.weathercocks).map(|((&g, s), weathercock)| {
@@ -602,9 +602,9 @@ impl FanPuzzle {
                 rule.cells.extend(rule.subjects.iter().filter_map(|&fan| self.fan_places[fan]));
                 rule
             });
-            (options.new_solver(&guarded), rules.collect())
+            (options.new_solver(&guarded), rules.collect(), Some(guarded))
         } else {
-            (options.new_solver(encoding.cnf()), Vec::new())
+            (options.new_solver(encoding.cnf()), Vec::new(), None)
         };
         let every: Vec<usize> = (0..self.weathercocks.len()).collect();
         let facts = if wanted.facts { self.direction_facts(&encoding) } else { Vec::new() };
@@ -614,6 +614,11 @@ impl FanPuzzle {
         let mut deductions = Deductions::new(solver, check);
         deductions.rules = rules;
         deductions.facts = facts;
+        // The solver is never given a clause of the puzzle after this: the
+        // facts are the encoding's own literals, so the formula stays this.
+        if let Some(guarded) = guarded {
+            deductions.formula = Some(Box::new(move || guarded.clone()));
+        }
         Ok((deductions, built))
     }
 
