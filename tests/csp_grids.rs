@@ -69,6 +69,8 @@ struct Case {
     /// `((i, j), n)`: the steps around the 2 × 2 block of cells with top
     /// left (i, j) number n.
     clues: Vec<((usize, usize), usize)>,
+    /// Minimize (`false`) or maximize (`true`) the number of cells on.
+    objective: Option<bool>,
 }
 
 impl Case {
@@ -123,7 +125,10 @@ impl Case {
                 }
             }
         }
-        Case { rows, cols, cells, global, most_on, form, step_fix, clues }
+        // An objective over a lazily cut global asks for literals after
+        // the cuts made variables of their own.
+        let objective = (global != Global::LoopSteps && rng.chance(0.3)).then(|| rng.chance(0.5));
+        Case { rows, cols, cells, global, most_on, form, step_fix, clues, objective }
     }
 
     fn model(&self) -> String {
@@ -136,7 +141,12 @@ impl Case {
         let grid: Vec<String> = (0..r)
             .map(|i| format!("[{}]", (0..c).map(|j| code(i * c + j).to_string()).collect::<Vec<_>>().join(", ")))
             .collect();
-        let mut text = format!("kind = \"csp\"\n[params]\nfix = [{}]\n", grid.join(", "));
+        let mut text = "kind = \"csp\"\n".to_string();
+        if let Some(maximize) = self.objective {
+            let sense = if maximize { "maximize" } else { "minimize" };
+            text.push_str(&format!("{sense} = 'sum(b in ON)(bool2int(b))'\n"));
+        }
+        text.push_str(&format!("[params]\nfix = [{}]\n", grid.join(", ")));
         let on = match self.form {
             Form::VarArray => {
                 text.push_str(&format!("[vars]\non = {{ index = [\"1..{r}\", \"1..{c}\"], domain = \"bool\" }}\n"));
@@ -163,6 +173,7 @@ impl Case {
                 format!("array2d(1..{r}, 1..{c}, [x[i, j] = 2 | i in 1..{r}, j in 1..{c}])")
             }
         };
+        text = text.replacen("ON", &on, 1);
         if let Some(most) = self.most_on {
             text.push_str(&format!(
                 "[[constraint]]\nname = \"at most {most} on\"\nexpr = 'sum(b in {on})(bool2int(b)) <= {most}'\n"
@@ -259,6 +270,8 @@ fn brute_force(case: &Case) -> Found {
     let free: Vec<usize> = (0..rows * cols).filter(|&k| case.cells[k] == Cell::Free).collect();
     let mut total = 0;
     let mut seen = vec![[false; 2]; rows * cols];
+    // With an objective, only the solutions of the best number of cells on.
+    let mut best: Option<usize> = None;
     for mask in 0u32..1 << free.len() {
         let mut on: Vec<bool> = case.cells.iter().map(|&c| c == Cell::On).collect();
         for (bit, &k) in free.iter().enumerate() {
@@ -284,11 +297,21 @@ fn brute_force(case: &Case) -> Found {
                 sets.len() as u64
             }
         };
-        total += found;
-        if found > 0 {
-            for (k, &b) in on.iter().enumerate() {
-                seen[k][usize::from(b)] = true;
+        if found == 0 {
+            continue;
+        }
+        let lit = on.iter().filter(|&&b| b).count();
+        if let Some(maximize) = case.objective {
+            let better = best.is_none_or(|b| if maximize { lit > b } else { lit < b });
+            if better {
+                (best, total, seen) = (Some(lit), 0, vec![[false; 2]; rows * cols]);
+            } else if best != Some(lit) {
+                continue;
             }
+        }
+        total += found;
+        for (k, &b) in on.iter().enumerate() {
+            seen[k][usize::from(b)] = true;
         }
     }
     Found { total, seen, step_sets }
@@ -487,11 +510,12 @@ fn check_case(case: &Case, with_facts: bool) -> bool {
 /// `facts` with `engine` against brute force. Eager, with no cut between
 /// calls, it is the backbone loop alone: the search, then one call per
 /// solution that shows a new value and one to prove the rest impossible,
-/// so at most two calls more than there are solutions.
+/// so at most two calls more than there are solutions (with an objective,
+/// the calls that find the optimum come first).
 fn check_facts(case: &Case, puzzle: &dyn Puzzle, found: &Found, engine: &str) {
     let (text, seen) = (case.model(), &found.seen);
     let facts = puzzle.facts(&SolveOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
-    if engine == "eager" {
+    if engine == "eager" && case.objective.is_none() {
         let calls = facts.stats.sat_calls;
         assert!(
             calls <= found.total + 2,

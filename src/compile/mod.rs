@@ -625,6 +625,17 @@ impl Encoder {
         solver: &mut dyn Solve,
         f: impl FnOnce(&mut Encoder) -> Result<T, CompileError>,
     ) -> Result<T, CompileError> {
+        // The solver may have numbered variables of its own since the last
+        // call (a lazy driver's side variables for its cuts); the new ones
+        // come after those.
+        let numbered = solver.num_vars();
+        if numbered < self.num_vars {
+            return Err(CompileError::Internal(format!(
+                "the solver has {numbered} variables where the encoder has numbered {}",
+                self.num_vars
+            )));
+        }
+        self.num_vars = numbered;
         let first = self.num_vars;
         let saved = self.sink;
         self.sink = 0;
@@ -659,14 +670,6 @@ impl Encoder {
         lin.k -= v;
         self.post_lin(&[selector], &lin, linear::Rel::Eq)?;
         Ok(selector)
-    }
-
-    /// Counts `n` variables that the solver numbered after the formula went
-    /// to it and that the encoder never defines (such as the selectors of
-    /// switchable groups), so that the variables [`Encoder::extend`] adds
-    /// later get the numbers the solver gives them.
-    pub fn skip_vars(&mut self, n: usize) {
-        self.num_vars += n;
     }
 
     /// The literal for "x = v", for callers outside the encoder.

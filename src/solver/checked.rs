@@ -61,6 +61,10 @@ impl<S: Solve + ?Sized, F: FnMut(&dyn Fn(Lit) -> bool) -> Result<(), String>> So
         self.inner.failed_core()
     }
 
+    fn num_vars(&self) -> usize {
+        self.inner.num_vars()
+    }
+
     fn stats(&self) -> SolveStats {
         self.inner.stats()
     }

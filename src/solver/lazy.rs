@@ -133,6 +133,10 @@ impl<S: Solve, R: Repairer> Solve for Lazy<S, R> {
         self.solver.borrow().failed_core()
     }
 
+    fn num_vars(&self) -> usize {
+        self.solver.borrow().num_vars()
+    }
+
     fn stats(&self) -> SolveStats {
         let inner = self.solver.borrow().stats();
         SolveStats { cuts: inner.cuts + self.cuts.len() as u64, ..inner }

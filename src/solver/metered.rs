@@ -84,6 +84,10 @@ impl<B: BackendSolver> Solve for Metered<B> {
         self.backend.failed_core()
     }
 
+    fn num_vars(&self) -> usize {
+        self.backend.num_vars()
+    }
+
     fn stats(&self) -> SolveStats {
         self.stats
     }
@@ -126,6 +130,10 @@ mod tests {
 
         fn failed_core(&self) -> Vec<Lit> {
             Vec::new()
+        }
+
+        fn num_vars(&self) -> usize {
+            self.vars
         }
     }
 

@@ -89,6 +89,11 @@ pub trait Solve: ClauseSink {
     /// Counters for reports.
     fn stats(&self) -> SolveStats;
 
+    /// How many variables the solver has numbered: the formula's, and any
+    /// it numbered itself (a lazy driver's side variables), so that a
+    /// caller that defines more variables later numbers them after these.
+    fn num_vars(&self) -> usize;
+
     /// From now on, each call that a lazy driver ([`Lazy`]) would go on
     /// repairing past `rounds` refused models gives up with
     /// [`StopCause::Rounds`] instead; `None` lifts the limit. A caller that
@@ -114,6 +119,10 @@ impl<S: Solve + ?Sized> Solve for Box<S> {
 
     fn stats(&self) -> SolveStats {
         (**self).stats()
+    }
+
+    fn num_vars(&self) -> usize {
+        (**self).num_vars()
     }
 
     fn limit_repair_rounds(&mut self, rounds: Option<u64>) {

@@ -108,6 +108,10 @@ impl Solve for Recorded {
         self.solver.as_ref().map(|s| s.failed_core()).unwrap_or_default()
     }
 
+    fn num_vars(&self) -> usize {
+        self.solver.as_ref().map_or(self.cnf.num_vars(), |s| s.num_vars())
+    }
+
     fn stats(&self) -> SolveStats {
         self.solver.as_ref().map(|s| s.stats()).unwrap_or_default()
     }
@@ -143,6 +147,10 @@ impl Solve for SharedRecord {
 
     fn failed_core(&self) -> Vec<Lit> {
         self.0.borrow().failed_core()
+    }
+
+    fn num_vars(&self) -> usize {
+        self.0.borrow().num_vars()
     }
 
     fn stats(&self) -> SolveStats {

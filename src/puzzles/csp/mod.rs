@@ -497,7 +497,6 @@ impl CspPuzzle {
         let verifier = verify::Verifier::new(&self.model);
         let (mut solver, mut rules, record) = if wanted.switchable {
             let (solver, rules, record) = self.switchable_solver(&compiled.cnf, &grids, options, &log);
-            compiled.encoder.skip_vars(rules.len());
             (solver, rules, Some(record))
         } else {
             (self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log), Vec::new(), None)

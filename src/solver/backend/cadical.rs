@@ -152,4 +152,8 @@ impl BackendSolver for Cadical {
     fn failed_core(&self) -> Vec<Lit> {
         self.core.clone()
     }
+
+    fn num_vars(&self) -> usize {
+        self.num_vars
+    }
 }

@@ -29,6 +29,9 @@ pub trait BackendSolver: ClauseSink {
     /// After an unsatisfiable call, a subset of the assumptions that is
     /// already unsatisfiable; not necessarily minimal.
     fn failed_core(&self) -> Vec<Lit>;
+
+    /// How many variables [`ClauseSink::new_var`] has numbered.
+    fn num_vars(&self) -> usize;
 }
 
 /// The SAT backends somaria can solve with, and what each can do beyond

@@ -154,6 +154,10 @@ impl BackendSolver for Varisat {
     fn failed_core(&self) -> Vec<Lit> {
         self.inner.failed_core().unwrap_or(&[]).iter().map(|l| Lit::from_code(l.code())).collect()
     }
+
+    fn num_vars(&self) -> usize {
+        self.num_vars
+    }
 }
 
 /// The proof file, remembering the last bytes written to it so that a
