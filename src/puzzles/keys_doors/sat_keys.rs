@@ -78,6 +78,11 @@ use crate::solver::{Answer, Progress, ProjectedModels, Recorded, Solve, SolveSta
 /// The largest unary objective (inputs × cut-off) chosen without being asked.
 const UNARY_LIMIT: u64 = 4_000_000;
 
+/// The bound over bridges is chosen without being asked when the floor is
+/// within 1/NEAR_FLOOR of the heuristic route: refutations near the floor
+/// are then cheap, and the search for the optimum starts from below.
+const NEAR_FLOOR: u64 = 16;
+
 /// How the bound on the total is encoded.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Objective {
@@ -123,9 +128,11 @@ enum Bound {
         sum: Vec<Lit>,
         selectors: Vec<(u64, Lit)>,
     },
-    /// The total is `floor + scale × (the counter's sum)`.
+    /// The total is `base + scale × (the counter's sum)`, and no less than
+    /// `floor`.
     Cuts {
         counter: WeightedCounter,
+        base: u64,
         floor: u64,
         scale: u64,
     },
@@ -297,7 +304,21 @@ impl<'b> OrderModel<'b> {
 
         let floor_of = |key: usize| ways.iter().filter(|w| w.key == key).map(|w| w.len).min();
         let floor: u64 = (0..keys).map(|k| u64::from(floor_of(k).unwrap_or(0))).sum();
-        let heuristic = heuristic::greedy(board, &legs).map(|order| heuristic::improve(&legs, order));
+        let greedy = heuristic::greedy(board, &legs);
+        let plan = CutPlan::new(board, legs.num_walkers(), &ways, &pred, &rank, &before)?;
+        // The bound over bridges when its floor is close to an improved
+        // route, as on mazes; otherwise the greedy route and a bound over
+        // whole legs, whose floor is far below the optimum.
+        let improved = greedy.clone().map(|order| heuristic::improve(&legs, order));
+        let cuts_fit = match (&plan, &improved) {
+            (Some(plan), Some(order)) => {
+                order.total - plan.floor.min(order.total) <= order.total / NEAR_FLOOR
+                    && plan.size(order.total) <= UNARY_LIMIT
+            }
+            _ => false,
+        };
+        let chosen = objective.or(cuts_fit.then_some(Objective::Cuts));
+        let heuristic = if chosen == Some(Objective::Cuts) { improved } else { greedy };
         let bound = match &heuristic {
             None => Bound::None,
             Some(order) => {
@@ -308,14 +329,9 @@ impl<'b> OrderModel<'b> {
                     .map(|k| ways.iter().filter(|w| w.key == k).map(excess).max().unwrap_or(0).min(cutoff))
                     .sum::<u64>()
                     * cutoff;
-                let plan = CutPlan::new(board, legs.num_walkers(), &ways, &pred, &before)?;
-                let by_size = match &plan {
-                    Some(plan) if plan.size(first) <= UNARY_LIMIT => Objective::Cuts,
-                    _ if unary_size <= UNARY_LIMIT => Objective::Unary,
-                    _ => Objective::Binary,
-                };
+                let by_size = if unary_size <= UNARY_LIMIT { Objective::Unary } else { Objective::Binary };
                 cnf.open_group(format!("the total is at most {first} steps, the heuristic route's length"), None);
-                match (objective.unwrap_or(by_size), plan) {
+                match (chosen.unwrap_or(by_size), plan) {
                     (Objective::Cuts, Some(plan)) => plan.encode(&mut cnf, first)?,
                     (Objective::Cuts, None) => {
                         return Err(Error::Internal("the bound over bridges is for one walker".into()));
@@ -344,7 +360,7 @@ impl<'b> OrderModel<'b> {
 
     /// The shortest route, or `None` when no route collects every key.
     pub fn shortest(&mut self) -> Result<Option<Vec<Move>>, Error> {
-        let Some(order) = &self.heuristic else {
+        let Some(first) = self.heuristic_steps() else {
             // No route: the model itself must say so.
             if self.formula.solve()? == Answer::Sat {
                 return Err(Error::Internal("the order model has a model but the greedy walk got stuck".into()));
@@ -352,6 +368,24 @@ impl<'b> OrderModel<'b> {
             self.proven = true;
             return Ok(None);
         };
+        match self.bound {
+            Bound::Cuts { .. } => self.search_from_the_floor()?,
+            _ => self.descend(first)?,
+        }
+        self.proven = true;
+        let Some(route) = self.best.clone() else {
+            return Err(Error::Internal("the heuristic route is lost".into()));
+        };
+        // The reported formula states the optimum as a bound.
+        self.bound_literal(route.len() as u64);
+        Ok(Some(route))
+    }
+
+    /// Searches between the floor and the heuristic route's length, halving
+    /// the gap with each call: near a close floor refutations are cheap,
+    /// and a call well below the heuristic route finds a short one fast.
+    fn search_from_the_floor(&mut self) -> Result<(), Error> {
+        let Some(order) = &self.heuristic else { return Ok(()) };
         let picks: Vec<(usize, usize, usize)> = order
             .picks
             .iter()
@@ -362,29 +396,46 @@ impl<'b> OrderModel<'b> {
             })
             .collect();
         let route = self.walk(&picks)?;
-        let mut limit = route.len() as u64;
+        // No model is shorter than `lower`; the best route has `upper` steps.
+        let (mut lower, mut upper) = (self.least_total(), route.len() as u64);
         self.best = Some(route);
-        while limit > 0 && limit > self.least_total() {
-            limit -= 1;
-            let assumptions: Vec<Lit> = self.bound_literal(limit).into_iter().collect();
-            if self.formula.solve_under(&assumptions)? == Answer::Unsat {
+        while lower < upper {
+            let limit = lower + (upper - 1 - lower) / 2;
+            match self.improve_under(limit)? {
+                Some(steps) => upper = steps,
+                None => lower = limit + 1,
+            }
+        }
+        Ok(())
+    }
+
+    /// Tightens the bound from `first` one step below each route found,
+    /// until a call is unsatisfiable or a route reaches the floor.
+    fn descend(&mut self, first: u64) -> Result<(), Error> {
+        let mut limit = first;
+        while let Some(steps) = self.improve_under(limit)? {
+            if steps == 0 || steps <= self.least_total() {
                 break;
             }
-            let route = self.decode()?;
-            let steps = route.len() as u64;
-            if steps > limit {
-                return Err(Error::Internal(format!("a model under the bound {limit} gave a route of {steps} steps")));
-            }
-            self.best = Some(route);
-            limit = steps;
+            limit = steps - 1;
         }
-        self.proven = true;
-        let Some(route) = self.best.clone() else {
-            return Err(Error::Internal("the heuristic route is lost".into()));
-        };
-        // The reported formula states the optimum as a bound.
-        self.bound_literal(route.len() as u64);
-        Ok(Some(route))
+        Ok(())
+    }
+
+    /// The length of a route of at most `limit` steps, kept as the best, or
+    /// `None` when no model is that short.
+    fn improve_under(&mut self, limit: u64) -> Result<Option<u64>, Error> {
+        let assumptions: Vec<Lit> = self.bound_literal(limit).into_iter().collect();
+        if self.formula.solve_under(&assumptions)? == Answer::Unsat {
+            return Ok(None);
+        }
+        let route = self.decode()?;
+        let steps = route.len() as u64;
+        if steps > limit {
+            return Err(Error::Internal(format!("a model under the bound {limit} gave a route of {steps} steps")));
+        }
+        self.best = Some(route);
+        Ok(Some(steps))
     }
 
     /// The number of distinct shortest move sequences, for one walker.
@@ -513,11 +564,11 @@ impl<'b> OrderModel<'b> {
     }
 
     /// The assumption that bounds the total by `steps` under
-    /// [`Objective::Cuts`]: the counter's sum is at most `(steps − floor) /
-    /// scale`, rounded down; false below the floor.
+    /// [`Objective::Cuts`]: the counter's sum is at most `(steps − base) /
+    /// scale`, rounded down; false below the base.
     fn cut_literal(&self, steps: u64) -> Option<Lit> {
-        let Bound::Cuts { counter, floor, scale } = &self.bound else { return None };
-        match steps.checked_sub(*floor) {
+        let Bound::Cuts { counter, base, scale, .. } = &self.bound else { return None };
+        match steps.checked_sub(*base) {
             Some(excess) => counter.at_least(excess / scale + 1).map(|l| !l),
             None => Some(!self.truth),
         }
@@ -656,10 +707,13 @@ fn forced_order(board: &Board, legs: &Legs) -> (Vec<Vec<Vec<Leg>>>, Vec<KeySet>)
                 .collect()
         })
         .collect();
-    // The keys guarding each key on the grid start the sets: from the ways
-    // alone, keys behind one door could each be reached from another
-    // behind it, and the door's key would never be found to come first.
-    let mut before: Vec<KeySet> = board.guarding_keys();
+    // With one walker the keys guarding each key on the grid start the
+    // sets: from the ways alone, keys behind one door could each be reached
+    // from another behind it, and the door's key would never be found to
+    // come first, which the floor over bridges needs. With several walkers
+    // the sets start empty: the ways they would prune tip the objective to
+    // a unary one that is slower there (a four-walker vault: 18 s, not 3 s).
+    let mut before: Vec<KeySet> = if walkers == 1 { board.guarding_keys() } else { vec![0; keys] };
     loop {
         // Keys before each key, from the ways still alive.
         let mut next: Vec<KeySet> = vec![0; keys];
@@ -744,18 +798,29 @@ fn precede(cnf: &mut Cnf, when: Lit, before: &[Lit], after: &[Lit]) {
 /// once for each switch of side in the order of collection (the start on
 /// the near side), and every order the model allows keeps the precedences
 /// of `before`, so a group is crossed at least as often as the sides switch
-/// along the longest chain of those precedences. Those least crossings and
-/// each key's least rest make the floor, and the counter bounds what lies
-/// above it: it needs to count only up to the heuristic route's excess over
-/// the floor, which on vaults (mazes without loops but for the centre) is
-/// a few percent of the total. Each group's crossings are counted by a
-/// totalizer over the legs that cross it.
+/// along the longest chain of those precedences, and the key collected
+/// last ends every chain. Only keys that no key needs before it can be
+/// last, often one or two. Each group's crossings are counted by a
+/// totalizer over the legs that cross it, and each key that may be last
+/// implies the least count that its being last forces.
+///
+/// The counter sums each group's crossings above the least over the keys
+/// that may be last, and each key's rest above its least rest; with those
+/// least values it makes the base of the total. It needs to count only up
+/// to the heuristic route's excess over the base, which on vaults (mazes
+/// without loops but for the centre) is a few percent of the total. The
+/// floor, the least total, takes the best key to end on.
 struct CutPlan {
-    /// Steps no model can go below.
+    /// The total when the counter's sum is 0.
+    base: u64,
+    /// Steps no model can go below: at least `base`.
     floor: u64,
     /// Per group of bridges: the legs that cross it, the fewest crossings
-    /// every model makes, and the group's steps.
-    groups: Vec<(Vec<Lit>, u64, u64)>,
+    /// every model makes, the group's steps, and the crossings forced when
+    /// a key is last, where that is more.
+    groups: Vec<(Vec<Lit>, u64, u64, Vec<(Lit, u64)>)>,
+    /// "This key is collected last", for each key that may be.
+    lasts: Vec<Lit>,
     /// Per key: each way into it whose rest exceeds the least rest into that
     /// key, with the excess.
     rests: Vec<Vec<(Lit, u64)>>,
@@ -769,15 +834,23 @@ impl CutPlan {
         walkers: usize,
         ways: &[Way],
         pred: &[Vec<Option<Var>>],
+        rank: &[Vec<Lit>],
         before: &[KeySet],
     ) -> Result<Option<CutPlan>, Error> {
         if walkers != 1 {
             return Ok(None);
         }
+        let keys = board.num_keys();
         let cuts = bridges::cuts(board, board.start());
         // Node 0 is the start, on the near side of every bridge.
         let far = |far: KeySet, node: usize| node.checked_sub(1).is_some_and(|key| far >> key & 1 == 1);
-        let mut floor = 0u64;
+        let needed = before.iter().fold(0, |acc, &b| acc | b);
+        let mut may_end: Vec<usize> = (0..keys).filter(|&k| needed >> k & 1 == 0).collect();
+        if may_end.is_empty() {
+            // Precedences in a cycle: no route, and any key bounds as well.
+            may_end = (0..keys).collect();
+        }
+        let (mut base, mut by_end) = (0u64, vec![0u64; may_end.len()]);
         let mut groups = Vec::with_capacity(cuts.len());
         for cut in &cuts {
             let crossing: Vec<Lit> = pred
@@ -787,10 +860,22 @@ impl CutPlan {
                 .filter(|&(from, key, _)| far(cut.far, from) != far(cut.far, key + 1))
                 .filter_map(|(_, _, p)| p.map(|p| p.pos()))
                 .collect();
-            let least = u64::from(least_crossings(cut.far, before));
-            floor += least * u64::from(cut.steps);
-            groups.push((crossing, least, u64::from(cut.steps)));
+            let steps = u64::from(cut.steps);
+            let ending: Vec<u64> = may_end.iter().map(|&z| u64::from(least_crossings(cut.far, before, z))).collect();
+            let least = ending.iter().copied().min().unwrap_or(0);
+            base += least * steps;
+            for (total, &crossings) in by_end.iter_mut().zip(&ending) {
+                *total += crossings * steps;
+            }
+            let forced = may_end
+                .iter()
+                .zip(&ending)
+                .filter(|&(_, &crossings)| crossings > least)
+                .map(|(&z, &crossings)| (rank[z][keys], crossings))
+                .collect();
+            groups.push((crossing, least, steps, forced));
         }
+        let mut floor = by_end.into_iter().min().unwrap_or(0);
         let mut rests = vec![Vec::new(); board.num_keys()];
         for (key, rest) in rests.iter_mut().enumerate() {
             let mut into: Vec<(Lit, u64)> = Vec::new();
@@ -804,30 +889,43 @@ impl CutPlan {
                 into.push((way.var.pos(), u64::from(left)));
             }
             let least = into.iter().map(|&(_, left)| left).min().unwrap_or(0);
+            base += least;
             floor += least;
             *rest = into.into_iter().filter(|&(_, left)| left > least).map(|(lit, left)| (lit, left - least)).collect();
         }
-        Ok(Some(CutPlan { floor, groups, rests }))
+        let lasts = may_end.iter().map(|&z| rank[z][keys]).collect();
+        Ok(Some(CutPlan { base, floor, groups, lasts, rests }))
     }
 
     /// About how many clauses the counter takes under the bound `first`.
     fn size(&self, first: u64) -> u64 {
-        let budget = first.saturating_sub(self.floor) + 1;
-        let levels: u64 = self.groups.iter().map(|&(_, _, steps)| budget / steps + 1).sum::<u64>()
+        let budget = first.saturating_sub(self.base) + 1;
+        let levels: u64 = self.groups.iter().map(|(_, _, steps, _)| budget / steps + 1).sum::<u64>()
             + self.rests.iter().map(|r| r.len() as u64).sum::<u64>();
         (levels + self.groups.len() as u64 + self.rests.len() as u64) * budget
     }
 
     /// Encodes the counter up to the bound `first`, a route's length.
     fn encode(self, cnf: &mut Cnf, first: u64) -> Result<Bound, Error> {
-        let budget = first.checked_sub(self.floor).ok_or_else(|| {
-            Error::Internal(format!("the floor over bridges, {}, is above a route of {first} steps", self.floor))
-        })?;
+        if self.floor > first {
+            let floor = self.floor;
+            return Err(Error::Internal(format!("the floor over bridges, {floor}, is above a route of {first} steps")));
+        }
+        let budget = first - self.base;
+        cnf.open_group("some key that no key needs first is collected last (implied)", None);
+        cnf.add_clause(&self.lasts);
         let mut terms: Vec<Vec<(Lit, u64)>> = Vec::new();
-        for (crossing, least, steps) in &self.groups {
+        for (crossing, least, steps, forced) in &self.groups {
             // Enough outputs to see the budget exceeded.
             let extra = budget / steps + 1;
-            let count = Totalizer::build(cnf, crossing, (least + extra) as usize, Bounds::Upper);
+            let top = forced.iter().map(|&(_, crossings)| crossings).fold(least + extra, u64::max);
+            let count = Totalizer::build(cnf, crossing, top as usize, Bounds::Upper);
+            for &(last, crossings) in forced {
+                match count.at_least(crossings as usize) {
+                    Some(lit) => cnf.add_clause(&[!last, lit]),
+                    None => cnf.add_clause(&[!last]),
+                }
+            }
             let term: Vec<(Lit, u64)> =
                 (1..=extra).map_while(|j| count.at_least((least + j) as usize).map(|lit| (lit, j * steps))).collect();
             terms.push(term);
@@ -838,16 +936,17 @@ impl CutPlan {
             *value /= scale;
         }
         let counter = WeightedCounter::build(cnf, &terms, budget / scale + 1);
-        Ok(Bound::Cuts { counter, floor: self.floor, scale })
+        Ok(Bound::Cuts { counter, base: self.base, floor: self.floor, scale })
     }
 }
 
 /// The fewest times an order allowed by `before` (each key's set of keys
-/// that come before it, closed under itself) switches between the keys in
-/// `far` and the rest, starting on the near side: the most switches along
-/// a chain of precedences, since an order holds every chain as a
-/// subsequence and a subsequence switches no more often.
-fn least_crossings(far: KeySet, before: &[KeySet]) -> u32 {
+/// that come before it, closed under itself) that ends on key `last`
+/// switches between the keys in `far` and the rest, starting on the near
+/// side: the most switches along a chain of precedences followed by
+/// `last`, since such an order holds every such chain as a subsequence and
+/// a subsequence switches no more often.
+fn least_crossings(far: KeySet, before: &[KeySet], last: usize) -> u32 {
     let mut order: Vec<usize> = (0..before.len()).collect();
     // A key's predecessors have strictly fewer predecessors of their own.
     order.sort_by_key(|&key| before[key].count_ones());
@@ -859,7 +958,11 @@ fn least_crossings(far: KeySet, before: &[KeySet]) -> u32 {
             .map(|d| most[d] + u32::from((far >> d & 1 == 1) != side))
             .fold(u32::from(side), u32::max);
     }
-    most.into_iter().max().unwrap_or(0)
+    let on_far = |key: usize| far >> key & 1 == 1;
+    (0..before.len())
+        .filter(|&key| key != last)
+        .map(|key| most[key] + u32::from(on_far(key) != on_far(last)))
+        .fold(u32::from(on_far(last)), u32::max)
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
