@@ -815,15 +815,26 @@ struct CutPlan {
     base: u64,
     /// Steps no model can go below: at least `base`.
     floor: u64,
-    /// Per group of bridges: the legs that cross it, the fewest crossings
-    /// every model makes, the group's steps, and the crossings forced when
-    /// a key is last, where that is more.
-    groups: Vec<(Vec<Lit>, u64, u64, Vec<(Lit, u64)>)>,
+    groups: Vec<BridgeGroup>,
     /// "This key is collected last", for each key that may be.
     lasts: Vec<Lit>,
     /// Per key: each way into it whose rest exceeds the least rest into that
     /// key, with the excess.
     rests: Vec<Vec<(Lit, u64)>>,
+}
+
+/// A group of bridges with the same keys beyond them, as the bound over
+/// bridges counts it.
+struct BridgeGroup {
+    /// The legs that cross it.
+    crossing: Vec<Lit>,
+    /// The fewest crossings every model makes.
+    least: u64,
+    /// The number of bridges in the group.
+    steps: u64,
+    /// "This key is last" and the crossings that forces, where that is
+    /// more than `least`.
+    forced: Vec<(Lit, u64)>,
 }
 
 impl CutPlan {
@@ -873,7 +884,7 @@ impl CutPlan {
                 .filter(|&(_, &crossings)| crossings > least)
                 .map(|(&z, &crossings)| (rank[z][keys], crossings))
                 .collect();
-            groups.push((crossing, least, steps, forced));
+            groups.push(BridgeGroup { crossing, least, steps, forced });
         }
         let mut floor = by_end.into_iter().min().unwrap_or(0);
         let mut rests = vec![Vec::new(); board.num_keys()];
@@ -900,7 +911,7 @@ impl CutPlan {
     /// About how many clauses the counter takes under the bound `first`.
     fn size(&self, first: u64) -> u64 {
         let budget = first.saturating_sub(self.base) + 1;
-        let levels: u64 = self.groups.iter().map(|(_, _, steps, _)| budget / steps + 1).sum::<u64>()
+        let levels: u64 = self.groups.iter().map(|group| budget / group.steps + 1).sum::<u64>()
             + self.rests.iter().map(|r| r.len() as u64).sum::<u64>();
         (levels + self.groups.len() as u64 + self.rests.len() as u64) * budget
     }
@@ -915,7 +926,7 @@ impl CutPlan {
         cnf.open_group("some key that no key needs first is collected last (implied)", None);
         cnf.add_clause(&self.lasts);
         let mut terms: Vec<Vec<(Lit, u64)>> = Vec::new();
-        for (crossing, least, steps, forced) in &self.groups {
+        for BridgeGroup { crossing, least, steps, forced } in &self.groups {
             // Enough outputs to see the budget exceeded.
             let extra = budget / steps + 1;
             let top = forced.iter().map(|&(_, crossings)| crossings).fold(least + extra, u64::max);
