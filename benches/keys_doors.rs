@@ -59,6 +59,8 @@ fn vault(c: &mut Criterion) {
     group.bench_function("keygraph, four walkers", |b| b.iter(|| steps(&four, Engine::Keygraph)));
     group.measurement_time(Duration::from_secs(10));
     group.bench_function("sat-keys, four walkers", |b| b.iter(|| steps(&four, Engine::SatKeys)));
+    group.measurement_time(Duration::from_secs(30));
+    group.bench_function("sat-keys, one walker", |b| b.iter(|| steps(&one, Engine::SatKeys)));
     group.finish();
 }
 

@@ -2,8 +2,8 @@
 # Whole-process figures for keys and doors: each engine as a user runs it
 # (`somaria solve --engine E MODEL`), on generated 81x81 vaults (one walker
 # and four), open rooms with 26 keys and no doors, and the 200x200 maze.
-# Prints, per engine and grid, the steps found, the median wall time over
-# RUNS runs (default 5) and the largest peak memory, or "timeout" past LIMIT
+# Prints, per engine and grid, the steps found, the median and worst wall
+# time over RUNS runs (default 5) and the largest peak memory, or "timeout" past LIMIT
 # seconds (default 30). Needs GNU time at /usr/bin/time.
 #
 #   bash benches/keys_doors_process.sh [RUNS] [LIMIT]
@@ -23,7 +23,7 @@ done
 target/release/examples/keys_doors_room 16 16 26 1 > "$DIR/room-16x16-1.toml"
 target/release/examples/keys_doors_maze 200 200 10 10 1 > "$DIR/maze-200.toml"
 
-# One engine on one model: "steps median_s peak_MB"; past LIMIT, "timeout"
+# One engine on one model: "steps median_s worst_s peak_MB"; past LIMIT, "timeout"
 # with the peak memory reached by then.
 measure() {
     local engine=$1 model=$2 times=() peak=0 steps=""
@@ -36,24 +36,22 @@ measure() {
         local kb=${line##* }
         (( kb > peak )) && peak=$kb
         if (( status != 0 && status != 1 )); then
-            echo "timeout - $((peak / 1024))"
+            echo "timeout - - $((peak / 1024))"
             return
         fi
         times+=("${line% *}")
         steps=$(grep -o '"steps":[0-9]*' "$DIR/out.json" | head -n 1 | cut -d: -f2)
     done
-    local median
-    median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    echo "${steps:-none} $median $((peak / 1024))"
+    echo "${steps:-none} $(median_of "${times[@]}") $(worst_of "${times[@]}") $((peak / 1024))"
 }
 
-printf '%-22s %-9s %7s %9s %8s\n' model engine steps median_s peak_MB
+printf '%-22s %-9s %7s %9s %8s %8s\n' model engine steps median_s worst_s peak_MB
 run() {
     local model=$1
     shift
     for engine in "$@"; do
-        read -r steps median peak <<< "$(measure "$engine" "$DIR/$model.toml")"
-        printf '%-22s %-9s %7s %9s %8s\n' "$model" "$engine" "$steps" "$median" "$peak"
+        read -r steps median worst peak <<< "$(measure "$engine" "$DIR/$model.toml")"
+        printf '%-22s %-9s %7s %9s %8s %8s\n' "$model" "$engine" "$steps" "$median" "$worst" "$peak"
     done
 }
 for seed in 1 2 3 4 5; do

@@ -308,3 +308,59 @@ fn keygraph_matches_bfs_on_loopy_mazes_with_14_keys() {
         assert!(answers[0].1 > 1, "seed {seed}: a single shortest route does not test the counting");
     }
 }
+
+/// Steps, routes and a replay of sat-keys' route against bfs and keygraph.
+fn sat_keys_agrees(puzzle: &KeysDoorsPuzzle, text: &str, count: bool) {
+    let grid: Vec<Vec<char>> = text.lines().map(|line| line.chars().collect()).collect();
+    let mut answers = Vec::new();
+    for engine in ["sat-keys", "keygraph", "bfs"] {
+        let solved = puzzle.solve(&SolveOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();
+        let json = &solved.solution.as_ref().unwrap().json;
+        let moves = moves_of(json);
+        assert_eq!(replay(&grid, &moves).map(|_| moves.len() as u64), Ok(solved.cost.unwrap()), "{engine}\n{text}");
+        let routes = count.then(|| {
+            let counted = puzzle.count(&CountOptions { engine: Some(engine.into()), ..Default::default() }).unwrap();
+            counted.count
+        });
+        answers.push((solved.cost, routes));
+    }
+    assert_eq!(answers[0], answers[1], "sat-keys against keygraph on\n{text}");
+    assert_eq!(answers[0], answers[2], "sat-keys against bfs on\n{text}");
+}
+
+/// Small vaults of the generator's kind (mazes without loops, or with a
+/// few, one door per key on the way to the next key): sat-keys, whose
+/// floor over bridges is built for them, against bfs and keygraph.
+#[test]
+fn sat_keys_matches_bfs_and_keygraph_on_200_small_mazes_with_doors() {
+    use somaria::puzzles::keys_doors::maze;
+    for seed in 0..200u64 {
+        let (rows, cols) = (7 + 2 * (seed as usize % 4), 9 + 2 * (seed as usize / 4 % 3));
+        let keys = 2 + seed as usize % 7;
+        let text = maze::generate(rows, cols, keys, seed as usize % 5 * 4, seed).unwrap();
+        let puzzle = KeysDoorsPuzzle::from_picture(&text).unwrap();
+        sat_keys_agrees(&puzzle, &text, true);
+    }
+}
+
+/// One-walker 81×81 vaults with 26 keys from the generator
+/// (`cargo run --release --example keys_doors_vault -- SEED`).
+#[test]
+fn sat_keys_matches_bfs_and_keygraph_on_81x81_vaults() {
+    use somaria::puzzles::keys_doors::maze;
+    for seed in [1, 2, 3, 5] {
+        let text = maze::vault(seed, 1).unwrap();
+        sat_keys_agrees(&KeysDoorsPuzzle::from_picture(&text).unwrap(), &text, false);
+    }
+}
+
+/// The shipped vault (seed 4), the slowest for sat-keys:
+/// `cargo test --release --test keys_doors_cross -- --ignored shipped_vault`.
+#[test]
+#[ignore = "seconds; run with --ignored"]
+fn sat_keys_matches_bfs_and_keygraph_on_the_shipped_vault() {
+    let model =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/models/keys-doors/vault-81.toml")).unwrap();
+    let text = model.split("\"\"\"").nth(1).unwrap().trim_matches('\n').to_string();
+    sat_keys_agrees(&KeysDoorsPuzzle::from_picture(&text).unwrap(), &text, false);
+}

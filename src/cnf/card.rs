@@ -350,6 +350,79 @@ fn build_node<S: ClauseSink + ?Sized>(sink: &mut S, lits: &[Lit], cutoff: usize,
     r
 }
 
+/// A running sum of weighted terms in unary, up to a cut-off: the
+/// sequential weight counter (Hölldobler, Manthey and Steinke, "A compact
+/// encoding of pseudo-Boolean constraints into SAT", 2012), generalised to
+/// terms that take one of several values.
+///
+/// A term is a list of `(literal, value)`: while the literal holds, the
+/// term is worth at least that value, and it is worth the largest value
+/// among its true literals. `at_least(c)` is forced true whenever the terms
+/// are worth `c` or more in all, so assuming its negation bounds the sum
+/// by `c - 1`; the outputs are ordered ("at least c + 1" implies "at least
+/// c"), so one assumption also rules out every larger sum. As with
+/// [`Bounds::Upper`], only that direction is encoded. A layer of `cutoff`
+/// variables per term, and `cutoff` clauses per literal, so it suits sums
+/// bounded close to what they must be anyway.
+///
+/// ```
+/// use somaria::cnf::{Cnf, card::WeightedCounter};
+/// use somaria::solver::{Solve, new_solver, Answer};
+/// let mut cnf = Cnf::new();
+/// let xs: Vec<_> = cnf.new_vars(3).into_iter().map(|v| v.pos()).collect();
+/// // 2·x0 + (x1 ? 3 : 0) + (x2 ? 5 : 0), counted up to 8.
+/// let sum = WeightedCounter::build(&mut cnf, &[vec![(xs[0], 2)], vec![(xs[1], 3)], vec![(xs[2], 5)]], 8);
+/// let mut solver = new_solver(&cnf, None);
+/// let under = |bound: u64| vec![xs[0], !xs[1], xs[2], !sum.at_least(bound + 1).unwrap()];
+/// assert_eq!(solver.solve_under(&under(6)).unwrap(), Answer::Unsat);
+/// assert_eq!(solver.solve_under(&under(7)).unwrap(), Answer::Sat);
+/// ```
+#[derive(Clone, Debug)]
+pub struct WeightedCounter {
+    sums: Vec<Lit>,
+}
+
+impl WeightedCounter {
+    /// Builds the counter over `terms` with outputs up to `cutoff`. Terms
+    /// whose values are all 0 add nothing; with none left, or a cut-off of
+    /// 0, there are no outputs and no clauses.
+    pub fn build<S: ClauseSink + ?Sized>(sink: &mut S, terms: &[Vec<(Lit, u64)>], cutoff: u64) -> WeightedCounter {
+        let width = usize::try_from(cutoff).unwrap_or(usize::MAX);
+        let mut sums: Vec<Lit> = Vec::new();
+        if width == 0 {
+            return WeightedCounter { sums };
+        }
+        for term in terms.iter().filter(|term| term.iter().any(|&(_, value)| value > 0)) {
+            let next: Vec<Lit> = sink.new_vars(width).into_iter().map(|v| v.pos()).collect();
+            for pair in next.windows(2) {
+                sink.add_clause(&[!pair[1], pair[0]]);
+            }
+            // sums[c] and next[c] stand for "at least c + 1".
+            for (&before, &after) in sums.iter().zip(&next) {
+                sink.add_clause(&[!before, after]);
+            }
+            for &(lit, value) in term.iter().filter(|&&(_, value)| value > 0) {
+                let value = usize::try_from(value).unwrap_or(usize::MAX).min(width);
+                sink.add_clause(&[!lit, next[value - 1]]);
+                for (c, &before) in sums.iter().enumerate() {
+                    let reached = (c + 1).saturating_add(value).min(width);
+                    sink.add_clause(&[!before, !lit, next[reached - 1]]);
+                }
+            }
+            sums = next;
+        }
+        WeightedCounter { sums }
+    }
+
+    /// The literal for "the terms are worth at least `c`", for `1 <= c <=`
+    /// the cut-off; `None` outside that range, or when no term is worth
+    /// anything (the sum is then always 0).
+    pub fn at_least(&self, c: u64) -> Option<Lit> {
+        let index = usize::try_from(c).ok()?.checked_sub(1)?;
+        self.sums.get(index).copied()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,6 +523,37 @@ mod tests {
         #[test]
         fn at_least_k_matches_counting(n in 0usize..8, k in 0usize..10) {
             check_semantics(n, |cnf, xs| at_least_k(cnf, xs, k), |c| c >= k);
+        }
+
+        /// Under every assignment of the inputs, "at least c" can be false
+        /// exactly when the terms are worth less than c.
+        #[test]
+        fn the_weighted_counter_bounds_the_weighted_sum(
+            terms in prop::collection::vec(prop::collection::vec((0usize..5, 0u64..7), 0..4), 0..5),
+            cutoff in 0u64..16,
+        ) {
+            let mut cnf = Cnf::new();
+            let xs: Vec<Lit> = cnf.new_vars(5).into_iter().map(|v| v.pos()).collect();
+            let terms: Vec<Vec<(Lit, u64)>> =
+                terms.iter().map(|t| t.iter().map(|&(i, value)| (xs[i], value)).collect()).collect();
+            let sum = WeightedCounter::build(&mut cnf, &terms, cutoff);
+            let mut solver = new_solver(&cnf, None);
+            for bits in 0u32..32 {
+                let holds = |lit: Lit| xs.iter().position(|&x| x == lit).is_some_and(|i| bits >> i & 1 == 1);
+                let worth: u64 =
+                    terms.iter().map(|t| t.iter().filter(|&&(l, _)| holds(l)).map(|&(_, v)| v).max().unwrap_or(0)).sum();
+                let inputs: Vec<Lit> = xs.iter().enumerate().map(|(i, &x)| if bits >> i & 1 == 1 { x } else { !x }).collect();
+                for c in 1..=cutoff {
+                    let Some(output) = sum.at_least(c) else {
+                        prop_assert_eq!(worth, 0, "no output, yet the terms are worth {}", worth);
+                        continue;
+                    };
+                    let mut under = inputs.clone();
+                    under.push(!output);
+                    let expected = if worth < c { Answer::Sat } else { Answer::Unsat };
+                    prop_assert_eq!(solver.solve_under(&under).unwrap(), expected, "bits {:b}, c {}", bits, c);
+                }
+            }
         }
 
         #[test]

@@ -155,6 +155,71 @@ impl Board {
         dist
     }
 
+    /// A shortest path on the grid from `from` to `to` holding `held`,
+    /// walking over keys freely; `None` when `to` cannot be reached.
+    pub fn shortest_path(&self, from: usize, to: usize, held: KeySet) -> Option<Vec<Dir>> {
+        let mut came: Vec<Option<(Dir, usize)>> = vec![None; self.num_cells()];
+        let mut queue = std::collections::VecDeque::from([from]);
+        let mut seen = vec![false; self.num_cells()];
+        seen[from] = true;
+        while let Some(cell) = queue.pop_front() {
+            if cell == to {
+                let mut path = Vec::new();
+                let mut at = to;
+                while let Some((dir, before)) = came[at] {
+                    path.push(dir);
+                    at = before;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            for (dir, next) in self.neighbours(cell) {
+                if !seen[next] && self.can_enter(next, held) {
+                    seen[next] = true;
+                    came[next] = Some((dir, cell));
+                    queue.push_back(next);
+                }
+            }
+        }
+        None
+    }
+
+    /// For each key, the keys every route collects before it: those of the
+    /// doors and key cells that every walk from a start to it steps on
+    /// (with every door open, a walk that avoids such a cell does not
+    /// exist). A walker steps on a door only holding its key, and picks up
+    /// a key it steps on, so both come first. One flood fill per door and
+    /// key, from all starts at once, with that cell walled.
+    pub fn guarding_keys(&self) -> Vec<KeySet> {
+        let mut before = vec![0; self.num_keys()];
+        let guards = (0..self.num_cells()).filter_map(|cell| match (self.access[cell], self.key_at[cell]) {
+            (Access::Door(bit), _) | (_, Some(bit)) => Some((cell, bit)),
+            _ => None,
+        });
+        for (guard, bit) in guards {
+            let mut seen = vec![false; self.num_cells()];
+            seen[guard] = true;
+            let mut stack: Vec<usize> = self.starts.iter().copied().filter(|&s| s != guard).collect();
+            for &start in &stack {
+                seen[start] = true;
+            }
+            while let Some(cell) = stack.pop() {
+                for (_, next) in self.neighbours(cell) {
+                    if !seen[next] && self.access[next] != Access::Blocked {
+                        seen[next] = true;
+                        stack.push(next);
+                    }
+                }
+            }
+            for (key, slot) in before.iter_mut().enumerate() {
+                if !seen[self.key_cells[key]] && key != usize::from(bit) {
+                    *slot |= 1 << bit;
+                }
+            }
+        }
+        before
+    }
+
     /// The keys that can be collected at all: grow the set of keys held
     /// until a flood fill through the doors they open finds no new one.
     /// Keys are never lost, every step can be walked back and the walkers

@@ -27,12 +27,11 @@
 //! counting them is left to the `bfs` and `sat` engines.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap};
 
 use super::Move;
 use super::board::{Board, KeySet};
 use super::legs::{Legs, Reading};
-use crate::grid::Dir;
 use crate::puzzles::Error;
 
 /// Bits of a packed state per walker node: starts and keys number at most
@@ -119,7 +118,9 @@ impl<'b> KeyGraph<'b> {
                 .ok_or_else(|| Error::Internal("a leg of the key graph moves no walker".to_string()))?;
             let from = self.cell_of(node_of(before, walker));
             let to = self.cell_of(node_of(after, walker));
-            let path = shortest_path(self.board, from, to, keys_of(before))
+            let path = self
+                .board
+                .shortest_path(from, to, keys_of(before))
                 .ok_or_else(|| Error::Internal("a leg of the key graph has no path on the grid".to_string()))?;
             moves.extend(path.into_iter().map(|dir| Move { walker, dir }));
         }
@@ -309,35 +310,6 @@ fn node_of(state: u64, walker: usize) -> usize {
 fn with_node(state: u64, walker: usize, node: usize) -> u64 {
     let shift = KEY_BITS + NODE_BITS * walker as u32;
     state & !(((1 << NODE_BITS) - 1) << shift) | (node as u64) << shift
-}
-
-/// A shortest path on the grid from `from` to `to` holding `held`, walking
-/// over keys freely; `None` when `to` cannot be reached.
-pub(super) fn shortest_path(board: &Board, from: usize, to: usize, held: KeySet) -> Option<Vec<Dir>> {
-    let mut came: Vec<Option<(Dir, usize)>> = vec![None; board.num_cells()];
-    let mut queue = VecDeque::from([from]);
-    let mut seen = vec![false; board.num_cells()];
-    seen[from] = true;
-    while let Some(cell) = queue.pop_front() {
-        if cell == to {
-            let mut path = Vec::new();
-            let mut at = to;
-            while let Some((dir, before)) = came[at] {
-                path.push(dir);
-                at = before;
-            }
-            path.reverse();
-            return Some(path);
-        }
-        for (dir, next) in board.neighbours(cell) {
-            if !seen[next] && board.can_enter(next, held) {
-                seen[next] = true;
-                came[next] = Some((dir, cell));
-                queue.push_back(next);
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]

@@ -28,8 +28,10 @@
 
 mod bfs;
 mod board;
+mod bridges;
 mod check;
 pub mod designer;
+mod heuristic;
 mod keygraph;
 mod legs;
 mod load;
@@ -718,7 +720,7 @@ impl Puzzle for KeysDoorsPuzzle {
 
     /// The formula a SAT engine hands the solver, built without solving; each
     /// has a model exactly when a route exists. For `sat-keys`, the order
-    /// model with the total bounded by a greedy route's length (which exists
+    /// model with the total bounded by a heuristic route's length (which exists
     /// exactly when some route does); for `sat`, the plan at the horizon
     /// bound keys × (open cells − 1) with the goal "every key is held within
     /// the bound" (the engine itself grows the horizon from the farthest
@@ -748,9 +750,9 @@ impl Puzzle for KeysDoorsPuzzle {
             }),
             Engine::SatKeys => {
                 let model = sat_keys::OrderModel::new(&board, &SolverConfig::default(), None)?;
-                let note = match model.greedy_steps() {
+                let note = match model.heuristic_steps() {
                     Some(steps) => format!(
-                        "the order of collection with the total bounded by {steps} steps, a greedy route's length; \
+                        "the order of collection with the total bounded by {steps} steps, a heuristic route's length; \
                          sat-keys tightens that bound under assumptions until it is unsatisfiable"
                     ),
                     None => "no route exists, so the order model is stated without a bound".to_string(),
