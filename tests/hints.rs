@@ -352,9 +352,9 @@ fn check_with_objective(
 #[test]
 fn a_smallest_set_may_hold_a_rule_about_no_open_variable() {
     let relations = vec![
-        Relation { left: 1, rel: "=", right: Ok(0) },
-        Relation { left: 0, rel: "!=", right: Ok(2) },
-        Relation { left: 3, rel: "!=", right: Ok(1) },
+        Relation { left: 1, rel: "=", right: Ok(0), slice: None },
+        Relation { left: 0, rel: "!=", right: Ok(2), slice: None },
+        Relation { left: 3, rel: "!=", right: Ok(1), slice: None },
     ];
     check_with_objective(4, relations, &[0, -2, 1, -2], false).unwrap();
 }
