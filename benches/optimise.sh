@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process figures for optimisation (issue 22): proven optima of the
 # knapsack models (30 and 50 items) and Golomb rulers (7, 8 and 9 marks).
-# Prints, per row, somaria's median and worst wall time over RUNS runs
+# and the shipped hakank TSP port (models/csp/tsp-circuit.toml) at 12, 14
+# and 16 cities. Prints, per row, somaria's median and worst wall time over RUNS runs
 # (default 3) and the optimum it proved; when `minizinc` is on PATH, the
 # same for MiniZinc + Gecode on the same instance (Debian's package needs
 # `-G std`: its Gecode library clashes with MiniZinc's globals.mzn) and the
@@ -10,10 +11,14 @@
 #
 #   bash benches/optimise.sh [RUNS] [LIMIT]
 #
+# BENCH_BIN=path/to/old/somaria times another build (a baseline) instead of
+# the one built here.
+#
 # The figures quoted in the README come from one run of this script.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_start 3 120 "$@" -- --bin somaria
+BIN=${BENCH_BIN:-$BIN}
 
 sed 's/^n = 8$/n = 7/' benches/models/golomb-8.toml > "$DIR/golomb-7.toml"
 
@@ -42,6 +47,29 @@ constraint mark[2] - mark[1] < mark[n] - mark[n - 1];
 solve minimize mark[n];
 MZN
 }
+# hakank's tsp_circuit.mzn on the first n of its cities, with the data of
+# the shipped port.
+tsp_mzn() { # cities
+    local data
+    data=$(sed -n "/^distances16 = '''/,/^])'''/p" models/csp/tsp-circuit.toml | sed "1s/^distances16 = '''//; \$s/'''\$//")
+    cat <<MZN
+include "globals.mzn";
+int: n = $1;
+array[1..16, 1..16] of int: distances16 = $data;
+array[1..n, 1..n] of int: distances = array2d(1..n, 1..n, [distances16[i, j] | i, j in 1..n]);
+int: min_val = min([distances[i,j] | i,j in 1..n where distances[i,j] > 0]);
+int: max_val = max([distances[i,j] | i,j in 1..n]);
+array[1..n] of var 1..n: x;
+array[1..n] of var min_val..max_val: d;
+var int: distance = sum(d);
+solve :: int_search(d, max_regret, indomain_split, complete) minimize distance;
+constraint all_different(x) /\ circuit(x) /\ forall(i in 1..n) (distances[i,x[i]] = d[i]);
+MZN
+}
+for n in 12 14 16; do
+    sed "s/^n = 14\$/n = $n/" models/csp/tsp-circuit.toml > "$DIR/tsp-$n.toml"
+    tsp_mzn "$n" > "$DIR/tsp-$n.mzn"
+done
 knapsack_mzn benches/models/knapsack-30.toml > "$DIR/knapsack-30.mzn"
 knapsack_mzn benches/models/knapsack-50.toml > "$DIR/knapsack-50.mzn"
 for n in 7 8 9; do golomb_mzn "$n" > "$DIR/golomb-$n.mzn"; done
@@ -62,7 +90,7 @@ if [[ -n $MINIZINC ]]; then
 else
     printf '%-14s %9s %9s %8s   (minizinc not on PATH: no Gecode column)\n' row median worst optimum
 fi
-for row in knapsack-30 knapsack-50 golomb-7 golomb-8 golomb-9; do
+for row in knapsack-30 knapsack-50 golomb-7 golomb-8 golomb-9 tsp-12 tsp-14 tsp-16; do
     model=benches/models/$row.toml
     [[ -f $model ]] || model=$DIR/$row.toml
     read -r median worst <<< "$(measure "$BIN" solve "$model" --format json)"

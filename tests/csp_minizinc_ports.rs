@@ -279,3 +279,126 @@ fn costas_arrays_with_all_different_over_a_generator() {
     assert!(is_costas(&p), "{p:?}");
     assert_eq!((costas_count(6), count(puzzle.as_ref(), None)), (116, 116), "OEIS A008404 gives 116");
 }
+
+/// hakank's 16×16 distance matrix, read from the model's `distances16`.
+fn tsp_distances(path: &str) -> Vec<Vec<i64>> {
+    let model = table(path);
+    let text = model["params"]["distances16"].as_str().unwrap();
+    let list = &text[text.find('[').unwrap() + 1..text.rfind(']').unwrap()];
+    let numbers: Vec<i64> = list.split(',').map(|v| v.trim().parse().unwrap()).collect();
+    assert_eq!(numbers.len(), 256);
+    numbers.chunks(16).map(|row| row.to_vec()).collect()
+}
+
+/// The shortest closed tour through the first n cities and how many
+/// successor arrays reach it (each tour once per direction), by Held and
+/// Karp's dynamic programming over the subsets of cities, from city 0.
+fn held_karp(d: &[Vec<i64>], n: usize) -> (i64, u64) {
+    let full = 1usize << n;
+    // best[set][last]: the shortest path from 0 through `set` ending at `last`, and how many.
+    let mut best = vec![vec![(i64::MAX, 0u64); n]; full];
+    best[1][0] = (0, 1);
+    for set in 1..full {
+        for last in 0..n {
+            let (cost, ways) = best[set][last];
+            if ways == 0 {
+                continue;
+            }
+            for next in 1..n {
+                if set & (1 << next) != 0 {
+                    continue;
+                }
+                let slot = &mut best[set | (1 << next)][next];
+                let c = cost + d[last][next];
+                if c < slot.0 {
+                    *slot = (c, ways);
+                } else if c == slot.0 {
+                    slot.1 += ways;
+                }
+            }
+        }
+    }
+    let mut answer = (i64::MAX, 0);
+    for (last, &(cost, ways)) in best[full - 1].iter().enumerate().skip(1) {
+        let c = cost + d[last][0];
+        if c < answer.0 {
+            answer = (c, ways);
+        } else if c == answer.0 && ways > 0 {
+            answer.1 += ways;
+        }
+    }
+    answer
+}
+
+/// The same by trying every successor array that is a permutation.
+fn tsp_brute_force(d: &[Vec<i64>], n: usize) -> (i64, u64) {
+    fn extend(x: &mut Vec<usize>, d: &[Vec<i64>], n: usize, best: &mut (i64, u64)) {
+        if x.len() == n {
+            let (mut at, mut seen) = (0, 0);
+            while seen < n && (seen == 0 || at != 0) {
+                at = x[at];
+                seen += 1;
+            }
+            if at == 0 && seen == n {
+                let length: i64 = (0..n).map(|i| d[i][x[i]]).sum();
+                if length < best.0 {
+                    *best = (length, 1);
+                } else if length == best.0 {
+                    best.1 += 1;
+                }
+            }
+            return;
+        }
+        for v in 0..n {
+            if v != x.len() && !x.contains(&v) {
+                x.push(v);
+                extend(x, d, n, best);
+                x.pop();
+            }
+        }
+    }
+    let mut best = (i64::MAX, 0);
+    extend(&mut Vec::new(), d, n, &mut best);
+    best
+}
+
+#[test]
+fn tsp_with_circuit_proves_its_optimal_tour() {
+    let path = "models/csp/tsp-circuit.toml";
+    let d = tsp_distances(path);
+    let puzzle = load_file(path);
+    let report = puzzle.solve(&SolveOptions::default()).unwrap();
+    let json = report.solution.unwrap().json;
+    let read =
+        |name: &str| -> Vec<i64> { json[name].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect() };
+    let (x, legs) = (read("x"), read("d"));
+    let n = x.len();
+    assert_eq!(n, 14);
+    let (mut at, mut visited) = (0usize, 0);
+    loop {
+        assert_eq!(legs[at], d[at][x[at] as usize - 1], "the leg from city {}", at + 1);
+        at = x[at] as usize - 1;
+        visited += 1;
+        if at == 0 {
+            break;
+        }
+        assert!(visited < n, "{x:?} is not one cycle");
+    }
+    assert_eq!(visited, n, "{x:?} misses cities");
+    let (optimum, tours) = held_karp(&d, n);
+    assert_eq!((report.objective, legs.iter().sum::<i64>()), (Some(optimum), optimum));
+    assert_eq!((optimum, tours), (6564, 2));
+    assert_eq!(count(puzzle.as_ref(), None), tours, "the optimal tours, each in both directions");
+    // hakank's own figure for all 16 cities, by the same dynamic program.
+    assert_eq!(held_karp(&d, 16), (6859, 2));
+    // A small instance against every tour, on every engine.
+    let text = std::fs::read_to_string(path).unwrap().replace("n = 14\n", "n = 7\n");
+    let small = somaria::puzzles::load(&somaria::model::Source::from_text("tsp7.toml", text)).unwrap();
+    let truth = tsp_brute_force(&d, 7);
+    assert_eq!(truth, held_karp(&d, 7));
+    for &engine in small.engines() {
+        let options = SolveOptions { engine: Some(engine.to_string()), ..Default::default() };
+        assert_eq!(small.solve(&options).unwrap().objective, Some(truth.0), "{engine}");
+        assert_eq!(count(small.as_ref(), Some(engine)), truth.1, "{engine}");
+    }
+}

@@ -60,7 +60,7 @@ pub enum Rel {
     Ne,
 }
 
-fn floor_div(a: i128, b: i128) -> i128 {
+pub(super) fn floor_div(a: i128, b: i128) -> i128 {
     let q = a / b;
     if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
 }
@@ -73,7 +73,7 @@ fn clamp(v: i128) -> i64 {
     v.clamp(-(1i128 << 62), 1i128 << 62) as i64
 }
 
-fn gcd(a: i128, b: i128) -> i128 {
+pub(super) fn gcd(a: i128, b: i128) -> i128 {
     if b == 0 { a.abs() } else { gcd(b, a % b) }
 }
 
@@ -101,8 +101,8 @@ impl Lin {
 }
 
 /// Collects rustsat's clauses in our literals.
-struct Collector {
-    clauses: Vec<Vec<Lit>>,
+pub(super) struct Collector {
+    pub(super) clauses: Vec<Vec<Lit>>,
 }
 
 impl CollectClauses for Collector {
@@ -119,8 +119,8 @@ impl CollectClauses for Collector {
 }
 
 /// Hands rustsat fresh variable numbers after ours.
-struct Numbering {
-    next: u32,
+pub(super) struct Numbering {
+    pub(super) next: u32,
 }
 
 impl ManageVars for Numbering {
@@ -156,11 +156,11 @@ impl ManageVars for Numbering {
     }
 }
 
-fn to_rs(l: Lit) -> rs::Lit {
+pub(super) fn to_rs(l: Lit) -> rs::Lit {
     rs::Lit::new(l.var().index() as u32, !l.is_positive())
 }
 
-fn from_rs(l: rs::Lit) -> Lit {
+pub(super) fn from_rs(l: rs::Lit) -> Lit {
     Var::from_index(l.vidx()).lit(!l.is_neg())
 }
 
@@ -205,7 +205,7 @@ impl Encoder {
     }
 
     /// Merges repeated variables, folds constants and returns the bounds.
-    fn normalize(&self, lin: &Lin) -> (Vec<(i128, usize)>, i128, i128, i128) {
+    pub(super) fn normalize(&self, lin: &Lin) -> (Vec<(i128, usize)>, i128, i128, i128) {
         let mut merged: Vec<(i128, usize)> = Vec::with_capacity(lin.terms.len());
         let mut slots: HashMap<usize, usize> = HashMap::with_capacity(lin.terms.len());
         let mut k = lin.k as i128;
@@ -305,18 +305,7 @@ impl Encoder {
     /// literals beside a 30-bit variable made `x mod y = 25` 191,000
     /// clauses that took 25 s to solve.
     fn post_pb_lin(&mut self, guard: &[Lit], terms: &[(i128, usize)], k: i128, rel: Rel) -> Result<(), CompileError> {
-        let unary_literals: u64 = terms
-            .iter()
-            .filter(|&&(_, x)| self.repr(x) != Repr::Log)
-            .map(|&(_, x)| self.size(x).saturating_sub(1))
-            .sum();
-        let in_bits = terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log)
-            || (terms.len() > 1 && unary_literals > WIDE_SUM_LITERALS);
-        let terms: Vec<(i128, usize)> = if in_bits {
-            terms.iter().map(|&(c, x)| Ok((c, self.spelt_in_bits(x)?))).collect::<Result<_, CompileError>>()?
-        } else {
-            terms.to_vec()
-        };
+        let terms = self.pb_terms(terms)?;
         match rel {
             Rel::Le => self.pb_le(guard, &terms, k),
             Rel::Eq => self.pb_eq(guard, &terms, k),
@@ -337,6 +326,20 @@ impl Encoder {
                 Ok(())
             }
         }
+    }
+
+    /// The terms a pseudo-Boolean encoding sums: as they are, or, beside a
+    /// variable spelt in bits or past [`WIDE_SUM_LITERALS`] unary literals,
+    /// each unary variable with many values through its log twin.
+    pub(super) fn pb_terms(&mut self, terms: &[(i128, usize)]) -> Result<Vec<(i128, usize)>, CompileError> {
+        let unary_literals: u64 = terms
+            .iter()
+            .filter(|&&(_, x)| self.repr(x) != Repr::Log)
+            .map(|&(_, x)| self.size(x).saturating_sub(1))
+            .sum();
+        let in_bits = terms.iter().any(|&(_, x)| self.repr(x) == Repr::Log)
+            || (terms.len() > 1 && unary_literals > WIDE_SUM_LITERALS);
+        if in_bits { terms.iter().map(|&(c, x)| Ok((c, self.spelt_in_bits(x)?))).collect() } else { Ok(terms.to_vec()) }
     }
 
     /// `guard → (Σ c·x + k rel 0)` for `rel` ≤ or =, as a reduced decision
@@ -573,6 +576,13 @@ impl Encoder {
         Ok(())
     }
 
+    /// `Σ c·x + k` as `Σ w·l + k'` over positive weights on the literals
+    /// that spell the variables out: the weighted literals and `k'`.
+    pub(super) fn weighted_form(&self, terms: &[(i128, usize)], k: i128) -> (Weighted, i128) {
+        let spelt: Vec<(i128, (i64, Vec<(i64, Lit)>))> = terms.iter().map(|&(c, x)| (c, self.weighted(x))).collect();
+        weighted_form(&spelt, k)
+    }
+
     /// `Σ c·x + k ≤ 0` (or `= 0` when `exact`) as `Σ w·l ≤ bound` over
     /// positive weights on the literals that spell the variables out,
     /// divided by their common divisor, with the literals heavier than the
@@ -586,37 +596,7 @@ impl Encoder {
         k: i128,
         exact: bool,
     ) -> Result<Option<(Weighted, u64)>, CompileError> {
-        // Coefficients on positive literals, by variable.
-        let mut coef: HashMap<Var, i128> = HashMap::new();
-        let mut order: Vec<Var> = Vec::new();
-        let mut k = k;
-        for &(c, x) in terms {
-            let (offset, lits) = self.weighted(x);
-            k += c * offset as i128;
-            for (w, l) in lits {
-                let w = c * w as i128;
-                let slot = coef.entry(l.var()).or_insert_with(|| {
-                    order.push(l.var());
-                    0
-                });
-                if l.is_positive() {
-                    *slot += w;
-                } else {
-                    *slot -= w;
-                    k += w;
-                }
-            }
-        }
-        let mut weighted: Vec<(u64, Lit)> = Vec::new();
-        for var in order {
-            let c = coef[&var];
-            if c > 0 {
-                weighted.push((c as u64, var.pos()));
-            } else if c < 0 {
-                weighted.push(((-c) as u64, var.neg()));
-                k += c;
-            }
-        }
+        let (weighted, k) = self.weighted_form(terms, k);
         let bound = -k;
         let negated_guard: Vec<Lit> = guard.iter().map(|&g| !g).collect();
         let total: i128 = weighted.iter().map(|&(w, _)| w as i128).sum();
@@ -742,7 +722,44 @@ impl Encoder {
 }
 
 /// Weighted literals `Σ w·l` over positive weights.
-type Weighted = Vec<(u64, Lit)>;
+pub(super) type Weighted = Vec<(u64, Lit)>;
+
+/// `Σ c·(offset + Σ w·l) + k` as `Σ w·l + k'` over positive weights, each
+/// literal once.
+pub(super) fn weighted_form(spelt: &[(i128, (i64, Vec<(i64, Lit)>))], k: i128) -> (Weighted, i128) {
+    // Coefficients on positive literals, by variable.
+    let mut coef: HashMap<Var, i128> = HashMap::new();
+    let mut order: Vec<Var> = Vec::new();
+    let mut k = k;
+    for (c, (offset, lits)) in spelt {
+        let c = *c;
+        k += c * *offset as i128;
+        for &(w, l) in lits {
+            let w = c * w as i128;
+            let slot = coef.entry(l.var()).or_insert_with(|| {
+                order.push(l.var());
+                0
+            });
+            if l.is_positive() {
+                *slot += w;
+            } else {
+                *slot -= w;
+                k += w;
+            }
+        }
+    }
+    let mut weighted: Vec<(u64, Lit)> = Vec::new();
+    for var in order {
+        let c = coef[&var];
+        if c > 0 {
+            weighted.push((c as u64, var.pos()));
+        } else if c < 0 {
+            weighted.push(((-c) as u64, var.neg()));
+            k += c;
+        }
+    }
+    (weighted, k)
+}
 
 /// The pseudo-Boolean encodings of `Σ w·l ≤ bound`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -758,7 +775,7 @@ enum Pb {
 
 /// The most clauses a generalized totalizer is guessed to take (inputs
 /// times distinct sums) before the binary adder is used instead.
-const GTE_CLAUSES: usize = 2_000_000;
+pub(super) const GTE_CLAUSES: usize = 2_000_000;
 
 /// The encoding for `Σ w·l ≤ bound`; `binary` asks for the adder
 /// whenever the weights differ.
@@ -824,7 +841,7 @@ fn totalizer_cost(n: usize, cutoff: usize) -> usize {
 
 /// How many distinct sums of subsets of the weights lie within the bound
 /// (counting all larger sums as one), capped a little above [`GTE_LIMIT`].
-fn distinct_sums(weighted: &[(u64, Lit)], bound: u64) -> usize {
+pub(super) fn distinct_sums(weighted: &[(u64, Lit)], bound: u64) -> usize {
     if bound > 1_000_000 {
         return usize::MAX;
     }

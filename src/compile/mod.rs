@@ -41,6 +41,7 @@ mod grids;
 mod ints;
 mod linear;
 mod mdd;
+mod objective;
 mod presolve;
 mod relax;
 pub(crate) mod repair;
@@ -219,6 +220,9 @@ pub(crate) struct Encoder {
     /// The unconditional linear constraints `Σ c·x + k ≤ 0` posted so far,
     /// for the objective's relaxation bound ([`Encoder::objective_lp_bound`]).
     linear_facts: Vec<(Vec<(i128, usize)>, i128)>,
+    /// The objective's counter for bounds from above and from below, built
+    /// at the first bound asked for on that side ([`objective`]).
+    tightenings: [Option<objective::Tightening>; 2],
 }
 
 /// What the solver needs to read answers back: each decision scalar's
@@ -277,6 +281,7 @@ impl Encoder {
             int_scalars: HashMap::new(),
             keep_linear: false,
             linear_facts: Vec::new(),
+            tightenings: [None, None],
         };
         let truth = enc.truth;
         enc.clause(&[truth]);
@@ -516,12 +521,33 @@ impl Encoder {
 
     /// A literal that, when assumed, bounds the objective: at most `v`
     /// (`Ordering::Less`), exactly `v` (`Equal`) or at least `v` (`Greater`).
+    /// On an objective over three or more variables, a bound is read off
+    /// the objective's counters ([`objective`]), one per side, built at the
+    /// first bound on that side and extended by later ones (exactly `v` is
+    /// both sides); on fewer, each bound is a linear constraint of its own.
     pub fn objective_bound(
         &mut self,
         objective: &Objective,
         bound: std::cmp::Ordering,
         v: i64,
     ) -> Result<Lit, CompileError> {
+        let signs: &[i128] = match bound {
+            std::cmp::Ordering::Less => &[1],
+            std::cmp::Ordering::Greater => &[-1],
+            std::cmp::Ordering::Equal => &[1, -1],
+        };
+        let mut sides = Vec::new();
+        for &sign in signs {
+            match self.tightened(&objective.0, sign, v)? {
+                Some(side) => sides.push(side),
+                None => break,
+            }
+        }
+        match sides[..] {
+            [one] if signs.len() == 1 => return Ok(one),
+            [below, above] => return self.and_lit(&[below, above]),
+            _ => {}
+        }
         let selector = self.new_lit()?;
         let mut lin = objective.0.clone();
         lin.k -= v;
