@@ -9,6 +9,10 @@
 //! and, summed, the number of shortest routes. It keeps keys as bits by
 //! letter ('a' = bit 0) rather than the engines' packed numbering.
 //!
+//! The SAT engines run on the default backend for every grid and on the
+//! others too for the grids `common::backends` picks (every fourth unless
+//! `CADICAL_EVERY` says otherwise).
+//!
 //! The heavy variant runs 20,000 grids up to 7 × 7 with 5 keys:
 //! `cargo test --release --test keys_doors_cross -- --ignored`.
 
@@ -16,9 +20,11 @@ use std::collections::HashMap;
 
 use somaria::puzzles::keys_doors::KeysDoorsPuzzle;
 use somaria::puzzles::{CountOptions, Puzzle, SolveOptions, Status};
+use somaria::solver::{Backend, SolverConfig};
 
 mod common;
 
+use common::backends::backends_for;
 use common::keys_doors::{moves_of, replay};
 
 /// xorshift64, so that every run sees the same grids.
@@ -150,6 +156,15 @@ fn brute_force(grid: &[Vec<char>]) -> (Option<usize>, u128) {
 
 const ENGINES: [&str; 4] = ["keygraph", "bfs", "sat-keys", "sat"];
 
+/// Every engine on the default backend, and the SAT engines on the other
+/// backends too for the cases `backends_for` picks.
+fn engines_and_backends(case: u64) -> impl Iterator<Item = (&'static str, Backend)> {
+    ENGINES.into_iter().flat_map(move |engine| {
+        let backends = if engine.starts_with("sat") { backends_for(case) } else { vec![Backend::default()] };
+        backends.into_iter().map(move |backend| (engine, backend))
+    })
+}
+
 /// Runs every engine on `grids` random grids against the brute force and
 /// returns how many were solvable and how many had several shortest routes.
 fn cross_check(
@@ -163,27 +178,37 @@ fn cross_check(
     let mut rng = Rng(seed);
     let mut solved = 0;
     let mut several = 0;
-    for _ in 0..grids {
+    for case in 0..grids {
         let grid = random_grid_with(&mut rng, max_rows, max_cols, max_keys, walkers);
         let text = picture(&grid);
         let puzzle = KeysDoorsPuzzle::from_picture(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let one_walker = puzzle.starts().len() == 1;
         let (steps, routes) = brute_force(&grid);
-        for engine in ENGINES {
-            let options = SolveOptions { engine: Some(engine.to_string()), skip_presolve: true, ..Default::default() };
+        for (engine, backend) in engines_and_backends(case as u64) {
+            let solver = SolverConfig { backend, ..Default::default() };
+            let options = SolveOptions {
+                engine: Some(engine.to_string()),
+                skip_presolve: true,
+                solver: solver.clone(),
+                ..Default::default()
+            };
             let report = puzzle.solve(&options).unwrap();
             match steps {
                 Some(steps) => {
-                    assert_eq!(report.status, Status::Solved, "{engine} on\n{text}");
-                    assert_eq!(report.cost, Some(steps as u64), "{engine} on\n{text}");
+                    assert_eq!(report.status, Status::Solved, "{engine} on {backend:?}:\n{text}");
+                    assert_eq!(report.cost, Some(steps as u64), "{engine} on {backend:?}:\n{text}");
                     let json = &report.solution.as_ref().unwrap().json;
-                    assert_eq!(json["steps"], steps, "{engine} on\n{text}");
+                    assert_eq!(json["steps"], steps, "{engine} on {backend:?}:\n{text}");
                     let moves = moves_of(json);
-                    assert_eq!(replay(&grid, &moves).map(|_| moves.len()), Ok(steps), "{engine} on\n{text}");
+                    assert_eq!(
+                        replay(&grid, &moves).map(|_| moves.len()),
+                        Ok(steps),
+                        "{engine} on {backend:?}:\n{text}"
+                    );
                 }
-                None => assert_eq!(report.status, Status::NoSolution, "{engine} on\n{text}"),
+                None => assert_eq!(report.status, Status::NoSolution, "{engine} on {backend:?}:\n{text}"),
             }
-            let count_options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
+            let count_options = CountOptions { engine: Some(engine.to_string()), solver, ..Default::default() };
             // Whole-leg engines refuse to count several walkers' interleavings.
             if !one_walker && matches!(engine, "keygraph" | "sat-keys") {
                 assert!(puzzle.count(&count_options).is_err(), "{engine} should refuse on\n{text}");
@@ -191,7 +216,7 @@ fn cross_check(
             }
             let count = puzzle.count(&count_options).unwrap();
             assert!(count.complete && !count.saturated);
-            assert_eq!(u128::from(count.count), routes, "{engine} count on\n{text}");
+            assert_eq!(u128::from(count.count), routes, "{engine} on {backend:?}: count on\n{text}");
         }
         solved += usize::from(steps.is_some());
         several += usize::from(routes > 1);
