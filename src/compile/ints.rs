@@ -340,7 +340,7 @@ impl Encoder {
     }
 
     /// The variable as `offset + Σ w·l` over its own literals.
-    pub(super) fn weighted(&self, x: usize) -> (i64, Vec<(i64, Lit)>) {
+    pub(super) fn weighted(&self, x: usize) -> super::linear::Spelt {
         let var = &self.ints[x];
         match &var.kind {
             Kind::Const(v) => (*v, Vec::new()),

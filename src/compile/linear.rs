@@ -579,7 +579,7 @@ impl Encoder {
     /// `Σ c·x + k` as `Σ w·l + k'` over positive weights on the literals
     /// that spell the variables out: the weighted literals and `k'`.
     pub(super) fn weighted_form(&self, terms: &[(i128, usize)], k: i128) -> (Weighted, i128) {
-        let spelt: Vec<(i128, (i64, Vec<(i64, Lit)>))> = terms.iter().map(|&(c, x)| (c, self.weighted(x))).collect();
+        let spelt: Vec<(i128, Spelt)> = terms.iter().map(|&(c, x)| (c, self.weighted(x))).collect();
         weighted_form(&spelt, k)
     }
 
@@ -724,9 +724,12 @@ impl Encoder {
 /// Weighted literals `Σ w·l` over positive weights.
 pub(super) type Weighted = Vec<(u64, Lit)>;
 
+/// An integer variable as `offset + Σ w·l` over its own literals.
+pub(super) type Spelt = (i64, Vec<(i64, Lit)>);
+
 /// `Σ c·(offset + Σ w·l) + k` as `Σ w·l + k'` over positive weights, each
 /// literal once.
-pub(super) fn weighted_form(spelt: &[(i128, (i64, Vec<(i64, Lit)>))], k: i128) -> (Weighted, i128) {
+pub(super) fn weighted_form(spelt: &[(i128, Spelt)], k: i128) -> (Weighted, i128) {
     // Coefficients on positive literals, by variable.
     let mut coef: HashMap<Var, i128> = HashMap::new();
     let mut order: Vec<Var> = Vec::new();
