@@ -12,6 +12,10 @@ use crate::lang::model::IntSet;
 /// The most pairs of values a function of two variables is tabulated over.
 const PAIR_LIMIT: u64 = 4096;
 
+/// The most pairs of values a product is spelt out over, value by value
+/// of its smaller side, before it goes to partial products over bits.
+const CASES_PAIRS: u64 = 100_000;
+
 /// The most pairs of literals a product over wide domains multiplies.
 const MAX_PARTIAL_PRODUCTS: usize = 100_000;
 
@@ -307,7 +311,9 @@ impl Encoder {
             // bits: past a few dozen values the partial products are far
             // smaller (0..1000 times a 31-bit variable took 2.2 million
             // clauses by cases, about 20,000 by partial products).
-            if self.size(small) > ENUM_LIMIT || self.cases_too_wide(small, big) {
+            // By cases over order literals is about two clauses per pair of
+            // values: 1,001 values times 2,001 made 2.5 million.
+            if self.size(small) > ENUM_LIMIT || self.cases_too_wide(small, big) || sx.saturating_mul(sy) > CASES_PAIRS {
                 let z = self.binary_product(x, y)?;
                 self.pair_cache.insert(key, z);
                 return Ok(z);
@@ -350,8 +356,9 @@ impl Encoder {
                 self.engine
             )));
         }
-        let (x1, y1) = (self.ints[x].dom.max().unwrap_or(0), self.ints[y].dom.max().unwrap_or(0));
-        let (a0, a1, b0, b1) = (x0 as i128, x1 as i128, y0 as i128, y1 as i128);
+        let bounds =
+            |v: usize| (self.ints[v].dom.min().unwrap_or(0) as i128, self.ints[v].dom.max().unwrap_or(0) as i128);
+        let ((a0, a1), (b0, b1)) = (bounds(x), bounds(y));
         let corners = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
         let lo = i64::try_from(corners.iter().min().copied().unwrap_or(0)).map_err(|_| too_large())?;
         let hi = i64::try_from(corners.iter().max().copied().unwrap_or(0)).map_err(|_| too_large())?;

@@ -16,7 +16,8 @@ pub enum Repr {
     /// One literal per "x ≥ v" above the least value, each implying the
     /// one below.
     Order,
-    /// The binary digits of x minus its least value.
+    /// The binary digits of x minus its least value, or, when the domain
+    /// holds negative and non-negative values, x in two's complement.
     Log,
 }
 
@@ -26,7 +27,10 @@ pub(super) enum Kind {
     Direct(Vec<Lit>),
     /// `ge[k - 1]` ⇔ x ≥ values[k], for k ≥ 1.
     Order(Vec<Lit>),
-    /// x = lo + Σ 2^i bits[i].
+    /// x = lo + Σ 2^i bits[i]. A domain that holds negative and
+    /// non-negative values takes lo = -2^(n-1) over n bits, the top one
+    /// the negation of a sign literal: that is x in two's complement, zero
+    /// when every variable is false.
     Log {
         lo: i64,
         bits: Vec<Lit>,
@@ -44,6 +48,21 @@ pub(super) struct IntVar {
 
 fn bits_for(span: u64) -> usize {
     (64 - span.leading_zeros()) as usize
+}
+
+/// The `lo` and the number of bits of a log variable over `min..=max`:
+/// offset binary from `min` when the domain has one sign, else two's
+/// complement, whose products need no correction by `min` (a sum of
+/// products of variables over -1000..1000 that is 7, by the offset form's
+/// `-1000·y + …`, was beyond varisat and CaDiCaL in minutes).
+fn log_layout(min: i64, max: i64) -> (i64, usize) {
+    if min >= 0 || max < 0 {
+        return (min, bits_for(max.abs_diff(min)));
+    }
+    // The fewest n with -2^(n-1) ≤ min and max < 2^(n-1).
+    let magnitude = max.max(-(min + 1)) as u64;
+    let width = bits_for(magnitude) + 1;
+    (-(1i64 << (width - 1)), width)
 }
 
 impl IntVar {
@@ -115,10 +134,13 @@ impl Encoder {
                 Kind::Order(ge)
             }
             Repr::Log => {
-                let lo = dom.min().unwrap_or(0);
-                let hi = dom.max().unwrap_or(0);
-                let span = (hi - lo) as u64;
-                let bits: Vec<Lit> = (0..bits_for(span)).map(|_| self.new_lit()).collect::<Result<_, _>>()?;
+                let (lo, width) = log_layout(dom.min().unwrap_or(0), dom.max().unwrap_or(0));
+                let span = (dom.max().unwrap_or(0) - lo) as u64;
+                let mut bits: Vec<Lit> = (0..width).map(|_| self.new_lit()).collect::<Result<_, _>>()?;
+                if lo < 0 && dom.max().unwrap_or(0) >= 0 {
+                    let sign = bits.pop().expect("two's complement has a sign bit");
+                    bits.push(!sign);
+                }
                 self.hard(|enc| {
                     // x - lo ≤ span: a bit set where span has 0 needs a higher
                     // bit clear where span has 1.
@@ -136,6 +158,9 @@ impl Encoder {
         let x = self.ints.len();
         self.ints.push(IntVar { dom: dom.clone(), values, kind, ladder: None });
         if repr == Repr::Log {
+            // Two's complement reaches below the least value.
+            let least = self.log_ge(x, dom.min().unwrap_or(0))?;
+            self.hard(|enc| enc.clause(&[least]));
             // Forbid the holes: single values by their bit pattern, wider
             // gaps by two comparisons.
             let gaps: Vec<(i64, i64)> = dom.intervals().windows(2).map(|w| (w[0].1 + 1, w[1].0 - 1)).collect();
@@ -162,9 +187,14 @@ impl Encoder {
             Kind::Order(ge) => {
                 ge.iter().zip(&var.values[1..]).map(|(l, v)| (l.var(), format!("{name} >= {v}"))).collect()
             }
-            Kind::Log { lo, bits } => {
-                bits.iter().enumerate().map(|(i, l)| (l.var(), format!("{name} bit {i} (value {lo} + bits)"))).collect()
-            }
+            Kind::Log { lo, bits } => bits
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let what = if l.is_positive() { "bit" } else { "sign, the negation of bit" };
+                    (l.var(), format!("{name} {what} {i} (value {lo} + bits)"))
+                })
+                .collect(),
         };
         self.names.extend(named);
     }
@@ -323,14 +353,13 @@ impl Encoder {
         }
         let dom = self.ints[x].dom.clone();
         let twin = self.new_int(IntSet::range(dom.min().unwrap_or(0), dom.max().unwrap_or(0)), Repr::Log)?;
-        let (lo, bits) = self.weighted(twin);
         for v in dom.values() {
             let at_v: Vec<Lit> = self.is(x, v)?;
-            let digits = (v - lo) as u64;
+            let pattern = self.log_pattern(twin, v);
             self.hard(|enc| {
-                for (i, &(_, bit)) in bits.iter().enumerate() {
+                for &bit in &pattern {
                     let mut clause: Vec<Lit> = at_v.iter().map(|&l| !l).collect();
-                    clause.push(if digits >> i & 1 == 1 { bit } else { !bit });
+                    clause.push(bit);
                     enc.clause(&clause);
                 }
             });
@@ -351,7 +380,18 @@ impl Encoder {
             Kind::Order(ge) => {
                 (var.values[0], ge.iter().zip(var.values.windows(2)).map(|(&l, w)| (w[1] - w[0], l)).collect())
             }
-            Kind::Log { lo, bits } => (*lo, bits.iter().enumerate().map(|(i, &l)| (1i64 << i, l)).collect()),
+            Kind::Log { lo, bits } => {
+                let mut spelt: Vec<(i64, Lit)> = bits.iter().enumerate().map(|(i, &l)| (1i64 << i, l)).collect();
+                // 2^(n-1)·top = 2^(n-1) - 2^(n-1)·¬top: two's complement,
+                // whose products with other variables need no correction.
+                match spelt.last_mut() {
+                    Some((w, top)) if *lo < 0 && *lo + *w == 0 => {
+                        (*w, *top) = (-*w, !*top);
+                        (0, spelt)
+                    }
+                    _ => (*lo, spelt),
+                }
+            }
         }
     }
 

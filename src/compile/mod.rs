@@ -703,6 +703,34 @@ impl Encoder {
         self.eq(x, v)
     }
 
+    /// Literals that, when assumed, keep every decision variable with more
+    /// than 2^(bits+1) values within 2^bits of the value of its domain
+    /// nearest zero: a search for small values first. Empty when no
+    /// variable is that wide, or when no arithmetic is spelt in bits.
+    pub fn small_values(&mut self, bits: u32) -> Result<Vec<Lit>, CompileError> {
+        // Order and direct literals propagate arithmetic well enough: a
+        // probe there costs a call and spares nothing.
+        if !self.ints.iter().any(|v| matches!(v.kind, ints::Kind::Log { .. })) {
+            return Ok(Vec::new());
+        }
+        let reach = 1i64 << bits;
+        let wide: Vec<usize> =
+            self.scalar_ints.iter().flatten().copied().filter(|&x| self.size(x) > 2 * reach as u64).collect();
+        let mut lits = Vec::new();
+        for x in wide {
+            let (min, max) = (self.ints[x].dom.min().unwrap_or(0), self.ints[x].dom.max().unwrap_or(0));
+            let centre = 0i64.clamp(min, max);
+            let (lo, hi) = (centre.saturating_sub(reach - 1), centre.saturating_add(reach - 1));
+            if lo > min {
+                lits.push(self.ge(x, lo)?);
+            }
+            if hi < max {
+                lits.push(!self.ge(x, hi + 1)?);
+            }
+        }
+        Ok(lits)
+    }
+
     /// A decision scalar's integer variable (int and enum scalars).
     pub fn scalar_int(&self, scalar: usize) -> Option<usize> {
         self.scalar_ints[scalar]
