@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process figures for big and wide csp models (issue 21): sums of
 # 10^4 to 10^6 Booleans equal to 1 (solve, and count to --limit 1000), and
-# the wide-arithmetic reproducers. Prints, per case, the median wall time
+# the wide-arithmetic reproducers, and the sums of signed products that the
+# property test met. Prints, per case, the median wall time
 # over RUNS runs (default 3), the largest peak memory and the exit code, or
 # "timeout" past LIMIT seconds (default 60). Needs GNU time at /usr/bin/time.
 #
@@ -26,6 +27,8 @@ model mul 'x = "0..100000"\ny = "0..100000"' 'x * y = 6'
 model div 'x = "0..1000000000"\ny = "1..100000"' 'x div y = 500000'
 model atmost 'b = { index = ["1..100000"], domain = "0..1" }' 'sum(b) <= 44 /\ sum(b) >= 1'
 model absdiv 'x = "-1000..1000"\ny = "0..1000"' 'abs(x) = 45 /\ x div y <= 45'
+model sumprod 'x = "-1000..1000"\na = { index = ["1..3"], domain = "0..1000" }' 'sum(i in 1..3)(a[i] * x) = 7'
+model boolprod 'x = "-1000..1000"\na = { index = ["1..3"], domain = "0..1" }' 'sum(i in 1..3)(a[i] * x) = 13'
 
 # One command: "median_s peak_MB exit", or "timeout peak_MB".
 measure() {
@@ -56,3 +59,6 @@ done
 printf '%-34s %s\n' "solve div" "$(measure solve "$DIR/div.toml")"
 printf '%-34s %s\n' "solve atmost 44 of 10^5" "$(measure solve "$DIR/atmost.toml")"
 printf '%-34s %s\n' "count absdiv" "$(measure count "$DIR/absdiv.toml")"
+for case in sumprod boolprod; do
+    printf '%-34s %s\n' "solve $case" "$(measure solve "$DIR/$case.toml")"
+done

@@ -184,6 +184,40 @@ fn wide_case() -> impl Strategy<Value = String> {
         })
 }
 
+/// `c1·x·y + c2·z = k` over signed domains of up to 81 values, where
+/// products go to bits, sums of unary variables to log twins and signed
+/// bits to two's complement: counted on every engine against a loop.
+fn signed_products_case() -> impl Strategy<Value = (String, u64)> {
+    let bounds = (-40i64..=0, 0i64..=40);
+    let coefficient = prop::sample::select(vec![-7i64, -2, -1, 1, 3, 5]);
+    (bounds.clone(), bounds.clone(), bounds, coefficient.clone(), coefficient, -60i64..=60).prop_map(
+        |(bx, by, bz, c1, c2, k)| {
+            let vars = format!("x = \"{}..{}\"\ny = \"{}..{}\"\nz = \"{}..{}\"", bx.0, bx.1, by.0, by.1, bz.0, bz.1);
+            let text = model(&vars, &format!("{c1} * x * y + {c2} * z = {k}"));
+            let mut expected = 0;
+            for x in bx.0..=bx.1 {
+                for y in by.0..=by.1 {
+                    expected += (bz.0..=bz.1).filter(|&z| c1 * x * y + c2 * z == k).count() as u64;
+                }
+            }
+            (text, expected)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn signed_products_count_like_a_loop((text, expected) in signed_products_case()) {
+        let (counted, refused) = counts(&text);
+        prop_assert!(refused.is_empty(), "refused by {:?}\n{}", refused, text);
+        for (engine, count) in counted {
+            prop_assert_eq!(count, expected, "{}\n{}", engine, text);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(std::env::var("WIDE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24)))]
 
