@@ -784,12 +784,17 @@ fn steps_reach_the_solution(model: &str, global: &str) {
     for (name, rows) in solved["solution"].as_object().unwrap() {
         // The solution also lists each path's or loop's route.
         let prefix = format!("{name}[");
-        if !state.iter().any(|f| f["var"].as_str().unwrap().starts_with(&prefix)) {
-            continue;
-        }
+        // The model's own first index (the slitherlink's arrays start at 0,
+        // the nurikabe's at 1), read off the state's names.
+        let first_index = state
+            .iter()
+            .filter_map(|f| f["var"].as_str().unwrap().strip_prefix(&prefix))
+            .filter_map(|rest| rest.split(',').next().and_then(|i| i.parse::<usize>().ok()))
+            .min();
+        let Some(base) = first_index else { continue };
         for (i, row) in rows.as_array().unwrap().iter().enumerate() {
             for (j, value) in row.as_array().unwrap().iter().enumerate() {
-                let var = format!("{name}[{i},{j}]");
+                let var = format!("{name}[{},{}]", i + base, j + base);
                 let fixed = state.iter().find(|f| f["var"] == var.as_str() && f["op"] == "=");
                 assert_eq!(fixed.map(|f| &f["value"]), Some(value), "{model}: {var}");
                 cells += 1;
