@@ -170,6 +170,23 @@ fn an_unknown_engine_is_bad_input() {
         .stderr(predicate::str::contains("expected one of keygraph, bfs, sat-keys, sat"));
 }
 
+/// Keys-and-doors steps are legs of a route found by search, not
+/// refutations: `--proof` is refused rather than ignored, and nothing is
+/// written.
+#[test]
+fn steps_and_hint_refuse_a_proof_they_cannot_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("steps.drat");
+    for command in ["steps", "hint"] {
+        somaria()
+            .args([command, &model("one-key"), "--proof", proof.to_str().unwrap()])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--proof: the steps of keys-doors puzzles cannot be written as proofs"));
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
 #[test]
 fn malformed_models_fail_with_exit_2_naming_the_place() {
     let cases: &[(&str, &str)] = &[

@@ -119,6 +119,9 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         given.extend(state::entries(puzzle, source)?);
     }
     if let Some(legs) = puzzle.route_legs(options, &given)? {
+        if request.proof.is_some() {
+            return Err(proof::unavailable(puzzle.kind()));
+        }
         return Ok(route::planned(legs, request.max_steps));
     }
     let (entries, labels): (Vec<String>, Vec<String>) = puzzle.given_entries(&given)?.into_iter().unzip();

@@ -21,11 +21,17 @@ use crate::solver::{Answer, ProofFormat, SolverConfig, solve_with_proof};
 pub(super) fn available(checker: &Deductions<'_>, kind: &str) -> Result<(), Error> {
     match checker.formula {
         Some(_) => Ok(()),
-        None => Err(Error::BadRequest(format!(
-            "--proof: the steps of {kind} puzzles cannot be written as proofs; expected a csp, fans or \
-             tile-cover model, or no --proof"
-        ))),
+        None => Err(unavailable(kind)),
     }
+}
+
+/// The refusal of `--proof` for a kind whose steps are not refutations
+/// (a keys-and-doors step is a leg of a route found by search).
+pub(super) fn unavailable(kind: &str) -> Error {
+    Error::BadRequest(format!(
+        "--proof: the steps of {kind} puzzles cannot be written as proofs; expected a csp, fans or tile-cover \
+         model, or no --proof"
+    ))
 }
 
 /// Where step `number` (from 1) is written: `FILE` itself for a hint, else
