@@ -752,24 +752,8 @@ fn a_wrong_move_in_a_vault_is_named() {
     assert!(note.contains("the fewest in all is 10") && note.contains("from the start: 8"), "{note}");
 }
 
-/// A 4 × 4 slitherlink with one solution: one loop along the grid lines,
-/// each clue counting the loop's steps around its cell.
-const SMALL_SLITHERLINK: &str = r#"kind = "csp"
-show = ["across", "down"]
-[params]
-clue = """[| -1, 1, 2,-1 | 1,-1, 2, 1 | 2, 1, 2, 0 | 2, 3, 1, 0 |]"""
-[vars]
-on = { index = ["0..4", "0..4"], domain = "bool" }
-across = { index = ["0..4", "0..3"], domain = "bool" }
-down = { index = ["0..3", "0..4"], domain = "bool" }
-[[constraint]]
-name = "one loop"
-expr = 'grid_loop(on, across, down)'
-[[constraint]]
-name = "clues"
-expr = """forall(i in 1..4, j in 1..4 where clue[i, j] >= 0)(
-  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
-"#;
+/// The clues of a 4 × 4 slitherlink with one solution.
+const SMALL_SLITHERLINK_CLUES: &str = "[| -1, 1, 2,-1 | 1,-1, 2, 1 | 2, 1, 2, 0 | 2, 3, 1, 0 |]";
 
 /// `steps` on a grid model with one solution ends `solved` in the state of
 /// `solve`'s solution: every shown value it fixes is the solution's, and it
@@ -810,7 +794,7 @@ fn steps_reach_the_solution(model: &str, global: &str) {
 fn a_small_slitherlink_steps_to_its_solution() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("slitherlink.toml");
-    std::fs::write(&model, SMALL_SLITHERLINK).unwrap();
+    std::fs::write(&model, common::models::slitherlink_4x4(SMALL_SLITHERLINK_CLUES)).unwrap();
     steps_reach_the_solution(model.to_str().unwrap(), "one loop");
 }
 

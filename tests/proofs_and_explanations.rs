@@ -467,24 +467,8 @@ fn tile_cover_step_proofs_check() {
     assert!(with_cuts >= 1, "some step's formula carries cuts ({with_cuts} of {checked})");
 }
 
-/// A 4 × 4 slitherlink: one loop along the grid lines, each clue counting
-/// the loop's steps around its cell.
-const SMALL_SLITHERLINK: &str = r#"kind = "csp"
-show = ["across", "down"]
-[params]
-clue = """[| 3,-1,-1, 3 | -1, 1, 1,-1 | -1, 1, 1,-1 | 3,-1,-1, 3 |]"""
-[vars]
-on = { index = ["0..4", "0..4"], domain = "bool" }
-across = { index = ["0..4", "0..3"], domain = "bool" }
-down = { index = ["0..3", "0..4"], domain = "bool" }
-[[constraint]]
-name = "one loop"
-expr = 'grid_loop(on, across, down)'
-[[constraint]]
-name = "clues"
-expr = """forall(i in 1..4, j in 1..4 where clue[i, j] >= 0)(
-  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
-"#;
+/// The clues of a 4 × 4 slitherlink whose steps need the loop.
+const SMALL_SLITHERLINK_CLUES: &str = "[| 3,-1,-1, 3 | -1, 1, 1,-1 | -1, 1, 1,-1 | 3,-1,-1, 3 |]";
 
 /// The same for csp models (the shrine, the zebra, a small slitherlink
 /// whose loop steps carry the loop's cuts, recorded as the solver made
@@ -493,7 +477,7 @@ expr = """forall(i in 1..4, j in 1..4 where clue[i, j] >= 0)(
 fn csp_and_fans_step_proofs_check() {
     let dir = tempfile::tempdir().unwrap();
     let slitherlink = dir.path().join("slitherlink.toml");
-    std::fs::write(&slitherlink, SMALL_SLITHERLINK).unwrap();
+    std::fs::write(&slitherlink, common::models::slitherlink_4x4(SMALL_SLITHERLINK_CLUES)).unwrap();
     let models = [
         Path::new("models/akh-vaquot.toml").to_path_buf(),
         Path::new("models/csp/akh-vaquot.toml").to_path_buf(),

@@ -16,6 +16,31 @@ pub fn tile_cover_model(grid: &str, k: usize) -> String {
 }
 
 /// A fans model of the grid `grid`.
+/// A 4 × 4 slitherlink as a csp model: one loop along the grid lines
+/// (`grid_loop`, named "one loop"), each clue of `clues` (rows in
+/// MiniZinc's `[| .. |]` form, -1 for none) counting the loop's steps
+/// around its cell.
+pub fn slitherlink_4x4(clues: &str) -> String {
+    format!(
+        r#"kind = "csp"
+show = ["across", "down"]
+[params]
+clue = """{clues}"""
+[vars]
+on = {{ index = ["0..4", "0..4"], domain = "bool" }}
+across = {{ index = ["0..4", "0..3"], domain = "bool" }}
+down = {{ index = ["0..3", "0..4"], domain = "bool" }}
+[[constraint]]
+name = "one loop"
+expr = 'grid_loop(on, across, down)'
+[[constraint]]
+name = "clues"
+expr = """forall(i in 1..4, j in 1..4 where clue[i, j] >= 0)(
+  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
+"#
+    )
+}
+
 pub fn fans_model(grid: &str) -> String {
     format!("kind = \"fans\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
 }
