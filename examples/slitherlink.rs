@@ -30,6 +30,9 @@ use somaria::puzzles::{self, CountOptions};
 use somaria::rng::SplitMix64;
 use somaria::solver::SolverConfig;
 
+#[path = "common/grid_models.rs"]
+mod grid_models;
+
 /// The share of the cells the region tries to cover: about half keeps the
 /// loop long and winding.
 const FILL: f64 = 0.5;
@@ -206,57 +209,17 @@ fn clues_of(n: usize, inside: &[Vec<bool>]) -> Vec<Vec<i64>> {
         .collect()
 }
 
-/// The model text; `arguments` are the generator's, named in the header so
-/// that the file says how to make it again.
+/// The model text, in the layout the puzz.link decoder writes too;
+/// `arguments` are the generator's, named in the header so that the file
+/// says how to make it again.
 fn model(n: usize, arguments: &str, clues: &[Vec<i64>]) -> String {
-    let table = clues
-        .iter()
-        .map(|row| format!("  {}", row.iter().map(|v| format!("{v:2}")).collect::<Vec<_>>().join(",")))
-        .collect::<Vec<_>>()
-        .join(" |\n");
-    let (m, nm1) = (n + 1, n - 1);
-    format!(
-        r#"# Slitherlink, {n} × {n}: draw one closed loop along the grid lines, never
-# crossing or touching itself, so that each number tells how many of the four
-# sides of its cell the loop runs along. Made by
-# `cargo run --release --example slitherlink -- {arguments}` (a random loop,
-# every clue, then clues dropped while somaria counts one solution).
-#
-# The loop runs on the lattice of cell corners, not on the cells: a grid of
-# {n} × {n} cells has {m} × {m} corners, indexed 0..{n} here so that cell (i, j)
-# (1..{n}) has the corners (i-1, j-1) and (i, j) at its top left and bottom
-# right. `grid_loop(on, across, down)` takes
-#   - `on`: one Boolean per corner, true where the loop passes;
-#   - `across`: one per pair of neighbouring corners in a row, {m} × {n}:
-#     across[i, j] is the step between corners (i, j) and (i, j+1);
-#   - `down`: one per pair in a column, {n} × {m}: down[i, j] is the step
-#     between corners (i, j) and (i+1, j).
-# The index ranges must be exactly these (somaria refuses others). A step is
-# the side of the cells on either side of it, so cell (i, j)'s four sides are
-# across[i-1, j-1] (top), across[i, j-1] (bottom), down[i-1, j-1] (left) and
-# down[i-1, j] (right).
-kind = "csp"
-title = "Slitherlink {n} × {n}"
-show = ["across", "down"]
-
-[params]
-# The clues, -1 where a cell has none.
-clue = """[|
-{table} |]"""
-
-[vars]
-on = {{ index = ["0..{n}", "0..{n}"], domain = "bool" }}
-across = {{ index = ["0..{n}", "0..{nm1}"], domain = "bool" }}
-down = {{ index = ["0..{nm1}", "0..{n}"], domain = "bool" }}
-
-[[constraint]]
-name = "one loop along the grid lines"
-expr = 'grid_loop(on, across, down)'
-
-[[constraint]]
-name = "each clue counts the loop's steps around its cell"
-expr = """forall(i in 1..{n}, j in 1..{n} where clue[i, j] >= 0)(
-  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
-"#
-    )
+    let origin = format!(
+        "# Slitherlink, {n} × {n}: draw one closed loop along the grid lines, never\n\
+         # crossing or touching itself, so that each number tells how many of the four\n\
+         # sides of its cell the loop runs along. Made by\n\
+         # `cargo run --release --example slitherlink -- {arguments}` (a random loop,\n\
+         # every clue, then clues dropped while somaria counts one solution)."
+    );
+    let cells: Vec<Option<u32>> = clues.iter().flatten().map(|&v| u32::try_from(v).ok()).collect();
+    grid_models::slitherlink_model(n, n, &cells, &origin)
 }
