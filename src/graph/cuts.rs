@@ -205,13 +205,7 @@ pub fn loop_cuts(
     style: CutStyle,
     cycles: &[Vec<usize>],
 ) -> Vec<Vec<Lit>> {
-    let mut step_of = vec![None; graph.arcs().len()];
-    for &(arc, lit) in steps {
-        step_of[arc] = Some(lit);
-        if let Some(back) = graph.reverse(arc) {
-            step_of[back] = Some(lit);
-        }
-    }
+    let step_of = step_literals(graph, steps);
     let mut cuts = Vec::new();
     let first_node = |cycle: &[usize]| graph.arcs()[cycle[0]].0;
     for (i, cycle) in cycles.iter().enumerate() {
@@ -323,13 +317,7 @@ pub fn loop_separator_cuts(
     on: &[bool],
     fresh: &mut dyn FnMut() -> Var,
 ) -> Vec<Vec<Lit>> {
-    let mut step_of = vec![None; graph.arcs().len()];
-    for &(arc, lit) in steps {
-        step_of[arc] = Some(lit);
-        if let Some(back) = graph.reverse(arc) {
-            step_of[back] = Some(lit);
-        }
-    }
+    let step_of = step_literals(graph, steps);
     let no_fence = vec![false; graph.num_nodes()];
     let mut cuts = Vec::new();
     for cycle in cycles {
@@ -408,6 +396,19 @@ pub fn region_cuts(graph: &GridGraph, cover: &Cover<'_>, pieces: &[Vec<usize>]) 
         cuts.extend(cover.guarded(piece, other, &boundary));
     }
     cuts
+}
+
+/// Per arc, the literal of the undirected step it belongs to, if any (both
+/// directions of a step share it).
+fn step_literals(graph: &GridGraph, steps: &[(usize, Lit)]) -> Vec<Option<Lit>> {
+    let mut step_of = vec![None; graph.arcs().len()];
+    for &(arc, lit) in steps {
+        step_of[arc] = Some(lit);
+        if let Some(back) = graph.reverse(arc) {
+            step_of[back] = Some(lit);
+        }
+    }
+    step_of
 }
 
 #[cfg(test)]
