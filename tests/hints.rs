@@ -462,6 +462,33 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
     assert!(!text.contains("because"), "{text}");
 }
 
+/// A step's constraint says its line once, for an unnamed constraint and a
+/// defined variable too (whose names already cite it), and so does the
+/// caption of `explain`'s picture.
+#[test]
+fn a_constraint_says_its_line_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "kind = \"csp\"\n[vars]\nx = { index = [\"1..3\"], domain = \"1..4\" }\n\
+                y = { domain = \"1..9\", define = \"x[1] + x[2]\" }\n\
+                [[constraint]]\nexpr = 'x[1] < x[2] /\\ x[2] < x[3]'\n\
+                [[constraint]]\nname = \"the ends sum to 4\"\nexpr = 'x[1] + x[3] = 4'\n";
+    let model = common::cli::write_model(dir.path(), "m.toml", text);
+    let out = common::cli::somaria().arg("steps").arg(&model).output().unwrap();
+    let steps = String::from_utf8(out.stdout).unwrap();
+    for named in ["y is defined (line 4)\n", "constraint 1 (line 6)\n", "the ends sum to 4 (line 9)\n"] {
+        assert!(steps.contains(named), "{named:?} in {steps}");
+    }
+    assert!(!steps.contains(") (line"), "{steps}");
+    let unsat = text.replace("x[3] = 4", "x[3] = 3");
+    let model = common::cli::write_model(dir.path(), "u.toml", unsat);
+    let out = common::cli::somaria().arg("explain").arg(&model).args(["--format", "svg"]).output().unwrap();
+    let svg = String::from_utf8(out.stdout).unwrap();
+    for named in ["hold: constraint 1 (line 6)\n", "hold: the ends sum to 4 (line 9)\n"] {
+        assert!(svg.contains(named), "{named:?} in {svg}");
+    }
+    assert!(!svg.contains(") (line"), "{svg}");
+}
+
 /// A wrong entry in the player's state is named, with exit 1; an entry
 /// that names nothing is refused with exit 2.
 #[test]

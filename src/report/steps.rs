@@ -313,10 +313,7 @@ pub fn facts_text(facts: &[ShownFact], values: bool) -> String {
 }
 
 fn rule_text(rule: &ShownRule) -> String {
-    match rule.line {
-        Some(line) => format!("{} (line {line})", printable(&rule.name)),
-        None => printable(&rule.name),
-    }
+    printable(&crate::model::with_line(&rule.name, rule.line))
 }
 
 /// A step for a person, as much as `reveal` gives away.
