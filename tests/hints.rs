@@ -489,6 +489,42 @@ fn a_constraint_says_its_line_once() {
     assert!(!svg.contains(") (line"), "{svg}");
 }
 
+/// Entries that clash with no constraint (each variable takes one value)
+/// are named as contradicting each other, or one alone, with exit 1.
+#[test]
+fn entries_that_contradict_each_other_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "kind = \"csp\"\n[vars]\nx = { index = [\"1..2\"], domain = \"1..2\" }\ny = \"3..3\"\n\
+                [[constraint]]\nexpr = 'x[1] != x[2]'\n";
+    let model = common::cli::write_model(dir.path(), "m.toml", text);
+    let model = model.to_str().unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["x[1]=1", "x[1]=2"],
+            "these entries contradict each other, with no constraint needed to see it:\n  - x[1]=1\n  - x[1]=2\n",
+        ),
+        (
+            &["x[1]!=1", "y=3", "x[1]!=2"],
+            "these entries contradict each other, with no constraint needed to see it:\n  - x[1]!=1\n  - x[1]!=2\n",
+        ),
+        (&["y!=3"], "your entry y!=3 cannot be right on its own: no constraint is needed to rule it out\n"),
+    ];
+    for (entries, expected) in cases {
+        let mut args = vec!["hint", model];
+        for entry in entries {
+            args.extend(["--given", entry]);
+        }
+        let out = common::cli::somaria().args(&args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{entries:?}: {text}");
+        assert!(text.contains(expected), "{entries:?}: {text}");
+        assert!(!text.contains("clashes with"), "{entries:?}: {text}");
+        let (json, code) = cli_json(&args);
+        assert_eq!((code, json["status"].as_str()), (1, Some("no_solution")), "{json}");
+        assert_eq!(json["clash"]["constraints"], serde_json::json!([]), "{json}");
+    }
+}
+
 /// A wrong entry in the player's state is named, with exit 1; an entry
 /// that names nothing is refused with exit 2.
 #[test]
