@@ -17,9 +17,9 @@ use super::{BinOp, Expr, ExprKind, UnOp, parse};
 enum Assoc {
     Left,
     Right,
-    NonAssoc,
+    Nonassociative,
 }
-use Assoc::{Left, NonAssoc, Right};
+use Assoc::{Left, Nonassociative, Right};
 
 /// One precedence line: its associativity and its tokens, each with the
 /// binary operator it spells (`None` for a token that is not one: the
@@ -37,7 +37,7 @@ const MINIZINC_2_9: &[Line] = &[
     (Left, &[("MZN_OR", Some("\\/")), ("MZN_XOR", Some("xor"))]),
     (Left, &[("MZN_AND", Some("/\\"))]),
     (
-        NonAssoc,
+        Nonassociative,
         &[
             ("MZN_LE", Some("<")),
             ("MZN_GR", Some(">")),
@@ -49,11 +49,11 @@ const MINIZINC_2_9: &[Line] = &[
             ("MZN_WEAK_NQ", Some("~!=")),
         ],
     ),
-    (NonAssoc, &[("MZN_IN", Some("in")), ("MZN_SUBSET", Some("subset")), ("MZN_SUPERSET", Some("superset"))]),
+    (Nonassociative, &[("MZN_IN", Some("in")), ("MZN_SUBSET", Some("subset")), ("MZN_SUPERSET", Some("superset"))]),
     (Left, &[("MZN_UNION", Some("union")), ("MZN_DIFF", Some("diff")), ("MZN_SYMDIFF", Some("symdiff"))]),
     (Left, &[("MZN_INTERSECT", Some("intersect"))]),
     (
-        NonAssoc,
+        Nonassociative,
         &[
             ("MZN_DOTDOT", Some("..")),
             ("MZN_DOTDOT_LE", Some("..<")),
@@ -83,7 +83,7 @@ const MINIZINC_2_9: &[Line] = &[
         ],
     ),
     (Left, &[("MZN_POW", Some("^")), ("MZN_POW_MINUS1", None)]),
-    (NonAssoc, &[("MZN_NOT", None)]),
+    (Nonassociative, &[("MZN_NOT", None)]),
     (Left, &[("MZN_PLUSPLUS", Some("++"))]),
     (Left, &[("MZN_DEFAULT", Some("default"))]),
     (Left, &[("MZN_QUOTED_IDENTIFIER", None)]),
@@ -135,7 +135,7 @@ impl Grammar {
             })
             .collect();
         // `==` is MiniZinc's other spelling of `=`: its lexer gives both as `MZN_EQ`.
-        binary.push(("==", line_of("MZN_EQ"), NonAssoc));
+        binary.push(("==", line_of("MZN_EQ"), Nonassociative));
         Grammar { binary, unary: [("-", line_of(minus_as)), ("not", line_of("MZN_NOT"))] }
     }
 
@@ -152,7 +152,7 @@ impl Grammar {
         match (l1.cmp(&l2), assoc) {
             (std::cmp::Ordering::Greater, _) | (std::cmp::Ordering::Equal, Left) => Some(left),
             (std::cmp::Ordering::Less, _) | (std::cmp::Ordering::Equal, Right) => Some(right),
-            (std::cmp::Ordering::Equal, NonAssoc) => None,
+            (std::cmp::Ordering::Equal, Nonassociative) => None,
         }
     }
 
@@ -296,7 +296,7 @@ fn the_table_is_the_one_in_minizincs_grammar_where_a_checkout_is_named() {
             let assoc = match words.next()? {
                 "%left" => Left,
                 "%right" => Right,
-                "%nonassoc" => NonAssoc,
+                "%nonassoc" => Nonassociative,
                 _ => return None,
             };
             Some((assoc, words.map(str::to_string).collect()))
