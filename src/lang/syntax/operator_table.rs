@@ -1,7 +1,7 @@
 //! somaria's operator precedences checked against MiniZinc's grammar: the
 //! `%left`, `%right` and `%nonassoc` lines of libminizinc's `lib/parser.yxx`
 //! are written out below, once as MiniZinc 2.9.0 and later declare them and
-//! once as 2.8.7 and earlier did (2.6.4, Debian 12's, included). Every pair
+//! once as 2.6.0 to 2.8.7 did (Debian 12 ships 2.6.4). Every pair
 //! of binary operators is parsed as `a OP1 b OP2 c`, and each unary operator
 //! before each binary one, and the tree must be the one both grammars give.
 //! Where the two versions read the text differently, somaria must refuse it
@@ -26,7 +26,7 @@ use Assoc::{Left, Nonassociative, Right};
 /// annotation marker, `not`, `^-1`, a backquoted name, `::`).
 type Line = (Assoc, &'static [(&'static str, Option<&'static str>)]);
 
-/// libminizinc `lib/parser.yxx` at 2.9.0 to 2.10 (commit 9c4250e9, "Fix
+/// libminizinc `lib/parser.yxx` from 2.9.0 to 2.10.0 (commit 9c4250e9, "Fix
 /// operator precedences for `intersect` and unary plus/minus"), loosest
 /// line first. Unary `-` binds as `*` (`MZN_MINUS expr %prec MZN_MULT`),
 /// `not` at its own line.
@@ -90,7 +90,7 @@ const MINIZINC_2_9: &[Line] = &[
     (Left, &[("MZN_COLONCOLON", None)]),
 ];
 
-/// The one line where 2.8.7 and earlier differ: `intersect` on the line of
+/// The one line where 2.6.0 to 2.8.7 differ: `intersect` on the line of
 /// `union` (`%left MZN_UNION MZN_DIFF MZN_SYMDIFF MZN_INTERSECT`). Unary `-`
 /// bound as `not` then (`%prec MZN_NOT`), which matters only before `^`.
 const MINIZINC_2_8_SETS: Line = (
@@ -237,47 +237,54 @@ fn every_operator_binds_as_in_minizinc_and_a_version_dependent_reading_is_refuse
         .filter(|(a, b)| new.pair(a, b) != old.pair(a, b))
         .collect();
     assert_eq!(differ, [("union", "intersect"), ("diff", "intersect"), ("symdiff", "intersect")]);
-    // Every binary operator of the syntax tree is spelt in MiniZinc's table.
+    // Every binary operator of the syntax tree is its MiniZinc token, as
+    // MiniZinc spells it.
     for op in ALL_BINOPS {
-        assert!(ours.contains(&op.text()), "{op:?} is not one of MiniZinc's operators");
+        let spelled = MINIZINC_2_9.iter().flat_map(|(_, tokens)| tokens.iter()).find(|(name, _)| *name == token_of(op));
+        assert_eq!(spelled.and_then(|(_, text)| *text), Some(op.text()), "{op:?}");
+        assert!(ours.contains(&op.text()), "{op:?}");
     }
 }
 
-/// Every [`BinOp`]; the match makes a new variant a compile error here.
+/// Every [`BinOp`].
 const ALL_BINOPS: [BinOp; 23] = {
     use BinOp::*;
-    const fn listed(op: BinOp) -> BinOp {
-        match op {
-            Add | Sub | Mul | Div | Mod | Eq | Ne | Lt | Le | Gt | Ge | And | Or | Implies | ImpliedBy | Iff | Xor
-            | In | Range | Union | Intersect | Diff | Symdiff => op,
-        }
-    }
     [
-        listed(Add),
-        listed(Sub),
-        listed(Mul),
-        listed(Div),
-        listed(Mod),
-        listed(Eq),
-        listed(Ne),
-        listed(Lt),
-        listed(Le),
-        listed(Gt),
-        listed(Ge),
-        listed(And),
-        listed(Or),
-        listed(Implies),
-        listed(ImpliedBy),
-        listed(Iff),
-        listed(Xor),
-        listed(In),
-        listed(Range),
-        listed(Union),
-        listed(Intersect),
-        listed(Diff),
-        listed(Symdiff),
+        Add, Sub, Mul, Div, Mod, Eq, Ne, Lt, Le, Gt, Ge, And, Or, Implies, ImpliedBy, Iff, Xor, In, Range, Union,
+        Intersect, Diff, Symdiff,
     ]
 };
+
+/// The MiniZinc token of each [`BinOp`]: a new variant does not compile
+/// until it is given one here (and listed in [`ALL_BINOPS`]).
+fn token_of(op: BinOp) -> &'static str {
+    use BinOp::*;
+    match op {
+        Add => "MZN_PLUS",
+        Sub => "MZN_MINUS",
+        Mul => "MZN_MULT",
+        Div => "MZN_IDIV",
+        Mod => "MZN_MOD",
+        Eq => "MZN_EQ",
+        Ne => "MZN_NQ",
+        Lt => "MZN_LE",
+        Le => "MZN_LQ",
+        Gt => "MZN_GR",
+        Ge => "MZN_GQ",
+        And => "MZN_AND",
+        Or => "MZN_OR",
+        Implies => "MZN_IMPL",
+        ImpliedBy => "MZN_RIMPL",
+        Iff => "MZN_EQUIV",
+        Xor => "MZN_XOR",
+        In => "MZN_IN",
+        Range => "MZN_DOTDOT",
+        Union => "MZN_UNION",
+        Intersect => "MZN_INTERSECT",
+        Diff => "MZN_DIFF",
+        Symdiff => "MZN_SYMDIFF",
+    }
+}
 
 /// The table above against a libminizinc checkout's grammar, where one is
 /// named: `MINIZINC_PARSER_YXX=path/to/libminizinc/lib/parser.yxx`. Set it
