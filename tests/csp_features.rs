@@ -365,3 +365,76 @@ fn arrays_compare_element_by_element_over_the_same_index_sets() {
     assert_count(&model(xy, &["[10 div x, y] = [5, 0]"]), 1);
     assert_count(&model(xy, &["not ([10 div x] = [5])"]), 6);
 }
+
+/// `[params] S = set`, `x` over 0..9, `x in S`.
+fn member_of(set: &str) -> String {
+    format!("kind = \"csp\"\n[params]\nS = \"{set}\"\n[vars]\nx = \"0..9\"\n[[constraint]]\nexpr = 'x in S'\n")
+}
+
+/// `intersect` right after `union`, `diff` or `symdiff`: MiniZinc 2.9 and
+/// later bind `intersect` tighter, 2.8 and earlier (Debian 12's 2.6.4)
+/// group the four left to right, so the text names two sets: it is refused
+/// at the `intersect`, and each parenthesised reading counts as the
+/// version that takes it does.
+const SET_MIXES: [(&str, &str, u64, &str, u64); 4] = [
+    // (the text, MiniZinc 2.9's reading and its count, 2.8's and its count)
+    ("{1, 2} union {3} intersect {0}", "{1, 2} union ({3} intersect {0})", 2, "({1, 2} union {3}) intersect {0}", 0),
+    ("{1,2,3} diff {1} intersect {1}", "{1,2,3} diff ({1} intersect {1})", 2, "({1,2,3} diff {1}) intersect {1}", 0),
+    ("{9} union 1..3 intersect 2..4", "{9} union (1..3 intersect 2..4)", 3, "({9} union 1..3) intersect 2..4", 2),
+    (
+        "{1, 2} symdiff {2, 3} intersect {3}",
+        "{1, 2} symdiff ({2, 3} intersect {3})",
+        3,
+        "({1, 2} symdiff {2, 3}) intersect {3}",
+        1,
+    ),
+];
+
+#[test]
+fn intersect_after_union_needs_parentheses_and_each_reading_counts_as_minizinc() {
+    for (text, new, new_count, old, old_count) in SET_MIXES {
+        let error = puzzles::load(&Source::from_text("m.toml", member_of(text))).err().expect(text).to_string();
+        // Line 3 is `S = "..."`; the set starts at column 6.
+        let at = format!("m.toml:3:{}:", 6 + text.find("intersect").unwrap());
+        for part in [at.as_str(), "without parentheses", "MiniZinc 2.9 and later", "MiniZinc 2.8 and earlier"] {
+            assert!(error.contains(part), "{text}: expected {part:?} in {error}");
+        }
+        assert_count(&member_of(new), new_count);
+        assert_count(&member_of(old), old_count);
+    }
+}
+
+/// The count MiniZinc with Gecode gives for `x in S`, `x` over 0..9, and
+/// its version's (major, minor); `None` where minizinc is not installed.
+fn minizinc_member_count(set: &str) -> Option<((u32, u32), u64)> {
+    let version = std::process::Command::new("minizinc").arg("--version").output().ok()?;
+    let version = String::from_utf8_lossy(&version.stdout).to_string();
+    let number = version.split("version ").nth(1)?.split_whitespace().next()?.to_string();
+    let mut parts = number.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (parts.next()?, parts.next()?);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.mzn");
+    std::fs::write(&path, format!("set of int: S = {set};\nvar 0..9: x;\nconstraint x in S;\n")).unwrap();
+    let out = std::process::Command::new("minizinc")
+        .args(["-G", "std", "--solver", "gecode", "--all-solutions"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "minizinc failed on {set}: {}", String::from_utf8_lossy(&out.stderr));
+    Some(((major, minor), stdout.lines().filter(|l| *l == "----------").count() as u64))
+}
+
+#[test]
+fn set_mixes_read_as_the_installed_minizinc_reads_them_where_installed() {
+    for (text, new, new_count, old, old_count) in SET_MIXES {
+        let Some((version, count)) = minizinc_member_count(text) else {
+            eprintln!("minizinc is not installed; skipping the comparison with MiniZinc");
+            return;
+        };
+        let expected = if version >= (2, 9) { new_count } else { old_count };
+        assert_eq!(count, expected, "MiniZinc {version:?} on `{text}`");
+        assert_eq!(minizinc_member_count(new).map(|(_, n)| n), Some(new_count), "{new}");
+        assert_eq!(minizinc_member_count(old).map(|(_, n)| n), Some(old_count), "{old}");
+    }
+}

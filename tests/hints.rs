@@ -462,6 +462,69 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
     assert!(!text.contains("because"), "{text}");
 }
 
+/// A step's constraint says its line once, for an unnamed constraint and a
+/// defined variable too (whose names already cite it), and so does the
+/// caption of `explain`'s picture.
+#[test]
+fn a_constraint_says_its_line_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "kind = \"csp\"\n[vars]\nx = { index = [\"1..3\"], domain = \"1..4\" }\n\
+                y = { domain = \"1..9\", define = \"x[1] + x[2]\" }\n\
+                [[constraint]]\nexpr = 'x[1] < x[2] /\\ x[2] < x[3]'\n\
+                [[constraint]]\nname = \"the ends sum to 4\"\nexpr = 'x[1] + x[3] = 4'\n";
+    let model = common::cli::write_model(dir.path(), "m.toml", text);
+    let out = common::cli::somaria().arg("steps").arg(&model).output().unwrap();
+    let steps = String::from_utf8(out.stdout).unwrap();
+    for named in ["y is defined (line 4)\n", "constraint 1 (line 6)\n", "the ends sum to 4 (line 9)\n"] {
+        assert!(steps.contains(named), "{named:?} in {steps}");
+    }
+    assert!(!steps.contains(") (line"), "{steps}");
+    let unsat = text.replace("x[3] = 4", "x[3] = 3");
+    let model = common::cli::write_model(dir.path(), "u.toml", unsat);
+    let out = common::cli::somaria().arg("explain").arg(&model).args(["--format", "svg"]).output().unwrap();
+    let svg = String::from_utf8(out.stdout).unwrap();
+    for named in ["hold: constraint 1 (line 6)\n", "hold: the ends sum to 4 (line 9)\n"] {
+        assert!(svg.contains(named), "{named:?} in {svg}");
+    }
+    assert!(!svg.contains(") (line"), "{svg}");
+}
+
+/// Entries that clash with no constraint (each variable takes one value)
+/// are named as contradicting each other, or one alone, with exit 1.
+#[test]
+fn entries_that_contradict_each_other_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "kind = \"csp\"\n[vars]\nx = { index = [\"1..2\"], domain = \"1..2\" }\ny = \"3..3\"\n\
+                [[constraint]]\nexpr = 'x[1] != x[2]'\n";
+    let model = common::cli::write_model(dir.path(), "m.toml", text);
+    let model = model.to_str().unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["x[1]=1", "x[1]=2"],
+            "these entries contradict each other, with no constraint needed to see it:\n  - x[1]=1\n  - x[1]=2\n",
+        ),
+        (
+            &["x[1]!=1", "y=3", "x[1]!=2"],
+            "these entries contradict each other, with no constraint needed to see it:\n  - x[1]!=1\n  - x[1]!=2\n",
+        ),
+        (&["y!=3"], "your entry y!=3 cannot be right on its own: no constraint is needed to rule it out\n"),
+    ];
+    for (entries, expected) in cases {
+        let mut args = vec!["hint", model];
+        for entry in entries {
+            args.extend(["--given", entry]);
+        }
+        let out = common::cli::somaria().args(&args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{entries:?}: {text}");
+        assert!(text.contains(expected), "{entries:?}: {text}");
+        assert!(!text.contains("clashes with"), "{entries:?}: {text}");
+        let (json, code) = cli_json(&args);
+        assert_eq!((code, json["status"].as_str()), (1, Some("no_solution")), "{json}");
+        assert_eq!(json["clash"]["constraints"], serde_json::json!([]), "{json}");
+    }
+}
+
 /// A wrong entry in the player's state is named, with exit 1; an entry
 /// that names nothing is refused with exit 2.
 #[test]
@@ -543,6 +606,85 @@ fn a_bad_state_file_is_placed() {
         assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
         assert!(stderr.contains(expected), "{name}: {stderr}");
     }
+}
+
+/// A model of an integer array, a Boolean and an enum, for state files.
+const KINDS_MODEL: &str = "kind = \"csp\"\n[enums]\nC = [\"red\", \"blue\"]\n[vars]\n\
+                           x = { index = [\"1..2\"], domain = \"1..2\" }\nb = \"bool\"\nc = \"C\"\n\
+                           [[constraint]]\nexpr = 'x[1] != x[2] /\\ (b -> c = red)'\n";
+
+/// `hint MODEL --given ARG` is refused with exit 2 and nothing on stdout;
+/// its message.
+fn refused_given(model: &std::path::Path, arg: &str) -> String {
+    let out = common::cli::somaria().arg("hint").arg(model).args(["--given", arg]).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "--given {arg:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "--given {arg:?}: {}", String::from_utf8_lossy(&out.stdout));
+    stderr
+}
+
+/// A state file must hold what `solve` writes, each member once: an empty
+/// file, a list, a string for a number (or a number for an enum value, a
+/// string for a Boolean) and a member named twice are refused at their
+/// place, JSON chosen by the `.json` extension or by a first `{` or `[`.
+#[test]
+fn a_state_file_must_hold_what_solve_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = common::cli::write_model(dir.path(), "m.toml", KINDS_MODEL);
+    let cases = [
+        ("empty.json", "", "empty.json: an empty file; expected a state file"),
+        ("blank.toml", "\n  \n", "blank.toml: an empty file; expected a state file"),
+        ("list.json", "[1, 2]", "list.json:1:1: found a list; expected a table of the shown variables"),
+        ("list", "\n [1, 2]", "list:2:2: found a list; expected a table"),
+        ("string.json", "{\"x\": [\"1\", 2]}", "string.json:1:2: x[entry 1] is the string \"1\"; expected an integer"),
+        ("string.toml", "b = \"true\"", "string.toml:1:5: b is the string \"true\"; expected true or false"),
+        ("number.json", "{\"c\": 1}", "number.json:1:2: c is the number 1; expected the name of a value"),
+        ("twice.json", "{\"x\": [1, 2],\n \"x\": [2, 1]}", "twice.json:2:4: a second member named \"x\""),
+        ("twice.toml", "x = [1, 2]\nx = [2, 1]\n", "twice.toml:2:1:"),
+    ];
+    for (name, text, expected) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let stderr = refused_given(&model, path.to_str().unwrap());
+        assert!(stderr.contains(expected), "{name}: expected {expected:?} in {stderr}");
+    }
+    // What `solve` writes, with holes, is taken.
+    let path = dir.path().join("fine.json");
+    std::fs::write(&path, "{\"c\": \"red\", \"b\": true, \"x\": [1, null]}").unwrap();
+    let (hint, code) = cli_json(&["hint", model.to_str().unwrap(), "--given", path.to_str().unwrap()]);
+    assert_eq!((code, hint["status"].as_str()), (0, Some("hint")), "{hint}");
+}
+
+/// A `--given` argument with no `=` is a state file; one that is neither an
+/// entry nor a file is refused, saying what was expected, at the character
+/// where an operator other than `=` or `!=` stands.
+#[test]
+fn a_given_is_an_entry_or_a_state_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = common::cli::write_model(dir.path(), "m.toml", KINDS_MODEL);
+    let expected = "expected NAME=VALUE, NAME!=VALUE or a state file";
+    let missing = dir.path().join("missing.json");
+    let folder = dir.path().to_str().unwrap().to_string();
+    let cases = [
+        ("", "--given \"\": an empty entry; ".to_string()),
+        ("x[1]<>1", "--given \"x[1]<>1\": found `<>` at character 5; ".to_string()),
+        ("x[1]<=1", "--given \"x[1]<=1\": found `<=` at character 5; ".to_string()),
+        ("x[1] == 1", "--given \"x[1] == 1\": found `==` at character 6; ".to_string()),
+        ("x[1]>1", "--given \"x[1]>1\": found `>` at character 5; ".to_string()),
+        (
+            missing.to_str().unwrap(),
+            format!("--given {:?}: no `=` and no file of that name; ", missing.to_str().unwrap()),
+        ),
+        ("/dev/null", "--given \"/dev/null\": it is a device; ".to_string()),
+        (folder.as_str(), format!("--given {folder:?}: it is a directory; ")),
+    ];
+    for (arg, found) in cases {
+        let stderr = refused_given(&model, arg);
+        assert!(stderr.contains(&format!("{found}{expected}")), "--given {arg:?}: {stderr}");
+        assert!(!stderr.contains("model"), "a state file is not a model: {stderr}");
+    }
+    let (hint, code) = cli_json(&["hint", model.to_str().unwrap(), "--given", "x[1]!=1", "--given", "c=red"]);
+    assert_eq!((code, hint["status"].as_str()), (0, Some("hint")), "{hint}");
 }
 
 /// A Sudoku's solution with most cells made holes, read back from a file,

@@ -95,8 +95,8 @@ impl RevealArg {
 /// The player's state and the planner's options, shared by `hint` and `steps`.
 #[derive(clap::Args)]
 pub struct PlanArg {
-    /// An entry of the player's state, NAME=VALUE or NAME!=VALUE, such as 'cell[3,4]=5' or 'fan 2=right';
-    /// repeat for more.
+    /// An entry of the player's state, NAME=VALUE or NAME!=VALUE, such as 'cell[3,4]=5' or 'fan 2=right',
+    /// or a state file (JSON or TOML in the shape of solve's solution); repeat for more.
     #[arg(long, value_name = "ENTRY")]
     pub given: Vec<String>,
     /// When a guess is needed, count at most N of the solutions that remain.

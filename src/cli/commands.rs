@@ -281,13 +281,9 @@ impl PlanArgs {
     /// The request, with every `--given` that is not an entry (it has no
     /// `=`) read as a state file.
     fn request(&self) -> Result<PlanRequest, Failure> {
-        let (entries, files): (Vec<&String>, Vec<&String>) = self.given.iter().partition(|g| g.contains('='));
-        let state_files = files
-            .into_iter()
-            .map(|path| somaria::model::Source::read(Path::new(path)).map_err(|e| Failure::bad_input(e.to_string())))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (given, state_files) = super::given::split(&self.given)?;
         Ok(PlanRequest {
-            given: entries.into_iter().cloned().collect(),
+            given,
             state_files,
             upto: self.upto,
             merge: self.merge,

@@ -8,6 +8,7 @@
 pub mod args;
 pub mod commands;
 pub mod generate;
+pub mod given;
 pub mod memory;
 pub mod output;
 pub mod run;

@@ -255,6 +255,24 @@ impl Source {
 }
 
 /// "a directory", "a FIFO" and so on, for messages.
+/// A constraint's name with the line of the model that states it, said
+/// once: the name the loader gives an unnamed constraint or a defined
+/// variable already says its line ("constraint 3 (line 15)", "y is defined
+/// (line 4)", "between (line 7) (i = 1)").
+///
+/// ```
+/// use somaria::model::with_line;
+/// assert_eq!(with_line("each row", Some(9)), "each row (line 9)");
+/// assert_eq!(with_line("constraint 3 (line 15)", Some(15)), "constraint 3 (line 15)");
+/// assert_eq!(with_line("the givens", None), "the givens");
+/// ```
+pub fn with_line(name: &str, line: Option<usize>) -> String {
+    match line {
+        Some(line) if !name.contains(&format!("(line {line})")) => format!("{name} (line {line})"),
+        _ => name.to_string(),
+    }
+}
+
 fn file_type_name(meta: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let kind = meta.file_type();

@@ -313,10 +313,7 @@ pub fn facts_text(facts: &[ShownFact], values: bool) -> String {
 }
 
 fn rule_text(rule: &ShownRule) -> String {
-    match rule.line {
-        Some(line) => format!("{} (line {line})", printable(&rule.name)),
-        None => printable(&rule.name),
-    }
+    printable(&crate::model::with_line(&rule.name, rule.line))
 }
 
 /// A step for a person, as much as `reveal` gives away.
@@ -360,6 +357,24 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
     out
 }
 
+/// Entries refuted with no constraint, by what every puzzle of the kind
+/// takes for granted (each variable takes one value).
+fn clash_of_entries(entries: &[String]) -> String {
+    match entries {
+        [entry] => format!(
+            "your entry {} cannot be right on its own: no constraint is needed to rule it out\n",
+            printable(entry)
+        ),
+        _ => {
+            let mut out = "these entries contradict each other, with no constraint needed to see it:\n".to_string();
+            for entry in entries {
+                out.push_str(&format!("  - {}\n", printable(entry)));
+            }
+            out
+        }
+    }
+}
+
 fn ending_text(
     status: PlanStatus,
     remaining: Option<u64>,
@@ -369,6 +384,9 @@ fn ending_text(
 ) -> String {
     let mut out = String::new();
     if let Some(clash) = clash {
+        if clash.constraints.is_empty() {
+            return clash_of_entries(&clash.entries);
+        }
         for entry in &clash.entries {
             out.push_str(&format!("your entry {} cannot be right", printable(entry)));
             out.push_str(if clash.entries.len() > 1 { " (together with the others listed)\n" } else { "\n" });

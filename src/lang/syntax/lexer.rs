@@ -103,6 +103,7 @@ pub enum Punct {
     Lt,
     Gt,
     Eq,
+    PlusPlus,
     Plus,
     Minus,
     Star,
@@ -120,7 +121,7 @@ pub enum Punct {
 }
 
 impl Punct {
-    const ALL: [(&'static str, Punct); 29] = [
+    const ALL: [(&'static str, Punct); 30] = [
         ("<->", Punct::Iff),
         ("->", Punct::Implies),
         ("<-", Punct::ImpliedBy),
@@ -136,6 +137,7 @@ impl Punct {
         ("<", Punct::Lt),
         (">", Punct::Gt),
         ("=", Punct::Eq),
+        ("++", Punct::PlusPlus),
         ("+", Punct::Plus),
         ("-", Punct::Minus),
         ("*", Punct::Star),

@@ -2,6 +2,8 @@
 //! every node in the model file, and the parser.
 
 mod lexer;
+#[cfg(test)]
+mod operator_table;
 mod parser;
 
 pub use parser::{children, parse, parse_definition};

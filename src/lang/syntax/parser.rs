@@ -1,7 +1,9 @@
-//! A Pratt parser over the lexer's tokens, with MiniZinc's precedences:
-//! from loosest to tightest `<->`, `-> <-`, `\/ xor`, `/\`, comparisons,
-//! `in`, `..`, `+ -`, `* div mod`; prefix `-` and `not` bind to the atom
-//! that follows, and indexing binds tightest.
+//! A Pratt parser over the lexer's tokens, with MiniZinc's precedences
+//! (`lib/parser.yxx`): from loosest to tightest `<->`, `-> <-`, `\/ xor`,
+//! `/\`, comparisons, `in`, `union diff symdiff`, `intersect`, `..`, `+ -`,
+//! `* div mod`; prefix `-` and `not` bind to the atom that follows, and
+//! indexing binds tightest. `intersect` right after `union`, `diff` or
+//! `symdiff` needs parentheses, as MiniZinc versions read it differently.
 
 use super::lexer::{Keyword, Punct, Tok, Token, tokenize};
 use super::{
@@ -204,8 +206,9 @@ fn infix(tok: &Tok) -> Option<(BinOp, u8, bool)> {
         BinOp::Or | BinOp::Xor => (3, true),
         BinOp::And => (4, true),
         BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (5, false),
-        // As MiniZinc 2.8 parses them: `1..3 intersect 2..9 union {7}` is
-        // `((1..3) intersect (2..9)) union {7}`.
+        // As MiniZinc 2.9 and later parse them: `intersect` binds tighter
+        // than `union`; where MiniZinc 2.8 and earlier, which put the four on
+        // one level, would differ, [`Parser::operand`] asks for parentheses.
         BinOp::In => (6, false),
         BinOp::Union | BinOp::Diff | BinOp::Symdiff => (7, true),
         BinOp::Intersect => (8, true),
@@ -365,17 +368,36 @@ impl Parser {
 
     /// An expression whose infix operators all bind at `min_level` or tighter.
     fn expr(&mut self, min_level: u8) -> Result<Expr, SyntaxError> {
+        self.operand(min_level, None)
+    }
+
+    /// [`Parser::expr`] for the right operand of `after`, when there is one.
+    fn operand(&mut self, min_level: u8, after: Option<BinOp>) -> Result<Expr, SyntaxError> {
         self.enter()?;
         let mut left = self.unary()?;
-        if self.peek() == &Tok::Punct(Punct::Slash) {
-            return Err(self.unexpected("an operator; use `div` for integer division"));
+        match self.peek() {
+            Tok::Punct(Punct::Slash) => return Err(self.unexpected("an operator; use `div` for integer division")),
+            Tok::Punct(Punct::PlusPlus) => {
+                let token = &self.tokens[self.at];
+                return Err(SyntaxError::new(
+                    token.span.clone(),
+                    "`++`, MiniZinc's array concatenation, which the subset does not have",
+                    "another operator; write the joined array as one literal or comprehension",
+                ));
+            }
+            _ => {}
         }
         while let Some((op, level, chains)) = infix(self.peek()) {
             if level < min_level {
                 break;
             }
+            if op == BinOp::Intersect
+                && let Some(set_op @ (BinOp::Union | BinOp::Diff | BinOp::Symdiff)) = after
+            {
+                return Err(self.unexpected_intersect(set_op));
+            }
             self.bump();
-            let right = self.expr(level + 1)?;
+            let right = self.operand(level + 1, Some(op))?;
             if matches!(op, BinOp::And | BinOp::Or) {
                 // A run of one associative operator becomes a balanced tree:
                 // a generated model's conjunction of 1,000 clues then nests
@@ -407,6 +429,23 @@ impl Parser {
         }
         self.depth -= 1;
         Ok(left)
+    }
+
+    /// `a union b intersect c` (or `diff`, `symdiff`) is
+    /// `a union (b intersect c)` in MiniZinc 2.9 and later, and
+    /// `(a union b) intersect c` in MiniZinc 2.8 and earlier (Debian 12's is
+    /// 2.6.4): two sets, so parentheses must say which is meant.
+    fn unexpected_intersect(&self, set_op: BinOp) -> SyntaxError {
+        let token = &self.tokens[self.at];
+        let op = set_op.text();
+        SyntaxError::new(
+            token.span.clone(),
+            format!("`intersect` right after a `{op}`, without parentheses"),
+            format!(
+                "parentheses that say which is meant: MiniZinc 2.9 and later read `a {op} b intersect c` as \
+                 `a {op} (b intersect c)`, MiniZinc 2.8 and earlier as `(a {op} b) intersect c`"
+            ),
+        )
     }
 
     fn unary(&mut self) -> Result<Expr, SyntaxError> {

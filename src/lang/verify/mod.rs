@@ -128,7 +128,8 @@ impl<'m> Verifier<'m> {
         for c in 0..self.model.constraints.len() {
             if !self.constraint_holds(c, values, routes, &mut next_grid)? {
                 let constraint = &self.model.constraints[c];
-                return Err(format!("the constraint \"{}\" (line {}) does not hold", constraint.name, constraint.line));
+                let named = crate::model::with_line(&format!("{:?}", constraint.name), Some(constraint.line));
+                return Err(format!("the constraint {named} does not hold"));
             }
         }
         Ok(())

@@ -898,8 +898,8 @@ impl Puzzle for CspPuzzle {
             Drawn::Explanation(report) => {
                 let mut scene = self.explanation_scene(&report.constraints).unwrap_or_else(|| Scene::new(0, 0));
                 for constraint in &report.constraints {
-                    let line = constraint.line.map(|l| format!(" (line {l})")).unwrap_or_default();
-                    scene.caption.push(format!("cannot all hold: {}{line}", constraint.name));
+                    let named = crate::model::with_line(&constraint.name, constraint.line);
+                    scene.caption.push(format!("cannot all hold: {named}"));
                 }
                 if report.status == Status::Solved {
                     scene.caption.push("the model has a solution, so there is nothing to explain".to_string());

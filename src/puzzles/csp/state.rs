@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::lang::model::{Model, VarDecl};
+use crate::lang::model::{Base, Model, VarDecl};
 use crate::puzzles::StateError;
 
 /// The entries `NAME=VALUE` that `solution` states, in the order of its
@@ -42,7 +42,7 @@ pub fn entries(model: &Model, solution: &Value) -> Result<Vec<String>, StateErro
         };
         let dims: Vec<usize> = decl.index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
         let mut leaves = Vec::new();
-        walk(value, &dims, 0, name, &mut leaves)
+        walk(value, (&dims, decl.base), 0, name, &mut leaves)
             .map_err(|message| StateError { member: Some(name.clone()), message })?;
         for (flat, text) in leaves {
             entries.push(format!("{}={text}", model.scalar_name(decl.first + flat)));
@@ -52,16 +52,35 @@ pub fn entries(model: &Model, solution: &Value) -> Result<Vec<String>, StateErro
 }
 
 /// Collects the leaves of `value`, nested by `dims`, as (row-major index,
-/// value text); holes are skipped.
-fn walk(value: &Value, dims: &[usize], base: usize, path: &str, out: &mut Vec<(usize, String)>) -> Result<(), String> {
+/// value text); holes are skipped. Each leaf is of the kind `solve` writes
+/// for the variable's values: a number, a Boolean or an enum value's name.
+fn walk(
+    value: &Value,
+    (dims, kind): (&[usize], Base),
+    base: usize,
+    path: &str,
+    out: &mut Vec<(usize, String)>,
+) -> Result<(), String> {
     let Some((&n, rest)) = dims.split_first() else {
-        let text = match value {
-            Value::Null => return Ok(()),
-            Value::String(s) if s.trim() == "_" => return Ok(()),
-            Value::String(s) => s.clone(),
-            Value::Number(_) | Value::Bool(_) => value.to_string(),
-            other => {
-                return Err(format!("{path} is {}; expected a value, or null or \"_\" for a hole", kind_of(other)));
+        let text = match (value, kind) {
+            (Value::Null, _) => return Ok(()),
+            (Value::String(s), _) if s.trim() == "_" => return Ok(()),
+            (Value::String(s), Base::Enum(_)) => s.clone(),
+            (Value::Number(number), Base::Int | Base::Any) if number.is_i64() => value.to_string(),
+            (Value::Bool(_), Base::Bool) => value.to_string(),
+            (other, _) => {
+                let expected = match kind {
+                    Base::Enum(_) => "the name of a value, as a string",
+                    Base::Bool => "true or false",
+                    Base::Int | Base::Any => "an integer",
+                };
+                let found = match other {
+                    Value::String(s) => format!("the string {s:?}"),
+                    Value::Number(n) => format!("the number {n}"),
+                    Value::Bool(b) => format!("the Boolean {b}"),
+                    _ => kind_of(other).to_string(),
+                };
+                return Err(format!("{path} is {found}; expected {expected}, or null or \"_\" for a hole"));
             }
         };
         out.push((base, text));
@@ -75,7 +94,7 @@ fn walk(value: &Value, dims: &[usize], base: usize, path: &str, out: &mut Vec<(u
     }
     let stride: usize = rest.iter().product();
     for (k, item) in items.iter().enumerate() {
-        walk(item, rest, base + k * stride, &format!("{path}[entry {}]", k + 1), out)?;
+        walk(item, (rest, kind), base + k * stride, &format!("{path}[entry {}]", k + 1), out)?;
     }
     Ok(())
 }
