@@ -19,9 +19,7 @@
 
 pub mod check;
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -86,7 +84,7 @@ pub struct GenerateOptions {
     /// designer keeps one solver for all of a draft's checks (for
     /// cross-checking the two; a budget implies it).
     pub reload_each_check: bool,
-    /// Threads.
+    /// Threads (with the `parallel` feature; without it, one).
     pub jobs: usize,
     /// Random solutions drawn for one puzzle before it is given up: one is
     /// drawn again when its clues do not make it unique, or the rating
@@ -214,12 +212,17 @@ pub fn shard_indices(count: u64, shard: Shard) -> Vec<u64> {
 /// (so the output is the same with any number of threads). Each puzzle's
 /// result comes on its own: one that fails does not stop the others; `each`
 /// returning false stops the run (no new puzzle is started).
+#[cfg(feature = "parallel")]
 pub fn generate_each(
     designer: &dyn Designer,
     options: &GenerateOptions,
     progress: &GenerateProgress,
     each: &mut dyn FnMut(Result<Generated, Error>) -> bool,
 ) -> Result<(), Error> {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    use std::sync::mpsc;
+
     let indices = shard_indices(options.count, options.shard);
     let jobs = options.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -265,6 +268,26 @@ pub fn generate_each(
             }
         }
     });
+    Ok(())
+}
+
+/// Makes this shard's puzzles one after another on the calling thread and
+/// hands each to `each`, in index order, until `each` returns false: the
+/// library built without the `parallel` feature (no thread pool), where
+/// `options.jobs` is not used. The puzzles are those that any number of
+/// threads makes.
+#[cfg(not(feature = "parallel"))]
+pub fn generate_each(
+    designer: &dyn Designer,
+    options: &GenerateOptions,
+    progress: &GenerateProgress,
+    each: &mut dyn FnMut(Result<Generated, Error>) -> bool,
+) -> Result<(), Error> {
+    for k in shard_indices(options.count, options.shard) {
+        if !each(make(designer, options, k, progress)) {
+            break;
+        }
+    }
     Ok(())
 }
 
