@@ -105,7 +105,7 @@ fn a_deadline_stops_cadical_inside_one_long_call() {
     let stop = Stop::at(started + Duration::from_millis(500));
     let options = SolveOptions {
         progress: progress.clone(),
-        solver: SolverConfig { backend: Backend::Cadical, stop },
+        solver: SolverConfig { backend: Backend::named("cadical").unwrap(), stop },
         ..Default::default()
     };
     let result = puzzle.solve(&options);
@@ -134,7 +134,7 @@ fn a_raised_flag_stops_cadical_inside_one_long_call() {
     };
     let options = SolveOptions {
         progress: progress.clone(),
-        solver: SolverConfig { backend: Backend::Cadical, stop },
+        solver: SolverConfig { backend: Backend::named("cadical").unwrap(), stop },
         ..Default::default()
     };
     let result = puzzle.solve(&options);
