@@ -30,6 +30,10 @@
 //!   and the planner of step-by-step deductions with its re-check;
 //! - [`hints`] runs that planner on any [`Puzzle`] for `hint` and `steps`.
 //!
+//! Beside the layers, [`limits`] runs work under a time limit, a memory cap
+//! and an interrupt flag on a worker thread, for the command line and a
+//! server alike.
+//!
 //! What an application needs is re-exported here: load a model, run a
 //! command on it under options (whose [`SolverConfig`] picks the backend
 //! and carries the [`Stop`] token that bounds the run), and print or draw
@@ -56,6 +60,7 @@ pub mod graph;
 pub mod grid;
 pub mod hints;
 pub mod lang;
+pub mod limits;
 pub mod model;
 pub mod puzzles;
 pub mod report;

@@ -86,11 +86,22 @@ fn incremental_rounds_hold(backend: Backend, rounds: &[Round]) -> Result<(), Tes
             prop_assert!(clauses.iter().all(|c| c.iter().any(value)), "{}: the model breaks a clause", backend);
             prop_assert!(assumed.iter().all(value), "{}: the model breaks an assumption", backend);
             for var in (0..VARS).map(Var::from_index).filter(|v| !mentioned.contains(v)) {
-                prop_assert!(!solver.value(var.pos()) && solver.value(var.neg()), "{}: unseen {:?} is true", backend, var);
+                prop_assert!(
+                    !solver.value(var.pos()) && solver.value(var.neg()),
+                    "{}: unseen {:?} is true",
+                    backend,
+                    var
+                );
             }
         } else {
             let core = solver.failed_core();
-            prop_assert!(core.iter().all(|l| assumed.contains(l)), "{}: {:?} is not within {:?}", backend, core, assumed);
+            prop_assert!(
+                core.iter().all(|l| assumed.contains(l)),
+                "{}: {:?} is not within {:?}",
+                backend,
+                core,
+                assumed
+            );
             prop_assert!(!holds(VARS, &clauses, &core), "{}: the core {:?} can hold", backend, core);
         }
     }
@@ -261,7 +272,11 @@ fn every_proof_format_a_backend_lists_refutes_and_checks() {
             let mut relaxed = Cnf::new();
             relaxed.new_vars(pigeonhole(3).num_vars());
             pigeonhole(3).clauses().skip(1).for_each(|c| relaxed.add_clause(c));
-            assert!(refutes(&relaxed, format, &proof).is_err(), "{backend}: a {} proof refutes too much", format.name());
+            assert!(
+                refutes(&relaxed, format, &proof).is_err(),
+                "{backend}: a {} proof refutes too much",
+                format.name()
+            );
             let mut satisfiable = Cnf::new();
             let b = satisfiable.new_var();
             satisfiable.add_clause(&[b.pos()]);
