@@ -179,10 +179,10 @@ fn pigeonhole(holes: usize) -> Cnf {
     for pigeon in &sits {
         cnf.add_clause(&pigeon.iter().map(|v| v.pos()).collect::<Vec<_>>());
     }
-    for hole in 0..holes {
-        for a in 0..=holes {
-            for b in a + 1..=holes {
-                cnf.add_clause(&[sits[a][hole].neg(), sits[b][hole].neg()]);
+    for (a, first) in sits.iter().enumerate() {
+        for second in &sits[a + 1..] {
+            for (x, y) in first.iter().zip(second) {
+                cnf.add_clause(&[x.neg(), y.neg()]);
             }
         }
     }

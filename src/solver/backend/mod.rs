@@ -95,9 +95,16 @@ pub struct BackendInfo {
     /// cannot be interrupted runs a call to its end, so a watchdog must
     /// abandon it (see [`crate::limits`]).
     pub interruptible: bool,
-    new: fn(&Cnf, Stop, Option<Arc<Progress>>) -> Box<dyn Solve>,
-    prove: fn(&Cnf, Stop, Option<Arc<Progress>>, Box<dyn Write + Send>, ProofFormat) -> Result<Answer, SolverError>,
+    new: NewSolver,
+    prove: Prove,
 }
+
+/// How a row builds a metered solver holding a formula ([`metered`]).
+type NewSolver = fn(&Cnf, Stop, Option<Arc<Progress>>) -> Box<dyn Solve>;
+
+/// How a row solves a formula once, writing the proof of the verdict
+/// ([`prove`]).
+type Prove = fn(&Cnf, Stop, Option<Arc<Progress>>, Box<dyn Write + Send>, ProofFormat) -> Result<Answer, SolverError>;
 
 /// A SAT backend somaria can solve with: a row of the table
 /// [`Backend::ALL`], which says what it can do. Every backend honours the
