@@ -54,7 +54,7 @@ pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
     let options = SolveOptions {
         keep_cnf: dimacs.is_some(),
         skip_presolve: args.no_presolve,
-        proof: proof_temp.as_ref().map(|t| ProofRequest { path: t.path().to_path_buf(), format: proof_format }),
+        proof: proof_temp.as_ref().map(|temp| ProofRequest::new(proof_format, file_sink(temp.path().to_path_buf()))),
         ..run.solve_options(args.engine.clone())
     };
     let finished = run.supervise(move |puzzle| puzzle.solve(&options));
@@ -71,6 +71,16 @@ pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
     }
     run.emit(&report, notes)?;
     Ok(report.exit_code())
+}
+
+/// The proof's writer: the file at `path` (a temporary file of the run),
+/// made afresh when the proof is written.
+fn file_sink(path: std::path::PathBuf) -> impl somaria::puzzles::ProofSink {
+    move || -> std::io::Result<Box<dyn std::io::Write + Send>> {
+        let file = std::fs::File::create(&path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        Ok(Box::new(file))
+    }
 }
 
 /// The proof format of `--proof-format`, or the backend's own when none is

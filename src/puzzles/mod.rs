@@ -15,7 +15,7 @@ pub mod keys_doors;
 pub mod tile_cover;
 
 use std::any::{Any, type_name};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -277,13 +277,73 @@ impl CountReport {
     }
 }
 
+/// Where a refutation proof goes: a writer, opened only when a proof is
+/// written (when SAT refutes the puzzle), so nothing is made for a puzzle
+/// with a solution. Any closure that returns a writer is one; the command
+/// line's opens a file, a server's may fill a buffer.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use somaria::puzzles::{ProofRequest, SolveOptions};
+/// use somaria::solver::ProofFormat;
+///
+/// /// A proof kept in memory.
+/// #[derive(Clone, Default)]
+/// struct Kept(Arc<Mutex<Vec<u8>>>);
+/// impl std::io::Write for Kept {
+///     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+///         self.0.lock().unwrap().extend_from_slice(bytes);
+///         Ok(bytes.len())
+///     }
+///     fn flush(&mut self) -> std::io::Result<()> {
+///         Ok(())
+///     }
+/// }
+///
+/// let kept = Kept::default();
+/// let sink = kept.clone();
+/// let proof = ProofRequest::new(ProofFormat::Drat, move || -> std::io::Result<Box<dyn std::io::Write + Send>> {
+///     Ok(Box::new(sink.clone()))
+/// });
+/// // Three queens on a 3×3 board: no solution, refuted by SAT.
+/// let text = std::fs::read_to_string("models/csp/queens.toml").unwrap().replace("n = 8", "n = 3");
+/// let puzzle = somaria::load_str("queens-3.toml", &text).unwrap();
+/// let options = SolveOptions { skip_presolve: true, proof: Some(proof), ..SolveOptions::default() };
+/// assert_eq!(puzzle.solve(&options).unwrap().status, somaria::Status::NoSolution);
+/// assert!(kept.0.lock().unwrap().ends_with(b"0\n"), "a DRAT refutation ends with the empty clause");
+/// ```
+pub trait ProofSink: Send + Sync {
+    /// A writer for the proof.
+    fn open(&self) -> std::io::Result<Box<dyn std::io::Write + Send>>;
+}
+
+impl<F: Fn() -> std::io::Result<Box<dyn std::io::Write + Send>> + Send + Sync> ProofSink for F {
+    fn open(&self) -> std::io::Result<Box<dyn std::io::Write + Send>> {
+        self()
+    }
+}
+
 /// Where to write a refutation proof, and in which format.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ProofRequest {
-    /// The file to write; the caller decides what to do with it afterwards.
-    pub path: PathBuf,
+    /// Where the proof goes; the caller decides what to do with it
+    /// afterwards.
+    pub sink: Arc<dyn ProofSink>,
     /// The format.
     pub format: ProofFormat,
+}
+
+impl ProofRequest {
+    /// A proof in `format`, written to the writer `sink` opens.
+    pub fn new(format: ProofFormat, sink: impl ProofSink + 'static) -> ProofRequest {
+        ProofRequest { sink: Arc::new(sink), format }
+    }
+}
+
+impl std::fmt::Debug for ProofRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProofRequest").field("format", &self.format).finish_non_exhaustive()
+    }
 }
 
 /// Options for [`Puzzle::solve`].
@@ -337,9 +397,7 @@ impl SolveOptions {
     /// single plain solve of exactly that formula.
     fn prove_unsat(&self, cnf: &Cnf) -> Result<(), Error> {
         let Some(request) = &self.proof else { return Ok(()) };
-        let file = std::fs::File::create(&request.path)
-            .map_err(|e| Error::Output(format!("{}: cannot write the proof: {e}", request.path.display())))?;
-        let out: Box<dyn std::io::Write + Send> = Box::new(file);
+        let out = request.sink.open().map_err(|e| Error::Output(format!("cannot write the proof: {e}")))?;
         let progress = Some(self.progress.clone());
         if crate::solver::solve_with_proof(cnf, &self.solver, progress, out, request.format)? == Answer::Sat {
             let message = "the search found no solution, but the formula it reports has a model";
