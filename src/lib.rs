@@ -25,7 +25,7 @@
 //!   behind one trait, [`report::Report`].
 //!
 //! - [`deduce`] sits on [`solver`] and knows no puzzle: a family's named
-//!   rules as switches and its facts as literals ([`Puzzle::deductions`]),
+//!   rules as switches and its facts as literals ([`puzzles::Deducible::deductions`]),
 //!   from which `facts` and `explain` are computed once for every family,
 //!   and the planner of step-by-step deductions with its re-check;
 //! - [`hints`] runs that planner on any [`Puzzle`] for `hint` and `steps`.
@@ -71,8 +71,8 @@ pub use deduce::{Deductions, Fact, Rule, Wanted};
 pub use draw::Scene;
 pub use model::{LoadError, Source};
 pub use puzzles::{
-    CountOptions, CountReport, Drawn, Error, ExplainReport, FactsReport, Puzzle, SolveOptions, SolveReport, Status,
-    load, load_file, load_str,
+    CountOptions, CountReport, Deducible, Drawn, Error, ExplainReport, FactsReport, Puzzle, SolveOptions, SolveReport,
+    Status, load, load_file, load_str,
 };
 pub use report::{Report, Stoppable};
 pub use solver::{Backend, Progress, SolverConfig, Stop, StopCause};

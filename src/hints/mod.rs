@@ -118,16 +118,20 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
     for source in &request.state_files {
         given.extend(state::entries(puzzle, source)?);
     }
-    if let Some(legs) = puzzle.route_legs(options, &given)? {
+    if let Some(routed) = puzzle.routed() {
+        let legs = routed.route_legs(options, &given)?;
         if request.proof.is_some() {
             return Err(proof::unavailable(puzzle.kind()));
         }
         return Ok(route::planned(legs, request.max_steps));
     }
-    let (entries, labels): (Vec<String>, Vec<String>) = puzzle.given_entries(&given)?.into_iter().unzip();
+    let Some(deducible) = puzzle.deducible() else {
+        return Err(Error::Unsupported { command: "deductions", kind: puzzle.kind() });
+    };
+    let (entries, labels): (Vec<String>, Vec<String>) = deducible.given_entries(&given)?.into_iter().unzip();
     let started = Instant::now();
-    let mut d = puzzle.deductions(options, Wanted::STEPS)?;
-    let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
+    let mut d = deducible.deductions(options, Wanted::STEPS)?;
+    let mut checker = deducible.deductions(options, Wanted::STEPS)?;
     same_shape(&d, &checker)?;
     if request.proof.is_some() {
         proof::available(&checker, puzzle.kind())?;

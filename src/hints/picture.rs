@@ -25,7 +25,7 @@ fn state_scene(
         _ => Vec::new(),
     };
     let state = PlayState { known: &entries(known), new: &new, new_shown: reveal == Reveal::What, outlined: &outlined };
-    puzzle.state_picture(&state)
+    puzzle.deducible()?.state_picture(&state)
 }
 
 /// The state `known`, and `step` on it as much as `reveal` gives away,

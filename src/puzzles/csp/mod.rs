@@ -831,14 +831,6 @@ impl Puzzle for CspPuzzle {
         Ok(ExplainReport { picture, ..ExplainReport::conflict(constraints, stats) })
     }
 
-    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
-        Ok(self.deduce(options, wanted)?.0)
-    }
-
-    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
-        state::entries(&self.model, solution)
-    }
-
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
         let engine = Engine::choose(engine)?;
         let mut notes = vec![format!(
@@ -907,6 +899,20 @@ impl Puzzle for CspPuzzle {
                 scene
             }
         })
+    }
+
+    fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Deducible for CspPuzzle {
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
+    }
+
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Option<Result<Vec<String>, super::StateError>> {
+        Some(state::entries(&self.model, solution))
     }
 
     /// A state of play drawn by the table: the scalars the entries fix (a

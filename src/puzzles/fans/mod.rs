@@ -464,10 +464,6 @@ impl Puzzle for FanPuzzle {
         Ok(ExplainReport::conflict(constraints, stats))
     }
 
-    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
-        Ok(self.deduce(options, wanted)?.0)
-    }
-
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
         let engine = Engine::choose(engine)?;
         Ok(Formula {
@@ -522,6 +518,16 @@ impl Puzzle for FanPuzzle {
         }
         scene.caption = caption;
         Ok(scene)
+    }
+
+    fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Deducible for FanPuzzle {
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
     }
 }
 

@@ -685,10 +685,6 @@ impl Puzzle for KeysDoorsPuzzle {
         }
     }
 
-    fn route_legs(&self, options: &SolveOptions, given: &[String]) -> Result<Option<super::RouteLegs>, Error> {
-        route_hints::route_legs(self, options, given).map(Some)
-    }
-
     /// Keys only ever open doors and every move can be walked back, so the
     /// keys that can be collected together are closed under union: if each
     /// key of a set can be collected, so can the whole set. A minimal set of
@@ -813,6 +809,16 @@ impl Puzzle for KeysDoorsPuzzle {
         };
         scene.caption = caption;
         Ok(scene)
+    }
+
+    fn routed(&self) -> Option<&dyn crate::puzzles::Routed> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Routed for KeysDoorsPuzzle {
+    fn route_legs(&self, options: &SolveOptions, given: &[String]) -> Result<super::RouteLegs, Error> {
+        route_hints::route_legs(self, options, given)
     }
 }
 

@@ -805,35 +805,6 @@ impl Puzzle for TileCoverPuzzle {
         Ok(ExplainReport { certificate, rule, ..ExplainReport::conflict(constraints, stats) })
     }
 
-    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
-        Ok(self.deduce(options, wanted)?.0)
-    }
-
-    /// `moves=R,R,D`, walked from the start, as the steps it takes.
-    fn given_entries(&self, given: &[String]) -> Result<Vec<(String, String)>, Error> {
-        route_steps::given_entries(&self.grid, given)
-    }
-
-    /// A route's `moves` (a prefix of them, or all), as `moves=...`.
-    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
-        let bad = |message: String| super::StateError { member: Some("moves".into()), message };
-        let Some(moves) = solution.get("moves") else {
-            return Err(super::StateError {
-                member: None,
-                message: "no member \"moves\"; expected the moves walked so far, as solve's solution gives them".into(),
-            });
-        };
-        let Some(list) = moves.as_array() else { return Err(bad(format!("moves is {moves}; expected a list"))) };
-        let mut words = Vec::new();
-        for m in list {
-            match m.as_str() {
-                Some(word) if Dir::from_name(word).is_some() => words.push(word.to_string()),
-                _ => return Err(bad(format!("a move {m}; expected \"up\", \"down\", \"left\" or \"right\""))),
-            }
-        }
-        Ok(if words.is_empty() { Vec::new() } else { vec![format!("moves={}", words.join(","))] })
-    }
-
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
         let engine = Engine::choose(engine)?;
         // As `solve` hands it over: with the presolve's deductions as clauses.
@@ -919,6 +890,46 @@ impl Puzzle for TileCoverPuzzle {
             }
         })
     }
+
+    fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Deducible for TileCoverPuzzle {
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
+    }
+
+    /// `moves=R,R,D`, walked from the start, as the steps it takes.
+    fn given_entries(&self, given: &[String]) -> Result<Vec<(String, String)>, Error> {
+        route_steps::given_entries(&self.grid, given)
+    }
+
+    /// The moves of a route in the shape of `solve`'s solution.
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Option<Result<Vec<String>, super::StateError>> {
+        Some(moves_of_solution(solution))
+    }
+}
+
+/// A route's `moves` (a prefix of them, or all), as `moves=...`.
+fn moves_of_solution(solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
+    let bad = |message: String| super::StateError { member: Some("moves".into()), message };
+    let Some(moves) = solution.get("moves") else {
+        return Err(super::StateError {
+            member: None,
+            message: "no member \"moves\"; expected the moves walked so far, as solve's solution gives them".into(),
+        });
+    };
+    let Some(list) = moves.as_array() else { return Err(bad(format!("moves is {moves}; expected a list"))) };
+    let mut words = Vec::new();
+    for m in list {
+        match m.as_str() {
+            Some(word) if Dir::from_name(word).is_some() => words.push(word.to_string()),
+            _ => return Err(bad(format!("a move {m}; expected \"up\", \"down\", \"left\" or \"right\""))),
+        }
+    }
+    Ok(if words.is_empty() { Vec::new() } else { vec![format!("moves={}", words.join(","))] })
 }
 
 /// How the room is drawn as text: the model's own symbols, `o` for a tile
