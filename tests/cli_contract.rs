@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::os::unix::fs::FileTypeExt;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -88,22 +88,39 @@ fn dimacs_can_go_to_standard_output_before_the_report() {
     assert!(cnf_at < report_at);
 }
 
+/// A FIFO is refused, not waited on: a wait would end at the time limit
+/// with exit 3 (or, stuck in `open`, be killed after a minute).
 #[test]
-fn a_fifo_model_is_refused_at_once() {
+fn a_fifo_model_is_refused_not_waited_on() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("model.toml");
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-    let started = Instant::now();
     let out =
-        somaria().arg("solve").arg(&fifo).args(["--timeout", "1"]).timeout(Duration::from_secs(10)).assert().code(2);
+        somaria().arg("solve").arg(&fifo).args(["--timeout", "1"]).timeout(Duration::from_secs(60)).assert().code(2);
     assert!(stderr_of(&out).contains("a FIFO"), "{}", stderr_of(&out));
-    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+/// Waits at most a minute for `child`, killing it after that, so that a run
+/// that ignores its time limit fails the test instead of hanging it.
+fn output_within_a_minute(child: std::process::Child) -> std::process::Output {
+    let pid = child.id().to_string();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(child.wait_with_output());
+    });
+    match receive.recv_timeout(Duration::from_secs(60)) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            // The child this test started, not yet reaped, so the id is still its.
+            let _ = std::process::Command::new("kill").args(["-KILL", &pid]).status();
+            panic!("the run was not stopped within a minute");
+        }
+    }
 }
 
 #[test]
 fn standard_input_is_read_under_the_time_limit() {
     let binary = assert_cmd::cargo::cargo_bin("somaria");
-    let started = Instant::now();
     let mut child = std::process::Command::new(binary)
         .args(["solve", "-", "--timeout", "0.3"])
         .stdin(Stdio::piped())
@@ -113,11 +130,10 @@ fn standard_input_is_read_under_the_time_limit() {
         .unwrap();
     // Keep standard input open and silent: the load must be cut off.
     let stdin = child.stdin.take().unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = output_within_a_minute(child);
     drop(stdin);
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("while loading"));
-    assert!(started.elapsed() < Duration::from_secs(5));
     // And a model on standard input loads like a file.
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("somaria"))
         .args(["count", "-"])
@@ -160,17 +176,16 @@ fn the_memory_cap_stops_a_growing_search_with_unknown() {
     ];
     let model = dir.path().join("open.toml");
     std::fs::write(&model, format!("kind = \"keys-doors\"\ngrid = '''\n{}\n'''\n", rows.join("\n"))).unwrap();
-    let started = Instant::now();
+    // The time limit is far off, so the stop names the memory cap.
     let out = somaria()
         .arg("solve")
         .arg(&model)
-        .args(["--engine", "bfs", "--memory-limit", "64M", "--format", "json", "--timeout", "60"])
+        .args(["--engine", "bfs", "--memory-limit", "64M", "--format", "json", "--timeout", "600"])
         .assert()
         .code(3);
     let json = json_of(&out.get_output().stdout);
     assert_eq!(json["status"], "unknown");
     assert!(json["explanation"].as_str().unwrap().contains("memory limit of 64 MB"), "{json}");
-    assert!(started.elapsed() < Duration::from_secs(30));
     somaria().args(["solve", "models/akh-vaquot.toml", "--memory-limit", "lots"]).assert().code(2);
 }
 
@@ -258,7 +273,7 @@ fn stats_match_the_written_formula() {
 #[test]
 fn a_stopped_run_reports_the_formula_it_built() {
     let out = somaria()
-        .args(["solve", "models/tile-cover-24x24.toml", "--engine", "steps", "--no-presolve", "--timeout", "0.5"])
+        .args(["solve", "models/tile-cover-24x24.toml", "--engine", "steps", "--no-presolve", "--timeout", "2"])
         .args(["--format", "json"])
         .assert()
         .code(3);
