@@ -271,3 +271,51 @@ fn two_paths_in_one_constraint_are_each_drawn_where_they_run() {
         assert_eq!(rendered.centre((1, c)), rgb(ROUTES[1]), "b along row 2, column {}", c + 1);
     }
 }
+
+/// A model with no solution: two constraints on two scalars that cannot
+/// both hold, and nothing to draw but a caption.
+const NO_SOLUTION: &str = "kind = \"csp\"\n[vars]\nx = \"1..3\"\ny = \"1..3\"\n\
+    [[constraint]]\nname = \"bigger\"\nexpr = \"x > y\"\n[[constraint]]\nname = \"smaller\"\nexpr = \"x < y\"\n";
+
+/// Two scalars; one step fixes both.
+const SCALARS: &str = "kind = \"csp\"\n[vars]\nx = \"1..3\"\ny = \"1..3\"\n\
+    [[constraint]]\nexpr = \"x + y = 5\"\n[[constraint]]\nexpr = \"x > y\"\n";
+
+/// The outlines of a picture, as their `<rect ... x= y=` text.
+fn outlines(svg: &str) -> Vec<&str> {
+    svg.lines().filter(|l| l.contains(&format!("stroke=\"{OUTLINE}\""))).collect()
+}
+
+/// `hint --format svg` draws a picture whether or not there is a step:
+/// with no solution, the constraints that cannot all hold, as `explain`
+/// draws them (exit 1); from a solved state, the state and why there is no
+/// step (exit 0). It was a usage error that said only solve, facts and
+/// explain draw pictures, as `--help` did.
+#[test]
+fn hint_draws_a_picture_when_there_is_no_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = common::cli::write_model(dir.path(), "none.toml", NO_SOLUTION);
+    let model = model.to_str().unwrap();
+    let out = somaria().args(["hint", model, "--format", "svg"]).assert().code(1);
+    let hint = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert_eq!(hint, svg_of(&["explain", model]), "drawn as explain draws it");
+    assert!(hint.contains("cannot all hold: bigger") && hint.contains("cannot all hold: smaller"), "{hint}");
+    Rendered::of(&hint);
+    // A room with no route: the tiles of explain's constraints outlined.
+    let hint = svg_of(&["hint", "models/heros-cave.toml"]);
+    let explained = svg_of(&["explain", "models/heros-cave.toml"]);
+    assert!(!outlines(&hint).is_empty());
+    assert_eq!(outlines(&hint), outlines(&explained));
+    // Entries that clash with the model: their constraints, and the entries.
+    let scalars = common::cli::write_model(dir.path(), "scalars.toml", SCALARS);
+    let scalars = scalars.to_str().unwrap();
+    let out = somaria().args(["hint", scalars, "--given", "x=1", "--format", "svg"]).assert().code(1);
+    let clash = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(clash.contains("cannot all hold") && clash.contains("with the entries x=1"), "{clash}");
+    // Nothing left to deduce.
+    let out = somaria().args(["hint", scalars, "--given", "x=3", "--given", "y=2", "--format", "svg"]).assert().code(0);
+    let solved = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(solved.contains("solved: every value is fixed"), "{solved}");
+    let help = String::from_utf8_lossy(&somaria().args(["hint", "--help"]).output().unwrap().stdout).to_string();
+    assert!(help.contains("an SVG picture (for solve, facts, explain and hint"), "{help}");
+}

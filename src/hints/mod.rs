@@ -11,7 +11,7 @@ mod state;
 
 use std::time::Instant;
 
-pub use picture::{state_text, step_picture};
+pub use picture::{no_step_picture, state_text, step_picture};
 pub use proof::step_formula;
 
 use crate::deduce::plan::{self, Limits, PlanStats, Settled, Start, State, Step, Target};

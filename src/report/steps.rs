@@ -360,7 +360,8 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
     out
 }
 
-fn ending_text(
+/// Why a run of `hint` or `steps` ended where it did, for a person.
+pub fn ending_text(
     status: PlanStatus,
     remaining: Option<u64>,
     complete: bool,
