@@ -324,7 +324,7 @@ pub fn make(
             options.seed,
             designer.name()
         );
-        let text = header + &body;
+        let text = crate::puzzles::design::above(&header, &body);
         let rating = match options.difficulty {
             Some((lo, hi)) => {
                 // The kind's own measure, where it has one; else steps'.

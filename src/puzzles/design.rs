@@ -149,9 +149,11 @@ struct DesignOnly {
 pub fn title_edit(source: &Source, title: &str) -> Result<(Range<usize>, String), LoadError> {
     let quoted = toml::Value::String(title.to_string()).to_string();
     let file: TitleOnly = source.parse()?;
+    // A line of its own goes after a byte-order mark, which must stay first.
+    let top = if source.text().starts_with(BOM) { BOM.len_utf8() } else { 0 };
     Ok(match file.title {
         Some(old) => (old.span(), quoted),
-        None => (0..0, format!("title = {quoted}\n")),
+        None => (top..top, format!("title = {quoted}\n")),
     })
 }
 
@@ -175,11 +177,70 @@ pub fn family_title_edit(source: &Source) -> Result<Option<(Range<usize>, String
 /// ```
 pub fn rewrite(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     edits.sort_by_key(|(span, _)| std::cmp::Reverse((span.start, span.end)));
+    let ending = line_ending(text);
     let mut out = text.to_string();
     for (span, written) in edits {
-        out.replace_range(span, &written);
+        out.replace_range(span, &with_line_ending(&written, ending));
     }
     out
+}
+
+/// The byte-order mark a template may start with: what is written from it
+/// keeps the mark first, where a reader looks for it.
+pub const BOM: char = '\u{feff}';
+
+/// A text's line ending: `"\r\n"` when its first line ends so, else `"\n"`.
+///
+/// ```
+/// use somaria::puzzles::design::line_ending;
+/// assert_eq!(line_ending("a = 1\r\nb = 2\r\n"), "\r\n");
+/// assert_eq!(line_ending("a = 1\nb = 2\r\n"), "\n");
+/// assert_eq!(line_ending("a = 1"), "\n");
+/// ```
+pub fn line_ending(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(at) if text[..at].ends_with('\r') => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// `written` (whose lines end in `"\n"`) with its lines ending in `ending`.
+///
+/// ```
+/// use somaria::puzzles::design::with_line_ending;
+/// assert_eq!(with_line_ending("a\nb\r\nc", "\r\n"), "a\r\nb\r\nc");
+/// assert_eq!(with_line_ending("a\nb", "\n"), "a\nb");
+/// ```
+pub fn with_line_ending(written: &str, ending: &str) -> String {
+    if ending == "\n" {
+        return written.to_string();
+    }
+    let mut out = String::with_capacity(written.len() + written.len() / 16);
+    let mut last = '\0';
+    for c in written.chars() {
+        if c == '\n' && last != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        last = c;
+    }
+    out
+}
+
+/// `header` (lines ending in `"\n"`) put at the top of `body`: after its
+/// byte-order mark, if it has one, and in its line ending.
+///
+/// ```
+/// use somaria::puzzles::design::above;
+/// assert_eq!(above("# made\n", "\u{feff}a = 1\r\n"), "\u{feff}# made\r\na = 1\r\n");
+/// assert_eq!(above("# made\n", "a = 1\n"), "# made\na = 1\n");
+/// ```
+pub fn above(header: &str, body: &str) -> String {
+    let (mark, rest) = match body.strip_prefix(BOM) {
+        Some(rest) => (&body[..BOM.len_utf8()], rest),
+        None => ("", body),
+    };
+    format!("{mark}{}{rest}", with_line_ending(header, line_ending(rest)))
 }
 
 /// A family model's text with its grid string replaced by `rows` (and its
