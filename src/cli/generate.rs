@@ -35,7 +35,7 @@ pub struct GenerateArgs {
     /// Keep only puzzles whose rating (the most constraints one deduction of `steps` needs) is in LO..HI.
     #[arg(long, value_name = "LO..HI", value_parser = parse_range)]
     pub difficulty: Option<(usize, usize)>,
-    /// Drop clues in symmetric pairs.
+    /// Drop clues in symmetric pairs (csp clue arrays, fans grids; refused for tile-cover rooms and vaults).
     #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
     pub symmetry: SymmetryArg,
     /// Threads making puzzles at once.

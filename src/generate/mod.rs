@@ -27,24 +27,12 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::hints::{self, PlanRequest};
-pub use crate::puzzles::design::{Designer, Draft, Drops, Measure, Slot};
+pub use crate::puzzles::design::{Designer, Draft, Drops, Measure, Slot, Symmetry};
 use crate::puzzles::{Error, SolveOptions};
 use crate::report::steps::{Difficulty, PlanStatus};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 use check::{Recount, Verdict};
-
-/// Which clues are dropped together, so the clues left are symmetric.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Symmetry {
-    /// Each clue alone.
-    #[default]
-    None,
-    /// A clue and the one turned half a turn about the grid's centre.
-    Rot180,
-    /// A clue and its mirror image across the vertical axis.
-    Mirror,
-}
 
 /// Which puzzles of a run this one makes: those whose index is `index`
 /// modulo `of`.
@@ -220,6 +208,9 @@ pub fn generate_each(
     progress: &GenerateProgress,
     each: &mut dyn FnMut(Result<Generated, Error>) -> bool,
 ) -> Result<(), Error> {
+    designer
+        .allows(options.symmetry)
+        .map_err(|why| Error::BadRequest(format!("--symmetry {}: {why}", options.symmetry.name())))?;
     let indices = shard_indices(options.count, options.shard);
     let jobs = options.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -289,11 +280,14 @@ pub fn make(
     index: u64,
     progress: &GenerateProgress,
 ) -> Result<Generated, Error> {
+    designer
+        .allows(options.symmetry)
+        .map_err(|why| Error::BadRequest(format!("--symmetry {}: {why}", options.symmetry.name())))?;
     let started = Instant::now();
     let mut why = "its clues never made a unique puzzle".to_string();
     for attempt in 0..options.attempts.max(1) {
         let seed = puzzle_seed(options.seed, index, attempt);
-        let Some(draft) = designer.draw(&mut SplitMix64::new(seed), &options.solver)? else {
+        let Some(draft) = designer.draw(&mut SplitMix64::new(seed), &options.solver, options.symmetry)? else {
             return Err(Error::BadRequest(format!(
                 "{}: the model has no solution to draw clues from",
                 designer.name()
@@ -470,13 +464,7 @@ fn drop_clues(
 /// when the image is a slot too; in slot order.
 pub fn orbits(slots: &[Slot], symmetry: Symmetry) -> Vec<Vec<usize>> {
     let image = |s: &Slot| -> Option<Slot> {
-        let (r, c) = s.place?;
-        let (rows, cols) = s.extent;
-        let place = match symmetry {
-            Symmetry::None => return None,
-            Symmetry::Rot180 => (rows - 1 - r, cols - 1 - c),
-            Symmetry::Mirror => (r, cols - 1 - c),
-        };
+        let place = symmetry.image(s.place?, s.extent)?;
         Some(Slot { place: Some(place), ..*s })
     };
     let mut taken = vec![false; slots.len()];

@@ -25,6 +25,47 @@ pub struct Slot {
     pub extent: (usize, usize),
 }
 
+/// Which clues are dropped together, so the clues left are symmetric; a
+/// designer whose kind allows it draws a symmetric layout too.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Each clue alone.
+    #[default]
+    None,
+    /// A clue and the one turned half a turn about the grid's centre.
+    Rot180,
+    /// A clue and its mirror image across the vertical axis.
+    Mirror,
+}
+
+impl Symmetry {
+    /// The image of cell `(r, c)` of a grid of `(rows, cols)`; `None` with
+    /// no symmetry.
+    ///
+    /// ```
+    /// use somaria::puzzles::design::Symmetry;
+    /// assert_eq!(Symmetry::Rot180.image((0, 1), (3, 4)), Some((2, 2)));
+    /// assert_eq!(Symmetry::Mirror.image((0, 1), (3, 4)), Some((0, 2)));
+    /// assert_eq!(Symmetry::None.image((0, 1), (3, 4)), None);
+    /// ```
+    pub fn image(self, (r, c): (usize, usize), (rows, cols): (usize, usize)) -> Option<(usize, usize)> {
+        match self {
+            Symmetry::None => None,
+            Symmetry::Rot180 => Some((rows - 1 - r, cols - 1 - c)),
+            Symmetry::Mirror => Some((r, cols - 1 - c)),
+        }
+    }
+
+    /// Its name as `--symmetry` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rot180 => "rot180",
+            Symmetry::Mirror => "mirror",
+        }
+    }
+}
+
 /// How dropping a clue acts on the drawn solution.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Drops {
@@ -44,8 +85,24 @@ pub trait Designer: Sync {
     fn name(&self) -> &str;
 
     /// A random solution, which depends on `rng` alone; `None` when the
-    /// template has none.
-    fn draw<'a>(&'a self, rng: &mut SplitMix64, solver: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error>;
+    /// template has none. A kind that allows `symmetry` ([`Designer::allows`])
+    /// draws a layout whose clues are symmetric, where it has one.
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        solver: &SolverConfig,
+        symmetry: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error>;
+
+    /// Whether the kind's clues can be kept in `symmetry`'s pairs; `Err`
+    /// says why not. By default only [`Symmetry::None`]: a kind whose clues
+    /// have no images says so rather than ignore the option.
+    fn allows(&self, symmetry: Symmetry) -> Result<(), String> {
+        match symmetry {
+            Symmetry::None => Ok(()),
+            _ => Err(format!("{}: this kind of puzzle has no symmetric form", self.name())),
+        }
+    }
 
     /// How dropping a clue acts; most designers' clues narrow.
     fn drops(&self) -> Drops {

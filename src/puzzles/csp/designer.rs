@@ -6,7 +6,7 @@ use super::design::with_clues;
 use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::Design;
 use crate::model::{LoadError, Problem, Source};
-use crate::puzzles::design::{ClueSolver, Designer, Draft, Slot, rewrite, title_edit};
+use crate::puzzles::design::{ClueSolver, Designer, Draft, Slot, Symmetry, rewrite, title_edit};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
@@ -70,7 +70,20 @@ impl Designer for CspDesigner {
         &self.name
     }
 
-    fn draw<'a>(&'a self, rng: &mut SplitMix64, solver: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
+    /// Every clue array has images: a 1-D array is a row (its clues paired
+    /// end to end), and one of more dimensions a grid of its last index
+    /// across and the others down, so `rot180` reverses every index and
+    /// `mirror` the last.
+    fn allows(&self, _: Symmetry) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        solver: &SolverConfig,
+        _: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
         let solve = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
         let Some(values) = self.blank.random_solution(rng, &solve)? else { return Ok(None) };
         let clues = self.blank.clues_of(&values);
@@ -93,14 +106,12 @@ impl Draft for CspDraft<'_> {
         self.at
             .iter()
             .map(|&(a, k)| {
-                let index = &design.clues[a].index;
-                match index[..] {
-                    [(r0, r1), (c0, c1)] => {
-                        let cols = (c1 - c0 + 1) as usize;
-                        Slot { array: a, place: Some((k / cols, k % cols)), extent: ((r1 - r0 + 1) as usize, cols) }
-                    }
-                    _ => Slot { array: a, place: None, extent: (0, 0) },
-                }
+                // A grid of the last index across and the others down.
+                let sizes: Vec<usize> =
+                    design.clues[a].index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
+                let cols = sizes.last().copied().unwrap_or(1).max(1);
+                let rows = sizes.iter().rev().skip(1).product::<usize>();
+                Slot { array: a, place: Some((k / cols, k % cols)), extent: (rows, cols) }
             })
             .collect()
     }
