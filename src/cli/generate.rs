@@ -29,7 +29,7 @@ pub struct GenerateArgs {
     /// The run's seed: the same seed gives the same puzzles on every machine.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Try every clue, so that dropping any one of those left gives a second solution.
+    /// Try every clue, so that none left can go: dropping one gives a second solution (or, where the template reads which clues are present, rules out the drawn one).
     #[arg(long)]
     pub minimal: bool,
     /// Keep only puzzles whose rating (the most constraints one deduction of `steps` needs) is in LO..HI.

@@ -297,6 +297,11 @@ pub fn make(
         let Some(kept) =
             drop_clues(designer, draft.as_ref(), options, &mut SplitMix64::new(seed ^ 1), &mut tally, progress)?
         else {
+            if tally.ruled_out {
+                why = "every solution drawn was ruled out by its own clues (the template's constraints read which \
+                       clues are present)"
+                    .to_string();
+            }
             continue;
         };
         let clues = kept.iter().filter(|&&k| k).count();
@@ -374,6 +379,8 @@ struct Tally {
     checks: u64,
     over_budget: u64,
     slowest_ms: f64,
+    /// The clues of the drawn solution all together rule it out.
+    ruled_out: bool,
 }
 
 /// Drops the clues of `draft` in a random order while the puzzle stays
@@ -381,9 +388,10 @@ struct Tally {
 ///
 /// Clues that narrow are tried once each (with `minimal`; else up to the
 /// first that cannot go): one that cannot be dropped never can once others
-/// are. Clues that reshape the puzzle are tried in passes, each over those
-/// left in the same order, until a pass drops none (with `minimal`; else
-/// one pass), and a drop that leaves no solution keeps its clue.
+/// are. Clues that reshape the puzzle, or that it reads as present, are
+/// tried in passes, each over those left in the same order, until a pass
+/// drops none (with `minimal`; else one pass), and a drop that leaves no
+/// solution (or rules the drawn one out) keeps its clue.
 fn drop_clues(
     designer: &dyn Designer,
     draft: &dyn Draft,
@@ -401,10 +409,12 @@ fn drop_clues(
         false => None,
     };
     tally.incremental = kept_solver.is_some();
+    let anchored = designer.drops() == Drops::Anchored;
     let mut verdict = |kept: &[bool], tally: &mut Tally, budget: Option<Duration>| {
         let started = Instant::now();
         let verdict = match kept_solver.as_mut() {
             Some(solver) => solver.verdict(kept)?,
+            None if anchored && !draft.holds(kept)? => Verdict::None,
             None => {
                 let text = draft.write(kept);
                 check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, budget)?
@@ -421,15 +431,27 @@ fn drop_clues(
     match verdict(&kept, tally, None)? {
         Verdict::Unique => {}
         Verdict::Several | Verdict::OverBudget => return Ok(None),
-        Verdict::None => {
-            return Err(Error::CheckFailed(format!(
+        Verdict::None if anchored => {
+            tally.ruled_out = true;
+            return Ok(None);
+        }
+        // A solution its own clues rule out: the template's fault when a
+        // check apart from the encodings agrees, else the encoding's.
+        Verdict::None if !draft.holds(&kept)? => {
+            return Err(Error::BadRequest(format!(
                 "{}: the clues read off a solution rule that solution out; the design's `read` does not agree \
                  with the constraints",
                 designer.name()
             )));
         }
+        Verdict::None => {
+            return Err(Error::CheckFailed(format!(
+                "{}: the puzzle with every clue drawn counted no solution, though the clues were read off one",
+                designer.name()
+            )));
+        }
     }
-    let reshape = designer.drops() == Drops::Reshape;
+    let reshape = designer.drops() != Drops::Narrow;
     let mut orbits = orbits(&slots, options.symmetry);
     rng.shuffle(&mut orbits);
     loop {

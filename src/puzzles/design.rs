@@ -77,6 +77,13 @@ pub enum Drops {
     /// route must cover): a drop may leave no solution, the one solution
     /// may move, and a clue kept once may be dropped after others are.
     Reshape,
+    /// The puzzle reads which clues are present (a template constraint on
+    /// how many clues there are): a drop may rule the drawn solution out,
+    /// and then keeps its clue ([`Draft::holds`] says, and a check finds
+    /// no solution); a drawn solution that its own clues rule out is drawn
+    /// again; and, as with [`Drops::Reshape`], a clue kept once may be
+    /// dropped after others are. The one solution is always the drawn one.
+    Anchored,
 }
 
 /// A kind of puzzle `generate` can make from a template.
@@ -141,6 +148,14 @@ pub trait Draft: Send {
     /// it on the written text, with an engine of its own choosing.
     fn solution(&self, kept: &[bool], solver: &SolverConfig) -> Result<serde_json::Value, Error>;
 
+    /// Whether the drawn solution is one of the puzzle with the clues in
+    /// `kept`, by a check that shares nothing with the encodings; asked
+    /// before each check that loads the written text, for a designer whose
+    /// drops are [`Drops::Anchored`] (a kept solver asks it itself).
+    fn holds(&self, _kept: &[bool]) -> Result<bool, Error> {
+        Ok(true)
+    }
+
     /// One solver that answers every uniqueness check of this draft, the
     /// clues switched on and off by assumptions; `None` when the designer
     /// has none, and each check loads the written text afresh instead.
@@ -169,7 +184,9 @@ pub enum Verdict {
 /// Uniqueness checks of one draft on one solver kept between them.
 pub trait ClueSolver {
     /// The count up to 2 of the puzzle with the clues in `kept` (one flag
-    /// per slot of the draft).
+    /// per slot of the draft); for a designer whose drops are
+    /// [`Drops::Anchored`], [`Verdict::None`] when the drawn solution is
+    /// not one of that puzzle.
     fn verdict(&mut self, kept: &[bool]) -> Result<Verdict, Error>;
 
     /// The solver's counters so far.
