@@ -230,6 +230,15 @@ fn the_way_clues_are_read_decides_how_drops_act() {
     assert_eq!(drops(&derived_count()), Drops::Anchored);
     let blank_rule = Template { n: 3, m: 3, rules: vec![Rule::Givens("="), Rule::WhereBlank(0, 1)] };
     assert_eq!(drops(&blank_rule), Drops::Anchored);
+    // A parameter computed from the clues that no constraint reads, beside
+    // an objective: nothing to anchor, so neither refused nor anchored.
+    let unread = cellwise
+        .text()
+        .replace("[vars]", "unread = \"sum(c)\"\n[vars]")
+        .replace("[params]", "minimize = 'x[1]'\n[params]");
+    let designer = CspDesigner::new(&Source::from_text("t.toml", unread.as_str())).unwrap();
+    assert_eq!(designer.reads().1, Drops::Narrow);
+    assert!(designer.reads().0.derived.is_empty());
 }
 
 /// The kept solver and a fresh load of each check's text make the same

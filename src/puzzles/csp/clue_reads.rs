@@ -41,7 +41,8 @@ use crate::model::{LoadError, Problem, Source, Spanned};
 pub struct ClueReads {
     /// The constraints (indices into the model's) that read a clue array.
     pub dependent: Vec<usize>,
-    /// The parameters computed from a clue array, in file order.
+    /// The parameters computed from a clue array that those constraints
+    /// (or the predicates they call) read, in file order.
     pub derived: Vec<String>,
     /// Every constraint among `dependent` is a top-level `forall` each of
     /// whose instances reads one cell of one clue array, by the loop's
@@ -174,6 +175,12 @@ pub fn clue_reads(source: &Source, model: &Model, design: &Design) -> Result<Clu
     }
     let functions = reading_functions(model, &reached);
     let dependent = dependent_constraints(model, &reached, &functions);
+    // A parameter computed from the clues that no constraint reads (one a
+    // drawing shows) changes no check.
+    let bodies = model.functions.iter().filter(|f| functions.contains(f.name.as_str())).map(|f| &f.body);
+    let read: BTreeSet<&str> =
+        dependent.iter().map(|&k| &model.constraints[k].expr).chain(bodies).flat_map(|e| names(e).0).collect();
+    derived.retain(|(_, name)| read.contains(name.as_str()));
     let clue_names: BTreeSet<&str> = design.clues.iter().map(|c| c.name.as_str()).collect();
     let cells: Option<Vec<(usize, Vec<String>)>> = dependent
         .iter()

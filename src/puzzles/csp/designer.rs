@@ -119,7 +119,8 @@ fn named(constraint: &crate::lang::model::Constraint) -> String {
 /// of the constraints need not be the optimum).
 fn refuse_unanchorable(source: &Source, template: &CspPuzzle, reads: &ClueReads) -> Result<(), LoadError> {
     let model = &template.model;
-    let first = &model.constraints[reads.dependent[0]];
+    let Some(&first) = reads.dependent.first() else { return Ok(()) };
+    let first = &model.constraints[first];
     let why = "constraints that read the clue arrays cell by cell (`forall(i in .. where c[i] != blank)(..c[i]..)`, \
                each instance holding with its cell blank): these read which clues are present, and generate \
                checks each drop by whether the solution the clues were read from is still one";
