@@ -29,13 +29,13 @@ pub struct GenerateArgs {
     /// The run's seed: the same seed gives the same puzzles on every machine.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Try every clue, so that dropping any one of those left gives a second solution.
+    /// Try every clue, so that none left can go: dropping one gives a second solution (or, where the template reads which clues are present, rules out the drawn one).
     #[arg(long)]
     pub minimal: bool,
     /// Keep only puzzles whose rating (the most constraints one deduction of `steps` needs) is in LO..HI.
     #[arg(long, value_name = "LO..HI", value_parser = parse_range)]
     pub difficulty: Option<(usize, usize)>,
-    /// Drop clues in symmetric pairs.
+    /// Drop clues in symmetric pairs (csp clue arrays, fans grids; refused for tile-cover rooms and vaults).
     #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
     pub symmetry: SymmetryArg,
     /// Threads making puzzles at once.
