@@ -279,8 +279,10 @@ fn cli_json(args: &[&str]) -> (Value, i32) {
 }
 
 /// Every model file under `models/`, through the command line: the
-/// commands agree on whether it has a solution. Engines that do not finish
-/// within the time limit may say "unknown", but no two answers differ.
+/// commands agree on whether it has a solution. solve, count, facts and
+/// explain get a generous limit (they answer in seconds, but the machine
+/// may be loaded); steps, hint and compare, whose engines may not finish,
+/// get a short one and may say "unknown", but no two answers differ.
 #[test]
 fn every_shipped_model_gets_one_verdict() {
     let mut files = Vec::new();
@@ -289,17 +291,17 @@ fn every_shipped_model_gets_one_verdict() {
     assert!(files.len() >= 10, "{files:?}");
     for file in &files {
         let path = file.to_str().unwrap();
-        let (solved, code) = cli_json(&["solve", path, "--timeout", "20"]);
+        let (solved, code) = cli_json(&["solve", path, "--timeout", "600"]);
         let status = solved["status"].as_str().unwrap().to_string();
         assert_ne!(status, "unknown", "{path}");
         assert_eq!(code, if status == "solved" { 0 } else { 1 }, "{path}");
-        let (counted, _) = cli_json(&["count", path, "--limit", "1", "--timeout", "20"]);
+        let (counted, _) = cli_json(&["count", path, "--limit", "1", "--timeout", "600"]);
         assert_eq!(counted["count"].as_u64().unwrap() > 0, status == "solved", "count: {path}");
-        let (facts, code) = cli_json(&["facts", path, "--timeout", "20"]);
+        let (facts, code) = cli_json(&["facts", path, "--timeout", "600"]);
         if code != 2 {
             assert_eq!(facts["status"].as_str().unwrap(), status, "facts: {path}");
         }
-        let (explained, _) = cli_json(&["explain", path, "--timeout", "20"]);
+        let (explained, _) = cli_json(&["explain", path, "--timeout", "600"]);
         assert_eq!(explained["status"].as_str().unwrap(), status, "explain: {path}");
         let (steps, code) = cli_json(&["steps", path, "--timeout", "5"]);
         if code != 2 {

@@ -226,7 +226,10 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("wide.toml");
         std::fs::write(&path, &text).unwrap();
-        let out = somaria().arg("solve").arg(&path).args(["--timeout", "5"]).assert();
+        // A generous limit: the test asserts the kind of answer, not how
+        // soon it comes, on a machine that may be loaded; benches/csp_wide.sh
+        // times these classes.
+        let out = somaria().arg("solve").arg(&path).args(["--timeout", "120"]).assert();
         let code = out.get_output().status.code();
         let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
         // 0 and 1 are answers, 2 a located refusal; a stop at the time

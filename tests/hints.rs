@@ -20,7 +20,7 @@ use somaria::report::steps::{PlanStatus, Reveal, ShownFact, ShownStep, StepsRepo
 mod common;
 
 use common::fans::small_grid;
-use common::models::{fans_model, grid_text, load_text, relation_holds};
+use common::models::{fans_model, grid_text, load_file, load_text, relation_holds};
 
 /// An assignment: each variable's value as text.
 type Assignment = HashMap<String, String>;
@@ -401,6 +401,21 @@ fn a_given_entry_that_names_nothing_is_refused() {
         let error = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).err().unwrap();
         assert!(matches!(error, somaria::Error::BadRequest(_)), "{bad}: {error}");
     }
+}
+
+/// A refused entry is echoed as given: `fan 6`, not `fan6` (names match
+/// with their spaces left out, but the message quotes the player).
+#[test]
+fn a_refused_entry_is_echoed_as_given() {
+    let puzzle = load_file("models/akh-vaquot.toml");
+    let refusal = |entry: &str| {
+        let request = PlanRequest { given: vec![entry.into()], ..PlanRequest::default() };
+        hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).err().unwrap().to_string()
+    };
+    let message = refusal("fan 6=up");
+    assert!(message.contains("nothing is named \"fan 6\"") && !message.contains("fan6"), "{message}");
+    let message = refusal(" fan  1 = side ways ");
+    assert!(message.contains("\"side ways\" is not a value of fan 1;"), "{message}");
 }
 
 // ------------------------------------------------------------ the command line

@@ -191,3 +191,53 @@ fn the_memory_cap_counts_cadicals_clauses() {
     assert!(counted_after < counted + (16 << 20), "the allocator saw CaDiCaL: {counted} then {counted_after}");
     assert!(resident_after > resident + (32 << 20), "resident {resident} then {resident_after}");
 }
+
+/// `n` queens as a csp model: its encoding grows with `n`³ (about 2 million
+/// clauses at 140), all of it held until the solve.
+fn queens(n: usize) -> Box<dyn somaria::Puzzle> {
+    let source = std::fs::read_to_string("models/csp/queens.toml").unwrap();
+    assert!(source.contains("\nn = 8\n"), "models/csp/queens.toml no longer sets n = 8");
+    somaria::load_str("queens.toml", &source.replace("\nn = 8\n", &format!("\nn = {n}\n"))).unwrap()
+}
+
+/// Solves a big model on `backend` under a cap well below what its
+/// encoding takes: the run is answered "stopped by the memory limit", not
+/// solved, and the worker ends soon after (at its next SAT call, which the
+/// raised token refuses), so nothing is left running.
+fn a_big_model_is_stopped_by_the_memory_cap(backend: &str) {
+    use somaria::{Backend, SolveOptions};
+
+    let _alone = alone();
+    let puzzle = queens(140);
+    let before = abandoned_workers();
+    let cap = memory::in_use() + (48 << 20);
+    let limits = Limits::new(None, Some(cap));
+    let options = SolveOptions { solver: limits.solver(Backend::named(backend).unwrap()), ..SolveOptions::default() };
+    let finished = limits.run(move || puzzle.solve(&options).map(|report| report.status));
+    assert!(matches!(finished, Finished::Stopped(Reached::Memory(c)) if c == cap), "{backend}: {finished:?}");
+    assert_eq!(limits.reached(), Some(Reached::Memory(cap)));
+    eventually("the stopped worker's end", || abandoned_workers() == before);
+}
+
+#[test]
+fn a_big_model_is_stopped_by_the_memory_cap_on_varisat() {
+    a_big_model_is_stopped_by_the_memory_cap("varisat");
+}
+
+#[cfg(feature = "cadical")]
+#[test]
+fn a_big_model_is_stopped_by_the_memory_cap_on_cadical() {
+    a_big_model_is_stopped_by_the_memory_cap("cadical");
+}
+
+/// The same model solves within a cap it fits under: the cap above did not
+/// stop it for being a cap.
+#[test]
+fn a_model_within_the_memory_cap_is_solved() {
+    let _alone = alone();
+    let puzzle = queens(20);
+    let limits = Limits::new(None, Some(memory::in_use() + (512 << 20)));
+    let options = somaria::SolveOptions { solver: limits.solver(somaria::Backend::default()), ..Default::default() };
+    let finished = limits.run(move || puzzle.solve(&options).map(|report| report.status));
+    assert!(matches!(finished, Finished::Done(Ok(somaria::Status::Solved))), "{finished:?}");
+}

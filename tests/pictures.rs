@@ -271,3 +271,134 @@ fn two_paths_in_one_constraint_are_each_drawn_where_they_run() {
         assert_eq!(rendered.centre((1, c)), rgb(ROUTES[1]), "b along row 2, column {}", c + 1);
     }
 }
+
+/// A model with no solution: two constraints on two scalars that cannot
+/// both hold, and nothing to draw but a caption.
+const NO_SOLUTION: &str = "kind = \"csp\"\n[vars]\nx = \"1..3\"\ny = \"1..3\"\n\
+    [[constraint]]\nname = \"bigger\"\nexpr = \"x > y\"\n[[constraint]]\nname = \"smaller\"\nexpr = \"x < y\"\n";
+
+/// Two scalars and nothing to draw; one step fixes both.
+const SCALARS: &str = "kind = \"csp\"\n[vars]\nx = \"1..3\"\ny = \"1..3\"\n\
+    [[constraint]]\nexpr = \"x + y = 5\"\n[[constraint]]\nexpr = \"x > y\"\n";
+
+/// The outlines of a picture, as their `<rect ... x= y=` text.
+fn outlines(svg: &str) -> Vec<&str> {
+    svg.lines().filter(|l| l.contains(&format!("stroke=\"{OUTLINE}\""))).collect()
+}
+
+/// `hint --format svg` draws a picture whether or not there is a step:
+/// with no solution, the constraints that cannot all hold, as `explain`
+/// draws them (exit 1); from a solved state, the state and why there is no
+/// step (exit 0). It was a usage error that said only solve, facts and
+/// explain draw pictures, as `--help` did.
+#[test]
+fn hint_draws_a_picture_when_there_is_no_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = common::cli::write_model(dir.path(), "none.toml", NO_SOLUTION);
+    let model = model.to_str().unwrap();
+    let out = somaria().args(["hint", model, "--format", "svg"]).assert().code(1);
+    let hint = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert_eq!(hint, svg_of(&["explain", model]), "drawn as explain draws it");
+    assert!(hint.contains("cannot all hold: bigger") && hint.contains("cannot all hold: smaller"), "{hint}");
+    Rendered::of(&hint);
+    // A room with no route: the tiles of explain's constraints outlined.
+    let hint = svg_of(&["hint", "models/heros-cave.toml"]);
+    let explained = svg_of(&["explain", "models/heros-cave.toml"]);
+    assert!(!outlines(&hint).is_empty());
+    assert_eq!(outlines(&hint), outlines(&explained));
+    // Entries that clash with the model: their constraints, and the entries.
+    let scalars = common::cli::write_model(dir.path(), "scalars.toml", SCALARS);
+    let scalars = scalars.to_str().unwrap();
+    let out = somaria().args(["hint", scalars, "--given", "x=1", "--format", "svg"]).assert().code(1);
+    let clash = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(clash.contains("cannot all hold") && clash.contains("with the entries x=1"), "{clash}");
+    // Nothing left to deduce.
+    let out = somaria().args(["hint", scalars, "--given", "x=3", "--given", "y=2", "--format", "svg"]).assert().code(0);
+    let solved = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(solved.contains("solved: every value is fixed"), "{solved}");
+    let help = String::from_utf8_lossy(&somaria().args(["hint", "--help"]).output().unwrap().stdout).to_string();
+    assert!(help.contains("an SVG picture (for solve, facts, explain and hint"), "{help}");
+}
+
+/// A hint on a model that draws nothing is its caption alone: no grid of
+/// 0 × 0 cells, and no legend of shaded or outlined cells that are not
+/// there.
+#[test]
+fn a_picture_with_nothing_to_draw_has_no_grid_and_no_legend_of_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = common::cli::write_model(dir.path(), "scalars.toml", SCALARS);
+    for reveal in ["where", "why", "what"] {
+        let svg = svg_of(&["hint", model.to_str().unwrap(), "--reveal", reveal]);
+        assert!(!svg.contains("<line") && !svg.contains("height=\"0\""), "{reveal}: {svg}");
+        assert!(!svg.contains("shaded") && !svg.contains("outlined"), "{reveal}: {svg}");
+        assert!(svg.contains(if reveal == "where" { "look at: x; y" } else { "x" }), "{reveal}: {svg}");
+        Rendered::of(&svg);
+    }
+}
+
+/// The numbers of a picture that have more than three decimals, such as
+/// `2.6000000000000005`.
+fn long_decimals(svg: &str) -> Vec<String> {
+    let bytes = svg.as_bytes();
+    let mut found = Vec::new();
+    for (at, _) in svg.match_indices('.') {
+        let before = bytes[..at].iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let after = bytes[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if before > 0 && after > 3 {
+            found.push(svg[at - before..at + 1 + after].to_string());
+        }
+    }
+    found
+}
+
+/// Coordinates are rounded to a thousandth of a cell, everywhere: the
+/// shrine's arrows were at 0.8200000000000001, a third caption line at
+/// 2.4000000000000004.
+#[test]
+fn svg_numbers_have_at_most_three_decimals() {
+    let dir = tempfile::tempdir().unwrap();
+    let scalars = common::cli::write_model(dir.path(), "scalars.toml", SCALARS);
+    let cases: [&[&str]; 6] = [
+        &["solve", "models/akh-vaquot.toml"],
+        &["explain", "models/heros-cave.toml"],
+        &["hint", "models/csp/slitherlink.toml", "--reveal", "what"],
+        &["hint", scalars.to_str().unwrap()],
+        &["solve", "models/csp/kenken.toml"],
+        &["facts", "models/heros-cave-somaria.toml"],
+    ];
+    for args in cases {
+        let svg = svg_of(args);
+        assert_eq!(long_decimals(&svg), Vec::<String>::new(), "{args:?}");
+    }
+    assert_eq!(long_decimals("x=\"12.6000000000000005\" y=\"0.25\"."), vec!["12.6000000000000005".to_string()]);
+}
+
+/// The relative luminance of a colour (WCAG 2).
+fn luminance([r, g, b]: [u8; 3]) -> f64 {
+    let channel = |c: u8| {
+        let c = c as f64 / 255.0;
+        if c <= 0.03928 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    };
+    0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+}
+
+/// A csp model drawn without a drawing table (KenKen's grid of values)
+/// has its caption on white, under dark text: the caption's ground was
+/// left transparent, which a viewer on a dark background shows as a black
+/// bar under text of near-black ink.
+#[test]
+fn captions_stand_on_white() {
+    for args in [&["solve", "models/csp/kenken.toml"][..], &["hint", "models/akh-vaquot.toml"][..]] {
+        let svg = svg_of(args);
+        assert!(svg.contains(&format!("<text fill=\"{INK}\" font-family=\"sans-serif\" font-size=\"0.55\"")), "{svg}");
+        let rendered = Rendered::of(&svg);
+        // By the bottom right corner (its last pixels are cut by the
+        // rounding of the size): below the grid, beside the caption.
+        let (x, y) = (rendered.0.width() - 3, rendered.0.height() - 3);
+        let p = rendered.0.pixel(x, y).unwrap();
+        assert_eq!((p.alpha(), [p.red(), p.green(), p.blue()]), (255, rgb(FLOOR)), "{args:?}");
+        let (ink, ground) = (luminance(rgb(INK)), luminance(rendered.pixel(x as usize, y as usize)));
+        let contrast = (ground + 0.05) / (ink + 0.05);
+        assert!(contrast >= 7.0, "{args:?}: contrast {contrast}");
+    }
+}

@@ -1,7 +1,11 @@
 //! Time limits: a run that cannot finish answers "unknown" with exit code 3
 //! and what it found so far, and leaves no half-written files.
+//!
+//! The tests assert the kind of answer. A run is killed after a minute, so
+//! one that ignores its limit fails instead of hanging; how soon after its
+//! limit a run ends is a figure, measured by `benches/stop_latency.sh`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 
@@ -14,9 +18,15 @@ const ENDLESS_COUNT: &str = "kind = \"fans\"\nfans = 30\n";
 fn an_endless_count_stops_at_the_limit_with_a_partial_count() {
     let dir = tempfile::tempdir().unwrap();
     let model = write_model(dir.path(), "endless.toml", ENDLESS_COUNT);
-    let started = Instant::now();
-    let out = somaria().arg("count").arg(&model).args(["--timeout", "0.5", "--format", "json"]).assert().code(3);
-    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+    // 2 s, so that a loaded machine still counts some first (alone, the
+    // first solution comes within 20 ms).
+    let out = somaria()
+        .arg("count")
+        .arg(&model)
+        .args(["--timeout", "2", "--format", "json"])
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .code(3);
     let json = json_of(&out.get_output().stdout);
     assert_eq!(json["complete"], false);
     assert!(json["count"].as_u64().unwrap() > 0, "some solutions were counted before the limit");
@@ -36,13 +46,12 @@ fn bad_limits_are_usage_errors() {
 }
 
 /// The time-indexed encoding cannot route the 24×24 room in a second: the
-/// run is cut off and answers "unknown" promptly, whatever the solver is
-/// doing at the time. (`solve` would build the route without SAT, so it
-/// runs with `--no-presolve`, as `compare` does.)
+/// run is cut off and answers "unknown", whatever the solver is doing at
+/// the time. (`solve` would build the route without SAT, so it runs with
+/// `--no-presolve`, as `compare` does.)
 #[test]
-fn a_hard_room_answers_unknown_within_about_two_seconds() {
+fn a_hard_room_answers_unknown_at_the_limit() {
     for command in ["solve", "count", "facts", "compare"] {
-        let started = Instant::now();
         let mut args = vec![command, "models/tile-cover-24x24.toml", "--timeout", "1", "--format", "json"];
         if command != "compare" {
             args.extend(["--engine", "steps"]);
@@ -50,9 +59,7 @@ fn a_hard_room_answers_unknown_within_about_two_seconds() {
         if command == "solve" || command == "compare" {
             args.push("--no-presolve");
         }
-        let out = somaria().args(&args).assert().code(3);
-        let elapsed = started.elapsed();
-        assert!(elapsed < Duration::from_millis(2500), "{command} took {elapsed:?}");
+        let out = somaria().args(&args).timeout(Duration::from_secs(60)).assert().code(3);
         let json = json_of(&out.get_output().stdout);
         match command {
             "solve" => assert_eq!(json["status"], "unknown"),

@@ -12,7 +12,8 @@ use somaria::solver::{Backend, ProofFormat};
 pub struct Common {
     /// The model file (TOML), or - for standard input.
     pub model: PathBuf,
-    /// Output format: text, JSON, or an SVG picture (for solve, facts and explain).
+    /// Output format: text, JSON, or an SVG picture (for solve, facts, explain and hint; steps writes one per step
+    /// into -o DIR).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Write the report (for encode, the DIMACS file) to FILE instead of standard output.

@@ -3,7 +3,7 @@
 //! `compare` (which reports the engines that finished when a limit stops
 //! it) and `encode` (which writes a formula and, with `-o`, a summary).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 use serde_json::json;
@@ -16,8 +16,8 @@ use somaria::report::steps::Reveal;
 use somaria::solver::ProofFormat;
 
 use super::args::{Common, OutputFormat, ProofFormatArg};
-use super::output::Target;
-use super::run::{Note, Run, run_report};
+use super::output::{Inputs, Target, is_stdout_alias};
+use super::run::{Note, Run, run_report_reading};
 use super::supervise::Finished;
 use super::{Failure, cannot_write, exit};
 
@@ -44,7 +44,7 @@ pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
     if let (Some(path), Some(target)) = (proof, &proof_target) {
         others.push(("--proof", path, target));
     }
-    let run = Run::start(common, &others)?;
+    let run = Run::start(common, &Inputs::of_model(&common.model), &others)?;
     // The proof goes to a temporary file of its own, kept only when SAT
     // refutes the puzzle.
     let proof_temp = match &proof_target {
@@ -183,7 +183,7 @@ fn settle_proof(
 /// `somaria compare`: every engine in turn. Each engine's result is sent
 /// as it finishes, so a stop still reports the engines that got through.
 pub fn compare(common: &Common, options: impl FnOnce(&Run) -> CompareOptions) -> Result<u8, Failure> {
-    let run = Run::start(common, &[])?;
+    let run = Run::start(common, &Inputs::of_model(&common.model), &[])?;
     let options = options(&run);
     let (sender, receiver) = mpsc::channel();
     let runs = options.runs(run.puzzle.engines());
@@ -228,7 +228,7 @@ pub fn encode(common: &Common, engine: Option<String>) -> Result<u8, Failure> {
         None => Target::Stdout,
     };
     if let Some(path) = output {
-        super::output::refuse_input(&common.model, &[("--output", path, &target)]).map_err(Failure::bad_input)?;
+        Inputs::of_model(&common.model).refuse("--output", path).map_err(Failure::bad_input)?;
     }
     // The DIMACS file takes -o here; the summary goes to standard output.
     let run = Run::start_with(common, None)?;
@@ -275,6 +275,28 @@ pub fn encode(common: &Common, engine: Option<String>) -> Result<u8, Failure> {
     Ok(exit::SOLVED)
 }
 
+/// The folder of `steps --format svg -o DIR`. Standard output is refused
+/// (it takes one picture, not a folder of them), and so is a folder
+/// holding a picture's name that is an input.
+fn picture_folder(common: &Common, inputs: &Inputs) -> Result<PathBuf, Failure> {
+    let Some(dir) = common.output.clone() else {
+        return Err(Failure::bad_input("steps --format svg writes one picture per step; expected -o DIR"));
+    };
+    if is_stdout_alias(&dir) {
+        return Err(Failure::bad_input(format!(
+            "-o {}: steps --format svg writes one picture per step into a folder, not to standard output; expected \
+             -o DIR",
+            dir.display()
+        )));
+    }
+    let is_step_picture = |name: &[u8]| {
+        let number = name.strip_prefix(b"step-").and_then(|rest| rest.strip_suffix(b".svg"));
+        number.is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
+    };
+    inputs.refuse_family("--output", &dir, is_step_picture).map_err(Failure::bad_input)?;
+    Ok(dir)
+}
+
 /// What `hint` and `steps` are asked for besides the shared arguments.
 pub struct PlanArgs {
     pub given: Vec<String>,
@@ -288,8 +310,23 @@ pub struct PlanArgs {
 }
 
 impl PlanArgs {
-    /// The request, with every `--given` that is not an entry (it has no
-    /// `=`) read as a state file.
+    /// The `--given` arguments that are entries (they have an `=`); the
+    /// others name state files.
+    fn is_entry(given: &str) -> bool {
+        given.contains('=')
+    }
+
+    /// The files the run reads: the model and the state files.
+    fn inputs(&self, common: &Common) -> Inputs {
+        let mut inputs = Inputs::of_model(&common.model);
+        for path in self.given.iter().filter(|g| !PlanArgs::is_entry(g)) {
+            inputs.add_state_file(Path::new(path));
+        }
+        inputs
+    }
+
+    /// The request, with every `--given` that is not an entry read as a
+    /// state file.
     fn request(&self) -> Result<PlanRequest, Failure> {
         let (given, state_files) = super::given::split(&self.given)?;
         Ok(PlanRequest {
@@ -304,44 +341,57 @@ impl PlanArgs {
         })
     }
 
-    /// Refuses a `--proof` file that is the model itself.
-    fn refuse_proof_on_model(&self, common: &Common) -> Result<(), Failure> {
+    /// Refuses `--proof` files that would replace an input: for a hint,
+    /// FILE and FILE.cnf; for steps, any of FILE.1, FILE.1.cnf, FILE.2, ...
+    /// already there (the run creates the others).
+    fn refuse_proof_on_inputs(&self, inputs: &Inputs, steps: bool) -> Result<(), Failure> {
         let Some(proof) = &self.proof else { return Ok(()) };
-        let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
-        let mut formula = proof.as_os_str().to_owned();
-        formula.push(".cnf");
-        if same(proof, &common.model) || same(Path::new(&formula), &common.model) {
-            return Err(Failure::bad_input(format!(
-                "--proof {}: would overwrite the model; expected another file",
-                proof.display()
-            )));
+        if !steps {
+            let mut formula = proof.as_os_str().to_owned();
+            formula.push(".cnf");
+            for path in [proof.as_path(), Path::new(&formula)] {
+                inputs.refuse("--proof", path).map_err(Failure::bad_input)?;
+            }
+            return Ok(());
         }
-        Ok(())
+        let Some(stem) = proof.file_name() else {
+            return Err(Failure::bad_input(format!("--proof {}: expected a file name", proof.display())));
+        };
+        let stem = std::os::unix::ffi::OsStrExt::as_bytes(stem);
+        let numbered = |name: &[u8]| {
+            let Some(number) = name.strip_prefix(stem).and_then(|rest| rest.strip_prefix(b".")) else {
+                return false;
+            };
+            let number = number.strip_suffix(b".cnf").unwrap_or(number);
+            !number.is_empty() && number.iter().all(u8::is_ascii_digit)
+        };
+        let dir = proof.parent().unwrap_or(Path::new(""));
+        inputs.refuse_family("--proof", dir, numbered).map_err(Failure::bad_input)
     }
 }
 
 /// `somaria hint`: the report, or with `--format svg` the picture of the
-/// step, drawn as `--reveal` says.
+/// step, drawn as `--reveal` says (or of why there is none).
 pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
-    args.refuse_proof_on_model(common)?;
+    let inputs = args.inputs(common);
+    args.refuse_proof_on_inputs(&inputs, false)?;
     let request = args.request()?;
     if common.format != OutputFormat::Svg {
-        return run_report(common, args.engine.as_deref(), |run| {
+        return run_report_reading(common, &inputs, args.engine.as_deref(), |run| {
             let options = run.solve_options(args.engine.clone());
             let reveal = args.reveal;
             move |puzzle| hints::hint(puzzle, &options, &request, reveal)
         });
     }
-    let run = Run::start(common, &[])?;
+    let run = Run::start(common, &inputs, &[])?;
     let options = run.solve_options(args.engine.clone());
     let reveal = args.reveal;
     let finished = run.supervise(move |puzzle| hints::hint(puzzle, &options, &request, reveal));
     let report = run.finish(args.engine.as_deref(), finished)?;
-    let Some(step) = &report.step else {
-        run.emit(&report, Vec::new())?;
-        return Ok(report.exit_code());
+    let scene = match &report.step {
+        Some(step) => hints::step_picture(run.puzzle.as_ref(), report.extent, &report.start, step, reveal)?,
+        None => hints::no_step_picture(run.puzzle.as_ref(), &report)?,
     };
-    let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &report.start, step, reveal)?;
     run.emit_scene(&scene)?;
     Ok(report.exit_code())
 }
@@ -349,29 +399,30 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
 /// `somaria steps`: the report, or with `--format svg -o DIR` one picture
 /// per step in DIR (step-001.svg, ...), each of the state before the step.
 pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
-    args.refuse_proof_on_model(common)?;
+    let inputs = args.inputs(common);
+    args.refuse_proof_on_inputs(&inputs, true)?;
     let request = args.request()?;
     if common.format != OutputFormat::Svg {
-        return run_report(common, args.engine.as_deref(), |run| {
+        return run_report_reading(common, &inputs, args.engine.as_deref(), |run| {
             let options = run.solve_options(args.engine.clone());
             move |puzzle| hints::steps(puzzle, &options, &request)
         });
     }
-    let Some(dir) = common.output.clone() else {
-        return Err(Failure::bad_input("steps --format svg writes one picture per step; expected -o DIR"));
-    };
+    let dir = picture_folder(common, &inputs)?;
     let run = Run::start_with(common, None)?;
     let options = run.solve_options(args.engine.clone());
     let finished = run.supervise(move |puzzle| hints::steps(puzzle, &options, &request));
     let report = run.finish(args.engine.as_deref(), finished)?;
     std::fs::create_dir_all(&dir).map_err(|e| cannot_write(&dir, e))?;
+    let paths: Vec<PathBuf> = (1..=report.steps.len()).map(|n| dir.join(format!("step-{n:03}.svg"))).collect();
+    for path in &paths {
+        inputs.refuse("--output", path).map_err(Failure::bad_input)?;
+    }
     let mut known = report.start.clone();
-    for (i, step) in report.steps.iter().enumerate() {
+    for (step, path) in report.steps.iter().zip(&paths) {
         let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &known, step, Reveal::What)?;
-        let path = dir.join(format!("step-{:03}.svg", i + 1));
-        let mut svg = Vec::new();
-        somaria::draw::svg::write(&scene, &mut svg).map_err(|e| cannot_write(&path, e))?;
-        std::fs::write(&path, svg).map_err(|e| cannot_write(&path, e))?;
+        let target = Target::resolve(path).map_err(Failure::bad_input)?;
+        target.write(|out| somaria::draw::svg::write(&scene, out)).map_err(|e| cannot_write(path, e))?;
         known.extend(step.facts.iter().filter(|f| f.op == "=").cloned());
     }
     let summary = format!("wrote {} pictures to {}\n", report.steps.len(), dir.display());

@@ -14,7 +14,7 @@ use somaria::model::Source;
 use somaria::puzzles::Error;
 use somaria::solver::{Backend, SolverConfig, Stop};
 
-use super::output::{Target, refuse_input};
+use super::output::{Inputs, Target, is_stdout_alias};
 use super::supervise::INTERRUPTED;
 use super::{Failure, cannot_write, exit};
 
@@ -29,13 +29,13 @@ pub struct GenerateArgs {
     /// The run's seed: the same seed gives the same puzzles on every machine.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Try every clue, so that dropping any one of those left gives a second solution.
+    /// Try every clue, so that none left can go: dropping one gives a second solution (or, where the template reads which clues are present, rules out the drawn one).
     #[arg(long)]
     pub minimal: bool,
     /// Keep only puzzles whose rating (the most constraints one deduction of `steps` needs) is in LO..HI.
     #[arg(long, value_name = "LO..HI", value_parser = parse_range)]
     pub difficulty: Option<(usize, usize)>,
-    /// Drop clues in symmetric pairs.
+    /// Drop clues in symmetric pairs (csp clue arrays, fans grids; refused for tile-cover rooms and vaults).
     #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
     pub symmetry: SymmetryArg,
     /// Threads making puzzles at once.
@@ -47,7 +47,7 @@ pub struct GenerateArgs {
     /// Keep a clue whose uniqueness check takes longer than SECONDS (the output then depends on the machine).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub budget: Option<Duration>,
-    /// Write each puzzle to DIR as STEM-NNNN.toml.
+    /// Write each puzzle to DIR as STEM-NNNN.toml (- for standard output, as without -o).
     #[arg(short, long, value_name = "DIR")]
     pub output: Option<PathBuf>,
     /// text: the models (or with -o, a line per file written); json: one JSON object per puzzle and line.
@@ -104,7 +104,11 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 /// `somaria generate`.
-pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
+pub fn run(mut args: GenerateArgs) -> Result<u8, Failure> {
+    // `-o -` is standard output, where the puzzles go without -o.
+    if args.output.as_deref().is_some_and(is_stdout_alias) {
+        args.output = None;
+    }
     let source = if args.model == Path::new("-") {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
@@ -130,16 +134,37 @@ pub fn run(args: GenerateArgs) -> Result<u8, Failure> {
         solver: SolverConfig { backend: args.solver, stop: Stop::never() },
         ..GenerateOptions::default()
     };
+    let designer = somaria::puzzles::designer(&source)?;
+    let inputs = Inputs::of_model(&args.model);
     if let Some(dir) = &args.output {
+        let stem = file_stem(designer.name());
+        let is_puzzle_file = |name: &[u8]| {
+            let number = name
+                .strip_prefix(stem.as_bytes())
+                .and_then(|rest| rest.strip_prefix(b"-"))
+                .and_then(|rest| rest.strip_suffix(b".toml"));
+            number.is_some_and(|n| !n.is_empty() && n.iter().all(u8::is_ascii_digit))
+        };
+        inputs.refuse_family("--output", dir, is_puzzle_file).map_err(Failure::bad_input)?;
         std::fs::create_dir_all(dir).map_err(|e| cannot_write(dir, e))?;
     }
-    let designer = somaria::puzzles::designer(&source)?;
-    emit(&args, designer.as_ref(), &options)
+    emit(&args, &inputs, designer.as_ref(), &options)
+}
+
+/// The stem of the files `-o DIR` writes: the template's file name without
+/// its extension.
+fn file_stem(name: &str) -> String {
+    Path::new(name).file_stem().map_or("puzzle".into(), |s| s.to_string_lossy().to_string())
 }
 
 /// Makes the puzzles and writes each as soon as it and those before it
 /// are done; the exit code is the worst outcome.
-fn emit(args: &GenerateArgs, designer: &dyn Designer, options: &GenerateOptions) -> Result<u8, Failure> {
+fn emit(
+    args: &GenerateArgs,
+    inputs: &Inputs,
+    designer: &dyn Designer,
+    options: &GenerateOptions,
+) -> Result<u8, Failure> {
     let progress = Arc::new(GenerateProgress::default());
     let planned = generate::shard_indices(options.count, options.shard).len() as u64;
     let done = Arc::new(AtomicBool::new(false));
@@ -152,7 +177,7 @@ fn emit(args: &GenerateArgs, designer: &dyn Designer, options: &GenerateOptions)
     let run = generate::generate_each(designer, options, &progress, &mut |result| {
         match result {
             Ok(puzzle) => {
-                written = write_puzzle(args, designer.name(), &puzzle, first, &mut out).and_then(|()| {
+                written = write_puzzle(args, inputs, designer.name(), &puzzle, first, &mut out).and_then(|()| {
                     out.flush().map_err(|e| Failure { code: exit::BAD_INPUT, message: format!("standard output: {e}") })
                 });
                 first = false;
@@ -176,20 +201,18 @@ fn emit(args: &GenerateArgs, designer: &dyn Designer, options: &GenerateOptions)
 
 fn write_puzzle(
     args: &GenerateArgs,
+    inputs: &Inputs,
     name: &str,
     puzzle: &Generated,
     first: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let broken = |e: std::io::Error| Failure { code: exit::BAD_INPUT, message: format!("standard output: {e}") };
-    let path = args.output.as_ref().map(|dir| {
-        let stem = Path::new(name).file_stem().map_or("puzzle".into(), |s| s.to_string_lossy().to_string());
-        dir.join(format!("{stem}-{:04}.toml", puzzle.index))
-    });
+    let path = args.output.as_ref().map(|dir| dir.join(format!("{}-{:04}.toml", file_stem(name), puzzle.index)));
     if let Some(path) = &path {
         // Whole files only, and never over the template.
+        inputs.refuse("--output", path).map_err(Failure::bad_input)?;
         let target = Target::resolve(path).map_err(Failure::bad_input)?;
-        refuse_input(&args.model, &[("--output", path, &target)]).map_err(Failure::bad_input)?;
         target.write(|out| out.write_all(puzzle.model.as_bytes())).map_err(|e| cannot_write(path, e))?;
     }
     match (args.format, &path) {

@@ -5,6 +5,7 @@
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -154,34 +155,118 @@ pub fn refuse_shared(outputs: &[(&str, &Path, &Target)]) -> Result<(), String> {
     Ok(())
 }
 
-/// Refuses an output that would replace the model being read: `model`
-/// itself, a symlink to it or a hard link of it (the same device and
-/// inode), or for a model read from standard input (`-`), the file that
-/// standard input is.
-pub fn refuse_input(model: &Path, outputs: &[(&str, &Path, &Target)]) -> Result<(), String> {
-    let source = if model == Path::new("-") { Path::new("/dev/stdin") } else { model };
-    let Ok(meta) = fs::metadata(source) else { return Ok(()) };
-    if !meta.is_file() {
-        return Ok(());
-    }
-    let input = Identity::Inode(meta.dev(), meta.ino());
-    for (flag, path, target) in outputs {
-        if target.identity() == input {
-            let what = if model == Path::new("-") {
-                "the file standard input reads the model from".to_string()
-            } else {
-                format!("the model file {}", model.display())
-            };
-            return Err(format!(
-                "{flag} {} names {what}; expected a different file, so the output does not replace the model",
-                path.display()
-            ));
-        }
-    }
-    Ok(())
+/// The files a run reads (the model, `--given` state files), so that no
+/// output replaces one of them. Every file a command writes is checked by
+/// [`Inputs::refuse`] before anything is written: the same path after
+/// canonicalising, or the same file (device and inode) through a symlink
+/// or a hard link.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    files: Vec<Input>,
 }
 
-fn is_stdout_alias(path: &Path) -> bool {
+#[derive(Clone, Debug)]
+struct Input {
+    /// How a message names it, such as "the model file m.toml".
+    named: String,
+    /// What an output would replace, such as "the model".
+    replaced: &'static str,
+    identity: Identity,
+    canonical: Option<PathBuf>,
+}
+
+impl Inputs {
+    /// The inputs of a command that reads only its model: `model`, or for
+    /// `-`, the file standard input reads it from.
+    pub fn of_model(model: &Path) -> Inputs {
+        let mut inputs = Inputs::default();
+        if model == Path::new("-") {
+            inputs.add(Path::new("/dev/stdin"), "the file standard input reads the model from".into(), "the model");
+        } else {
+            inputs.add(model, format!("the model file {}", model.display()), "the model");
+        }
+        inputs
+    }
+
+    /// Adds a state file read by `--given`.
+    pub fn add_state_file(&mut self, path: &Path) {
+        self.add(path, format!("the state file {}", path.display()), "the state file");
+    }
+
+    /// Adds `path` when it is a regular file (a device or a pipe is not
+    /// replaced by writing to it, and a file that is not there is read by
+    /// no one).
+    fn add(&mut self, path: &Path, named: String, replaced: &'static str) {
+        let Ok(meta) = fs::metadata(path) else { return };
+        if meta.is_file() {
+            let identity = Identity::Inode(meta.dev(), meta.ino());
+            self.files.push(Input { named, replaced, identity, canonical: fs::canonicalize(path).ok() });
+        }
+    }
+
+    /// Refuses `path`, given as `flag`, when writing it would replace an
+    /// input. Standard output is never an input's file.
+    pub fn refuse(&self, flag: &str, path: &Path) -> Result<(), String> {
+        if is_stdout_alias(path) {
+            return Ok(());
+        }
+        let identity = fs::metadata(path).ok().map(|meta| Identity::Inode(meta.dev(), meta.ino()));
+        let canonical = canonical_output(path);
+        for input in &self.files {
+            let same_file = identity.as_ref() == Some(&input.identity);
+            let same_path = canonical.is_some() && canonical == input.canonical;
+            if same_file || same_path {
+                return Err(format!(
+                    "{flag} {} names {}; expected a different file, so the output does not replace {}",
+                    path.display(),
+                    input.named,
+                    input.replaced
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses each of `outputs` that would replace an input.
+    pub fn refuse_all(&self, outputs: &[(&str, &Path, &Target)]) -> Result<(), String> {
+        outputs.iter().try_for_each(|(flag, path, _)| self.refuse(flag, path))
+    }
+
+    /// Refuses, before a run that writes a family of files in `dir` whose
+    /// names are not known until it ends (`STEM.1`, `STEM.2`, ...; one
+    /// picture per step), every file already in `dir` whose name `member`
+    /// accepts and that is an input. A file the run creates is new, so it
+    /// is not an input; one already there is checked here. An empty `dir`
+    /// is the current folder.
+    pub fn refuse_family(&self, flag: &str, dir: &Path, member: impl Fn(&[u8]) -> bool) -> Result<(), String> {
+        let listed = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+        let Ok(entries) = fs::read_dir(listed) else { return Ok(()) };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if member(name.as_bytes()) {
+                self.refuse(flag, &dir.join(name))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `path` made absolute with its folder's symlinks resolved (the file
+/// itself too, when it exists); `None` when its folder cannot be resolved.
+fn canonical_output(path: &Path) -> Option<PathBuf> {
+    if let Ok(canonical) = fs::canonicalize(path) {
+        return Some(canonical);
+    }
+    let name = path.file_name()?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(fs::canonicalize(parent).ok()?.join(name))
+}
+
+/// Whether `path` means this process's standard output.
+pub fn is_stdout_alias(path: &Path) -> bool {
     path == Path::new("-")
         || path == Path::new("/dev/stdout")
         || path == Path::new("/dev/fd/1")

@@ -13,7 +13,7 @@ use somaria::report::{self, Report, Stoppable};
 use somaria::solver::{Backend, Progress, SolverConfig};
 
 use super::args::{Common, OutputFormat};
-use super::output::{Target, refuse_input, refuse_shared};
+use super::output::{Inputs, Target, refuse_shared};
 use super::supervise::{self, Finished, Limits, supervise};
 use super::{Failure, exit};
 
@@ -26,7 +26,22 @@ where
     R: Stoppable + Send + 'static,
     J: FnOnce(&dyn Puzzle) -> Result<R, puzzles::Error> + Send + 'static,
 {
-    let run = Run::start(common, &[])?;
+    run_report_reading(common, &Inputs::of_model(&common.model), engine, job)
+}
+
+/// [`run_report`] for a command that reads `inputs` besides the model
+/// (they include it), none of which an output may replace.
+pub fn run_report_reading<R, J>(
+    common: &Common,
+    inputs: &Inputs,
+    engine: Option<&str>,
+    job: impl FnOnce(&Run) -> J,
+) -> Result<u8, Failure>
+where
+    R: Stoppable + Send + 'static,
+    J: FnOnce(&dyn Puzzle) -> Result<R, puzzles::Error> + Send + 'static,
+{
+    let run = Run::start(common, inputs, &[])?;
     let work = job(&run);
     let report = run.finish(engine, run.supervise(work))?;
     run.emit(&report, Vec::new())?;
@@ -52,23 +67,18 @@ pub struct Run {
 
 impl Run {
     /// Settles where the report goes (refusing a file that another output
-    /// also names), then loads the model.
-    pub fn start(common: &Common, others: &[(&str, &Path, &Target)]) -> Result<Run, Failure> {
+    /// also names, or that is one of `inputs`), then loads the model.
+    pub fn start(common: &Common, inputs: &Inputs, others: &[(&str, &Path, &Target)]) -> Result<Run, Failure> {
         let report_target = match &common.output {
-            Some(path) => {
-                let target = Target::resolve(path).map_err(Failure::bad_input)?;
-                let mut all = others.to_vec();
-                all.push(("--output", path, &target));
-                refuse_shared(&all).map_err(Failure::bad_input)?;
-                refuse_input(&common.model, &all).map_err(Failure::bad_input)?;
-                Some(target)
-            }
-            None => {
-                refuse_shared(others).map_err(Failure::bad_input)?;
-                refuse_input(&common.model, others).map_err(Failure::bad_input)?;
-                None
-            }
+            Some(path) => Some(Target::resolve(path).map_err(Failure::bad_input)?),
+            None => None,
         };
+        let mut all = others.to_vec();
+        if let (Some(path), Some(target)) = (&common.output, &report_target) {
+            all.push(("--output", path, target));
+        }
+        refuse_shared(&all).map_err(Failure::bad_input)?;
+        inputs.refuse_all(&all).map_err(Failure::bad_input)?;
         Run::start_with(common, report_target)
     }
 
@@ -172,7 +182,8 @@ impl Run {
             OutputFormat::Svg => {
                 let Some(drawn) = drawn else {
                     return Err(Failure::bad_input(
-                        "--format svg draws the reports of solve, facts and explain; expected --format text or json",
+                        "--format svg draws the reports of solve, facts, explain and hint (and with -o DIR, steps); \
+                         expected --format text or json",
                     ));
                 };
                 let scene = self.puzzle.picture(drawn)?;

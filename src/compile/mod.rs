@@ -685,16 +685,11 @@ impl Encoder {
         Ok(result)
     }
 
-    /// A literal that, when assumed, makes `expr` defined and equal to `v`:
-    /// a clue that a solver can be asked to give or not, call by call.
-    pub fn eq_selector(&mut self, expr: &IExpr, v: i64) -> Result<Lit, CompileError> {
+    /// A literal that, when assumed, makes `expr` hold: a constraint that a
+    /// solver can be asked to keep or not, call by call.
+    pub fn selector(&mut self, expr: &BExpr) -> Result<Lit, CompileError> {
         let selector = self.new_lit()?;
-        let (mut lin, defs) = self.int_term(expr)?;
-        for d in defs {
-            self.clause(&[!selector, d]);
-        }
-        lin.k -= v;
-        self.post_lin(&[selector], &lin, linear::Rel::Eq)?;
+        self.assert(&[selector], expr)?;
         Ok(selector)
     }
 

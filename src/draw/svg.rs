@@ -60,12 +60,39 @@ pub fn colour(tint: Tint) -> &'static str {
 /// How far below a cell's centre its label's baseline is, in cells.
 const LABEL_DROP: f64 = 0.2;
 
+/// A coordinate or length as the document writes it: rounded to a
+/// thousandth of a cell (0.024 px), so that a sum such as `2 + 3 × 0.8`
+/// reads `4.4`, not `4.4000000000000004`, and a whole number has no point.
+/// Every number computed in floating point goes through it.
+#[derive(Clone, Copy)]
+struct Num(f64);
+
+impl Num {
+    /// The value rounded as it is written.
+    fn rounded(value: f64) -> f64 {
+        // A multiple of 1/1000 divided back is the double nearest that
+        // decimal, which `Display` writes in its shortest form.
+        let rounded = (value * 1000.0).round() / 1000.0;
+        // Not `-0`.
+        if rounded == 0.0 { 0.0 } else { rounded }
+    }
+}
+
+impl Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", Num::rounded(self.0))
+    }
+}
+
 /// Height of one caption line, in cells.
 const CAPTION_LINE: f64 = 0.8;
 
-/// Writes `scene` as an SVG document to `out`: the grounds, the thin grid
-/// lines, region borders, edges, corner dots, trails, marks, outlines and
-/// the caption, each layer over the one before.
+/// Writes `scene` as an SVG document to `out`: a white ground under the
+/// whole picture (so that the caption never stands on a viewer's own,
+/// often dark, background), the cells' grounds, the thin grid lines, region
+/// borders, edges, corner dots, trails, marks, outlines and the caption,
+/// each layer over the one before. A scene of no cells (nothing to draw
+/// but its caption) has no grid.
 ///
 /// ```
 /// use somaria::draw::{Ground, Scene};
@@ -80,17 +107,20 @@ const CAPTION_LINE: f64 = 0.8;
 pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let (rows, cols) = (scene.rows(), scene.cols());
-    let height = rows as f64 + scene.caption.len() as f64 * CAPTION_LINE + 0.2;
+    let height = Num::rounded(rows as f64 + scene.caption.len() as f64 * CAPTION_LINE + 0.2);
     // Wide enough for the longest caption line, at about 0.3 cells a letter.
     let longest = scene.caption.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let width = (cols as f64).max((longest as f64 * 0.3 + 0.2).ceil());
     writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{}" height="{}">"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="{}" height="{}">"#,
+        Num(width),
+        Num(height),
         (width * CELL_PX as f64).ceil() as usize,
         (height * CELL_PX as f64).ceil() as usize
     )?;
-    rect(&mut out, 0.0, 0.0, cols as f64, rows as f64, FLOOR)?;
+    // The floor of the grid, and the ground of the caption.
+    rect(&mut out, 0.0, 0.0, width, height, FLOOR)?;
     let mut number = itoa::Buffer::new();
     for (row, col, length, ground) in scene.ground_runs() {
         let fill = match ground {
@@ -105,7 +135,9 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
             out.write_all(end.as_bytes())?;
         }
     }
-    grid_lines(&mut out, rows, cols)?;
+    if rows > 0 && cols > 0 {
+        grid_lines(&mut out, rows, cols)?;
+    }
     if scene.has_regions() {
         region_borders(&mut out, scene)?;
     }
@@ -146,7 +178,7 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
                     text_content(&mut out, text)?;
                 } else {
                     let (x, y) = centre(*pos);
-                    text_element(&mut out, text, &[("x", &x), ("y", &(y + LABEL_DROP))])?;
+                    text_element(&mut out, text, &[("x", &Num(x)), ("y", &Num(y + LABEL_DROP))])?;
                 }
             }
             // As `circle` writes it, from the places worked out once.
@@ -165,7 +197,7 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
         writeln!(out, "</g>")?;
     }
     for &(row, col) in &scene.outlines {
-        let (x, y) = (col as f64 + 0.06, row as f64 + 0.06);
+        let (x, y) = (Num(col as f64 + 0.06), Num(row as f64 + 0.06));
         let attributes: [(&str, &dyn Display); 7] = [
             ("fill", &"none"),
             ("height", &0.88),
@@ -178,7 +210,7 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
         element(&mut out, "rect", &attributes)?;
     }
     for (i, line) in scene.caption.iter().enumerate() {
-        let y = rows as f64 + (i as f64 + 1.0) * CAPTION_LINE;
+        let y = Num(rows as f64 + (i as f64 + 1.0) * CAPTION_LINE);
         let attributes: [(&str, &dyn Display); 5] =
             [("fill", &INK), ("font-family", &"sans-serif"), ("font-size", &0.55), ("x", &0.1), ("y", &y)];
         text_element(&mut out, line, &attributes)?;
@@ -198,6 +230,7 @@ fn element(out: &mut impl Write, name: &str, attributes: &[(&str, &dyn Display)]
 }
 
 fn rect(out: &mut impl Write, x: f64, y: f64, width: f64, height: f64, fill: &str) -> io::Result<()> {
+    let (x, y, width, height) = (Num(x), Num(y), Num(width), Num(height));
     element(out, "rect", &[("fill", &fill), ("height", &height), ("width", &width), ("x", &x), ("y", &y)])
 }
 
@@ -235,9 +268,9 @@ struct Places {
 impl Places {
     fn of(rows: usize, cols: usize) -> Places {
         Places {
-            xs: (0..cols).map(|col| centre((0, col)).0.to_string()).collect(),
-            ys: (0..rows).map(|row| centre((row, 0)).1.to_string()).collect(),
-            baselines: (0..rows).map(|row| (centre((row, 0)).1 + LABEL_DROP).to_string()).collect(),
+            xs: (0..cols).map(|col| Num(centre((0, col)).0).to_string()).collect(),
+            ys: (0..rows).map(|row| Num(centre((row, 0)).1).to_string()).collect(),
+            baselines: (0..rows).map(|row| Num(centre((row, 0)).1 + LABEL_DROP).to_string()).collect(),
         }
     }
 
@@ -328,10 +361,10 @@ fn edge_elements(out: &mut impl Write, edge: &Edge) -> io::Result<()> {
         let attributes: [(&str, &dyn Display); 6] = [
             ("stroke", &colour(tint)),
             ("stroke-width", &0.05),
-            ("x1", &(x - dx)),
-            ("x2", &(x + dx)),
-            ("y1", &(y - dy)),
-            ("y2", &(y + dy)),
+            ("x1", &Num(x - dx)),
+            ("x2", &Num(x + dx)),
+            ("y1", &Num(y - dy)),
+            ("y2", &Num(y + dy)),
         ];
         element(out, "line", &attributes)?;
     }
@@ -350,7 +383,7 @@ fn corner_dots(out: &mut impl Write, rows: usize, cols: usize) -> io::Result<()>
         out,
         r#"<defs><pattern height="1" id="corner-dots" patternUnits="userSpaceOnUse" width="1" x="-0.5" y="-0.5"><circle cx="0.5" cy="0.5" fill="{INK}" r="0.07"/></pattern></defs>"#
     )?;
-    let (width, height) = (cols as f64 + 1.0, rows as f64 + 1.0);
+    let (width, height) = (cols + 1, rows + 1);
     element(
         out,
         "rect",
@@ -409,7 +442,7 @@ fn trail_element(trail: &Trail) -> Polyline {
         if i > 0 {
             points.push(' ');
         }
-        points.push_str(&format!("{x},{y}"));
+        points.push_str(&format!("{},{}", Num(x), Num(y)));
     }
     let width = if trail.tint == Tint::Wind { 0.2 } else { 0.34 };
     Polyline::new()
@@ -435,7 +468,7 @@ fn mark_elements(out: &mut impl Write, pos: Pos, mark: &Mark) -> io::Result<()> 
             let tip = (x + 0.32 * dx, y + 0.32 * dy);
             let left = (x - 0.25 * dx - 0.25 * dy, y - 0.25 * dy + 0.25 * dx);
             let right = (x - 0.25 * dx + 0.25 * dy, y - 0.25 * dy - 0.25 * dx);
-            let points = format!("{},{} {},{} {},{}", tip.0, tip.1, left.0, left.1, right.0, right.1);
+            let points = [tip, left, right].map(|(x, y)| format!("{},{}", Num(x), Num(y))).join(" ");
             let arrow = svg::node::element::Polygon::new().set("points", points).set("fill", colour(*tint));
             writeln!(out, "{arrow}")
         }
@@ -445,15 +478,15 @@ fn mark_elements(out: &mut impl Write, pos: Pos, mark: &Mark) -> io::Result<()> 
                 ("font-family", &"sans-serif"),
                 ("font-size", &0.6),
                 ("text-anchor", &"middle"),
-                ("x", &x),
-                ("y", &(y + LABEL_DROP)),
+                ("x", &Num(x)),
+                ("y", &Num(y + LABEL_DROP)),
             ];
             text_element(out, text, &attributes)
         }
         Mark::Ring(tint) => {
             let attributes: [(&str, &dyn Display); 6] = [
-                ("cx", &x),
-                ("cy", &y),
+                ("cx", &Num(x)),
+                ("cy", &Num(y)),
                 ("fill", &"none"),
                 ("r", &0.3),
                 ("stroke", &colour(*tint)),
@@ -462,7 +495,7 @@ fn mark_elements(out: &mut impl Write, pos: Pos, mark: &Mark) -> io::Result<()> 
             element(out, "circle", &attributes)
         }
         Mark::Square(tint) => rect(out, x - 0.22, y - 0.22, 0.44, 0.44, colour(*tint)),
-        Mark::Dot(tint) => circle(out, &x, &y, 0.14, colour(*tint)),
+        Mark::Dot(tint) => circle(out, &Num(x), &Num(y), 0.14, colour(*tint)),
     }
 }
 
@@ -499,6 +532,33 @@ mod tests {
     fn rgb(hex: &str) -> [u8; 3] {
         let n = u32::from_str_radix(&hex[1..], 16).unwrap();
         [(n >> 16) as u8, (n >> 8) as u8, n as u8]
+    }
+
+    #[test]
+    fn numbers_are_written_to_a_thousandth_of_a_cell() {
+        let written: Vec<String> =
+            [2.0 + 3.0 * 0.8, 0.8200000000000001, 2.6000000000000005, 6.0, -0.0001, 0.0625, 1.0 / 3.0]
+                .iter()
+                .map(|&v| Num(v).to_string())
+                .collect();
+        assert_eq!(written, ["4.4", "0.82", "2.6", "6", "0", "0.063", "0.333"]);
+        // Three caption lines and an arrow: sums that were written with
+        // sixteen digits.
+        let mut scene = Scene::new(2, 2);
+        scene.marks.push(((1, 1), Mark::Arrow(Dir::Left, Tint::Ink)));
+        scene.caption.extend(["one", "two", "three"].map(String::from));
+        let (text, _) = Rendered::of(&scene);
+        assert!(text.contains(r#"y="3.6""#) && text.contains(r#"y="4.4""#), "{text}");
+        assert!(text.contains("1.18,1.5 1.75,1.25 1.75,1.75"), "{text}");
+    }
+
+    #[test]
+    fn a_scene_of_no_cells_is_its_caption_on_white() {
+        let mut scene = Scene::new(0, 0);
+        scene.caption.push("nothing to draw".to_string());
+        let (text, rendered) = Rendered::of(&scene);
+        assert!(!text.contains("<line") && !text.contains(r#"height="0""#), "{text}");
+        assert_eq!(rendered.at((0.05, 0.9)), rgb(FLOOR), "the caption's ground");
     }
 
     #[test]

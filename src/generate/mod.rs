@@ -25,24 +25,12 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::hints::{self, PlanRequest};
-pub use crate::puzzles::design::{Designer, Draft, Drops, Measure, Slot};
+pub use crate::puzzles::design::{Designer, Draft, Drops, Measure, Slot, Symmetry};
 use crate::puzzles::{Error, SolveOptions};
 use crate::report::steps::{Difficulty, PlanStatus};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 use check::{Recount, Verdict};
-
-/// Which clues are dropped together, so the clues left are symmetric.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Symmetry {
-    /// Each clue alone.
-    #[default]
-    None,
-    /// A clue and the one turned half a turn about the grid's centre.
-    Rot180,
-    /// A clue and its mirror image across the vertical axis.
-    Mirror,
-}
 
 /// Which puzzles of a run this one makes: those whose index is `index`
 /// modulo `of`.
@@ -207,13 +195,27 @@ pub fn shard_indices(count: u64, shard: Shard) -> Vec<u64> {
     (0..count).filter(|k| k % shard.of.max(1) == shard.index).collect()
 }
 
-/// Makes this shard's puzzles on `options.jobs` threads and hands each to
-/// `each` as soon as it and every puzzle before it are done, in index order
-/// (so the output is the same with any number of threads). Each puzzle's
-/// result comes on its own: one that fails does not stop the others; `each`
-/// returning false stops the run (no new puzzle is started).
-#[cfg(feature = "parallel")]
+/// Makes this shard's puzzles and hands each to `each` as soon as it and
+/// every puzzle before it are done, in index order (so the output is the
+/// same with any number of threads). Each puzzle's result comes on its own:
+/// one that fails does not stop the others; `each` returning false stops
+/// the run (no new puzzle is started). A symmetry the designer cannot keep
+/// is refused before any puzzle is made.
 pub fn generate_each(
+    designer: &dyn Designer,
+    options: &GenerateOptions,
+    progress: &GenerateProgress,
+    each: &mut dyn FnMut(Result<Generated, Error>) -> bool,
+) -> Result<(), Error> {
+    designer
+        .allows(options.symmetry)
+        .map_err(|why| Error::BadRequest(format!("--symmetry {}: {why}", options.symmetry.name())))?;
+    make_each(designer, options, progress, each)
+}
+
+/// [`generate_each`]'s puzzles on `options.jobs` threads of a rayon pool.
+#[cfg(feature = "parallel")]
+fn make_each(
     designer: &dyn Designer,
     options: &GenerateOptions,
     progress: &GenerateProgress,
@@ -271,13 +273,12 @@ pub fn generate_each(
     Ok(())
 }
 
-/// Makes this shard's puzzles one after another on the calling thread and
-/// hands each to `each`, in index order, until `each` returns false: the
-/// library built without the `parallel` feature (no thread pool), where
+/// [`generate_each`]'s puzzles one after another on the calling thread:
+/// the library built without the `parallel` feature (no thread pool), where
 /// `options.jobs` is not used. The puzzles are those that any number of
 /// threads makes.
 #[cfg(not(feature = "parallel"))]
-pub fn generate_each(
+fn make_each(
     designer: &dyn Designer,
     options: &GenerateOptions,
     progress: &GenerateProgress,
@@ -312,11 +313,14 @@ pub fn make(
     index: u64,
     progress: &GenerateProgress,
 ) -> Result<Generated, Error> {
+    designer
+        .allows(options.symmetry)
+        .map_err(|why| Error::BadRequest(format!("--symmetry {}: {why}", options.symmetry.name())))?;
     let started = Instant::now();
     let mut why = "its clues never made a unique puzzle".to_string();
     for attempt in 0..options.attempts.max(1) {
         let seed = puzzle_seed(options.seed, index, attempt);
-        let Some(draft) = designer.draw(&mut SplitMix64::new(seed), &options.solver)? else {
+        let Some(draft) = designer.draw(&mut SplitMix64::new(seed), &options.solver, options.symmetry)? else {
             return Err(Error::BadRequest(format!(
                 "{}: the model has no solution to draw clues from",
                 designer.name()
@@ -326,6 +330,11 @@ pub fn make(
         let Some(kept) =
             drop_clues(designer, draft.as_ref(), options, &mut SplitMix64::new(seed ^ 1), &mut tally, progress)?
         else {
+            if tally.ruled_out {
+                why = "every solution drawn was ruled out by its own clues (the template's constraints read which \
+                       clues are present)"
+                    .to_string();
+            }
             continue;
         };
         let clues = kept.iter().filter(|&&k| k).count();
@@ -347,7 +356,7 @@ pub fn make(
             options.seed,
             designer.name()
         );
-        let text = header + &body;
+        let text = crate::puzzles::design::above(&header, &body);
         let rating = match options.difficulty {
             Some((lo, hi)) => {
                 // The kind's own measure, where it has one; else steps'.
@@ -403,6 +412,8 @@ struct Tally {
     checks: u64,
     over_budget: u64,
     slowest_ms: f64,
+    /// The clues of the drawn solution all together rule it out.
+    ruled_out: bool,
 }
 
 /// Drops the clues of `draft` in a random order while the puzzle stays
@@ -410,9 +421,10 @@ struct Tally {
 ///
 /// Clues that narrow are tried once each (with `minimal`; else up to the
 /// first that cannot go): one that cannot be dropped never can once others
-/// are. Clues that reshape the puzzle are tried in passes, each over those
-/// left in the same order, until a pass drops none (with `minimal`; else
-/// one pass), and a drop that leaves no solution keeps its clue.
+/// are. Clues that reshape the puzzle, or that it reads as present, are
+/// tried in passes, each over those left in the same order, until a pass
+/// drops none (with `minimal`; else one pass), and a drop that leaves no
+/// solution (or rules the drawn one out) keeps its clue.
 fn drop_clues(
     designer: &dyn Designer,
     draft: &dyn Draft,
@@ -430,10 +442,12 @@ fn drop_clues(
         false => None,
     };
     tally.incremental = kept_solver.is_some();
+    let anchored = designer.drops() == Drops::Anchored;
     let mut verdict = |kept: &[bool], tally: &mut Tally, budget: Option<Duration>| {
         let started = Instant::now();
         let verdict = match kept_solver.as_mut() {
             Some(solver) => solver.verdict(kept)?,
+            None if anchored && !draft.holds(kept)? => Verdict::None,
             None => {
                 let text = draft.write(kept);
                 check::budgeted(designer.name(), &text, options.engine.as_deref(), &options.solver, budget)?
@@ -450,15 +464,27 @@ fn drop_clues(
     match verdict(&kept, tally, None)? {
         Verdict::Unique => {}
         Verdict::Several | Verdict::OverBudget => return Ok(None),
-        Verdict::None => {
-            return Err(Error::CheckFailed(format!(
+        Verdict::None if anchored => {
+            tally.ruled_out = true;
+            return Ok(None);
+        }
+        // A solution its own clues rule out: the template's fault when a
+        // check apart from the encodings agrees, else the encoding's.
+        Verdict::None if !draft.holds(&kept)? => {
+            return Err(Error::BadRequest(format!(
                 "{}: the clues read off a solution rule that solution out; the design's `read` does not agree \
                  with the constraints",
                 designer.name()
             )));
         }
+        Verdict::None => {
+            return Err(Error::CheckFailed(format!(
+                "{}: the puzzle with every clue drawn counted no solution, though the clues were read off one",
+                designer.name()
+            )));
+        }
     }
-    let reshape = designer.drops() == Drops::Reshape;
+    let reshape = designer.drops() != Drops::Narrow;
     let mut orbits = orbits(&slots, options.symmetry);
     rng.shuffle(&mut orbits);
     loop {
@@ -493,13 +519,7 @@ fn drop_clues(
 /// when the image is a slot too; in slot order.
 pub fn orbits(slots: &[Slot], symmetry: Symmetry) -> Vec<Vec<usize>> {
     let image = |s: &Slot| -> Option<Slot> {
-        let (r, c) = s.place?;
-        let (rows, cols) = s.extent;
-        let place = match symmetry {
-            Symmetry::None => return None,
-            Symmetry::Rot180 => (rows - 1 - r, cols - 1 - c),
-            Symmetry::Mirror => (r, cols - 1 - c),
-        };
+        let place = symmetry.image(s.place?, s.extent)?;
         Some(Slot { place: Some(place), ..*s })
     };
     let mut taken = vec![false; slots.len()];

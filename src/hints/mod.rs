@@ -11,7 +11,7 @@ mod state;
 
 use std::time::Instant;
 
-pub use picture::{state_text, step_picture};
+pub use picture::{no_step_picture, state_text, step_picture};
 pub use proof::step_formula;
 
 use crate::deduce::plan::{self, Limits, PlanStats, Settled, Start, State, Step, Target};
@@ -375,6 +375,8 @@ fn read_givens(d: &Deductions<'_>, given: &[String]) -> Result<Vec<Settled>, Err
                 }
             },
         };
+        // Matched without spaces; echoed as given.
+        let (shown_about, shown_value) = (about.trim(), value.trim());
         let (about, value) = (squeeze(about), squeeze(value));
         let of_thing: Vec<usize> = (0..d.facts.len()).filter(|&f| squeeze(&d.facts[f].about) == about).collect();
         if of_thing.is_empty() {
@@ -382,14 +384,15 @@ fn read_givens(d: &Deductions<'_>, given: &[String]) -> Result<Vec<Settled>, Err
             names.dedup();
             let names = crate::puzzles::listed(&names, 6);
             return Err(Error::BadRequest(format!(
-                "--given {entry:?}: nothing is named {about:?}; expected one of {names}"
+                "--given {entry:?}: nothing is named {shown_about:?}; expected one of {names}"
             )));
         }
         let Some(&fact) = of_thing.iter().find(|&&f| squeeze(&value_text(&d.facts[f].shown)) == value) else {
             let values: Vec<String> = of_thing.iter().map(|&f| value_text(&d.facts[f].shown)).collect();
             let values = crate::puzzles::listed(&values, 12);
+            let named = &d.facts[of_thing[0]].about;
             return Err(Error::BadRequest(format!(
-                "--given {entry:?}: {value:?} is not a value of {about}; expected one of {values}"
+                "--given {entry:?}: {shown_value:?} is not a value of {named}; expected one of {values}"
             )));
         };
         settled.push(Settled { fact, holds });

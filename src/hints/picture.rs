@@ -6,8 +6,10 @@
 
 use crate::draw::{Ground, Mark, Scene, Tint, text};
 use crate::grid::Pos;
-use crate::puzzles::{DecidedBy, Drawn, Entry, Error, PlayState, Puzzle, SolveReport, Stats, Status, wrapped};
-use crate::report::steps::{Reveal, ShownFact, ShownStep, facts_text, step_text};
+use crate::puzzles::{
+    DecidedBy, Drawn, Entry, Error, ExplainReport, PlayState, Puzzle, SolveReport, Stats, Status, wrapped,
+};
+use crate::report::steps::{HintReport, PlanStatus, Reveal, ShownFact, ShownStep, ending_text, facts_text, step_text};
 
 /// The state `known`, with `step`'s cells shaded (and with `what` its new
 /// values drawn in) and, unless `reveal` is `where`, the cells of its
@@ -58,9 +60,76 @@ pub fn step_picture(
     reveal: Reveal,
 ) -> Result<Scene, Error> {
     if let Some((mut scene, _)) = state_scene(puzzle, known, Some(step), reveal) {
-        caption(&mut scene, step, reveal);
+        caption(&mut scene, step, reveal, Legend::Drawn);
         return Ok(scene);
     }
+    let mut scene = plain_state(puzzle, extent, known)?;
+    let mut shaded = false;
+    for fact in &step.facts {
+        if let Some(place) = fact.place.filter(|&p| inside(&scene, p)) {
+            scene.set_ground(place, Ground::Shaded(Tint::Highlight));
+            shaded = true;
+            if reveal == Reveal::What && fact.op == "=" {
+                scene.marks.push((place, Mark::Label(label(fact), Tint::Goal)));
+            }
+        }
+    }
+    if reveal != Reveal::Where {
+        for rule in &step.because {
+            let cells: Vec<(usize, usize)> = rule.cells.iter().copied().filter(|&p| inside(&scene, p)).collect();
+            scene.outlines.extend(cells);
+        }
+        scene.outlines.sort_unstable();
+        scene.outlines.dedup();
+    }
+    let outlined = !scene.outlines.is_empty();
+    caption(&mut scene, step, reveal, Legend::Plain { shaded, outlined });
+    Ok(scene)
+}
+
+/// The picture of a hint that gives no step. With no solution, the
+/// constraints that cannot all hold, drawn as `explain` draws them, and
+/// the entries that break them; otherwise the state the hint started from,
+/// captioned with why there is no step.
+pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene, Error> {
+    if report.status == PlanStatus::NoSolution {
+        let constraints = match (&report.clash, &report.explanation) {
+            (Some(clash), _) => clash.constraints.clone(),
+            (None, Some(explanation)) => explanation.clone(),
+            (None, None) => Vec::new(),
+        };
+        let explained = ExplainReport {
+            status: Status::NoSolution,
+            constraints,
+            certificate: None,
+            rule: None,
+            stats: Stats::default(),
+            stopped: None,
+            picture: None,
+        };
+        let mut scene = puzzle.picture(Drawn::Explanation(&explained))?;
+        match &report.clash {
+            Some(clash) => scene.caption.extend(wrapped(&format!("with the entries {}", clash.entries.join(", ")), 60)),
+            None if explained.constraints.is_empty() => scene.caption.push("no solution".to_string()),
+            None => {}
+        }
+        return Ok(scene);
+    }
+    let mut scene = match state_scene(puzzle, &report.start, None, report.reveal) {
+        Some((scene, _)) => scene,
+        None => plain_state(puzzle, report.extent, &report.start)?,
+    };
+    let ending = ending_text(report.status, report.remaining, report.remaining_complete, &None, &None);
+    for line in ending.lines().chain(report.stopped.iter().map(String::as_str)) {
+        scene.caption.extend(wrapped(line.trim(), 60));
+    }
+    Ok(scene)
+}
+
+/// The state `known` for a family that draws no state of play: the puzzle
+/// as it draws a blank solution (or a plain grid of `extent` when it draws
+/// none), with the known values written in where it wrote nothing.
+fn plain_state(puzzle: &dyn Puzzle, extent: (usize, usize), known: &[ShownFact]) -> Result<Scene, Error> {
     let blank = SolveReport {
         status: Status::Unknown,
         solution: None,
@@ -77,7 +146,6 @@ pub fn step_picture(
         Err(e) => return Err(e),
     };
     scene.caption.clear();
-    let inside = |scene: &Scene, (r, c): (usize, usize)| r < scene.rows() && c < scene.cols();
     if scene.marks.is_empty() {
         for fact in known.iter().filter(|f| f.op == "=") {
             if let Some(place) = fact.place.filter(|&p| inside(&scene, p)) {
@@ -85,34 +153,40 @@ pub fn step_picture(
             }
         }
     }
-    for fact in &step.facts {
-        if let Some(place) = fact.place.filter(|&p| inside(&scene, p)) {
-            scene.set_ground(place, Ground::Shaded(Tint::Highlight));
-            if reveal == Reveal::What && fact.op == "=" {
-                scene.marks.push((place, Mark::Label(label(fact), Tint::Goal)));
-            }
-        }
-    }
-    if reveal != Reveal::Where {
-        for rule in &step.because {
-            let cells: Vec<(usize, usize)> = rule.cells.iter().copied().filter(|&p| inside(&scene, p)).collect();
-            scene.outlines.extend(cells);
-        }
-        scene.outlines.sort_unstable();
-        scene.outlines.dedup();
-    }
-    caption(&mut scene, step, reveal);
     Ok(scene)
 }
 
-fn caption(scene: &mut Scene, step: &ShownStep, reveal: Reveal) {
+fn inside(scene: &Scene, (row, col): Pos) -> bool {
+    row < scene.rows() && col < scene.cols()
+}
+
+/// What the last caption line explains: the marks of a family's own state
+/// picture, or of a plain one, which has shading and outlines only where
+/// the step's facts and rules have cells in it.
+enum Legend {
+    Drawn,
+    Plain { shaded: bool, outlined: bool },
+}
+
+fn caption(scene: &mut Scene, step: &ShownStep, reveal: Reveal, legend: Legend) {
     for line in step_text(step, reveal).lines() {
         scene.caption.extend(wrapped(line.trim(), 60));
     }
-    if reveal == Reveal::Where {
-        scene.caption.push(format!("shaded: {}", facts_text(&step.facts, false)));
-    } else {
-        scene.caption.push("shaded: the cells the step settles; outlined: the cells of its constraints".into());
+    let (shaded, outlined) = match legend {
+        Legend::Drawn => (true, reveal != Reveal::Where),
+        Legend::Plain { shaded, outlined } => (shaded, outlined),
+    };
+    let mut parts = Vec::new();
+    if shaded && reveal == Reveal::Where {
+        parts.push(format!("shaded: {}", facts_text(&step.facts, false)));
+    } else if shaded {
+        parts.push("shaded: the cells the step settles".to_string());
+    }
+    if outlined {
+        parts.push("outlined: the cells of its constraints".to_string());
+    }
+    if !parts.is_empty() {
+        scene.caption.push(parts.join("; "));
     }
 }
 

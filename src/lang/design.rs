@@ -25,9 +25,9 @@ use std::ops::Range;
 use serde::Deserialize;
 
 use super::check::{Checker, Fault, Named, nearest};
-use super::ir::{IExpr, Known};
+use super::ir::{BExpr, IExpr, Known};
 use super::load::{Loader, ParamValue, invalid};
-use super::lower::{LVal, Lowerer};
+use super::lower::{Context, LVal, Lowerer};
 use super::model::{Base, Shape, Value};
 use crate::model::{LoadError, Spanned};
 
@@ -163,6 +163,59 @@ fn expr_array(index: &[(i64, i64)], values: &[i64]) -> String {
         }
         _ => format!("\"[{}]\"", cells(values)),
     }
+}
+
+/// The instances of constraints `which` of `model` (indices into its
+/// constraints), unrolled against its params as they stand: a template's
+/// constraints that read its clue arrays, unrolled again once the clue
+/// arrays are written anew. `Err` says why not: a grid global among them
+/// (whose encoding generate keeps for the whole draft), or a fault of the
+/// values, with the constraint's line.
+pub(crate) fn unroll(model: &super::model::Model, which: &[usize]) -> Result<Vec<BExpr>, String> {
+    let mut out = Vec::new();
+    for &k in which {
+        out.extend(unroll_instances(model, k)?.into_iter().map(|(_, expr)| expr));
+    }
+    Ok(out)
+}
+
+/// An unrolled instance: the names and shown values of its loop's
+/// variables, and its expression.
+pub(crate) type Bound = (Vec<(String, String)>, BExpr);
+
+/// [`unroll`] of constraint `k` alone, each instance with the values of
+/// its top-level `forall`'s variables (their names, and their values as
+/// shown: a number, or an enum value's name).
+pub(crate) fn unroll_instances(model: &super::model::Model, k: usize) -> Result<Vec<Bound>, String> {
+    let mut names = std::collections::HashMap::new();
+    for (e, decl) in model.enums.iter().enumerate() {
+        names.insert(decl.name.clone(), Named::EnumType(e));
+        for (k, value) in decl.values.iter().enumerate() {
+            names.insert(value.clone(), Named::EnumValue(e, k as i64 + 1));
+        }
+    }
+    for (p, param) in model.params.iter().enumerate() {
+        names.insert(param.name.clone(), Named::Param(p));
+    }
+    for (v, var) in model.vars.iter().enumerate() {
+        names.insert(var.name.clone(), Named::Var(v));
+    }
+    let ctx = Context {
+        names: &names,
+        enums: &model.enums,
+        params: &model.params,
+        vars: &model.vars,
+        functions: &model.functions,
+    };
+    let constraint = &model.constraints[k];
+    let mut lowerer = Lowerer::new(&ctx);
+    let instances = lowerer
+        .constraint(&constraint.expr)
+        .map_err(|f| format!("{} (line {}): {}; expected {}", constraint.name, constraint.line, f.found, f.expected))?;
+    if !lowerer.take_grids().is_empty() {
+        return Err(format!("{} (line {}) holds a grid global", constraint.name, constraint.line));
+    }
+    Ok(instances.into_iter().map(|i| (i.bindings, i.expr)).collect())
 }
 
 impl Loader<'_> {

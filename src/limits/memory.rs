@@ -23,7 +23,10 @@
 //!   cap. Memory swapped out is not resident, so it is not counted either.
 //!
 //! Both are counts for the whole process: several runs at once (a server's
-//! requests) each compare the whole process's memory with their cap.
+//! requests) each compare the whole process's memory with their cap. The
+//! watchdog compares them with the cap about every 20 ms; nothing refuses
+//! an allocation, so the memory a run holds can pass the cap by what it
+//! allocates before it stops (see [`super`]).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

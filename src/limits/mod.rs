@@ -15,6 +15,13 @@
 //! [`abandoned_workers`] counts, and prefer an interruptible backend
 //! ([`crate::solver::Backend::interruptible`]) when it is built.
 //!
+//! The work between SAT calls does not look at the token: a worker
+//! stopped while it loads or encodes a model is abandoned the same way and
+//! ends at its next SAT call, which the raised token refuses. Its memory
+//! goes on growing until then, so the memory cap stops a run soon after it
+//! is passed but is no ceiling: a worker stopped in the middle of encoding
+//! a model finishes the encoding, and holds it, before it ends.
+//!
 //! One request of a server:
 //!
 //! ```

@@ -25,6 +25,47 @@ pub struct Slot {
     pub extent: (usize, usize),
 }
 
+/// Which clues are dropped together, so the clues left are symmetric; a
+/// designer whose kind allows it draws a symmetric layout too.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Each clue alone.
+    #[default]
+    None,
+    /// A clue and the one turned half a turn about the grid's centre.
+    Rot180,
+    /// A clue and its mirror image across the vertical axis.
+    Mirror,
+}
+
+impl Symmetry {
+    /// The image of cell `(r, c)` of a grid of `(rows, cols)`; `None` with
+    /// no symmetry.
+    ///
+    /// ```
+    /// use somaria::puzzles::design::Symmetry;
+    /// assert_eq!(Symmetry::Rot180.image((0, 1), (3, 4)), Some((2, 2)));
+    /// assert_eq!(Symmetry::Mirror.image((0, 1), (3, 4)), Some((0, 2)));
+    /// assert_eq!(Symmetry::None.image((0, 1), (3, 4)), None);
+    /// ```
+    pub fn image(self, (r, c): (usize, usize), (rows, cols): (usize, usize)) -> Option<(usize, usize)> {
+        match self {
+            Symmetry::None => None,
+            Symmetry::Rot180 => Some((rows - 1 - r, cols - 1 - c)),
+            Symmetry::Mirror => Some((r, cols - 1 - c)),
+        }
+    }
+
+    /// Its name as `--symmetry` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rot180 => "rot180",
+            Symmetry::Mirror => "mirror",
+        }
+    }
+}
+
 /// How dropping a clue acts on the drawn solution.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Drops {
@@ -36,6 +77,13 @@ pub enum Drops {
     /// route must cover): a drop may leave no solution, the one solution
     /// may move, and a clue kept once may be dropped after others are.
     Reshape,
+    /// The puzzle reads which clues are present (a template constraint on
+    /// how many clues there are): a drop may rule the drawn solution out,
+    /// and then keeps its clue ([`Draft::holds`] says, and a check finds
+    /// no solution); a drawn solution that its own clues rule out is drawn
+    /// again; and, as with [`Drops::Reshape`], a clue kept once may be
+    /// dropped after others are. The one solution is always the drawn one.
+    Anchored,
 }
 
 /// A kind of puzzle `generate` can make from a template.
@@ -44,8 +92,24 @@ pub trait Designer: Sync {
     fn name(&self) -> &str;
 
     /// A random solution, which depends on `rng` alone; `None` when the
-    /// template has none.
-    fn draw<'a>(&'a self, rng: &mut SplitMix64, solver: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error>;
+    /// template has none. A kind that allows `symmetry` ([`Designer::allows`])
+    /// draws a layout whose clues are symmetric, where it has one.
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        solver: &SolverConfig,
+        symmetry: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error>;
+
+    /// Whether the kind's clues can be kept in `symmetry`'s pairs; `Err`
+    /// says why not. By default only [`Symmetry::None`]: a kind whose clues
+    /// have no images says so rather than ignore the option.
+    fn allows(&self, symmetry: Symmetry) -> Result<(), String> {
+        match symmetry {
+            Symmetry::None => Ok(()),
+            _ => Err(format!("{}: this kind of puzzle has no symmetric form", self.name())),
+        }
+    }
 
     /// How dropping a clue acts; most designers' clues narrow.
     fn drops(&self) -> Drops {
@@ -84,6 +148,14 @@ pub trait Draft: Send {
     /// it on the written text, with an engine of its own choosing.
     fn solution(&self, kept: &[bool], solver: &SolverConfig) -> Result<serde_json::Value, Error>;
 
+    /// Whether the drawn solution is one of the puzzle with the clues in
+    /// `kept`, by a check that shares nothing with the encodings; asked
+    /// before each check that loads the written text, for a designer whose
+    /// drops are [`Drops::Anchored`] (a kept solver asks it itself).
+    fn holds(&self, _kept: &[bool]) -> Result<bool, Error> {
+        Ok(true)
+    }
+
     /// One solver that answers every uniqueness check of this draft, the
     /// clues switched on and off by assumptions; `None` when the designer
     /// has none, and each check loads the written text afresh instead.
@@ -112,7 +184,9 @@ pub enum Verdict {
 /// Uniqueness checks of one draft on one solver kept between them.
 pub trait ClueSolver {
     /// The count up to 2 of the puzzle with the clues in `kept` (one flag
-    /// per slot of the draft).
+    /// per slot of the draft); for a designer whose drops are
+    /// [`Drops::Anchored`], [`Verdict::None`] when the drawn solution is
+    /// not one of that puzzle.
     fn verdict(&mut self, kept: &[bool]) -> Result<Verdict, Error>;
 
     /// The solver's counters so far.
@@ -149,9 +223,11 @@ struct DesignOnly {
 pub fn title_edit(source: &Source, title: &str) -> Result<(Range<usize>, String), LoadError> {
     let quoted = toml::Value::String(title.to_string()).to_string();
     let file: TitleOnly = source.parse()?;
+    // A line of its own goes after a byte-order mark, which must stay first.
+    let top = if source.text().starts_with(BOM) { BOM.len_utf8() } else { 0 };
     Ok(match file.title {
         Some(old) => (old.span(), quoted),
-        None => (0..0, format!("title = {quoted}\n")),
+        None => (top..top, format!("title = {quoted}\n")),
     })
 }
 
@@ -175,11 +251,70 @@ pub fn family_title_edit(source: &Source) -> Result<Option<(Range<usize>, String
 /// ```
 pub fn rewrite(text: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
     edits.sort_by_key(|(span, _)| std::cmp::Reverse((span.start, span.end)));
+    let ending = line_ending(text);
     let mut out = text.to_string();
     for (span, written) in edits {
-        out.replace_range(span, &written);
+        out.replace_range(span, &with_line_ending(&written, ending));
     }
     out
+}
+
+/// The byte-order mark a template may start with: what is written from it
+/// keeps the mark first, where a reader looks for it.
+pub const BOM: char = '\u{feff}';
+
+/// A text's line ending: `"\r\n"` when its first line ends so, else `"\n"`.
+///
+/// ```
+/// use somaria::puzzles::design::line_ending;
+/// assert_eq!(line_ending("a = 1\r\nb = 2\r\n"), "\r\n");
+/// assert_eq!(line_ending("a = 1\nb = 2\r\n"), "\n");
+/// assert_eq!(line_ending("a = 1"), "\n");
+/// ```
+pub fn line_ending(text: &str) -> &'static str {
+    match text.find('\n') {
+        Some(at) if text[..at].ends_with('\r') => "\r\n",
+        _ => "\n",
+    }
+}
+
+/// `written` (whose lines end in `"\n"`) with its lines ending in `ending`.
+///
+/// ```
+/// use somaria::puzzles::design::with_line_ending;
+/// assert_eq!(with_line_ending("a\nb\r\nc", "\r\n"), "a\r\nb\r\nc");
+/// assert_eq!(with_line_ending("a\nb", "\n"), "a\nb");
+/// ```
+pub fn with_line_ending(written: &str, ending: &str) -> String {
+    if ending == "\n" {
+        return written.to_string();
+    }
+    let mut out = String::with_capacity(written.len() + written.len() / 16);
+    let mut last = '\0';
+    for c in written.chars() {
+        if c == '\n' && last != '\r' {
+            out.push('\r');
+        }
+        out.push(c);
+        last = c;
+    }
+    out
+}
+
+/// `header` (lines ending in `"\n"`) put at the top of `body`: after its
+/// byte-order mark, if it has one, and in its line ending.
+///
+/// ```
+/// use somaria::puzzles::design::above;
+/// assert_eq!(above("# made\n", "\u{feff}a = 1\r\n"), "\u{feff}# made\r\na = 1\r\n");
+/// assert_eq!(above("# made\n", "a = 1\n"), "# made\na = 1\n");
+/// ```
+pub fn above(header: &str, body: &str) -> String {
+    let (mark, rest) = match body.strip_prefix(BOM) {
+        Some(rest) => (&body[..BOM.len_utf8()], rest),
+        None => ("", body),
+    };
+    format!("{mark}{}{rest}", with_line_ending(header, line_ending(rest)))
 }
 
 /// A family model's text with its grid string replaced by `rows` (and its

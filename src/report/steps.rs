@@ -375,7 +375,8 @@ fn clash_of_entries(entries: &[String]) -> String {
     }
 }
 
-fn ending_text(
+/// Why a run of `hint` or `steps` ended where it did, for a person.
+pub fn ending_text(
     status: PlanStatus,
     remaining: Option<u64>,
     complete: bool,

@@ -1,38 +1,53 @@
-//! The uniqueness checks of `generate` on one solver per drawn solution:
-//! the template is encoded once with every clue array blank, and each clue
-//! is one more constraint, "`read` = the clue", posted under a selector
-//! literal. A check assumes the selectors of the clues kept, so dropping a
-//! clue costs one SAT call on a solver that keeps what it learnt, in place
-//! of loading, compiling and counting the written text afresh.
+//! The uniqueness checks of `generate` on one solver per drawn solution.
+//!
+//! The template's constraints that do not read its clue arrays are
+//! encoded once ([`super::clue_reads`]). Those that do are unrolled from
+//! the template's model with the clues written into its clue arrays,
+//! exactly as the puzzle's text states them. When they read the clues cell
+//! by cell (for a Sudoku, "cell[2,3] = 7" where the givens have a 7), they
+//! are unrolled once with every clue, and the instances of each clue's
+//! cell are encoded under a selector literal of that clue; a cell with no
+//! clue has only instances that hold trivially. Otherwise (a constraint on
+//! how many clues there are) they are unrolled again for each check, each
+//! instance met encoded once under a selector of its own. A check assumes
+//! the selectors of what its puzzle has. So dropping a clue costs one SAT
+//! call on a solver that keeps what it learnt, in place of loading,
+//! compiling and counting the written text afresh, and the formula of each
+//! check is the puzzle's own, whatever its constraints make of the clues.
 //!
 //! The first check (every clue, or any set of clues not within the first)
 //! finds a solution and blocks it on the literals that tell solutions
-//! apart, under an activation literal. Fewer clues only widen the
-//! solutions (the design's clues narrow), so that solution stays one, and
-//! each later check is "is there another?": one call under the kept
-//! selectors and the activation. A check with clues outside the first's
-//! retires the blocking clause (the activation's negation as a unit) and
-//! starts again.
+//! apart, under an activation literal. When the drops narrow (the clues
+//! are read cell by cell), fewer clues only widen the solutions, so that
+//! solution stays one, and each later check is "is there another?": one
+//! call under the kept selectors and the activation. When the puzzle reads
+//! which clues are present, each check first asks the independent verifier
+//! whether the drawn solution (the anchor) is one of the puzzle; if not,
+//! the check finds none, and if it is, "is there another?" as before. A
+//! check with clues outside the first's retires the blocking clause (the
+//! activation's negation as a unit) and starts again.
 //!
 //! Every model the solver finds is decoded and checked by the independent
-//! verifier against the model as the puzzle's text would state it (the
-//! template with the kept clues in its clue arrays), and its clues read off
-//! it by the design's `read` must be the clues assumed: a wrong selector
-//! encoding is an error, not a count. So "two or more" always rests on two
-//! checked solutions of the written puzzle (the first one checked again
-//! under the clues of each check), which is what `--minimal` claims of
-//! each clue; "one" rests on the encoding, and the puzzle output is
-//! counted once more from its text ([`crate::generate::check::recount`]).
+//! verifier against the model as the puzzle's text would state it. So "two
+//! or more" always rests on two checked solutions of the written puzzle
+//! (the first one, or the anchor, checked again under the clues of each
+//! check), which is what `--minimal` claims of each clue; "one" rests on
+//! the encoding, and the puzzle output is counted once more from its text
+//! ([`crate::generate::check::recount`]).
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::clue_reads::ClueReads;
 use super::{CspPuzzle, Engine};
 use crate::cnf::Lit;
 use crate::compile::repair::RepairLog;
 use crate::compile::repair::Route;
 use crate::compile::{Compiled, GridEncoding, ObjectiveUse};
-use crate::lang::model::{Model, Value};
+use crate::lang::design::{unroll, unroll_instances};
+use crate::lang::ir::BExpr;
+use crate::lang::model::{Model, Value, flat_position};
 use crate::lang::verify::Verifier;
 use crate::puzzles::Error;
 use crate::puzzles::design::{ClueSolver, Verdict};
@@ -41,63 +56,104 @@ use crate::solver::{Answer, Checked, Solve, SolveStats, SolverConfig};
 /// One clue of a draft: its array, its cell (row-major) and its value.
 pub type Clue = (usize, usize, i64);
 
+/// A solution's values (one per scalar) and the route of each grid global.
+pub type Anchor = (Vec<i64>, Vec<Option<Route>>);
+
 /// A csp template's [`ClueSolver`].
 pub struct CspClueSolver<'a> {
+    /// The template without the constraints that read its clue arrays,
+    /// which is what `compiled` encodes.
     puzzle: &'a CspPuzzle,
-    /// The template with the clue arrays as the last check's puzzle
-    /// writes them, for the verifier.
+    /// The whole template with the clue arrays as the last check's puzzle
+    /// writes them, for the verifier and the unrolling.
     written: Model,
+    /// The constraints of `written` that read a clue array.
+    dependent: &'a [usize],
     compiled: Compiled,
     solver: Box<dyn Solve + 'a>,
     log: Rc<RefCell<RepairLog>>,
     clues: Vec<Clue>,
-    /// Per clue, the literal that gives it.
-    selectors: Vec<Lit>,
+    /// When the clues are read cell by cell, per clue the literal that
+    /// makes the instances of its cell hold.
+    per_clue: Option<Vec<Lit>>,
+    /// Else, per instance of a dependent constraint met so far, the literal
+    /// that makes it hold.
+    selectors: HashMap<BExpr, Lit>,
+    /// The drawn solution, which every check must keep when the puzzle
+    /// reads which clues are present.
+    anchor: Option<Anchor>,
     projection: Vec<Lit>,
     one_hot: bool,
     /// The solution found by the first check, blocked under the
     /// activation literal, and the clues that check kept.
     blocked: Option<(Lit, Vec<bool>)>,
     /// That solution's values and routes.
-    first: (Vec<i64>, Vec<Option<Route>>),
+    first: Anchor,
 }
 
 impl CspPuzzle {
-    /// A [`CspClueSolver`] for `clues` (read off a solution of this
-    /// template with its clue arrays blank); `None` for a model with an
-    /// objective, whose counts are of its optimal solutions.
+    /// A [`CspClueSolver`] for `clues`, read off a solution of `template`
+    /// (the whole template, with its clue arrays blank), on this puzzle
+    /// (the template without the constraints `reads.dependent`); `None`
+    /// for a model with an objective, whose counts are of its optimal
+    /// solutions, and for a template whose clues the check cannot unroll
+    /// again on its own (a parameter computed from them, a grid global
+    /// among the constraints that read them). With an `anchor`, each check
+    /// first asks whether it is a solution of the puzzle.
     pub fn clue_solver<'a>(
         &'a self,
+        template: &Model,
+        reads: &'a ClueReads,
         clues: Vec<Clue>,
-        engine: Option<&str>,
-        config: &SolverConfig,
+        anchor: Option<Anchor>,
+        (engine, config): (Option<&str>, &SolverConfig),
     ) -> Result<Option<CspClueSolver<'a>>, Error> {
-        if self.program.objective.is_some() {
+        if self.program.objective.is_some() || !reads.derived.is_empty() || reads.grid.is_some() {
             return Ok(None);
         }
-        let Some(design) = self.design() else { return Ok(None) };
+        if template.design.is_none() {
+            return Ok(None);
+        }
         let (mut compiled, _) = self.compiled(Engine::choose(engine)?, ObjectiveUse::Optimize)?;
         let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
         let log = Rc::new(RefCell::new(RepairLog::default()));
         // No splicing, as in `count`: solutions are told apart by their routes.
-        let mut solver = self.driver(&grids, config.new_solver(&compiled.cnf, None), Vec::new(), false, &log);
-        let selectors = compiled.encoder.extend(&mut *solver, |enc| {
-            clues.iter().map(|&(a, k, v)| enc.eq_selector(&design.clues[a].read[k], v)).collect::<Result<Vec<_>, _>>()
-        })?;
+        let solver = self.driver(&grids, config.new_solver(&compiled.cnf, None), Vec::new(), false, &log);
         let (projection, one_hot) = self.solution_projection(&compiled.encoder, &grids);
-        Ok(Some(CspClueSolver {
+        let cellwise = reads.cellwise && anchor.is_none();
+        let mut solver = CspClueSolver {
             puzzle: self,
-            written: self.model.clone(),
+            written: template.clone(),
+            dependent: &reads.dependent,
             compiled,
             solver,
             log,
             clues,
-            selectors,
+            per_clue: None,
+            selectors: HashMap::new(),
+            anchor,
             projection,
             one_hot,
             blocked: None,
             first: (Vec::new(), Vec::new()),
-        }))
+        };
+        if cellwise {
+            solver.per_clue = Some(solver.clue_selectors(&reads.cells)?);
+        }
+        Ok(Some(solver))
+    }
+}
+
+/// The value a loop variable's shown value stands for: a number, a
+/// Boolean, or an enum value's name.
+fn shown_value(shown: &str, enums: &[crate::lang::model::EnumDecl]) -> Option<i64> {
+    match shown {
+        "true" => Some(1),
+        "false" => Some(0),
+        _ => shown
+            .parse()
+            .ok()
+            .or_else(|| enums.iter().find_map(|e| e.values.iter().position(|v| v == shown).map(|k| k as i64 + 1))),
     }
 }
 
@@ -105,7 +161,7 @@ impl CspClueSolver<'_> {
     /// Writes the clues of `kept` into the clue arrays of `written`, the
     /// rest blank.
     fn write_clues(&mut self, kept: &[bool]) -> Result<(), Error> {
-        let Some(design) = self.puzzle.design() else { return Ok(()) };
+        let Some(design) = self.written.design.clone() else { return Ok(()) };
         for (a, clue) in design.clues.iter().enumerate() {
             let Value::Array(array) = &mut self.written.params[clue.param].value else {
                 return Err(Error::Internal(format!("the clue param {} is not an array", clue.name)));
@@ -119,30 +175,97 @@ impl CspClueSolver<'_> {
         Ok(())
     }
 
-    /// One call under the selectors of `kept` and `extra`, every model
-    /// checked: by the verifier of the written puzzle, and its clues
-    /// against those assumed. A model found is kept in `last`.
-    fn call(&mut self, kept: &[bool], extra: Option<Lit>) -> Result<Answer, Error> {
-        self.write_clues(kept)?;
-        let mut assumptions: Vec<Lit> =
-            self.selectors.iter().zip(kept).filter(|(_, keep)| **keep).map(|(&s, _)| s).collect();
+    /// Per clue, a literal that makes the instances of its cell hold: the
+    /// dependent constraints, which read one clue cell per instance
+    /// (`cells`: per constraint, the clue array and the loop variables that
+    /// index it), unrolled once with every clue, each instance put under
+    /// the selector of the clue in its cell. An instance of a cell with no
+    /// clue holds trivially, as `reads` found with every clue blank.
+    fn clue_selectors(&mut self, cells: &[(usize, Vec<String>)]) -> Result<Vec<Lit>, Error> {
+        self.write_clues(&vec![true; self.clues.len()])?;
+        let Some(design) = self.written.design.as_ref() else { return Ok(Vec::new()) };
+        let slot: HashMap<(usize, usize), usize> =
+            self.clues.iter().enumerate().map(|(j, &(a, k, _))| ((a, k), j)).collect();
+        let mut parts: Vec<Vec<BExpr>> = vec![Vec::new(); self.clues.len()];
+        for (&k, (a, by)) in self.dependent.iter().zip(cells) {
+            let index = &design.clues[*a].index;
+            let instances = unroll_instances(&self.written, k)
+                .map_err(|why| Error::BadRequest(format!("the puzzle with every drawn clue does not load: {why}")))?;
+            for (bindings, expr) in instances {
+                if expr.as_const() == Some(true) {
+                    continue;
+                }
+                let at: Option<Vec<i64>> = by
+                    .iter()
+                    .map(|name| {
+                        let (_, shown) = bindings.iter().find(|(n, _)| n == name)?;
+                        shown_value(shown, &self.written.enums)
+                    })
+                    .collect();
+                match at.and_then(|at| flat_position(index, &at)).and_then(|p| slot.get(&(*a, p))) {
+                    Some(&j) => parts[j].push(expr),
+                    None => {
+                        return Err(Error::Internal(format!(
+                            "an instance of \"{}\" with no clue in its cell does not hold trivially",
+                            self.written.constraints[k].name
+                        )));
+                    }
+                }
+            }
+        }
+        let lits = self.compiled.encoder.extend(&mut *self.solver, |enc| {
+            parts.into_iter().map(|exprs| enc.selector(&BExpr::and(exprs))).collect::<Result<Vec<_>, _>>()
+        })?;
+        Ok(lits)
+    }
+
+    /// The literals to assume for the clues of `kept`: per clue, or the
+    /// selectors of the instances of the dependent constraints as
+    /// `written` states them, each instance encoded the first time it is
+    /// met.
+    fn selectors(&mut self, kept: &[bool]) -> Result<Vec<Lit>, Error> {
+        if let Some(per_clue) = &self.per_clue {
+            return Ok(per_clue.iter().zip(kept).filter(|(_, keep)| **keep).map(|(&l, _)| l).collect());
+        }
+        let instances = unroll(&self.written, self.dependent)
+            .map_err(|why| Error::BadRequest(format!("a puzzle with some of the drawn clues does not load: {why}")))?;
+        let mut conjuncts = Vec::new();
+        for instance in instances {
+            match instance {
+                BExpr::And(items) => conjuncts.extend(items),
+                other => conjuncts.push(other),
+            }
+        }
+        let mut lits = Vec::with_capacity(conjuncts.len());
+        for conjunct in conjuncts {
+            if conjunct.as_const() == Some(true) {
+                continue;
+            }
+            let lit = match self.selectors.get(&conjunct) {
+                Some(&lit) => lit,
+                None => {
+                    let lit = self.compiled.encoder.extend(&mut *self.solver, |enc| enc.selector(&conjunct))?;
+                    self.selectors.insert(conjunct, lit);
+                    lit
+                }
+            };
+            lits.push(lit);
+        }
+        Ok(lits)
+    }
+
+    /// One call under `selectors` and `extra`, every model checked by the
+    /// verifier of the written puzzle. A model found is kept in `first`
+    /// when there is no `extra`.
+    fn call(&mut self, selectors: &[Lit], extra: Option<Lit>) -> Result<Answer, Error> {
+        let mut assumptions = selectors.to_vec();
         assumptions.extend(extra);
         let verifier = Verifier::new(&self.written);
-        let (puzzle, encoder, log, clues) = (self.puzzle, &self.compiled.encoder, &self.log, &self.clues);
+        let (puzzle, encoder, log) = (self.puzzle, &self.compiled.encoder, &self.log);
         let mut last = None;
         let check = |value: &dyn Fn(Lit) -> bool| {
             let routes = log.borrow().routes.clone();
             let (values, _) = puzzle.check_model(&verifier, encoder, None, value, &routes)?;
-            let read = puzzle.clues_of(&values);
-            if let Some(((a, k, v), _)) = clues.iter().zip(kept).find(|((a, k, v), keep)| **keep && read[*a][*k] != *v)
-            {
-                return Err(format!(
-                    "a solution under the clue {v} of {}[{k}] reads {} there: the clue's selector does not say \
-                     what `read` says",
-                    puzzle.design().map_or("", |d| d.clues[*a].name.as_str()),
-                    read[*a][*k]
-                ));
-            }
             last = Some((values, routes));
             Ok(())
         };
@@ -153,13 +276,18 @@ impl CspClueSolver<'_> {
         Ok(answer)
     }
 
-    /// "Several" once the first solution is checked again as a solution of
-    /// the puzzle the last call wrote: the second one was checked by the call.
+    /// "Several" once a solution other than the one the last call found is
+    /// checked as a solution of the puzzle the last call wrote: the anchor
+    /// (checked before the call), or else the first solution.
     fn several(&self) -> Result<Verdict, Error> {
-        let (values, routes) = &self.first;
-        Verifier::new(&self.written).check(values, routes).map_err(|e| {
-            Error::CheckFailed(format!("the first solution of a draft is not one of a puzzle with fewer clues: {e}"))
-        })?;
+        if self.anchor.is_none() {
+            let (values, routes) = &self.first;
+            Verifier::new(&self.written).check(values, routes).map_err(|e| {
+                Error::CheckFailed(format!(
+                    "the first solution of a draft is not one of a puzzle with fewer clues: {e}"
+                ))
+            })?;
+        }
         Ok(Verdict::Several)
     }
 
@@ -184,10 +312,17 @@ impl CspClueSolver<'_> {
 
 impl ClueSolver for CspClueSolver<'_> {
     fn verdict(&mut self, kept: &[bool]) -> Result<Verdict, Error> {
+        self.write_clues(kept)?;
+        if let Some((values, routes)) = &self.anchor
+            && Verifier::new(&self.written).check(values, routes).is_err()
+        {
+            return Ok(Verdict::None);
+        }
+        let selectors = self.selectors(kept)?;
         if let Some((activation, first)) = &self.blocked {
             if kept.iter().zip(first).all(|(&k, &f)| f || !k) {
                 let activation = *activation;
-                return match self.call(kept, Some(activation))? {
+                return match self.call(&selectors, Some(activation))? {
                     Answer::Sat => self.several(),
                     Answer::Unsat => Ok(Verdict::Unique),
                 };
@@ -195,12 +330,12 @@ impl ClueSolver for CspClueSolver<'_> {
             self.solver.add_clause(&[!*activation]);
             self.blocked = None;
         }
-        if self.call(kept, None)? == Answer::Unsat {
+        if self.call(&selectors, None)? == Answer::Unsat {
             return Ok(Verdict::None);
         }
         let activation = self.block_last();
         self.blocked = Some((activation, kept.to_vec()));
-        match self.call(kept, Some(activation))? {
+        match self.call(&selectors, Some(activation))? {
             Answer::Sat => self.several(),
             Answer::Unsat => Ok(Verdict::Unique),
         }

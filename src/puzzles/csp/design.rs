@@ -25,8 +25,13 @@ impl CspPuzzle {
     /// and each is asked in turn to take a random value of its domain (a
     /// Boolean a random side), kept when some solution agrees with every
     /// value kept so far. Returns the value of every scalar, checked by the
-    /// independent verifier; `None` when the model has no solution.
-    pub fn random_solution(&self, rng: &mut SplitMix64, options: &SolveOptions) -> Result<Option<Vec<i64>>, Error> {
+    /// independent verifier, and the route of each grid global; `None` when
+    /// the model has no solution.
+    pub fn random_solution(
+        &self,
+        rng: &mut SplitMix64,
+        options: &SolveOptions,
+    ) -> Result<Option<super::clue_solver::Anchor>, Error> {
         let verifier = verify::Verifier::new(&self.model);
         let (mut compiled, _) = self.compiled(Engine::Auto, ObjectiveUse::Optimize)?;
         let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
@@ -35,7 +40,7 @@ impl CspPuzzle {
         let check = |solver: &dyn Solve, compiled: &crate::compile::Compiled| {
             let routes = log.borrow().routes.clone();
             self.check_model(&verifier, &compiled.encoder, None, &|l| solver.value(l), &routes)
-                .map(|(values, _)| values)
+                .map(|(values, _)| (values, routes))
                 .map_err(Error::CheckFailed)
         };
         if solver.solve()? == Answer::Unsat {
@@ -57,7 +62,7 @@ impl CspPuzzle {
             };
             assumptions.push(lit);
             // The last solution already agrees: no call needed.
-            if values[s] == value {
+            if values.0[s] == value {
                 continue;
             }
             match solver.solve_under(&assumptions)? {
@@ -68,6 +73,41 @@ impl CspPuzzle {
             }
         }
         Ok(Some(values))
+    }
+
+    /// This model without the constraints `which` (indices into its
+    /// constraints, none of which holds a grid global): a template's
+    /// constraints that do not read its clue arrays, on which `generate`
+    /// draws solutions and encodes its checks once.
+    pub fn without_constraints(&self, which: &[usize]) -> CspPuzzle {
+        let mut puzzle = self.clone();
+        let mut next = 0;
+        let renumbered: Vec<Option<usize>> = (0..self.model.constraints.len())
+            .map(|k| {
+                (!which.contains(&k)).then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect();
+        let mut k = 0;
+        puzzle.model.constraints.retain(|_| {
+            k += 1;
+            renumbered[k - 1].is_some()
+        });
+        let mut groups = Vec::new();
+        let mut moved = vec![None; self.program.groups.len()];
+        for (g, group) in self.program.groups.iter().enumerate() {
+            if let Some(constraint) = renumbered[group.constraint] {
+                moved[g] = Some(groups.len());
+                groups.push(crate::lang::Group { constraint, ..group.clone() });
+            }
+        }
+        puzzle.program.groups = groups;
+        for grid in &mut puzzle.program.grids {
+            grid.group = moved[grid.group].unwrap_or(grid.group);
+        }
+        puzzle
     }
 
     /// The scalars the design's `read` expressions read, in scalar order.

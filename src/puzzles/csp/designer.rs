@@ -1,12 +1,16 @@
 //! csp models with a design table as a [`Designer`]: the random solution
-//! is drawn on the template with every clue array blank, and a puzzle is
-//! the template's text with its clue arrays written anew.
+//! is drawn on the template without the constraints that read its clue
+//! arrays (with every clue array blank, when those hold trivially there),
+//! and a puzzle is the template's text with its clue arrays written anew.
 
+use super::clue_reads::{ClueReads, clue_reads};
+use super::clue_solver::Anchor;
 use super::design::with_clues;
 use super::{CspPuzzle, load_puzzle};
-use crate::lang::design::Design;
+use crate::lang::design::{Design, unroll};
+use crate::lang::verify::Verifier;
 use crate::model::{LoadError, Problem, Source};
-use crate::puzzles::design::{ClueSolver, Designer, Draft, Slot, rewrite, title_edit};
+use crate::puzzles::design::{ClueSolver, Designer, Draft, Drops, Slot, Symmetry, rewrite, title_edit};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
@@ -18,8 +22,18 @@ pub struct CspDesigner {
     text: String,
     /// The template's design, whose places are in `text`.
     design: Design,
-    /// The template with every clue array blank, whose solutions are drawn.
+    /// The template with every clue array blank.
     blank: CspPuzzle,
+    /// What the clue arrays reach.
+    reads: ClueReads,
+    /// The template without the constraints that read the clue arrays,
+    /// whose solutions are drawn and which the kept solver encodes; `None`
+    /// when those constraints hold trivially with every clue blank, and
+    /// `blank` serves.
+    fixed: Option<CspPuzzle>,
+    /// How a dropped clue acts: narrowing when the clues are read cell by
+    /// cell, else anchored on the drawn solution.
+    drops: Drops,
     /// The design's title, and where it goes in `text`: over the model's
     /// title's value, or a line of its own at the top.
     title: Option<(std::ops::Range<usize>, String)>,
@@ -28,7 +42,8 @@ pub struct CspDesigner {
 /// A random solution and its clues.
 struct CspDraft<'a> {
     designer: &'a CspDesigner,
-    values: Vec<i64>,
+    /// The solution's values and routes.
+    solution: Anchor,
     /// Per clue array, row-major.
     clues: Vec<Vec<i64>>,
     /// Per slot: its array and cell (row-major).
@@ -37,7 +52,8 @@ struct CspDraft<'a> {
 
 impl CspDesigner {
     /// The designer of a csp model; refused (as bad input) when it has no
-    /// design table.
+    /// design table, or reads its clue arrays in a way generate cannot
+    /// check exactly ([`clue_reads`]).
     pub fn new(source: &Source) -> Result<CspDesigner, LoadError> {
         let template = load_puzzle(source)?;
         let Some(design) = template.design() else {
@@ -51,18 +67,83 @@ impl CspDesigner {
                 },
             ));
         };
+        let reads = clue_reads(source, &template.model, design)?;
         let blanks: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
         let text = source.text().to_string();
         let blank = load_puzzle(&Source::from_text(source.name(), with_clues(&text, design, &blanks)))?;
+        // Narrow: every instance reads one clue cell and holds trivially
+        // with that cell blank, so a clue dropped only takes its instances away.
+        let trivial = unroll(&blank.model, &reads.dependent)
+            .is_ok_and(|instances| instances.iter().all(|i| i.as_const() == Some(true)));
+        let drops = if reads.cellwise && trivial { Drops::Narrow } else { Drops::Anchored };
+        if drops == Drops::Anchored {
+            refuse_unanchorable(source, &template, &reads)?;
+        }
+        let fixed = (drops == Drops::Anchored).then(|| blank.without_constraints(&reads.dependent));
         let title = design.title.as_ref().map(|title| title_edit(source, title)).transpose()?;
         let design = design.clone();
-        Ok(CspDesigner { name: source.name().to_string(), text, design, blank, title })
+        Ok(CspDesigner { name: source.name().to_string(), text, design, blank, reads, fixed, drops, title })
     }
 
     /// [`CspDesigner::new`] as the family's registered designer.
     pub fn boxed(source: &Source) -> Result<Box<dyn Designer>, LoadError> {
         Ok(Box::new(CspDesigner::new(source)?))
     }
+
+    /// The template solutions are drawn on.
+    fn fixed(&self) -> &CspPuzzle {
+        self.fixed.as_ref().unwrap_or(&self.blank)
+    }
+
+    /// How the clue arrays are read, for people: which constraints read
+    /// them and whether drops narrow.
+    pub fn reads(&self) -> (&ClueReads, Drops) {
+        (&self.reads, self.drops)
+    }
+}
+
+/// A constraint as a message names it: its name, and its line unless the
+/// name says it.
+fn named(constraint: &crate::lang::model::Constraint) -> String {
+    let line = format!("(line {})", constraint.line);
+    match constraint.name.ends_with(&line) {
+        true => format!("\"{}\"", constraint.name),
+        false => format!("\"{}\" {line}", constraint.name),
+    }
+}
+
+/// Refuses a template whose clues are read otherwise than cell by cell
+/// when a check could not tell whether the drawn solution is still one:
+/// with a grid global among the constraints that read them (the verifier
+/// needs its route, which only a solve finds), or an objective (a solution
+/// of the constraints need not be the optimum).
+fn refuse_unanchorable(source: &Source, template: &CspPuzzle, reads: &ClueReads) -> Result<(), LoadError> {
+    let model = &template.model;
+    let Some(&first) = reads.dependent.first() else { return Ok(()) };
+    let first = &model.constraints[first];
+    let why = "constraints that read the clue arrays cell by cell (`forall(i in .. where c[i] != blank)(..c[i]..)`, \
+               each instance holding with its cell blank): these read which clues are present, and generate \
+               checks each drop by whether the solution the clues were read from is still one";
+    if let Some(k) = reads.grid {
+        let constraint = &model.constraints[k];
+        return Err(source.error(
+            Some(constraint.expr.span.start),
+            Problem::Invalid {
+                found: format!("the grid global in {}, which reads the clue arrays", named(constraint)),
+                expected: format!("{why}, which a grid global's route, found only by a solve, keeps from it"),
+            },
+        ));
+    }
+    if let Some(objective) = &model.objective {
+        return Err(source.error(
+            Some(objective.expr.span.start),
+            Problem::Invalid {
+                found: format!("an objective beside {}, which reads the clue arrays", named(first)),
+                expected: format!("{why}, which an objective keeps from it (a solution need not be the optimum)"),
+            },
+        ));
+    }
+    Ok(())
 }
 
 impl Designer for CspDesigner {
@@ -70,10 +151,27 @@ impl Designer for CspDesigner {
         &self.name
     }
 
-    fn draw<'a>(&'a self, rng: &mut SplitMix64, solver: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
+    /// Every clue array has images: a 1-D array is a row (its clues paired
+    /// end to end), and one of more dimensions a grid of its last index
+    /// across and the others down, so `rot180` reverses every index and
+    /// `mirror` the last.
+    fn allows(&self, _: Symmetry) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn drops(&self) -> Drops {
+        self.drops
+    }
+
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        solver: &SolverConfig,
+        _: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
         let solve = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
-        let Some(values) = self.blank.random_solution(rng, &solve)? else { return Ok(None) };
-        let clues = self.blank.clues_of(&values);
+        let Some(solution) = self.fixed().random_solution(rng, &solve)? else { return Ok(None) };
+        let clues = self.blank.clues_of(&solution.0);
         let design = &self.design;
         let at = clues
             .iter()
@@ -83,7 +181,7 @@ impl Designer for CspDesigner {
                 cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
             })
             .collect();
-        Ok(Some(Box::new(CspDraft { designer: self, values, clues, at })))
+        Ok(Some(Box::new(CspDraft { designer: self, solution, clues, at })))
     }
 }
 
@@ -93,14 +191,12 @@ impl Draft for CspDraft<'_> {
         self.at
             .iter()
             .map(|&(a, k)| {
-                let index = &design.clues[a].index;
-                match index[..] {
-                    [(r0, r1), (c0, c1)] => {
-                        let cols = (c1 - c0 + 1) as usize;
-                        Slot { array: a, place: Some((k / cols, k % cols)), extent: ((r1 - r0 + 1) as usize, cols) }
-                    }
-                    _ => Slot { array: a, place: None, extent: (0, 0) },
-                }
+                // A grid of the last index across and the others down.
+                let sizes: Vec<usize> =
+                    design.clues[a].index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
+                let cols = sizes.last().copied().unwrap_or(1).max(1);
+                let rows = sizes.iter().rev().skip(1).product::<usize>();
+                Slot { array: a, place: Some((k / cols, k % cols)), extent: (rows, cols) }
             })
             .collect()
     }
@@ -118,7 +214,17 @@ impl Draft for CspDraft<'_> {
     }
 
     fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {
-        Ok(self.designer.blank.shown_json(&self.values))
+        Ok(self.designer.blank.shown_json(&self.solution.0))
+    }
+
+    /// The written text loaded afresh, and the drawn solution checked
+    /// against it by the verifier.
+    fn holds(&self, kept: &[bool]) -> Result<bool, Error> {
+        let text = self.write(kept);
+        let puzzle = load_puzzle(&Source::from_text(&self.designer.name, text))
+            .map_err(|e| Error::Internal(format!("a generated model does not load: {e}")))?;
+        let (values, routes) = &self.solution;
+        Ok(Verifier::new(&puzzle.model).check(values, routes).is_ok())
     }
 
     fn clue_solver<'s>(
@@ -126,8 +232,11 @@ impl Draft for CspDraft<'_> {
         engine: Option<&str>,
         solver: &SolverConfig,
     ) -> Result<Option<Box<dyn ClueSolver + 's>>, Error> {
+        let designer = self.designer;
         let clues = self.at.iter().map(|&(a, k)| (a, k, self.clues[a][k])).collect();
-        let found = self.designer.blank.clue_solver(clues, engine, solver)?;
+        let anchor = (designer.drops == Drops::Anchored).then(|| self.solution.clone());
+        let found =
+            designer.fixed().clue_solver(&designer.blank.model, &designer.reads, clues, anchor, (engine, solver))?;
         Ok(found.map(|s| Box::new(s) as Box<dyn ClueSolver + 's>))
     }
 }

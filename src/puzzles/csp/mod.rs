@@ -17,6 +17,7 @@
 //! assert_eq!(puzzle.count(&CountOptions::default()).unwrap().count, 3);
 //! ```
 
+pub mod clue_reads;
 pub mod clue_solver;
 mod count;
 pub mod design;

@@ -1,15 +1,19 @@
-//! Fans grids as a [`Designer`]: the template's size and its share of fans
-//! and walls are kept; fans, walls and directions are drawn anew, every
-//! floor cell in the wind becomes a weathercock (the clues), and the
-//! weathercocks are dropped while the orientation stays unique.
+//! Fans grids as a [`Designer`]: the template's size and its numbers of
+//! fans and walls are kept; fans, walls and directions are placed anew,
+//! every floor cell in the wind becomes a weathercock (the clues), and the
+//! weathercocks are dropped while the orientation stays unique. A layout
+//! with a fan that cannot blow, or with no weathercock, is drawn again, so
+//! no puzzle is empty; drawing the number of fans rather than each cell's
+//! chance of one keeps puzzles with many fans, which are harder to make
+//! unique, from being outnumbered by the easy ones with few.
 
 use serde::Deserialize;
 
 use super::{Cell, FanPuzzle, load_puzzle};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Problem, Source, Spanned};
-use crate::puzzles::Error;
-use crate::puzzles::design::{Designer, Draft, Slot, family_title_edit, rewrite_grid};
+use crate::puzzles::design::{Designer, Draft, Slot, Symmetry, family_title_edit, rewrite_grid};
+use crate::puzzles::{CountOptions, Error, Puzzle};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 
@@ -23,8 +27,10 @@ pub struct FansDesigner {
     title: Option<(std::ops::Range<usize>, String)>,
     rows: usize,
     cols: usize,
-    fan_rate: f64,
-    wall_rate: f64,
+    /// The template's fans and walls, which every layout has (as near as a
+    /// symmetry allows); its weathercocks are drawn anew.
+    fans: usize,
+    walls: usize,
 }
 
 /// A random layout with its directions.
@@ -57,9 +63,19 @@ impl FansDesigner {
                 },
             ));
         };
-        let cells = (layout.rows() * layout.cols()) as f64;
-        let count = |kind: Cell| layout.cells().filter(|(_, c)| **c == kind).count() as f64;
-        let fans = count(Cell::Fan).max(1.0);
+        let count = |kind: Cell| layout.cells().filter(|(_, c)| **c == kind).count();
+        let (fans, walls) = (count(Cell::Fan), count(Cell::Wall));
+        if fans == 0 || fans + walls == layout.rows() * layout.cols() {
+            return Err(source.error_at(
+                &grid,
+                Problem::Invalid {
+                    found: format!("a grid of {fans} fans, {walls} walls and no other cell"),
+                    expected: "a template with a fan and a cell beside fans and walls: generate keeps its numbers of \
+                               fans and walls, and a puzzle needs a fan and a weathercock"
+                        .into(),
+                },
+            ));
+        }
         Ok(FansDesigner {
             name: source.name().to_string(),
             text: source.text().to_string(),
@@ -67,8 +83,8 @@ impl FansDesigner {
             title: family_title_edit(source)?,
             rows: layout.rows(),
             cols: layout.cols(),
-            fan_rate: fans / cells,
-            wall_rate: count(Cell::Wall) / (cells - fans).max(1.0),
+            fans,
+            walls,
         })
     }
 
@@ -83,36 +99,105 @@ impl Designer for FansDesigner {
         &self.name
     }
 
-    fn draw<'a>(&'a self, rng: &mut SplitMix64, _: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
-        let rows: Vec<Vec<Cell>> = (0..self.rows)
-            .map(|_| {
-                (0..self.cols)
-                    .map(|_| {
-                        if rng.chance(self.fan_rate) {
-                            Cell::Fan
-                        } else if rng.chance(self.wall_rate) {
-                            Cell::Wall
-                        } else {
-                            Cell::Floor
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let mut rows = rows;
-        let layout = Grid::from_rows(rows.clone()).ok_or_else(|| Error::Internal("an empty fans grid".into()))?;
+    /// Fans, walls and directions are drawn symmetric (a fan's image turned
+    /// with it), so the weathercocks, every floor cell in the wind, are too.
+    fn allows(&self, _: Symmetry) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// A layout whose weathercocks all together leave one orientation,
+    /// drawn again until one does (up to [`MAX_LAYOUTS`]; then the last is
+    /// returned, which the driver finds not unique): with many fans few
+    /// layouts do, and drawing again only at the driver's attempts would
+    /// keep the puzzles with fewer fans than the template.
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        solver: &SolverConfig,
+        symmetry: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
+        let mut last = None;
+        for _ in 0..MAX_LAYOUTS {
+            let Some(draft) = self.layout(rng, symmetry) else { continue };
+            if draft.unique_with_every_weathercock(solver)? {
+                return Ok(Some(Box::new(draft)));
+            }
+            last = Some(draft);
+        }
+        if let Some(draft) = last {
+            return Ok(Some(Box::new(draft)));
+        }
+        Err(Error::BadRequest(format!(
+            "{}: no layout of {} fans and {} walls in {} × {} cells{} gave every fan a direction with wind and \
+             some weathercock, in {MAX_LAYOUTS} tries",
+            self.name,
+            self.fans,
+            self.walls,
+            self.rows,
+            self.cols,
+            match symmetry {
+                Symmetry::None => String::new(),
+                other => format!(" ({} symmetric)", other.name()),
+            }
+        )))
+    }
+}
+
+/// Layouts drawn for one attempt at a puzzle.
+const MAX_LAYOUTS: usize = 1000;
+
+impl FansDesigner {
+    /// A random layout with the template's numbers of fans and walls (the
+    /// nearest that `symmetry` allows, cells taken with their images), each
+    /// fan turned a random way its wind can blow (its image turned the
+    /// image way); `None` when some fan has no such way, or no floor cell
+    /// is in the wind: a puzzle with no fan or no weathercock is no puzzle.
+    fn layout(&self, rng: &mut SplitMix64, symmetry: Symmetry) -> Option<FansDraft<'_>> {
+        let extent = (self.rows, self.cols);
+        let mut orbits: Vec<Vec<Pos>> = Vec::new();
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                match symmetry.image((r, c), extent) {
+                    Some(image) if image < (r, c) => {}
+                    Some(image) if image != (r, c) => orbits.push(vec![(r, c), image]),
+                    _ => orbits.push(vec![(r, c)]),
+                }
+            }
+        }
+        rng.shuffle(&mut orbits);
+        let mut cells = vec![vec![Cell::Floor; self.cols]; self.rows];
+        // A fan on its own image must point along the axis: none under rot180.
+        let fits_fan = |orbit: &Vec<Pos>| orbit.len() == 2 || symmetry != Symmetry::Rot180;
+        let mut left = self.fans;
+        for orbit in orbits.iter().filter(|o| fits_fan(o)) {
+            if orbit.len() <= left {
+                orbit.iter().for_each(|&(r, c)| cells[r][c] = Cell::Fan);
+                left -= orbit.len();
+            }
+        }
+        let mut left = self.walls;
+        for orbit in &orbits {
+            if orbit.len() <= left && cells[orbit[0].0][orbit[0].1] == Cell::Floor {
+                orbit.iter().for_each(|&(r, c)| cells[r][c] = Cell::Wall);
+                left -= orbit.len();
+            }
+        }
+        let layout = Grid::from_rows(cells.clone())?;
         let mut dirs = Vec::new();
-        let places: Vec<Pos> = layout.cells().filter(|(_, c)| **c == Cell::Fan).map(|(p, _)| p).collect();
-        for place in places {
-            // Only a direction with wind in it can be forced by a weathercock.
+        for orbit in orbits.iter().filter(|o| layout[o[0]] == Cell::Fan) {
+            let place = orbit[0];
             let open: Vec<Dir> = Dir::ALL
                 .into_iter()
                 .filter(|&d| layout.step(place, d).is_some_and(|next| layout[next] != Cell::Wall))
+                .filter(|&d| orbit.len() == 2 || turned(d, symmetry) == d)
                 .collect();
             if open.is_empty() {
-                rows[place.0][place.1] = Cell::Floor;
-            } else {
-                dirs.push((place, rng.choose(&open)));
+                return None;
+            }
+            let dir = rng.choose(&open);
+            dirs.push((place, dir));
+            if let Some(&image) = orbit.get(1) {
+                dirs.push((image, turned(dir, symmetry)));
             }
         }
         let mut in_wind = vec![false; self.rows * self.cols];
@@ -126,11 +211,38 @@ impl Designer for FansDesigner {
                 at = next;
             }
         }
-        let blown = (0..self.rows)
+        let blown: Vec<Pos> = (0..self.rows)
             .flat_map(|r| (0..self.cols).map(move |c| (r, c)))
-            .filter(|&(r, c)| rows[r][c] == Cell::Floor && in_wind[r * self.cols + c])
+            .filter(|&(r, c)| cells[r][c] == Cell::Floor && in_wind[r * self.cols + c])
             .collect();
-        Ok(Some(Box::new(FansDraft { designer: self, cells: rows, dirs, blown })))
+        (!dirs.is_empty() && !blown.is_empty()).then_some(FansDraft { designer: self, cells, dirs, blown })
+    }
+}
+
+/// A direction as `symmetry` maps it: a half turn reverses it, a mirror
+/// across the vertical axis swaps left and right.
+fn turned(dir: Dir, symmetry: Symmetry) -> Dir {
+    match (symmetry, dir) {
+        (Symmetry::None, d) => d,
+        (Symmetry::Rot180, Dir::Up) => Dir::Down,
+        (Symmetry::Rot180, Dir::Down) => Dir::Up,
+        (_, Dir::Left) => Dir::Right,
+        (_, Dir::Right) => Dir::Left,
+        (Symmetry::Mirror, d) => d,
+    }
+}
+
+impl FansDraft<'_> {
+    /// Whether the puzzle with every weathercock has one orientation.
+    fn unique_with_every_weathercock(&self, solver: &SolverConfig) -> Result<bool, Error> {
+        let mut cells = self.cells.clone();
+        for &(r, c) in &self.blown {
+            cells[r][c] = Cell::Weathercock;
+        }
+        let layout = Grid::from_rows(cells).ok_or_else(|| Error::Internal("an empty fans grid".into()))?;
+        let options = CountOptions { limit: Some(2), solver: solver.clone(), ..CountOptions::default() };
+        let report = FanPuzzle::from_grid(layout).count(&options)?;
+        Ok(report.count == 1 && report.complete)
     }
 }
 

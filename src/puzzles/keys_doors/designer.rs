@@ -23,7 +23,9 @@ use serde::Deserialize;
 use super::{Cell, SYMBOLS, load_puzzle, maze};
 use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::Error;
-use crate::puzzles::design::{Designer, Draft, Drops, Measure, Slot, family_title_edit, rewrite_grid, solve_written};
+use crate::puzzles::design::{
+    Designer, Draft, Drops, Measure, Slot, Symmetry, family_title_edit, rewrite_grid, solve_written,
+};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 
@@ -113,7 +115,12 @@ impl Designer for KeysDoorsDesigner {
         &self.name
     }
 
-    fn draw<'a>(&'a self, rng: &mut SplitMix64, _: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        _: &SolverConfig,
+        _: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
         // The maze code draws the same tree, keys and doors for a seed
         // whatever share of loops it knocks out after them.
         let seed = rng.next_u64();
@@ -128,6 +135,17 @@ impl Designer for KeysDoorsDesigner {
             .filter(|&(r, c)| cells[r][c] != loopy[r][c])
             .collect();
         Ok(Some(Box::new(KeysDoorsDraft { designer: self, cells, walls })))
+    }
+
+    fn allows(&self, symmetry: Symmetry) -> Result<(), String> {
+        match symmetry {
+            Symmetry::None => Ok(()),
+            _ => Err(format!(
+                "{}: a vault's walls are a maze the family's maze code draws from the top left, which is never \
+                 symmetric; generate cannot keep its walls in pairs",
+                self.name
+            )),
+        }
     }
 
     fn drops(&self) -> Drops {

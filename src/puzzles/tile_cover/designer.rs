@@ -15,7 +15,7 @@ use super::{Cell, load_puzzle};
 use crate::grid::{Dir, Grid, Pos};
 use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::Error;
-use crate::puzzles::design::{Designer, Draft, Drops, Slot, family_title_edit, rewrite_grid, solve_written};
+use crate::puzzles::design::{Designer, Draft, Drops, Slot, Symmetry, family_title_edit, rewrite_grid, solve_written};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
 
@@ -122,7 +122,12 @@ impl Designer for TileCoverDesigner {
         &self.name
     }
 
-    fn draw<'a>(&'a self, rng: &mut SplitMix64, _: &SolverConfig) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        _: &SolverConfig,
+        _: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
         let (mut open, end) = self.walk(rng);
         // The tiles to leave: walls next to the walk, opened; not next to
         // its end, where a second route would step on one.
@@ -137,6 +142,17 @@ impl Designer for TileCoverDesigner {
         }
         let walls = open.cells().filter(|(_, o)| !**o).map(|(p, _)| p).collect();
         Ok(Some(Box::new(TileCoverDraft { designer: self, walls })))
+    }
+
+    fn allows(&self, symmetry: Symmetry) -> Result<(), String> {
+        match symmetry {
+            Symmetry::None => Ok(()),
+            _ => Err(format!(
+                "{}: a tile-cover room grows from one random walk out of the template's start, and its walls are \
+                 what that walk leaves; generate draws no symmetric room, so it cannot keep the walls in pairs",
+                self.name
+            )),
+        }
     }
 
     fn drops(&self) -> Drops {
