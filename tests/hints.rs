@@ -479,6 +479,38 @@ fn the_command_line_names_a_wrong_entry() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// A model with an objective and no solution: with any entry, `hint` and
+/// `steps` end with explain's constraints and exit 1, as they do with no
+/// entry, and `--proof` is no reason to refuse it. Once, the entry was
+/// refused as naming nothing (an empty list of names) and `--proof` said
+/// csp steps cannot be proofs, both exit 2.
+#[test]
+fn an_objective_with_no_solution_is_explained_whatever_the_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "kind = \"csp\"\nshow = [\"x\"]\nmaximize = 'x[1]'\n[vars]\nx = { index = [\"1..2\"], domain = \"1..3\" }\n\
+                [[constraint]]\nname = \"round\"\nexpr = 'x[1] < x[2] /\\ x[2] < x[1]'\n";
+    let model = common::cli::write_model(dir.path(), "m.toml", text);
+    let model = model.to_str().unwrap();
+    let proof = dir.path().join("p");
+    let proof = proof.to_str().unwrap();
+    for args in [
+        vec!["hint", model],
+        vec!["hint", model, "--given", "x[1]=1"],
+        vec!["steps", model, "--given", "x[2]!=3"],
+        vec!["steps", model, "--proof", proof],
+        vec!["hint", model, "--given", "x[1]=2", "--proof", proof],
+    ] {
+        let (report, code) = cli_json(&args);
+        assert_eq!((code, report["status"].as_str()), (1, Some("no_solution")), "{args:?}: {report}");
+        assert_eq!(report["explanation"][0]["name"], "round", "{args:?}: {report}");
+    }
+    let out = common::cli::somaria().args(["hint", model, "--given", "y[1]=1"]).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("expected one of x[1], x[2]"), "{stderr}");
+    assert!(!dir.path().join("p").exists() && !dir.path().join("p.1").exists());
+}
+
 // ------------------------------------------------------------ state files
 
 /// `solve`'s solution with the entries `keep` does not keep made holes

@@ -537,17 +537,20 @@ impl CspPuzzle {
             }
             assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
         }
+        let mut refuted = false;
         if wanted.switchable && wanted.facts && self.program.objective.is_some() {
             // Steps lead to the optimal solutions, the ones `facts` reports:
-            // the objective's rule becomes "it takes its best value".
-            let Some(best) = self.optimum(options)? else {
-                let built = Built { size, encode_ms, compiled: compiled_at, optimum };
-                let mut deductions = Deductions::new(solver, |_, _| Ok(()));
-                deductions.refuted = true;
-                return Ok((deductions, built));
-            };
-            optimum = best;
-            self.objective_at_optimum(&mut compiled, &mut *solver, &mut rules, best)?;
+            // the objective's rule becomes "it takes its best value". With
+            // no solution there is no best value; the rules and facts are
+            // still built, so that the player's entries are read (and a
+            // wrong one refused) before the steps end with the explanation.
+            match self.optimum(options)? {
+                None => refuted = true,
+                Some(best) => {
+                    optimum = best;
+                    self.objective_at_optimum(&mut compiled, &mut *solver, &mut rules, best)?;
+                }
+            }
         }
         let facts = if wanted.facts { self.value_facts(&mut compiled, &mut *solver)? } else { Vec::new() };
         let at = if wanted.switchable { optimum.map(|v| (rules.len() - 1, v)) } else { None };
@@ -555,6 +558,7 @@ impl CspPuzzle {
         let check = self.model_check(verifier, compiled, log, whole, at);
         let mut deductions = Deductions::new(solver, check);
         deductions.assumptions = assumptions;
+        deductions.refuted = refuted;
         // A constraint on one shown variable is the model's data, such as a
         // given digit: its facts are known from the start.
         deductions.stated = deduce::single_subject_rules(&rules, &facts);
