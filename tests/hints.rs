@@ -5,8 +5,11 @@
 //! solution; each step's constraints with its used facts must force its
 //! facts, and without any one constraint must not; a step marked smallest
 //! must have no smaller set of constraints that forces any of its facts;
-//! the end must match the number of solutions, and a solved end the one
-//! solution. The hint is the first step, and `--upto 1` then `hint` from
+//! in the state it is shown in, its facts must be every new fact its
+//! constraints force there (each needing all of them), none of the facts
+//! it uses may be spare, and a step of a constraint must not be shown
+//! while a fact follows from the known facts alone; the end must match the
+//! number of solutions, and a solved end the one solution. The hint is the first step, and `--upto 1` then `hint` from
 //! the state it reaches agrees with `steps`.
 
 use std::collections::HashMap;
@@ -62,13 +65,109 @@ fn forces(world: &World, rules: &[&str], known: &[ShownFact], fact: &ShownFact) 
         .all(|a| fact_holds(fact, a))
 }
 
+/// A fact as text, to compare facts however they were made.
+fn key(f: &ShownFact) -> (String, &'static str, String) {
+    (f.var.clone(), f.op, value_text(f))
+}
+
+/// Every fact the world can state: each variable with each of its values,
+/// as `=` and as `!=`.
+fn every_fact(world: &World) -> Vec<ShownFact> {
+    let mut values: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> = Default::default();
+    for a in &world.assignments {
+        for (var, value) in a {
+            values.entry(var).or_default().insert(value);
+        }
+    }
+    let fact = |var: &str, op, value: &str| ShownFact {
+        var: var.to_string(),
+        op,
+        value: serde_json::Value::String(value.to_string()),
+        place: None,
+        entry: None,
+    };
+    values.iter().flat_map(|(var, vs)| vs.iter().flat_map(move |v| [fact(var, "=", v), fact(var, "!=", v)])).collect()
+}
+
+/// A step in the state `known` it is shown in: no fact follows from the
+/// known facts alone while it names a constraint (a step of no constraint
+/// comes first); its facts are every new fact its constraints force there
+/// that needs each of them; and no fact it uses is spare.
+fn fresh_in_its_state(
+    world: &World,
+    step: &ShownStep,
+    known: &[ShownFact],
+    i: usize,
+    text: &str,
+) -> Result<(), TestCaseError> {
+    let because: Vec<&str> = step.because.iter().map(|r| r.name.as_str()).collect();
+    let known_keys: std::collections::HashSet<_> = known.iter().map(key).collect();
+    let new: Vec<ShownFact> = every_fact(world).into_iter().filter(|f| !known_keys.contains(&key(f))).collect();
+    if step.size > 0 {
+        let open = new.iter().find(|f| forces(world, &[], known, f));
+        prop_assert!(
+            open.is_none(),
+            "step {} names a constraint while {:?} follows from the facts known\n{}",
+            i,
+            open,
+            text
+        );
+    }
+    let needs_each = |f: &&ShownFact| {
+        (0..because.len()).all(|drop| {
+            let rest: Vec<&str> = because.iter().enumerate().filter(|&(j, _)| j != drop).map(|(_, &r)| r).collect();
+            !forces(world, &rest, known, f)
+        })
+    };
+    let mut expected: Vec<_> =
+        new.iter().filter(|f| forces(world, &because, known, f)).filter(needs_each).map(key).collect();
+    let mut shown: Vec<_> = step.facts.iter().map(key).collect();
+    expected.sort();
+    shown.sort();
+    prop_assert_eq!(
+        shown,
+        expected,
+        "step {}: its facts are not what its constraints force where it is shown\n{}",
+        i,
+        text
+    );
+    if step.using_minimal {
+        for drop in 0..step.using.len() {
+            let rest: Vec<ShownFact> =
+                step.using.iter().enumerate().filter(|&(j, _)| j != drop).map(|(_, u)| u.clone()).collect();
+            let spare = step.facts.iter().all(|f| forces(world, &because, &rest, f));
+            prop_assert!(!spare, "step {} uses {:?}, which it does not need\n{}", i, step.using[drop], text);
+        }
+    }
+    Ok(())
+}
+
 /// Every check of the module documentation on one model.
 fn check_against(world: &World, text: &str) -> Result<(), TestCaseError> {
+    check_from(world, text, &[])
+}
+
+/// An entry `NAME=VALUE` or `NAME!=VALUE` as a fact.
+fn entry_fact(entry: &str) -> ShownFact {
+    let (var, op, value) = match entry.split_once("!=") {
+        Some((var, value)) => (var, "!=", value),
+        None => entry.split_once('=').map(|(var, value)| (var, "=", value)).unwrap(),
+    };
+    let value = serde_json::Value::String(value.to_string());
+    ShownFact { var: var.to_string(), op, value, place: None, entry: None }
+}
+
+/// [`check_against`] from the player's entries `given`: the solutions
+/// are those that agree with them.
+fn check_from(world: &World, text: &str, given: &[&str]) -> Result<(), TestCaseError> {
     let puzzle = load_text(text);
     let options = SolveOptions::default();
-    let request = PlanRequest { count_limit: 1000, ..PlanRequest::default() };
+    let given: Vec<String> = given.iter().map(|g| g.to_string()).collect();
+    let entries: Vec<ShownFact> = given.iter().map(|g| entry_fact(g)).collect();
+    let request = PlanRequest { given: given.clone(), count_limit: 1000, ..PlanRequest::default() };
     let report: StepsReport = hints::steps(puzzle.as_ref(), &options, &request).unwrap();
-    let solutions = world.solutions();
+    let mut solutions = world.solutions();
+    solutions.retain(|a| entries.iter().all(|e| fact_holds(e, a)));
     let expected = match solutions.len() {
         0 => PlanStatus::NoSolution,
         1 => PlanStatus::Solved,
@@ -93,6 +192,7 @@ fn check_against(world: &World, text: &str) -> Result<(), TestCaseError> {
         for used in &step.using {
             prop_assert!(known.contains(used), "step {} uses {:?}, which was not known", i, used);
         }
+        fresh_in_its_state(world, step, &known, i, text)?;
         if step.smallest && world.rules.len() <= 8 {
             for bits in 0u32..1 << world.rules.len() {
                 let set: Vec<&str> =
@@ -120,15 +220,19 @@ fn check_against(world: &World, text: &str) -> Result<(), TestCaseError> {
     }
     let hint = hints::hint(puzzle.as_ref(), &options, &request, Reveal::What).unwrap();
     prop_assert_eq!(hint.step.as_ref(), report.steps.first());
-    upto_one_then_hint_agrees(puzzle.as_ref(), &report)?;
+    upto_one_then_hint_agrees(puzzle.as_ref(), &report, &given)?;
     Ok(())
 }
 
 /// `steps --upto 1` reaches the state of the single-constraint steps at
 /// the start of `full`, and `hint` from that state gives `full`'s next step.
-fn upto_one_then_hint_agrees(puzzle: &dyn somaria::Puzzle, full: &StepsReport) -> Result<(), TestCaseError> {
+fn upto_one_then_hint_agrees(
+    puzzle: &dyn somaria::Puzzle,
+    full: &StepsReport,
+    given: &[String],
+) -> Result<(), TestCaseError> {
     let options = SolveOptions::default();
-    let request = PlanRequest { upto: Some(1), count_limit: 1000, ..PlanRequest::default() };
+    let request = PlanRequest { given: given.to_vec(), upto: Some(1), count_limit: 1000, ..PlanRequest::default() };
     let upto = hints::steps(puzzle, &options, &request).unwrap();
     if full.status == PlanStatus::NoSolution {
         return Ok(());
@@ -164,13 +268,16 @@ fn same_next_step(hint: Option<&ShownStep>, next: Option<&ShownStep>) -> Result<
 /// A constraint between two variables, or between one and a number; or,
 /// with `slice` = (lo, hi, kind), over the slice `x[lo..hi]` (0-based):
 /// all different (kind 0), its sum compared as `rel` with the right side
-/// (1), or equal to itself reversed (2).
+/// (1), or equal to itself reversed (2). With `or` = (i, rel, c), the
+/// constraint is that or `x[i] rel c`, where `c` may be out of every
+/// domain (a disjunct that can never hold, such as `x[2] > 5`).
 #[derive(Clone, Debug)]
 struct Relation {
     left: usize,
     rel: &'static str,
     right: Result<usize, i64>,
     slice: Option<(usize, usize, u8)>,
+    or: Option<(usize, &'static str, i64)>,
 }
 
 fn relations() -> impl Strategy<Value = (usize, Vec<Relation>)> {
@@ -180,8 +287,9 @@ fn relations() -> impl Strategy<Value = (usize, Vec<Relation>)> {
             prop::sample::select(vec!["!=", "<", "=", "<="]),
             prop_oneof![(0..n).prop_map(Ok), (1i64..=3).prop_map(Err)],
             prop::option::weighted(0.3, (0..n, 0..n, 0u8..3).prop_map(|(a, b, k)| (a.min(b), a.max(b), k))),
+            prop::option::weighted(0.3, (0..n, prop::sample::select(vec!["=", "!=", ">", "<"]), 0i64..=5)),
         )
-            .prop_map(|(left, rel, right, slice)| Relation { left, rel, right, slice });
+            .prop_map(|(left, rel, right, slice, or)| Relation { left, rel, right, slice, or });
         (Just(n), prop::collection::vec(relation, 1..6))
     })
 }
@@ -205,6 +313,10 @@ fn csp_text(n: usize, relations: &[Relation]) -> String {
                 }
             }
         };
+        let expr = match r.or {
+            Some((i, rel, c)) => format!("({expr}) \\/ x[{}] {rel} {c}", i + 1),
+            None => expr,
+        };
         text.push_str(&format!("[[constraint]]\nname = \"c{i}\"\nexpr = '{expr}'\n"));
     }
     text
@@ -224,9 +336,10 @@ fn csp_world(n: usize, relations: Vec<Relation>) -> World {
             Ok(v) => value(v),
             Err(c) => c,
         };
-        let Some((lo, hi, kind)) = r.slice else { return relation_holds(r.rel, value(r.left), right) };
+        let or = r.or.is_some_and(|(i, rel, c)| relation_holds(rel, value(i), c));
+        let Some((lo, hi, kind)) = r.slice else { return or || relation_holds(r.rel, value(r.left), right) };
         let slice: Vec<i64> = (lo..=hi).map(value).collect();
-        match kind {
+        or || match kind {
             0 => slice.iter().collect::<std::collections::BTreeSet<_>>().len() == slice.len(),
             1 => relation_holds(r.rel, slice.iter().sum(), right),
             _ => slice.iter().eq(slice.iter().rev()),
@@ -352,11 +465,84 @@ fn check_with_objective(
 #[test]
 fn a_smallest_set_may_hold_a_rule_about_no_open_variable() {
     let relations = vec![
-        Relation { left: 1, rel: "=", right: Ok(0), slice: None },
-        Relation { left: 0, rel: "!=", right: Ok(2), slice: None },
-        Relation { left: 3, rel: "!=", right: Ok(1), slice: None },
+        Relation { left: 1, rel: "=", right: Ok(0), slice: None, or: None },
+        Relation { left: 0, rel: "!=", right: Ok(2), slice: None, or: None },
+        Relation { left: 3, rel: "!=", right: Ok(1), slice: None, or: None },
     ];
     check_with_objective(4, relations, &[0, -2, 1, -2], false).unwrap();
+}
+
+/// A rule on the values of `x` (0-based), judged here.
+type Judge = fn(&[i64]) -> bool;
+
+/// The csp model over `x[1..n]`, each of `lo..=hi`, with the constraints
+/// `(name, expression, rule)`, and its brute-force world.
+fn csp_case(n: usize, (lo, hi): (i64, i64), constraints: &[(&'static str, &str, Judge)]) -> (String, World) {
+    let mut text =
+        format!("kind = \"csp\"\nshow = [\"x\"]\n[vars]\nx = {{ index = [\"1..{n}\"], domain = \"{lo}..{hi}\" }}\n");
+    for (name, expr, _) in constraints {
+        text.push_str(&format!("[[constraint]]\nname = \"{name}\"\nexpr = '{expr}'\n"));
+    }
+    let width = (hi - lo + 1) as usize;
+    let values =
+        |code: usize| -> Vec<i64> { (0..n).map(|i| lo + (code / width.pow(i as u32) % width) as i64).collect() };
+    let assignments = (0..width.pow(n as u32))
+        .map(|code| values(code).iter().enumerate().map(|(i, v)| (format!("x[{}]", i + 1), v.to_string())).collect())
+        .collect();
+    let judges: Vec<(&'static str, Judge)> = constraints.iter().map(|&(name, _, judge)| (name, judge)).collect();
+    let holds = move |rule: &str, a: &Assignment| {
+        let x: Vec<i64> = (0..n).map(|i| a[&format!("x[{}]", i + 1)].parse().unwrap()).collect();
+        judges.iter().find(|(name, _)| *name == rule).is_some_and(|(_, judge)| judge(&x))
+    };
+    let rules = constraints.iter().map(|(name, _, _)| name.to_string()).collect();
+    (text, World { assignments, rules, holds: Box::new(holds) })
+}
+
+/// Issue 35, defect 8: steps found together in one state are shown one
+/// after another, so a later one is derived again where it is shown. Once
+/// the table's step kept `x[1] ≠ 0`, which it no longer needed once
+/// `x[1] = 2` was known, and `hint` from that state disagreed.
+#[test]
+fn a_later_step_is_derived_again_in_the_state_it_is_shown_in() {
+    let (text, world) = csp_case(
+        2,
+        (0, 2),
+        &[
+            ("positive", "x[1] > 0", |x| x[0] > 0),
+            ("two or five", "x[1] = 2 \\/ x[2] = 5", |x| x[0] == 2 || x[1] == 5),
+            ("the table", "table([x[1], x[2]], [| 0, 2 | 2, 2 |])", |x| matches!((x[0], x[1]), (0, 2) | (2, 2))),
+        ],
+    );
+    check_against(&world, &text).unwrap();
+    check_from(&world, &text, &["x[1]!=0"]).unwrap();
+    let puzzle = load_text(&text);
+    let request = PlanRequest { given: vec!["x[1]!=0".into()], count_limit: 10, ..PlanRequest::default() };
+    let report = hints::steps(puzzle.as_ref(), &SolveOptions::default(), &request).unwrap();
+    let table = report.steps.iter().find(|s| s.because.iter().any(|r| r.name == "the table")).unwrap();
+    assert_eq!(table.using, Vec::<ShownFact>::new(), "{report:?}");
+}
+
+/// Issue 35, defect 9: once `A` and `B` leave `x[1]` one value, that
+/// value is known before `C`'s step. Once, `C` was shown while `x[1] = 1`
+/// followed from the known facts alone, and that step came after it.
+#[test]
+fn a_step_of_no_constraint_comes_before_one_of_a_constraint() {
+    let (text, world) = csp_case(
+        4,
+        (1, 3),
+        &[
+            ("A", "x[1] != 3 \\/ x[2] > 5", |x| x[0] != 3 || x[1] > 5),
+            ("B", "x[1] != 2 \\/ x[3] > 5", |x| x[0] != 2 || x[2] > 5),
+            ("C", "x[4] = 1 \\/ x[2] > 5", |x| x[3] == 1 || x[1] > 5),
+        ],
+    );
+    check_against(&world, &text).unwrap();
+    let puzzle = load_text(&text);
+    let request = PlanRequest { count_limit: 10, ..PlanRequest::default() };
+    let report = hints::steps(puzzle.as_ref(), &SolveOptions::default(), &request).unwrap();
+    let c = report.steps.iter().position(|s| s.because.iter().any(|r| r.name == "C")).unwrap();
+    let before: Vec<&ShownFact> = report.steps[..c].iter().flat_map(|s| &s.facts).collect();
+    assert!(before.iter().any(|f| f.var == "x[1]" && f.op == "=" && f.value == 1), "{report:?}");
 }
 
 /// A domain wide enough for the log encoding, whose value literals are
@@ -384,7 +570,7 @@ fn a_wide_domain_steps_to_its_solution() {
 
 #[test]
 fn a_wrong_given_entry_is_named() {
-    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1), slice: None }]));
+    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1), slice: None, or: None }]));
     let request = PlanRequest { given: vec!["x[1]=3".into()], count_limit: 10, ..PlanRequest::default() };
     let hint = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).unwrap();
     assert_eq!(hint.status, PlanStatus::NoSolution);
@@ -395,7 +581,7 @@ fn a_wrong_given_entry_is_named() {
 
 #[test]
 fn a_given_entry_that_names_nothing_is_refused() {
-    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1), slice: None }]));
+    let puzzle = load_text(&csp_text(2, &[Relation { left: 0, rel: "<", right: Ok(1), slice: None, or: None }]));
     for bad in ["y[1]=2", "x[1]=7", "x[1]"] {
         let request = PlanRequest { given: vec![bad.into()], ..PlanRequest::default() };
         let error = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).err().unwrap();

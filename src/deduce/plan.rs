@@ -374,20 +374,45 @@ pub(super) fn forced(
     Ok(Forced { facts, core })
 }
 
-/// Whether `step`, found in an earlier state, is still an easiest step in
-/// `state`: none of its facts follows from fewer rules now. Steps of one
-/// search are found in the state before any of them; once one is applied,
-/// a later one may need fewer rules, so it is taken only when that is
-/// cheap to rule out (no rule, or one, whose only smaller set is none).
-pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step, memo: &mut Memo) -> Result<bool, SolverError> {
-    match step.size() {
-        0 => Ok(true),
-        1 => {
-            let pool = memo.pool(d);
-            Ok(forced(d, pool, &[], &state.settled(), &step.facts)?.facts.is_empty())
-        }
-        _ => Ok(false),
+/// `step`, found with others in an earlier state, derived again in
+/// `state`, where it is shown: its facts are every open fact its rules
+/// force there (empty when they force nothing new), and the facts it uses
+/// are shrunk again from those known there, so that it is the step a
+/// search in `state` would make of its rules. `None` when it may no longer
+/// be an easiest step: some fact now follows from the known facts alone
+/// (that step of no constraint comes first), or it needs more than one
+/// rule, whose smaller sets may now force something (a new search decides).
+pub fn shown_in(
+    d: &mut Deductions<'_>,
+    target: &Target,
+    state: &State,
+    step: &Step,
+    memo: &mut Memo,
+    stats: &mut PlanStats,
+) -> Result<Option<Step>, SolverError> {
+    if step.size() > 1 {
+        return Ok(None);
     }
+    let open = open_facts(target, state);
+    let known = state.settled();
+    let pool = memo.pool(d);
+    if !forced(d, pool, &[], &known, &open)?.facts.is_empty() {
+        return Ok(None);
+    }
+    if step.size() == 0 {
+        // Nothing follows from the known facts alone any more.
+        return Ok(Some(Step { facts: Vec::new(), ..step.clone() }));
+    }
+    let subjects = &d.rules[step.because[0]].subjects;
+    let about = |o: &&Settled| subjects.is_empty() || subjects.binary_search(&d.facts[o.fact].subject).is_ok();
+    let candidates: Vec<Settled> = open.iter().filter(about).copied().collect();
+    let relevant = relevant_known(d, &step.because, &known);
+    let found = forced(d, memo.pool(d), &step.because, &relevant, &candidates)?;
+    if found.facts.is_empty() {
+        return Ok(Some(Step { facts: Vec::new(), ..step.clone() }));
+    }
+    let shown = finish_step(d, step.because.clone(), found, step.smallest, &known, memo, stats)?;
+    Ok(shown.into_iter().next())
 }
 
 /// A minimal set of the `known` facts that, with `rules`, forces all of

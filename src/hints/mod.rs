@@ -235,13 +235,18 @@ fn walk(
         if found.is_empty() {
             break;
         }
-        for (i, mut step) in found.into_iter().enumerate() {
-            step.facts.retain(|f| !state.knows(f.fact));
+        for (i, step) in found.into_iter().enumerate() {
+            // The first step is found in this state; a later one, in the
+            // state before the first, so it is derived again here.
+            let step = match i {
+                0 => step,
+                _ => match plan::shown_in(d, &target, &state, &step, &mut memo, stats)? {
+                    Some(step) => step,
+                    None => continue 'outer,
+                },
+            };
             if step.facts.is_empty() {
                 continue;
-            }
-            if i > 0 && !plan::still_easiest(d, &state, &step, &mut memo)? {
-                continue 'outer;
             }
             let started = Instant::now();
             check_step(checker, &step)?;
