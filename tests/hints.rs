@@ -545,6 +545,34 @@ fn a_step_of_no_constraint_comes_before_one_of_a_constraint() {
     assert!(before.iter().any(|f| f.var == "x[1]" && f.op == "=" && f.value == 1), "{report:?}");
 }
 
+/// Several sets of known facts can be the fewest a step uses; the one
+/// shown must not depend on what the solver did before, or `hint` from the
+/// state a step is shown in names other facts than `steps` did. Here the
+/// last step, `x[1] = 3` and `x[3] = 2` from `c0` and `c2`, can use
+/// `x[2] = 1` or `x[3] ≠ 1`: once, `steps` said one and `hint` the other.
+#[test]
+fn the_facts_a_step_uses_do_not_depend_on_the_command() {
+    let (text, _) = csp_case(
+        4,
+        (1, 3),
+        &[
+            ("c0", "x[3] <= x[1]", |x| x[2] <= x[0]),
+            ("c1", "sum(x[4..4]) = x[2]", |x| x[3] == x[1]),
+            ("c2", "alldifferent(x[1..3]) \\/ x[1] < 0", |x| x[0] != x[1] && x[1] != x[2] && x[0] != x[2]),
+            ("c3", "x[3] != 1", |x| x[2] != 1),
+        ],
+    );
+    let puzzle = load_text(&text);
+    let options = SolveOptions::default();
+    let report = hints::steps(puzzle.as_ref(), &options, &PlanRequest::default()).unwrap();
+    let (last, before) = report.steps.split_last().unwrap();
+    let mut known: Vec<&ShownFact> = report.start.iter().collect();
+    known.extend(before.iter().flat_map(|s| &s.facts));
+    let given = known.iter().map(|f| format!("{}{}{}", f.var, f.op, value_text(f))).collect();
+    let hint = hints::hint(puzzle.as_ref(), &options, &PlanRequest { given, ..PlanRequest::default() }, Reveal::What);
+    assert_eq!(hint.unwrap().step.as_ref(), Some(last), "{report:?}");
+}
+
 /// A domain wide enough for the log encoding, whose value literals are
 /// made after the selectors: once, the solver and the encoder numbered
 /// them differently and `steps` stopped with an internal error.

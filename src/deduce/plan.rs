@@ -450,8 +450,10 @@ fn used_facts(
 }
 
 /// A subset of `known` that, with `rules`, forces all of `new`, shrunk by
-/// deletion from `known`, and whether every deletion test reached a verdict
-/// (then the subset is minimal); `None` when `known` does not force `new`.
+/// deletion from `known` one fact at a time, from the last (so the same for
+/// the same `known`, whatever the solver did before), and whether every
+/// deletion test reached a verdict (then the subset is minimal); `None`
+/// when `known` does not force `new`.
 fn shrink_used(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
@@ -489,6 +491,11 @@ fn shrink_used(
                 minimal = false;
                 Ok(None)
             }
+            // Not the solver's core, which depends on its history: each fact
+            // is dropped in turn, from the last, while the rest still force
+            // the new facts, so the same state gives the same facts used
+            // whichever command asks (hint and steps agree).
+            Ok(Some(_)) => Ok(Some(set.to_vec())),
             other => other,
         }
     });
