@@ -9,8 +9,11 @@
 //! constraints force there (each needing all of them), none of the facts
 //! it uses may be spare, and a step of a constraint must not be shown
 //! while a fact follows from the known facts alone; the end must match the
-//! number of solutions, and a solved end the one solution. The hint is the first step, and `--upto 1` then `hint` from
-//! the state it reaches agrees with `steps`.
+//! number of solutions, and a solved end the one solution. The start
+//! holds the entries and the givens' values (constraints that fix a value
+//! and say nothing more), and nothing else. The hint is the first step,
+//! and `--upto 1` then `hint` from the state it reaches agrees with
+//! `steps`.
 
 use std::collections::HashMap;
 
@@ -143,7 +146,7 @@ fn fresh_in_its_state(
 }
 
 /// Every check of the module documentation on one model.
-fn check_against(world: &World, text: &str) -> Result<(), TestCaseError> {
+fn check_against(world: &World, text: &str) -> Result<StepsReport, TestCaseError> {
     check_from(world, text, &[])
 }
 
@@ -159,7 +162,7 @@ fn entry_fact(entry: &str) -> ShownFact {
 
 /// [`check_against`] from the player's entries `given`: the solutions
 /// are those that agree with them.
-fn check_from(world: &World, text: &str, given: &[&str]) -> Result<(), TestCaseError> {
+fn check_from(world: &World, text: &str, given: &[&str]) -> Result<StepsReport, TestCaseError> {
     let puzzle = load_text(text);
     let options = SolveOptions::default();
     let given: Vec<String> = given.iter().map(|g| g.to_string()).collect();
@@ -177,7 +180,10 @@ fn check_from(world: &World, text: &str, given: &[&str]) -> Result<(), TestCaseE
     if expected == PlanStatus::GuessNeeded {
         prop_assert_eq!(report.remaining, Some(solutions.len() as u64));
     }
-    let mut known: Vec<ShownFact> = report.start.clone();
+    if expected != PlanStatus::NoSolution {
+        start_is_entries_and_givens(world, &report, &entries, text)?;
+    }
+    let mut known: Vec<ShownFact> = report.start.facts.clone();
     for (i, step) in report.steps.iter().enumerate() {
         let because: Vec<&str> = step.because.iter().map(|r| r.name.as_str()).collect();
         prop_assert_eq!(step.size, because.len());
@@ -221,6 +227,45 @@ fn check_from(world: &World, text: &str, given: &[&str]) -> Result<(), TestCaseE
     let hint = hints::hint(puzzle.as_ref(), &options, &request, Reveal::What).unwrap();
     prop_assert_eq!(hint.step.as_ref(), report.steps.first());
     upto_one_then_hint_agrees(puzzle.as_ref(), &report, &given)?;
+    Ok(report)
+}
+
+/// The start holds the entries and what the givens fix, and nothing more:
+/// each given says only that some variables take some values (it holds
+/// exactly when they do), and the start's facts are the entries and the
+/// givens' values, with each other value of a variable whose value they
+/// fix ruled out. Every other fact must be a step's.
+fn start_is_entries_and_givens(
+    world: &World,
+    report: &StepsReport,
+    entries: &[ShownFact],
+    text: &str,
+) -> Result<(), TestCaseError> {
+    let facts = every_fact(world);
+    let mut expected: std::collections::BTreeSet<_> = entries.iter().map(key).collect();
+    for given in &report.start.givens {
+        let fixed: Vec<&ShownFact> =
+            facts.iter().filter(|f| f.op == "=" && forces(world, &[given.name.as_str()], &[], f)).collect();
+        prop_assert!(!fixed.is_empty(), "the given {:?} fixes nothing\n{}", given.name, text);
+        for a in &world.assignments {
+            let says = fixed.iter().all(|f| fact_holds(f, a));
+            prop_assert_eq!(
+                (world.holds)(&given.name, a),
+                says,
+                "the given {:?} says more than its values",
+                given.name
+            );
+        }
+        expected.extend(fixed.into_iter().map(key));
+    }
+    let valued: Vec<(String, String)> =
+        expected.iter().filter(|(_, op, _)| *op == "=").map(|(var, _, value)| (var.clone(), value.clone())).collect();
+    for (var, value) in valued {
+        let others = facts.iter().filter(|f| f.var == var && f.op == "!=" && value_text(f) != value);
+        expected.extend(others.map(key));
+    }
+    let shown: std::collections::BTreeSet<_> = report.start.facts.iter().map(key).collect();
+    prop_assert_eq!(shown, expected, "the start is not the entries and the givens\n{}", text);
     Ok(())
 }
 
@@ -322,6 +367,16 @@ fn csp_text(n: usize, relations: &[Relation]) -> String {
     text
 }
 
+/// The constraints of `relations` that fix a value outright, `x[i] = c`
+/// (or `sum(x[i..i]) = c`, which the model unrolls to it): the givens, and
+/// only those (`x[i] < c`, `x[i] != c` or `x[i] = c \/ x[j] = 5` are
+/// deductions).
+fn csp_givens(relations: &[Relation]) -> Vec<String> {
+    let one = |r: &Relation| matches!(r.slice, None | Some((_, _, 1))) && r.slice.is_none_or(|(lo, hi, _)| lo == hi);
+    let given = |r: &Relation| r.rel == "=" && r.right.is_err() && one(r) && r.or.is_none();
+    relations.iter().enumerate().filter(|(_, r)| given(r)).map(|(i, _)| format!("c{i}")).collect()
+}
+
 fn csp_world(n: usize, relations: Vec<Relation>) -> World {
     let assignments = (0..3u32.pow(n as u32))
         .map(|code| {
@@ -400,7 +455,12 @@ proptest! {
     #[test]
     fn csp_steps_agree_with_brute_force((n, relations) in relations()) {
         let text = csp_text(n, &relations);
-        check_against(&csp_world(n, relations), &text)?;
+        let givens = csp_givens(&relations);
+        let report = check_against(&csp_world(n, relations), &text)?;
+        if report.status != PlanStatus::NoSolution {
+            let names: Vec<&str> = report.start.givens.iter().map(|g| g.name.as_str()).collect();
+            prop_assert_eq!(names, givens, "{}", text);
+        }
     }
 
     /// With an objective, the steps lead to the optimal solutions, those
@@ -455,7 +515,7 @@ fn check_with_objective(
             total == best
         });
     }
-    check_against(&world, &text)
+    check_against(&world, &text).map(drop)
 }
 
 /// A smallest set may hold a rule about no open variable: here `x[4] !=
@@ -496,6 +556,55 @@ fn csp_case(n: usize, (lo, hi): (i64, i64), constraints: &[(&'static str, &str, 
     };
     let rules = constraints.iter().map(|(name, _, _)| name.to_string()).collect();
     (text, World { assignments, rules, holds: Box::new(holds) })
+}
+
+/// Issue 35, defect 7: only a constraint that fixes a variable to a
+/// constant is a given, known from the start, as an entry is. Once, any
+/// constraint on one variable after folding was: `2*x[1] - 3 >= -1`,
+/// `lex_less([1, x[2]], [x[1]])` and `x[1] + 0*x[2] >= 2` were applied
+/// silently, and steps used their facts, which no step or `start` member
+/// stated. Now each is a step, and the report's `start` lists the givens,
+/// the entries and their facts (the text says "known from the start").
+#[test]
+fn only_a_constant_for_a_variable_is_known_from_the_start() {
+    let (text, world) = csp_case(
+        3,
+        (0, 5),
+        &[
+            ("fixed", "x[3] = 4", |x| x[2] == 4),
+            ("linear", "2*x[1] - 3 >= -1", |x| 2 * x[0] - 3 >= -1),
+            // [1, x[2]] before [x[1]]: 1 < x[1] (when equal, the longer is later).
+            ("lex", "lex_less([1, x[2]], [x[1]])", |x| 1 < x[0]),
+            ("zero", "x[1] + 0*x[2] >= 2", |x| x[0] >= 2),
+            ("either", "x[1] >= 2 \\/ x[2] > 9", |x| x[0] >= 2 || x[1] > 9),
+            ("the sum", "x[1] + x[2] + x[3] = 6", |x| x.iter().sum::<i64>() == 6),
+        ],
+    );
+    for given in [&[][..], &["x[2]!=5"]] {
+        let report = check_from(&world, &text, given).unwrap();
+        let givens: Vec<&str> = report.start.givens.iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(givens, ["fixed"]);
+        let stepped: Vec<&ShownFact> = report.steps.iter().flat_map(|s| &s.facts).collect();
+        for value in [0, 1] {
+            let of_x1 = |f: &&&ShownFact| f.var == "x[1]" && f.op == "!=" && f.value == value;
+            assert!(stepped.iter().any(|f| of_x1(&f)), "x[1] != {value} is a step's: {report:?}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let model = common::cli::write_model(dir.path(), "m.toml", &text);
+    let model = model.to_str().unwrap();
+    let (json, code) = cli_json(&["steps", model, "--given", "x[2]!=5"]);
+    assert_eq!(code, 0, "{json}");
+    assert_eq!(json["start"]["givens"], serde_json::json!([{"name": "fixed", "line": 7}]), "{json}");
+    assert_eq!(json["start"]["entries"], serde_json::json!(["x[2]!=5"]), "{json}");
+    let facts = json["start"]["facts"].as_array().unwrap();
+    assert_eq!(facts.len(), 7, "x[3] = 4, x[3] != each other value, x[2] != 5: {json}");
+    let out = common::cli::somaria().args(["steps", model]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("known from the start: 1 given: x[3] = 4\n"), "{text}");
+    let out = common::cli::somaria().args(["hint", model, "--given", "x[2]!=5"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("known from the start: 1 given and 1 entry: x[2] ≠ 5; x[3] = 4\n"), "{text}");
 }
 
 /// Issue 35, defect 8: steps found together in one state are shown one
@@ -566,7 +675,7 @@ fn the_facts_a_step_uses_do_not_depend_on_the_command() {
     let options = SolveOptions::default();
     let report = hints::steps(puzzle.as_ref(), &options, &PlanRequest::default()).unwrap();
     let (last, before) = report.steps.split_last().unwrap();
-    let mut known: Vec<&ShownFact> = report.start.iter().collect();
+    let mut known: Vec<&ShownFact> = report.start.facts.iter().collect();
     known.extend(before.iter().flat_map(|s| &s.facts));
     let given = known.iter().map(|f| format!("{}{}{}", f.var, f.op, value_text(f))).collect();
     let hint = hints::hint(puzzle.as_ref(), &options, &PlanRequest { given, ..PlanRequest::default() }, Reveal::What);

@@ -335,7 +335,7 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
         run.emit(&report, Vec::new())?;
         return Ok(report.exit_code());
     };
-    let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &report.start, step, reveal)?;
+    let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &report.start.facts, step, reveal)?;
     run.emit_scene(&scene)?;
     Ok(report.exit_code())
 }
@@ -359,7 +359,7 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     let finished = run.supervise(move |puzzle| hints::steps(puzzle, &options, &request));
     let report = run.finish(args.engine.as_deref(), finished)?;
     std::fs::create_dir_all(&dir).map_err(|e| cannot_write(&dir, e))?;
-    let mut known = report.start.clone();
+    let mut known = report.start.facts.clone();
     for (i, step) in report.steps.iter().enumerate() {
         let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &known, step, Reveal::What)?;
         let path = dir.join(format!("step-{:03}.svg", i + 1));

@@ -14,14 +14,15 @@
 //! first about the facts near the narrow rules' cells, and about the rest
 //! only when no set of its size forces anything near: the first answer is
 //! cheap and still a smallest set (see [`exhaustive`]). The facts of the
-//! rules that state them outright ([`Deductions::stated`], such as a
-//! Sudoku's givens) are known from the start and are never a step.
+//! rules that fix values outright ([`Deductions::stated`], such as a
+//! Sudoku's givens) are known from the start, as the player's entries
+//! are, and are never a step; every other fact is.
 //!
 //! Only facts that hold in every solution (the target, computed once with
 //! every rule on) can ever be forced, so only those are candidates. Nothing
 //! here is trusted by itself: [`super::verify`] re-checks every step.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use super::Deductions;
@@ -186,9 +187,13 @@ pub fn lit(deductions: &Deductions<'_>, settled: Settled) -> Lit {
 
 /// How a planner starts on a player's state.
 pub enum Start {
-    /// The state agrees with some solution; the state is closed under the
-    /// puzzle's mechanics (what follows with no rule at all).
-    Ready(Target, State),
+    /// The state agrees with some solution. It holds what the model fixes
+    /// (the facts its mechanics force before anything is known, and those
+    /// of the rules that fix values outright, [`Deductions::stated`]), the
+    /// player's entries, and, of each thing whose value these fix, that it
+    /// takes no other value. The last member is what the model fixes
+    /// alone, before the entries.
+    Ready(Target, State, Vec<Settled>),
     /// No solution agrees with the state: a minimal set of the given facts
     /// (indices into the givens) and rules (indices into the rules) that
     /// cannot all hold.
@@ -226,21 +231,38 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
             _ => None,
         })
         .collect();
-    let mut state = State::new(d.facts.len());
-    state.apply(givens);
     let target = Target(target);
-    let open = open_facts(&target, &state);
+    let mut state = State::new(d.facts.len());
     let mut pool = Witnesses::new(d, 1);
-    let follows = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
-    state.apply(&follows);
-    // What the model states outright is known, as the player's entries are.
+    // What the model fixes is known from the start, as the player's entries
+    // are: what its mechanics force before anything is known (a value its
+    // declaration fixes), and its givens. Nothing else is, however simple:
+    // every other fact is a step that names its rules, or none when it
+    // follows from the known facts alone.
+    let open = open_facts(&target, &state);
+    let board = forced(d, &mut pool, &[], &[], &open)?.facts;
+    state.apply(&board);
     if !d.stated.is_empty() {
         let stated = d.stated.clone();
-        let open = open_facts(&target, &state);
+        let fixed: HashSet<usize> = stated.iter().flat_map(|&r| d.rules[r].subjects.iter().copied()).collect();
+        let open = open_about(d, &target, &state, &fixed);
         let given = forced(d, &mut pool, &stated, &state.settled(), &open)?.facts;
         state.apply(&given);
     }
-    Ok(Start::Ready(target, state))
+    let model = state.settled();
+    state.apply(givens);
+    // A thing's value known, so is that it takes no other.
+    let valued: HashSet<usize> = state.settled().iter().filter(|s| s.holds).map(|s| d.facts[s.fact].subject).collect();
+    let open = open_about(d, &target, &state, &valued);
+    let others = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
+    state.apply(&others);
+    Ok(Start::Ready(target, state, model))
+}
+
+/// The open target facts about the `subjects`.
+fn open_about(d: &Deductions<'_>, target: &Target, state: &State, subjects: &HashSet<usize>) -> Vec<Settled> {
+    let open = open_facts(target, state).into_iter();
+    open.filter(|o| subjects.contains(&d.facts[o.fact].subject)).collect()
 }
 
 /// A minimal set of givens and rules that cannot all hold.

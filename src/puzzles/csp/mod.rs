@@ -559,15 +559,28 @@ impl CspPuzzle {
         let mut deductions = Deductions::new(solver, check);
         deductions.assumptions = assumptions;
         deductions.refuted = refuted;
-        // A constraint on one shown variable is the model's data, such as a
-        // given digit: its facts are known from the start.
-        deductions.stated = deduce::single_subject_rules(&rules, &facts);
+        // A constraint that fixes shown values to constants is the model's
+        // data, such as a given digit: its facts are known from the start.
+        deductions.stated = if wanted.switchable { self.givens(&facts) } else { Vec::new() };
         deductions.rules = rules;
         deductions.facts = facts;
         if let Some(record) = record {
             deductions.formula = Some(Box::new(move || record.borrow().cnf().clone()));
         }
         Ok((deductions, Built { size, encode_ms, compiled: compiled_at, optimum }))
+    }
+
+    /// The rules (indices, increasing) that fix shown scalars to constants
+    /// and say nothing else ([`ir::fixed_values`]): the givens, known from
+    /// the start. Rule `g` is group `g`; the objective's rule comes after
+    /// them and is never one.
+    fn givens(&self, facts: &[Fact]) -> Vec<usize> {
+        let shown: std::collections::HashSet<usize> = facts.iter().map(|f| f.subject).collect();
+        let fixes_shown = |group: &Group| {
+            ir::fixed_values(&group.expr)
+                .is_some_and(|fixed| !fixed.is_empty() && fixed.iter().all(|(scalar, _)| shown.contains(scalar)))
+        };
+        self.program.groups.iter().enumerate().filter(|(_, g)| fixes_shown(g)).map(|(i, _)| i).collect()
     }
 
     /// The best value of the objective, as `facts` finds it: `None` when
