@@ -89,11 +89,17 @@ impl Default for Limits {
 /// The sets of rules found to force nothing, each with a digest of the
 /// known facts it was tested with: a set tested again with the same facts
 /// would force nothing again, so it is skipped.
-/// It also keeps the models met so far ([`Witnesses`]).
+/// It also keeps the models met so far ([`Witnesses`]), and which rules
+/// the known facts entail ([`taken`]).
 #[derive(Clone, Debug, Default)]
 pub struct Memo {
     forced_nothing: HashMap<Vec<usize>, u64>,
     pool: Option<Witnesses>,
+    /// Per subject asked about, whether its facts cover every value it
+    /// can take: with no rule, some one of them holds.
+    covers: HashMap<usize, bool>,
+    /// Per rule, whether the known facts entail it (empty: none does).
+    spent: Vec<bool>,
 }
 
 /// Past this many relevant known facts, the facts used are shrunk from the
@@ -493,8 +499,10 @@ fn shrink_used(
     let known_lits: Vec<Lit> = known.iter().map(|&k| lit(d, k)).collect();
     let of_lit: HashMap<Lit, Settled> = known_lits.iter().copied().zip(known.iter().copied()).collect();
     let refuted: Vec<Settled> = new.iter().map(|n| Settled { fact: n.fact, holds: !n.holds }).collect();
-    let mut minimal = true;
-    let kept = shrink_by_deletion(&known_lits, |set| {
+    let minimal = std::cell::Cell::new(true);
+    // A test that gives up counts against `minimal` only when `keeps` says
+    // its fact is then kept.
+    let mut test = |set: &[Lit], keeps: bool| {
         let assumed: Vec<Settled> = set.iter().map(|l| of_lit[l]).collect();
         let mut shown = refuted.clone();
         pool.drop_shown(rules, &assumed, &mut shown);
@@ -510,7 +518,7 @@ fn shrink_used(
         d.solver.limit_repair_rounds(None);
         match verdict {
             Err(SolverError::Stopped(StopCause::Rounds(_))) if limited => {
-                minimal = false;
+                minimal.set(minimal.get() && !keeps);
                 Ok(None)
             }
             // Not the solver's core, which depends on its history: each fact
@@ -520,9 +528,20 @@ fn shrink_used(
             Ok(Some(_)) => Ok(Some(set.to_vec())),
             other => other,
         }
-    });
+    };
+    // When the rules force the new facts by themselves, deletion would drop
+    // every fact in turn; one test shows it at once (a rule's own step,
+    // such as a nurikabe's `island[i,j] != k`, uses nothing).
+    let kept = match known_lits.is_empty() {
+        true => shrink_by_deletion(&known_lits, |set| test(set, true)),
+        false => match test(&[], false) {
+            Ok(Some(_)) => Ok(Some(Vec::new())),
+            Ok(None) => shrink_by_deletion(&known_lits, |set| test(set, true)),
+            Err(e) => Err(e),
+        },
+    };
     d.solver.add_clause(&[!active]);
-    Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal)))
+    Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal.get())))
 }
 
 /// The known facts worth assuming for a deduction by `rules`: those about
@@ -554,20 +573,47 @@ struct Live {
     open: bool,
 }
 
+/// Notes that `step` was taken. A rule about one subject (a scalar, a fan)
+/// whose facts cover every value it can take says only "it takes one of
+/// the values I leave", and a step of that rule alone leaves every value it
+/// rules out known: from then on the known facts entail it, so it adds
+/// nothing to any set and no smallest set holds it, and the searches leave
+/// it out. (A nurikabe's 958 rules `island[i,j] != k` are such steps.)
+pub fn taken(d: &mut Deductions<'_>, step: &Step, memo: &mut Memo) -> Result<(), SolverError> {
+    let &[r] = &step.because[..] else { return Ok(()) };
+    let &[s] = &d.rules[r].subjects[..] else { return Ok(()) };
+    let covers = match memo.covers.get(&s) {
+        Some(&covers) => covers,
+        None => {
+            let facts = d.facts.iter().filter(|f| f.subject == s).map(|f| !f.lit);
+            let none_holds: Vec<Lit> = d.assumptions.iter().copied().chain(facts).collect();
+            let covers = none_holds.len() > d.assumptions.len() && d.solver.solve_under(&none_holds)? == Answer::Unsat;
+            memo.covers.insert(s, covers);
+            covers
+        }
+    };
+    if covers {
+        memo.spent.resize(d.rules.len(), false);
+        memo.spent[r] = true;
+    }
+    Ok(())
+}
+
 /// The rules that speak of some subject whose value is not known, or of
-/// nothing in particular. A rule about no open subject can still be needed:
+/// nothing in particular, and that the known facts do not entail (`spent`,
+/// see [`taken`]). A rule about no open subject can still be needed:
 /// on `x[2] = x[1]` and `x[4] != x[2]` with the objective `-2*x[2] + x[3] -
 /// 2*x[4]` at its least, the second rule and the objective force `x[3]` once
 /// `x[2]` and `x[4]` are known to be 2 or 3, with neither value fixed. So
 /// such rules are kept, and a set needs one rule about an open subject.
-fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled]) -> Vec<Live> {
+fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled], spent: &[bool]) -> Vec<Live> {
     let mut subjects: Vec<usize> = open.iter().map(|o| d.facts[o.fact].subject).collect();
     subjects.sort_unstable();
     subjects.dedup();
     let fixed: std::collections::HashSet<usize> =
         known.iter().filter(|k| k.holds).map(|k| d.facts[k.fact].subject).collect();
     let live = d.rules.iter().enumerate().filter_map(|(rule, r)| {
-        if d.stated.binary_search(&rule).is_ok() {
+        if d.stated.binary_search(&rule).is_ok() || spent.get(rule) == Some(&true) {
             return None;
         }
         if r.subjects.is_empty() {
@@ -654,7 +700,7 @@ pub fn next_steps(
     let mut probe = None;
     let budget = limits.sets_per_search;
     let pairs = if search.found.is_empty() && search.complete && exact >= 2 {
-        pairs_sharing_a_subject(d, &open, &known_settled, budget + 1)
+        pairs_sharing_a_subject(d, &open, &known_settled, memo, budget + 1)
     } else {
         0
     };
@@ -706,8 +752,8 @@ pub fn next_steps(
 
 /// How many pairs of live rules share an open subject, counted up to
 /// `cap`.
-fn pairs_sharing_a_subject(d: &Deductions<'_>, open: &[Settled], known: &[Settled], cap: usize) -> usize {
-    let live = live_rules(d, open, known);
+fn pairs_sharing_a_subject(d: &Deductions<'_>, open: &[Settled], known: &[Settled], memo: &Memo, cap: usize) -> usize {
+    let live = live_rules(d, open, known, &memo.spent);
     let mut pairs = 0;
     for (i, a) in live.iter().enumerate() {
         pairs += live[i + 1..].iter().filter(|b| (a.open || b.open) && shares(a, b)).count();
@@ -749,7 +795,8 @@ fn timed_fallback(
     stats.fallbacks += 1;
     let started = Instant::now();
     let c0 = d.solver.stats().sat_calls;
-    let step = fallback(d, memo.pool(d), open, known, limits)?;
+    let spent = memo.spent.clone();
+    let step = fallback(d, memo.pool(d), &spent, open, known, limits)?;
     stats.calls[2] += d.solver.stats().sat_calls - c0;
     stats.fallback += started.elapsed();
     Ok(step)
@@ -797,7 +844,7 @@ fn exhaustive(
     limits: &Limits,
     memo: &mut Memo,
 ) -> Result<Exhaustive, SolverError> {
-    let live = live_rules(d, open, known);
+    let live = live_rules(d, open, known, &memo.spent);
     let touches: Vec<Vec<bool>> = live.iter().map(|a| live.iter().map(|b| shares(a, b)).collect()).collect();
     let wide = wide_rules(d, &live);
     let near: Vec<std::collections::HashSet<crate::grid::Pos>> =
@@ -897,6 +944,7 @@ type Deduction = (Vec<usize>, Forced);
 fn fallback(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
+    spent: &[bool],
     open: &[Settled],
     known: &[Settled],
     limits: &Limits,
@@ -910,7 +958,9 @@ fn fallback(
         let subject = d.facts[t.fact].subject;
         // Deletion drops from the back first, so the rules about the fact's
         // own subject, in front, are the likeliest to stay.
-        let mut order: Vec<usize> = (0..d.rules.len()).filter(|r| d.stated.binary_search(r).is_err()).collect();
+        let mut order: Vec<usize> = (0..d.rules.len())
+            .filter(|&r| d.stated.binary_search(&r).is_err() && spent.get(r) != Some(&true))
+            .collect();
         order.sort_by_key(|&r| !d.rules[r].subjects.contains(&subject));
         let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
         let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();

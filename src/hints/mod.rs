@@ -270,6 +270,7 @@ fn walk(
             }
             planned.steps.push(shown);
             state.apply(&step.facts);
+            plan::taken(d, &step, &mut memo)?;
             taken += 1;
             if request.max_steps.is_some_and(|m| taken >= m) {
                 break 'outer;
