@@ -14,14 +14,15 @@
 //! first about the facts near the narrow rules' cells, and about the rest
 //! only when no set of its size forces anything near: the first answer is
 //! cheap and still a smallest set (see [`exhaustive`]). The facts of the
-//! rules that state them outright ([`Deductions::stated`], such as a
-//! Sudoku's givens) are known from the start and are never a step.
+//! rules that fix values outright ([`Deductions::stated`], such as a
+//! Sudoku's givens) are known from the start, as the player's entries
+//! are, and are never a step; every other fact is.
 //!
 //! Only facts that hold in every solution (the target, computed once with
 //! every rule on) can ever be forced, so only those are candidates. Nothing
 //! here is trusted by itself: [`super::verify`] re-checks every step.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use super::Deductions;
@@ -88,11 +89,17 @@ impl Default for Limits {
 /// The sets of rules found to force nothing, each with a digest of the
 /// known facts it was tested with: a set tested again with the same facts
 /// would force nothing again, so it is skipped.
-/// It also keeps the models met so far ([`Witnesses`]).
+/// It also keeps the models met so far ([`Witnesses`]), and which rules
+/// the known facts entail ([`taken`]).
 #[derive(Clone, Debug, Default)]
 pub struct Memo {
     forced_nothing: HashMap<Vec<usize>, u64>,
     pool: Option<Witnesses>,
+    /// Per subject asked about, whether its facts cover every value it
+    /// can take: with no rule, some one of them holds.
+    covers: HashMap<usize, bool>,
+    /// Per rule, whether the known facts entail it (empty: none does).
+    spent: Vec<bool>,
 }
 
 /// Past this many relevant known facts, the facts used are shrunk from the
@@ -186,9 +193,13 @@ pub fn lit(deductions: &Deductions<'_>, settled: Settled) -> Lit {
 
 /// How a planner starts on a player's state.
 pub enum Start {
-    /// The state agrees with some solution; the state is closed under the
-    /// puzzle's mechanics (what follows with no rule at all).
-    Ready(Target, State),
+    /// The state agrees with some solution. It holds what the model fixes
+    /// (the facts its mechanics force before anything is known, and those
+    /// of the rules that fix values outright, [`Deductions::stated`]), the
+    /// player's entries, and, of each thing whose value these fix, that it
+    /// takes no other value. The last member is what the model fixes
+    /// alone, before the entries.
+    Ready(Target, State, Vec<Settled>),
     /// No solution agrees with the state: a minimal set of the given facts
     /// (indices into the givens) and rules (indices into the rules) that
     /// cannot all hold.
@@ -226,21 +237,38 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
             _ => None,
         })
         .collect();
-    let mut state = State::new(d.facts.len());
-    state.apply(givens);
     let target = Target(target);
-    let open = open_facts(&target, &state);
+    let mut state = State::new(d.facts.len());
     let mut pool = Witnesses::new(d, 1);
-    let follows = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
-    state.apply(&follows);
-    // What the model states outright is known, as the player's entries are.
+    // What the model fixes is known from the start, as the player's entries
+    // are: what its mechanics force before anything is known (a value its
+    // declaration fixes), and its givens. Nothing else is, however simple:
+    // every other fact is a step that names its rules, or none when it
+    // follows from the known facts alone.
+    let open = open_facts(&target, &state);
+    let board = forced(d, &mut pool, &[], &[], &open)?.facts;
+    state.apply(&board);
     if !d.stated.is_empty() {
         let stated = d.stated.clone();
-        let open = open_facts(&target, &state);
+        let fixed: HashSet<usize> = stated.iter().flat_map(|&r| d.rules[r].subjects.iter().copied()).collect();
+        let open = open_about(d, &target, &state, &fixed);
         let given = forced(d, &mut pool, &stated, &state.settled(), &open)?.facts;
         state.apply(&given);
     }
-    Ok(Start::Ready(target, state))
+    let model = state.settled();
+    state.apply(givens);
+    // A thing's value known, so is that it takes no other.
+    let valued: HashSet<usize> = state.settled().iter().filter(|s| s.holds).map(|s| d.facts[s.fact].subject).collect();
+    let open = open_about(d, &target, &state, &valued);
+    let others = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
+    state.apply(&others);
+    Ok(Start::Ready(target, state, model))
+}
+
+/// The open target facts about the `subjects`.
+fn open_about(d: &Deductions<'_>, target: &Target, state: &State, subjects: &HashSet<usize>) -> Vec<Settled> {
+    let open = open_facts(target, state).into_iter();
+    open.filter(|o| subjects.contains(&d.facts[o.fact].subject)).collect()
 }
 
 /// A minimal set of givens and rules that cannot all hold.
@@ -374,20 +402,45 @@ pub(super) fn forced(
     Ok(Forced { facts, core })
 }
 
-/// Whether `step`, found in an earlier state, is still an easiest step in
-/// `state`: none of its facts follows from fewer rules now. Steps of one
-/// search are found in the state before any of them; once one is applied,
-/// a later one may need fewer rules, so it is taken only when that is
-/// cheap to rule out (no rule, or one, whose only smaller set is none).
-pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step, memo: &mut Memo) -> Result<bool, SolverError> {
-    match step.size() {
-        0 => Ok(true),
-        1 => {
-            let pool = memo.pool(d);
-            Ok(forced(d, pool, &[], &state.settled(), &step.facts)?.facts.is_empty())
-        }
-        _ => Ok(false),
+/// `step`, found with others in an earlier state, derived again in
+/// `state`, where it is shown: its facts are every open fact its rules
+/// force there (empty when they force nothing new), and the facts it uses
+/// are shrunk again from those known there, so that it is the step a
+/// search in `state` would make of its rules. `None` when it may no longer
+/// be an easiest step: some fact now follows from the known facts alone
+/// (that step of no constraint comes first), or it needs more than one
+/// rule, whose smaller sets may now force something (a new search decides).
+pub fn shown_in(
+    d: &mut Deductions<'_>,
+    target: &Target,
+    state: &State,
+    step: &Step,
+    memo: &mut Memo,
+    stats: &mut PlanStats,
+) -> Result<Option<Step>, SolverError> {
+    if step.size() > 1 {
+        return Ok(None);
     }
+    let open = open_facts(target, state);
+    let known = state.settled();
+    let pool = memo.pool(d);
+    if !forced(d, pool, &[], &known, &open)?.facts.is_empty() {
+        return Ok(None);
+    }
+    if step.size() == 0 {
+        // Nothing follows from the known facts alone any more.
+        return Ok(Some(Step { facts: Vec::new(), ..step.clone() }));
+    }
+    let subjects = &d.rules[step.because[0]].subjects;
+    let about = |o: &&Settled| subjects.is_empty() || subjects.binary_search(&d.facts[o.fact].subject).is_ok();
+    let candidates: Vec<Settled> = open.iter().filter(about).copied().collect();
+    let relevant = relevant_known(d, &step.because, &known);
+    let found = forced(d, memo.pool(d), &step.because, &relevant, &candidates)?;
+    if found.facts.is_empty() {
+        return Ok(Some(Step { facts: Vec::new(), ..step.clone() }));
+    }
+    let shown = finish_step(d, step.because.clone(), found, step.smallest, &known, memo, stats)?;
+    Ok(shown.into_iter().next())
 }
 
 /// A minimal set of the `known` facts that, with `rules`, forces all of
@@ -425,8 +478,10 @@ fn used_facts(
 }
 
 /// A subset of `known` that, with `rules`, forces all of `new`, shrunk by
-/// deletion from `known`, and whether every deletion test reached a verdict
-/// (then the subset is minimal); `None` when `known` does not force `new`.
+/// deletion from `known` one fact at a time, from the last (so the same for
+/// the same `known`, whatever the solver did before), and whether every
+/// deletion test reached a verdict (then the subset is minimal); `None`
+/// when `known` does not force `new`.
 fn shrink_used(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
@@ -444,8 +499,10 @@ fn shrink_used(
     let known_lits: Vec<Lit> = known.iter().map(|&k| lit(d, k)).collect();
     let of_lit: HashMap<Lit, Settled> = known_lits.iter().copied().zip(known.iter().copied()).collect();
     let refuted: Vec<Settled> = new.iter().map(|n| Settled { fact: n.fact, holds: !n.holds }).collect();
-    let mut minimal = true;
-    let kept = shrink_by_deletion(&known_lits, |set| {
+    let minimal = std::cell::Cell::new(true);
+    // A test that gives up counts against `minimal` only when `keeps` says
+    // its fact is then kept.
+    let mut test = |set: &[Lit], keeps: bool| {
         let assumed: Vec<Settled> = set.iter().map(|l| of_lit[l]).collect();
         let mut shown = refuted.clone();
         pool.drop_shown(rules, &assumed, &mut shown);
@@ -461,14 +518,30 @@ fn shrink_used(
         d.solver.limit_repair_rounds(None);
         match verdict {
             Err(SolverError::Stopped(StopCause::Rounds(_))) if limited => {
-                minimal = false;
+                minimal.set(minimal.get() && !keeps);
                 Ok(None)
             }
+            // Not the solver's core, which depends on its history: each fact
+            // is dropped in turn, from the last, while the rest still force
+            // the new facts, so the same state gives the same facts used
+            // whichever command asks (hint and steps agree).
+            Ok(Some(_)) => Ok(Some(set.to_vec())),
             other => other,
         }
-    });
+    };
+    // When the rules force the new facts by themselves, deletion would drop
+    // every fact in turn; one test shows it at once (a rule's own step,
+    // such as a nurikabe's `island[i,j] != k`, uses nothing).
+    let kept = match known_lits.is_empty() {
+        true => shrink_by_deletion(&known_lits, |set| test(set, true)),
+        false => match test(&[], false) {
+            Ok(Some(_)) => Ok(Some(Vec::new())),
+            Ok(None) => shrink_by_deletion(&known_lits, |set| test(set, true)),
+            Err(e) => Err(e),
+        },
+    };
     d.solver.add_clause(&[!active]);
-    Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal)))
+    Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal.get())))
 }
 
 /// The known facts worth assuming for a deduction by `rules`: those about
@@ -500,20 +573,47 @@ struct Live {
     open: bool,
 }
 
+/// Notes that `step` was taken. A rule about one subject (a scalar, a fan)
+/// whose facts cover every value it can take says only "it takes one of
+/// the values I leave", and a step of that rule alone leaves every value it
+/// rules out known: from then on the known facts entail it, so it adds
+/// nothing to any set and no smallest set holds it, and the searches leave
+/// it out. (A nurikabe's 958 rules `island[i,j] != k` are such steps.)
+pub fn taken(d: &mut Deductions<'_>, step: &Step, memo: &mut Memo) -> Result<(), SolverError> {
+    let &[r] = &step.because[..] else { return Ok(()) };
+    let &[s] = &d.rules[r].subjects[..] else { return Ok(()) };
+    let covers = match memo.covers.get(&s) {
+        Some(&covers) => covers,
+        None => {
+            let facts = d.facts.iter().filter(|f| f.subject == s).map(|f| !f.lit);
+            let none_holds: Vec<Lit> = d.assumptions.iter().copied().chain(facts).collect();
+            let covers = none_holds.len() > d.assumptions.len() && d.solver.solve_under(&none_holds)? == Answer::Unsat;
+            memo.covers.insert(s, covers);
+            covers
+        }
+    };
+    if covers {
+        memo.spent.resize(d.rules.len(), false);
+        memo.spent[r] = true;
+    }
+    Ok(())
+}
+
 /// The rules that speak of some subject whose value is not known, or of
-/// nothing in particular. A rule about no open subject can still be needed:
+/// nothing in particular, and that the known facts do not entail (`spent`,
+/// see [`taken`]). A rule about no open subject can still be needed:
 /// on `x[2] = x[1]` and `x[4] != x[2]` with the objective `-2*x[2] + x[3] -
 /// 2*x[4]` at its least, the second rule and the objective force `x[3]` once
 /// `x[2]` and `x[4]` are known to be 2 or 3, with neither value fixed. So
 /// such rules are kept, and a set needs one rule about an open subject.
-fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled]) -> Vec<Live> {
+fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled], spent: &[bool]) -> Vec<Live> {
     let mut subjects: Vec<usize> = open.iter().map(|o| d.facts[o.fact].subject).collect();
     subjects.sort_unstable();
     subjects.dedup();
     let fixed: std::collections::HashSet<usize> =
         known.iter().filter(|k| k.holds).map(|k| d.facts[k.fact].subject).collect();
     let live = d.rules.iter().enumerate().filter_map(|(rule, r)| {
-        if d.stated.binary_search(&rule).is_ok() {
+        if d.stated.binary_search(&rule).is_ok() || spent.get(rule) == Some(&true) {
             return None;
         }
         if r.subjects.is_empty() {
@@ -600,7 +700,7 @@ pub fn next_steps(
     let mut probe = None;
     let budget = limits.sets_per_search;
     let pairs = if search.found.is_empty() && search.complete && exact >= 2 {
-        pairs_sharing_a_subject(d, &open, &known_settled, budget + 1)
+        pairs_sharing_a_subject(d, &open, &known_settled, memo, budget + 1)
     } else {
         0
     };
@@ -652,8 +752,8 @@ pub fn next_steps(
 
 /// How many pairs of live rules share an open subject, counted up to
 /// `cap`.
-fn pairs_sharing_a_subject(d: &Deductions<'_>, open: &[Settled], known: &[Settled], cap: usize) -> usize {
-    let live = live_rules(d, open, known);
+fn pairs_sharing_a_subject(d: &Deductions<'_>, open: &[Settled], known: &[Settled], memo: &Memo, cap: usize) -> usize {
+    let live = live_rules(d, open, known, &memo.spent);
     let mut pairs = 0;
     for (i, a) in live.iter().enumerate() {
         pairs += live[i + 1..].iter().filter(|b| (a.open || b.open) && shares(a, b)).count();
@@ -695,7 +795,8 @@ fn timed_fallback(
     stats.fallbacks += 1;
     let started = Instant::now();
     let c0 = d.solver.stats().sat_calls;
-    let step = fallback(d, memo.pool(d), open, known, limits)?;
+    let spent = memo.spent.clone();
+    let step = fallback(d, memo.pool(d), &spent, open, known, limits)?;
     stats.calls[2] += d.solver.stats().sat_calls - c0;
     stats.fallback += started.elapsed();
     Ok(step)
@@ -743,7 +844,7 @@ fn exhaustive(
     limits: &Limits,
     memo: &mut Memo,
 ) -> Result<Exhaustive, SolverError> {
-    let live = live_rules(d, open, known);
+    let live = live_rules(d, open, known, &memo.spent);
     let touches: Vec<Vec<bool>> = live.iter().map(|a| live.iter().map(|b| shares(a, b)).collect()).collect();
     let wide = wide_rules(d, &live);
     let near: Vec<std::collections::HashSet<crate::grid::Pos>> =
@@ -843,6 +944,7 @@ type Deduction = (Vec<usize>, Forced);
 fn fallback(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
+    spent: &[bool],
     open: &[Settled],
     known: &[Settled],
     limits: &Limits,
@@ -856,7 +958,9 @@ fn fallback(
         let subject = d.facts[t.fact].subject;
         // Deletion drops from the back first, so the rules about the fact's
         // own subject, in front, are the likeliest to stay.
-        let mut order: Vec<usize> = (0..d.rules.len()).filter(|r| d.stated.binary_search(r).is_err()).collect();
+        let mut order: Vec<usize> = (0..d.rules.len())
+            .filter(|&r| d.stated.binary_search(&r).is_err() && spent.get(r) != Some(&true))
+            .collect();
         order.sort_by_key(|&r| !d.rules[r].subjects.contains(&subject));
         let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
         let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();
