@@ -92,7 +92,8 @@ pub fn hint(
     request: &PlanRequest,
     reveal: Reveal,
 ) -> Result<HintReport, Error> {
-    let request = PlanRequest { max_steps: Some(1), ..request.clone() };
+    let limits = Limits { first_only: true, ..request.limits };
+    let request = PlanRequest { max_steps: Some(1), limits, ..request.clone() };
     let p = plan(puzzle, options, &request)?;
     let step = p.steps.into_iter().next();
     let status = if step.is_some() { PlanStatus::Hint } else { p.status };
