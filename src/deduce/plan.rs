@@ -303,9 +303,10 @@ pub struct Forced {
 /// rest are settled by the solver, each model found kept in `pool`.
 ///
 /// Each round asks for a model refuting one of the candidates left, while
-/// preferring (as assumptions that may be given up) more: a core that meets
-/// the preferred literals drops them and the round is solved again, and a
-/// core that meets none proves every candidate left forced.
+/// preferring more ([`Preferences`]), as assumptions that may be given up:
+/// a core that meets the preferred literals drops them and the round is
+/// solved again, and a core that meets none proves every candidate left
+/// forced.
 pub(super) fn forced(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
@@ -345,7 +346,7 @@ pub(super) fn forced(
             Err(e) => break Err(e),
             Ok(Answer::Unsat) => {
                 let core: std::collections::HashSet<Lit> = d.solver.failed_core().into_iter().collect();
-                if !preferences.give_up(&assumptions[fixed..], &core) {
+                if !preferences.give_up(&core) {
                     core_known = known.iter().filter(|&&k| core.contains(&lit(d, k))).copied().collect();
                     break Ok(());
                 }
@@ -365,7 +366,9 @@ pub(super) fn forced(
     };
     d.solver.add_clause(&[!selector]);
     outcome?;
-    let facts: Vec<Settled> = candidates.iter().filter(|c| refuted.iter().any(|r| r.fact == c.fact)).copied().collect();
+    let left: std::collections::HashSet<Settled> = refuted.into_iter().collect();
+    let facts: Vec<Settled> =
+        candidates.iter().filter(|c| left.contains(&Settled { fact: c.fact, holds: !c.holds })).copied().collect();
     let core = if facts.is_empty() { Vec::new() } else { core_known };
     Ok(Forced { facts, core })
 }
@@ -377,15 +380,21 @@ pub(super) fn forced(
 ///
 /// A core that meets several preferred negations shows only that they
 /// cannot all hold together (with the rules and known facts): they are
-/// given up for the round, until the next model. A core that meets one
-/// shows that negation impossible by itself: it is given up for good.
-/// (Giving every negation up for good once a core met it left a rule of
-/// the magic sequence, whose negations clash in large groups, with one
-/// candidate refuted per model: 4,000 SAT calls for n = 20.)
+/// given up until the next model. A core that meets one shows that
+/// negation impossible by itself: it is given up for good, and its subject
+/// is preferred no more until the next model, as its other values are
+/// likely impossible too. (Giving every negation up for good once a core
+/// met it left a rule of the magic sequence, whose negations clash in
+/// large groups, with one candidate refuted per model: 4,000 SAT calls
+/// for n = 20.)
 #[derive(Default)]
 struct Preferences {
+    /// The negations preferred in the last round, with their subjects.
+    picked: Vec<(Lit, usize)>,
     /// Given up until the next model.
     dropped: std::collections::HashSet<Lit>,
+    /// Subjects preferred no more until the next model.
+    resting: std::collections::HashSet<usize>,
     /// Given up for good.
     impossible: std::collections::HashSet<Lit>,
     /// How often each negation was given up.
@@ -394,16 +403,17 @@ struct Preferences {
 
 impl Preferences {
     /// The negations of `refuted` to prefer in the next round.
-    fn pick(&self, d: &Deductions<'_>, refuted: &[Settled]) -> Vec<Lit> {
+    fn pick(&mut self, d: &Deductions<'_>, refuted: &[Settled]) -> Vec<Lit> {
+        self.picked.clear();
         let mut best: HashMap<usize, (u32, usize)> = HashMap::new();
         let mut subjects = Vec::new();
         for (i, &r) in refuted.iter().enumerate() {
+            let subject = d.facts[r.fact].subject;
             let l = lit(d, r);
-            if self.dropped.contains(&l) || self.impossible.contains(&l) {
+            if self.resting.contains(&subject) || self.dropped.contains(&l) || self.impossible.contains(&l) {
                 continue;
             }
             let strikes = self.strikes.get(&l).copied().unwrap_or(0);
-            let subject = d.facts[r.fact].subject;
             match best.get(&subject) {
                 None => {
                     subjects.push(subject);
@@ -415,17 +425,20 @@ impl Preferences {
                 Some(_) => {}
             }
         }
-        subjects.iter().map(|s| lit(d, refuted[best[s].1])).collect()
+        self.picked = subjects.iter().map(|&s| (lit(d, refuted[best[&s].1]), s)).collect();
+        self.picked.iter().map(|&(l, _)| l).collect()
     }
 
-    /// Gives up the `preferred` negations that `core` meets; false when it
-    /// meets none (the core proves every candidate left forced).
-    fn give_up(&mut self, preferred: &[Lit], core: &std::collections::HashSet<Lit>) -> bool {
-        let met: Vec<Lit> = preferred.iter().copied().filter(|l| core.contains(l)).collect();
-        if let [alone] = met[..] {
+    /// Gives up the negations preferred in the last round that `core`
+    /// meets; false when it meets none (the core proves every candidate
+    /// left forced).
+    fn give_up(&mut self, core: &std::collections::HashSet<Lit>) -> bool {
+        let met: Vec<(Lit, usize)> = self.picked.iter().copied().filter(|(l, _)| core.contains(l)).collect();
+        if let [(alone, subject)] = met[..] {
             self.impossible.insert(alone);
+            self.resting.insert(subject);
         }
-        for &l in &met {
+        for &(l, _) in &met {
             self.dropped.insert(l);
             *self.strikes.entry(l).or_default() += 1;
         }
@@ -435,6 +448,7 @@ impl Preferences {
     /// A model was found: what was given up for one round is tried again.
     fn next_round(&mut self) {
         self.dropped.clear();
+        self.resting.clear();
     }
 }
 
