@@ -219,7 +219,9 @@ fn all_rules_with(d: &Deductions<'_>, extra: &[Lit]) -> Vec<Lit> {
 
 /// The target from the givens, or the clash that rules them out. Every
 /// model behind the target passes the family's check of the whole puzzle.
-pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, SolverError> {
+/// The models met are kept in `memo`, for the steps that follow: the
+/// first search starts with the same test with no rule, which they answer.
+pub fn start(d: &mut Deductions<'_>, givens: &[Settled], memo: &mut Memo) -> Result<Start, SolverError> {
     let given: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
     let assumptions = all_rules_with(d, &given);
     let candidates: Vec<Lit> = d.facts.iter().flat_map(|f| [f.lit, !f.lit]).collect();
@@ -242,14 +244,13 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
     state.apply(givens);
     let target = Target(target);
     let open = open_facts(&target, &state);
-    let mut pool = Witnesses::new(d, 1);
-    let follows = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
+    let follows = forced(d, memo.pool(d), &[], &state.settled(), &open)?.facts;
     state.apply(&follows);
     // What the model states outright is known, as the player's entries are.
     if !d.stated.is_empty() {
         let stated = d.stated.clone();
         let open = open_facts(&target, &state);
-        let given = forced(d, &mut pool, &stated, &state.settled(), &open)?.facts;
+        let given = forced(d, memo.pool(d), &stated, &state.settled(), &open)?.facts;
         state.apply(&given);
     }
     Ok(Start::Ready(target, state))

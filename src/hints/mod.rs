@@ -224,13 +224,13 @@ fn walk(
     if d.refuted {
         return Ok(Some((Vec::new(), Vec::new())));
     }
-    let (target, mut state) = match plan::start(d, givens)? {
+    let mut memo = plan::Memo::default();
+    let (target, mut state) = match plan::start(d, givens, &mut memo)? {
         Start::Clash(given, rules) => return Ok(Some((given, rules))),
         Start::Ready(target, state) => (target, state),
     };
     planned.start = fixed_values(d, &state);
     let mut taken = 0;
-    let mut memo = plan::Memo::default();
     'outer: loop {
         let found = plan::next_steps(d, &target, &state, request.upto, &request.limits, &mut memo, stats)?;
         if found.is_empty() {
