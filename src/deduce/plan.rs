@@ -78,11 +78,16 @@ pub struct Limits {
     /// The most target facts explained by a deletion-minimal set when the
     /// exhaustive search finds nothing; the smallest of their sets is kept.
     pub fallback_facts: usize,
+    /// Only the easiest step is wanted (a hint): the exhaustive search
+    /// stops at the first set that forces something with no known fact,
+    /// as no later set of its size is easier, so the first step is the
+    /// one the whole search would put first.
+    pub first_only: bool,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { exact_size: 2, sets_per_search: 2000, fallback_facts: 8 }
+        Limits { exact_size: 2, sets_per_search: 2000, fallback_facts: 8, first_only: false }
     }
 }
 
@@ -113,6 +118,13 @@ const SEED_FROM: usize = 64;
 /// a test); the facts kept still suffice, and the step says they may not
 /// be minimal.
 pub const USED_ROUNDS: u64 = 100;
+
+/// The most models a lazy rule may refuse in one SAT call of an
+/// exhaustive search's test before the test gives up on its set, which
+/// then counts as untested (as past the budget of sets). A grid global by
+/// itself, with few facts known, can take thousands of repair rounds a
+/// call (the 20×20 slitherlink's loop: 2-23 s a call).
+pub const SET_ROUNDS: u64 = USED_ROUNDS;
 
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
@@ -218,7 +230,9 @@ fn all_rules_with(d: &Deductions<'_>, extra: &[Lit]) -> Vec<Lit> {
 
 /// The target from the givens, or the clash that rules them out. Every
 /// model behind the target passes the family's check of the whole puzzle.
-pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, SolverError> {
+/// The models met are kept in `memo`, for the steps that follow: the
+/// first search starts with the same test with no rule, which they answer.
+pub fn start(d: &mut Deductions<'_>, givens: &[Settled], memo: &mut Memo) -> Result<Start, SolverError> {
     let given: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
     let assumptions = all_rules_with(d, &given);
     let candidates: Vec<Lit> = d.facts.iter().flat_map(|f| [f.lit, !f.lit]).collect();
@@ -239,20 +253,19 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
         .collect();
     let target = Target(target);
     let mut state = State::new(d.facts.len());
-    let mut pool = Witnesses::new(d, 1);
     // What the model fixes is known from the start, as the player's entries
     // are: what its mechanics force before anything is known (a value its
     // declaration fixes), and its givens. Nothing else is, however simple:
     // every other fact is a step that names its rules, or none when it
     // follows from the known facts alone.
     let open = open_facts(&target, &state);
-    let board = forced(d, &mut pool, &[], &[], &open)?.facts;
+    let board = forced(d, memo.pool(d), &[], &[], &open)?.facts;
     state.apply(&board);
     if !d.stated.is_empty() {
         let stated = d.stated.clone();
         let fixed: HashSet<usize> = stated.iter().flat_map(|&r| d.rules[r].subjects.iter().copied()).collect();
         let open = open_about(d, &target, &state, &fixed);
-        let given = forced(d, &mut pool, &stated, &state.settled(), &open)?.facts;
+        let given = forced(d, memo.pool(d), &stated, &state.settled(), &open)?.facts;
         state.apply(&given);
     }
     let model = state.settled();
@@ -260,7 +273,7 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
     // A thing's value known, so is that it takes no other.
     let valued: HashSet<usize> = state.settled().iter().filter(|s| s.holds).map(|s| d.facts[s.fact].subject).collect();
     let open = open_about(d, &target, &state, &valued);
-    let others = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
+    let others = forced(d, memo.pool(d), &[], &state.settled(), &open)?.facts;
     state.apply(&others);
     Ok(Start::Ready(target, state, model))
 }
@@ -319,9 +332,10 @@ pub struct Forced {
 /// rest are settled by the solver, each model found kept in `pool`.
 ///
 /// Each round asks for a model refuting one of the candidates left, while
-/// preferring (as assumptions that may be given up) more: a core that meets
-/// the preferred literals drops them and the round is solved again, and a
-/// core that meets none proves every candidate left forced.
+/// preferring more ([`Preferences`]), as assumptions that may be given up:
+/// a core that meets the preferred literals drops them and the round is
+/// solved again, and a core that meets none proves every candidate left
+/// forced.
 pub(super) fn forced(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
@@ -341,14 +355,11 @@ pub(super) fn forced(
     // selector retired at the end, so the solver is unchanged for later calls.
     let selector = d.solver.new_var().pos();
     assumptions.push(selector);
-    // With no rule, models that refute as many candidates at once as they
-    // can. (Preferring the other rules' selectors as well cut sudoku's SAT
-    // calls further, but broke a tile-cover step with tiles that may be
-    // left; until that is understood, it stays out.)
-    let prefer_negations = rules.is_empty();
+    // (Preferring the other rules' selectors as well cut sudoku's SAT calls
+    // further, but broke a tile-cover step with tiles that may be left;
+    // until that is understood, it stays out.)
+    let mut preferences = Preferences::default();
     let mut core_known: Vec<Settled> = Vec::new();
-    let mut preferred: Vec<Lit> = Vec::new();
-    let mut dropped: std::collections::HashSet<Lit> = std::collections::HashSet::new();
     let fixed = assumptions.len();
     let mut fresh = true;
     let outcome = loop {
@@ -358,27 +369,13 @@ pub(super) fn forced(
             d.solver.add_clause(&clause);
         }
         assumptions.truncate(fixed);
-        if prefer_negations {
-            // One per subject: the values of one variable exclude each other.
-            let mut subjects = std::collections::HashSet::new();
-            let wanted = refuted.iter().map(|&r| (r, lit(d, r))).filter(|(_, l)| !dropped.contains(l));
-            let wanted: Vec<Lit> =
-                wanted.filter(|(r, _)| subjects.insert(d.facts[r.fact].subject)).map(|(_, l)| l).collect();
-            assumptions.extend(wanted);
-        }
-        assumptions.extend_from_slice(&preferred);
+        assumptions.extend(preferences.pick(d, &refuted));
         fresh = true;
         match d.solver.solve_under(&assumptions) {
             Err(e) => break Err(e),
             Ok(Answer::Unsat) => {
                 let core: std::collections::HashSet<Lit> = d.solver.failed_core().into_iter().collect();
-                let (rules_before, dropped_before) = (preferred.len(), dropped.len());
-                preferred.retain(|p| !core.contains(p));
-                if prefer_negations {
-                    let negations: Vec<Lit> = refuted.iter().map(|&r| lit(d, r)).collect();
-                    dropped.extend(negations.into_iter().filter(|l| core.contains(l)));
-                }
-                if preferred.len() == rules_before && dropped.len() == dropped_before {
+                if !preferences.give_up(&core) {
                     core_known = known.iter().filter(|&&k| core.contains(&lit(d, k))).copied().collect();
                     break Ok(());
                 }
@@ -392,14 +389,96 @@ pub(super) fn forced(
                 if refuted.is_empty() {
                     break Ok(());
                 }
+                preferences.next_round();
             }
         }
     };
     d.solver.add_clause(&[!selector]);
     outcome?;
-    let facts: Vec<Settled> = candidates.iter().filter(|c| refuted.iter().any(|r| r.fact == c.fact)).copied().collect();
+    let left: std::collections::HashSet<Settled> = refuted.into_iter().collect();
+    let facts: Vec<Settled> =
+        candidates.iter().filter(|c| left.contains(&Settled { fact: c.fact, holds: !c.holds })).copied().collect();
     let core = if facts.is_empty() { Vec::new() } else { core_known };
     Ok(Forced { facts, core })
+}
+
+/// The negations [`forced`] prefers in a round, so that one model refutes
+/// many candidates at once: one per subject (the values of one variable
+/// exclude each other), the one given up least often so far, so that the
+/// rounds try new combinations.
+///
+/// A core that meets several preferred negations shows only that they
+/// cannot all hold together (with the rules and known facts): they are
+/// given up until the next model. A core that meets one shows that
+/// negation impossible by itself: it is given up for good, and its subject
+/// is preferred no more until the next model, as its other values are
+/// likely impossible too. (Giving every negation up for good once a core
+/// met it left a rule of the magic sequence, whose negations clash in
+/// large groups, with one candidate refuted per model: 4,000 SAT calls
+/// for n = 20.)
+#[derive(Default)]
+struct Preferences {
+    /// The negations preferred in the last round, with their subjects.
+    picked: Vec<(Lit, usize)>,
+    /// Given up until the next model.
+    dropped: std::collections::HashSet<Lit>,
+    /// Subjects preferred no more until the next model.
+    resting: std::collections::HashSet<usize>,
+    /// Given up for good.
+    impossible: std::collections::HashSet<Lit>,
+    /// How often each negation was given up.
+    strikes: HashMap<Lit, u32>,
+}
+
+impl Preferences {
+    /// The negations of `refuted` to prefer in the next round.
+    fn pick(&mut self, d: &Deductions<'_>, refuted: &[Settled]) -> Vec<Lit> {
+        self.picked.clear();
+        let mut best: HashMap<usize, (u32, usize)> = HashMap::new();
+        let mut subjects = Vec::new();
+        for (i, &r) in refuted.iter().enumerate() {
+            let subject = d.facts[r.fact].subject;
+            let l = lit(d, r);
+            if self.resting.contains(&subject) || self.dropped.contains(&l) || self.impossible.contains(&l) {
+                continue;
+            }
+            let strikes = self.strikes.get(&l).copied().unwrap_or(0);
+            match best.get(&subject) {
+                None => {
+                    subjects.push(subject);
+                    best.insert(subject, (strikes, i));
+                }
+                Some(&(least, _)) if strikes < least => {
+                    best.insert(subject, (strikes, i));
+                }
+                Some(_) => {}
+            }
+        }
+        self.picked = subjects.iter().map(|&s| (lit(d, refuted[best[&s].1]), s)).collect();
+        self.picked.iter().map(|&(l, _)| l).collect()
+    }
+
+    /// Gives up the negations preferred in the last round that `core`
+    /// meets; false when it meets none (the core proves every candidate
+    /// left forced).
+    fn give_up(&mut self, core: &std::collections::HashSet<Lit>) -> bool {
+        let met: Vec<(Lit, usize)> = self.picked.iter().copied().filter(|(l, _)| core.contains(l)).collect();
+        if let [(alone, subject)] = met[..] {
+            self.impossible.insert(alone);
+            self.resting.insert(subject);
+        }
+        for &(l, _) in &met {
+            self.dropped.insert(l);
+            *self.strikes.entry(l).or_default() += 1;
+        }
+        !met.is_empty()
+    }
+
+    /// A model was found: what was given up for one round is tried again.
+    fn next_round(&mut self) {
+        self.dropped.clear();
+        self.resting.clear();
+    }
 }
 
 /// `step`, found with others in an earlier state, derived again in
@@ -852,10 +931,14 @@ fn exhaustive(
     let restricted = |set: &[usize]| set.iter().any(|&i| wide[i]) && set.iter().any(|&i| !wide[i]);
     let (mut budget, mut tested) = (limits.sets_per_search, 0);
     let largest = (*sizes.end()).min(live.len());
+    // Set once a set forces something with no known fact, for a search
+    // that wants only the first step; and once a test gives up on its set.
+    let (enough, gave_up) = (std::cell::Cell::new(false), std::cell::Cell::new(false));
     for size in *sizes.start()..=largest {
         for local in [true, false] {
             let admits = |set: &[usize]| {
                 set.len() == size
+                    && !enough.get()
                     && set.iter().any(|&i| live[i].open)
                     && connected(set, &touches)
                     && (local || restricted(set))
@@ -886,16 +969,28 @@ fn exhaustive(
                 if memo.forced_nothing.get(&key) == Some(&seen) {
                     return Ok(None);
                 }
-                let found = forced(d, memo.pool(d), &rules, &relevant, &candidates)?;
+                d.solver.limit_repair_rounds(Some(SET_ROUNDS));
+                let found = forced(d, memo.pool(d), &rules, &relevant, &candidates);
+                d.solver.limit_repair_rounds(None);
+                let found = match found {
+                    Err(SolverError::Stopped(StopCause::Rounds(_))) => {
+                        gave_up.set(true);
+                        return Ok(None);
+                    }
+                    found => found?,
+                };
                 if found.facts.is_empty() {
                     memo.forced_nothing.insert(key, seen);
                     return Ok(None);
                 }
+                enough.set(limits.first_only && found.core.is_empty());
                 Ok::<_, SolverError>(Some((rules, found)))
             })?;
             tested += search.tested;
             budget -= search.tested;
-            let complete = search.complete;
+            // A set given up on is untested: with nothing found, no larger
+            // set found later is known to be smallest.
+            let complete = search.complete && (!search.found.is_empty() || !gave_up.get());
             if !search.found.is_empty() || !complete {
                 let found = search.found.into_iter().map(|(_, found)| found).collect();
                 let complete_below = if complete { size } else { size - 1 };

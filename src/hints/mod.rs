@@ -93,7 +93,8 @@ pub fn hint(
     request: &PlanRequest,
     reveal: Reveal,
 ) -> Result<HintReport, Error> {
-    let request = PlanRequest { max_steps: Some(1), ..request.clone() };
+    let limits = Limits { first_only: true, ..request.limits };
+    let request = PlanRequest { max_steps: Some(1), limits, ..request.clone() };
     let p = plan(puzzle, options, &request)?;
     let step = p.steps.into_iter().next();
     let status = if step.is_some() { PlanStatus::Hint } else { p.status };
@@ -224,7 +225,8 @@ fn walk(
     if d.refuted {
         return Ok(Some((Vec::new(), Vec::new())));
     }
-    let (target, mut state) = match plan::start(d, givens)? {
+    let mut memo = plan::Memo::default();
+    let (target, mut state) = match plan::start(d, givens, &mut memo)? {
         Start::Clash(given, rules) => return Ok(Some((given, rules))),
         Start::Ready(target, state, model) => {
             let valued = model.iter().filter(|s| s.holds).map(|s| d.facts[s.fact].subject);
@@ -235,7 +237,6 @@ fn walk(
     planned.start.givens = d.stated.iter().map(|&r| shown_rule(&d.rules[r])).collect();
     planned.start.facts = fixed_values(d, &state);
     let mut taken = 0;
-    let mut memo = plan::Memo::default();
     'outer: loop {
         let found = plan::next_steps(d, &target, &state, request.upto, &request.limits, &mut memo, stats)?;
         if found.is_empty() {
