@@ -19,7 +19,8 @@ use crate::deduce::verify::check_step;
 use crate::deduce::{Deductions, Wanted};
 use crate::puzzles::{Entry, Error, NamedConstraint, Puzzle, SolveOptions, Stats, Status};
 use crate::report::steps::{
-    Clash, Difficulty, HintReport, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StepsReport,
+    Clash, Difficulty, HintReport, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StartState,
+    StepsReport,
 };
 use crate::solver::SolverError;
 
@@ -51,7 +52,7 @@ struct Planned {
     status: PlanStatus,
     steps: Vec<ShownStep>,
     state: Vec<ShownFact>,
-    start: Vec<ShownFact>,
+    start: StartState,
     extent: (usize, usize),
     remaining: Option<u64>,
     remaining_complete: bool,
@@ -92,11 +93,12 @@ pub fn hint(
     request: &PlanRequest,
     reveal: Reveal,
 ) -> Result<HintReport, Error> {
-    let request = PlanRequest { max_steps: Some(1), ..request.clone() };
+    let limits = Limits { first_only: true, ..request.limits };
+    let request = PlanRequest { max_steps: Some(1), limits, ..request.clone() };
     let p = plan(puzzle, options, &request)?;
     let step = p.steps.into_iter().next();
     let status = if step.is_some() { PlanStatus::Hint } else { p.status };
-    let picture = step.as_ref().and_then(|step| state_text(puzzle, &p.start, Some(step), reveal));
+    let picture = step.as_ref().and_then(|step| state_text(puzzle, &p.start.facts, Some(step), reveal));
     Ok(HintReport {
         status,
         step,
@@ -123,7 +125,7 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         if request.proof.is_some() {
             return Err(proof::unavailable(puzzle.kind()));
         }
-        return Ok(route::planned(legs, request.max_steps));
+        return Ok(route::planned(legs, &given, request.max_steps));
     }
     let Some(deducible) = puzzle.deducible() else {
         return Err(Error::Unsupported { command: "deductions", kind: puzzle.kind() });
@@ -141,7 +143,7 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         status: PlanStatus::Unknown,
         steps: Vec::new(),
         state: Vec::new(),
-        start: Vec::new(),
+        start: StartState { entries: labels.clone(), ..StartState::default() },
         extent: extent(&d),
         remaining: None,
         remaining_complete: false,
@@ -227,25 +229,35 @@ fn walk(
     if d.refuted {
         return Ok(Some((Vec::new(), Vec::new())));
     }
-    let (target, mut state) = match plan::start(d, givens)? {
-        Start::Clash(given, rules) => return Ok(Some((given, rules))),
-        Start::Ready(target, state) => (target, state),
-    };
-    planned.start = fixed_values(d, &state);
-    let mut taken = 0;
     let mut memo = plan::Memo::default();
+    let (target, mut state) = match plan::start(d, givens, &mut memo)? {
+        Start::Clash(given, rules) => return Ok(Some((given, rules))),
+        Start::Ready(target, state, model) => {
+            let valued = model.iter().filter(|s| s.holds).map(|s| d.facts[s.fact].subject);
+            planned.start.given_values = valued.collect::<std::collections::HashSet<_>>().len();
+            (target, state)
+        }
+    };
+    planned.start.givens = d.stated.iter().map(|&r| shown_rule(&d.rules[r])).collect();
+    planned.start.facts = fixed_values(d, &state);
+    let mut taken = 0;
     'outer: loop {
         let found = plan::next_steps(d, &target, &state, request.upto, &request.limits, &mut memo, stats)?;
         if found.is_empty() {
             break;
         }
-        for (i, mut step) in found.into_iter().enumerate() {
-            step.facts.retain(|f| !state.knows(f.fact));
+        for (i, step) in found.into_iter().enumerate() {
+            // The first step is found in this state; a later one, in the
+            // state before the first, so it is derived again here.
+            let step = match i {
+                0 => step,
+                _ => match plan::shown_in(d, &target, &state, &step, &mut memo, stats)? {
+                    Some(step) => step,
+                    None => continue 'outer,
+                },
+            };
             if step.facts.is_empty() {
                 continue;
-            }
-            if i > 0 && !plan::still_easiest(d, &state, &step, &mut memo)? {
-                continue 'outer;
             }
             let started = Instant::now();
             check_step(checker, &step)?;
@@ -263,6 +275,7 @@ fn walk(
             }
             planned.steps.push(shown);
             state.apply(&step.facts);
+            plan::taken(d, &step, &mut memo)?;
             taken += 1;
             if request.max_steps.is_some_and(|m| taken >= m) {
                 break 'outer;
@@ -329,11 +342,12 @@ fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
     }
 }
 
+fn shown_rule(rule: &crate::deduce::Rule) -> ShownRule {
+    ShownRule { name: rule.name.clone(), line: rule.line, cells: rule.cells.clone() }
+}
+
 fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
-    let because = step.because.iter().map(|&r| {
-        let rule = &d.rules[r];
-        ShownRule { name: rule.name.clone(), line: rule.line, cells: rule.cells.clone() }
-    });
+    let because = step.because.iter().map(|&r| shown_rule(&d.rules[r]));
     ShownStep {
         facts: step.facts.iter().map(|&f| shown_fact(d, f)).collect(),
         because: because.collect(),

@@ -115,9 +115,9 @@ pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene
         }
         return Ok(scene);
     }
-    let mut scene = match state_scene(puzzle, &report.start, None, report.reveal) {
+    let mut scene = match state_scene(puzzle, &report.start.facts, None, report.reveal) {
         Some((scene, _)) => scene,
-        None => plain_state(puzzle, report.extent, &report.start)?,
+        None => plain_state(puzzle, report.extent, &report.start.facts)?,
     };
     let ending = ending_text(report.status, report.remaining, report.remaining_complete, &None, &None);
     for line in ending.lines().chain(report.stopped.iter().map(String::as_str)) {

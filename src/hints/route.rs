@@ -4,12 +4,13 @@
 
 use super::{PlanStatus, Planned};
 use crate::puzzles::{NamedConstraint, RouteLeg, RouteLegs};
-use crate::report::steps::{Clash, PlanTimes, ShownFact, ShownRule, ShownStep, ShownWalk};
+use crate::report::steps::{Clash, PlanTimes, ShownFact, ShownRule, ShownStep, ShownWalk, StartState};
 
 /// The plan of `legs`, the first `max_steps` of them when limited.
-pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
+pub(super) fn planned(legs: RouteLegs, entries: &[String], max_steps: Option<usize>) -> Planned {
     let reached = legs.reached.len();
-    let start: Vec<ShownFact> = legs.reached.iter().enumerate().map(|(i, g)| goal_fact(i + 1, g)).collect();
+    let facts: Vec<ShownFact> = legs.reached.iter().enumerate().map(|(i, g)| goal_fact(i + 1, g)).collect();
+    let start = StartState { entries: entries.to_vec(), facts, ..StartState::default() };
     let mut planned = Planned {
         status: PlanStatus::Solved,
         steps: Vec::new(),
@@ -33,7 +34,7 @@ pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
         return no_solution(planned);
     };
     let mut walked = legs.walked.clone();
-    let mut known = planned.start.clone();
+    let mut known = planned.start.facts.clone();
     let taken = legs.legs.len().min(max_steps.unwrap_or(usize::MAX));
     for (i, leg) in legs.legs.iter().take(taken).enumerate() {
         let step = leg_step(reached + i + 1, leg, &known, fewest, legs.fewest_from_start);

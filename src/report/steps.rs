@@ -115,6 +115,25 @@ pub struct ShownWalk {
     pub moves: Vec<crate::grid::Dir>,
 }
 
+/// What is known before the first step: the model's givens (constraints
+/// that fix a value outright, such as a Sudoku's digits), the player's
+/// entries, and the facts they state. Every other fact is a step's, and a
+/// step uses only facts known from here or found by a step before it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StartState {
+    /// The constraints that fix values outright, as `explain` names them.
+    pub givens: Vec<ShownRule>,
+    /// The things whose value the model fixes: by those constraints, or in
+    /// their declaration (a partly given array).
+    #[serde(skip)]
+    pub given_values: usize,
+    /// The player's entries, as given.
+    pub entries: Vec<String>,
+    /// Every fact they state, either way: with a thing's value, that it
+    /// takes no other.
+    pub facts: Vec<ShownFact>,
+}
+
 /// How hard the deductions were.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Difficulty {
@@ -222,10 +241,8 @@ pub struct StepsReport {
     pub stopped: Option<String>,
     /// Sizes, calls and times.
     pub stats: PlanTimes,
-    /// The facts known before the first step (the given entries and what
-    /// follows from them alone).
-    #[serde(skip)]
-    pub start: Vec<ShownFact>,
+    /// What is known before the first step.
+    pub start: StartState,
     /// The rows and columns the facts' cells span, for pictures.
     #[serde(skip)]
     pub extent: (usize, usize),
@@ -272,9 +289,8 @@ pub struct HintReport {
     pub stopped: Option<String>,
     /// As in [`StepsReport`].
     pub stats: PlanTimes,
-    /// As in [`StepsReport`].
-    #[serde(skip)]
-    pub start: Vec<ShownFact>,
+    /// As in [`StepsReport`]: the state the hint starts from.
+    pub start: StartState,
     /// As in [`StepsReport`].
     #[serde(skip)]
     pub extent: (usize, usize),
@@ -287,13 +303,27 @@ pub struct HintReport {
 /// Facts for a person: one entry per variable, "x = 5" or "x ≠ 1, 2"; a
 /// variable that is fixed shows only its value.
 pub fn facts_text(facts: &[ShownFact], values: bool) -> String {
+    let entries = fact_entries(facts, values);
+    if entries.is_empty() { "nothing".to_string() } else { entries.join("; ") }
+}
+
+/// [`facts_text`] of at most `most` variables, with a count of the rest.
+fn facts_text_at_most(facts: &[ShownFact], most: usize) -> String {
+    let entries = fact_entries(facts, true);
+    if entries.len() <= most {
+        return facts_text(facts, true);
+    }
+    format!("{}; and {} more", entries[..most].join("; "), entries.len() - most)
+}
+
+fn fact_entries(facts: &[ShownFact], values: bool) -> Vec<String> {
     let mut order: Vec<&str> = Vec::new();
     for f in facts {
         if !order.contains(&f.var.as_str()) {
             order.push(&f.var);
         }
     }
-    let entries: Vec<String> = order
+    order
         .iter()
         .map(|&var| {
             let about: Vec<&ShownFact> = facts.iter().filter(|f| f.var == var).collect();
@@ -308,8 +338,27 @@ pub fn facts_text(facts: &[ShownFact], values: bool) -> String {
                 }
             }
         })
-        .collect();
-    if entries.is_empty() { "nothing".to_string() } else { entries.join("; ") }
+        .collect()
+}
+
+/// The variables the start line lists before it counts the rest.
+const START_SHOWN: usize = 8;
+
+/// "known from the start: 30 givens: cell[1,1] = 8; ...; and 22 more".
+pub fn start_text(start: &StartState) -> String {
+    let mut sources = Vec::new();
+    if start.given_values > 0 {
+        sources.push(counted(start.given_values, "given"));
+    }
+    if !start.entries.is_empty() {
+        let n = start.entries.len();
+        sources.push(if n == 1 { "1 entry".to_string() } else { format!("{n} entries") });
+    }
+    if start.facts.is_empty() && sources.is_empty() {
+        return "known from the start: nothing\n".to_string();
+    }
+    let from = if sources.is_empty() { String::new() } else { format!("{}: ", sources.join(" and ")) };
+    format!("known from the start: {from}{}\n", facts_text_at_most(&start.facts, START_SHOWN))
 }
 
 fn rule_text(rule: &ShownRule) -> String {
@@ -453,6 +502,10 @@ fn times_line(t: &PlanTimes) -> String {
 impl Report for StepsReport {
     fn text(&self, kind: &str, title: Option<&str>) -> String {
         let mut out = heading(kind, title);
+        let ran = self.status != Status::Unknown || !self.steps.is_empty();
+        if ran && self.clash.is_none() && self.explanation.is_none() {
+            out.push_str(&start_text(&self.start));
+        }
         for (i, step) in self.steps.iter().enumerate() {
             out.push_str(&format!("step {}: {}", i + 1, step_text(step, Reveal::What)));
         }
@@ -501,7 +554,7 @@ impl Stoppable for StepsReport {
             clash: None,
             stopped: Some(why),
             stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: Vec::new(),
+            start: StartState::default(),
             extent: (0, 0),
             picture: None,
         }
@@ -513,6 +566,7 @@ impl Report for HintReport {
         let mut out = heading(kind, title);
         match &self.step {
             Some(step) => {
+                out.push_str(&start_text(&self.start));
                 out.push_str(&format!("hint: {}", step_text(step, self.reveal)));
                 out.push_str(self.picture.as_deref().unwrap_or_default());
             }
@@ -552,7 +606,7 @@ impl Stoppable for HintReport {
             clash: None,
             stopped: Some(why),
             stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: Vec::new(),
+            start: StartState::default(),
             extent: (0, 0),
             picture: None,
         }

@@ -538,17 +538,20 @@ impl CspPuzzle {
             }
             assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
         }
+        let mut refuted = false;
         if wanted.switchable && wanted.facts && self.program.objective.is_some() {
             // Steps lead to the optimal solutions, the ones `facts` reports:
-            // the objective's rule becomes "it takes its best value".
-            let Some(best) = self.optimum(options)? else {
-                let built = Built { size, encode_ms, compiled: compiled_at, optimum };
-                let mut deductions = Deductions::new(solver, |_, _| Ok(()));
-                deductions.refuted = true;
-                return Ok((deductions, built));
-            };
-            optimum = best;
-            self.objective_at_optimum(&mut compiled, &mut *solver, &mut rules, best)?;
+            // the objective's rule becomes "it takes its best value". With
+            // no solution there is no best value; the rules and facts are
+            // still built, so that the player's entries are read (and a
+            // wrong one refused) before the steps end with the explanation.
+            match self.optimum(options)? {
+                None => refuted = true,
+                Some(best) => {
+                    optimum = best;
+                    self.objective_at_optimum(&mut compiled, &mut *solver, &mut rules, best)?;
+                }
+            }
         }
         let facts = if wanted.facts { self.value_facts(&mut compiled, &mut *solver)? } else { Vec::new() };
         let at = if wanted.switchable { optimum.map(|v| (rules.len() - 1, v)) } else { None };
@@ -556,15 +559,29 @@ impl CspPuzzle {
         let check = self.model_check(verifier, compiled, log, whole, at);
         let mut deductions = Deductions::new(solver, check);
         deductions.assumptions = assumptions;
-        // A constraint on one shown variable is the model's data, such as a
-        // given digit: its facts are known from the start.
-        deductions.stated = deduce::single_subject_rules(&rules, &facts);
+        deductions.refuted = refuted;
+        // A constraint that fixes shown values to constants is the model's
+        // data, such as a given digit: its facts are known from the start.
+        deductions.stated = if wanted.switchable { self.givens(&facts) } else { Vec::new() };
         deductions.rules = rules;
         deductions.facts = facts;
         if let Some(record) = record {
             deductions.formula = Some(Box::new(move || record.borrow().cnf().clone()));
         }
         Ok((deductions, Built { size, encode_ms, compiled: compiled_at, optimum }))
+    }
+
+    /// The rules (indices, increasing) that fix shown scalars to constants
+    /// and say nothing else ([`ir::fixed_values`]): the givens, known from
+    /// the start. Rule `g` is group `g`; the objective's rule comes after
+    /// them and is never one.
+    fn givens(&self, facts: &[Fact]) -> Vec<usize> {
+        let shown: std::collections::HashSet<usize> = facts.iter().map(|f| f.subject).collect();
+        let fixes_shown = |group: &Group| {
+            ir::fixed_values(&group.expr)
+                .is_some_and(|fixed| !fixed.is_empty() && fixed.iter().all(|(scalar, _)| shown.contains(scalar)))
+        };
+        self.program.groups.iter().enumerate().filter(|(_, g)| fixes_shown(g)).map(|(i, _)| i).collect()
     }
 
     /// The best value of the objective, as `facts` finds it: `None` when
