@@ -93,7 +93,7 @@ pub fn step_picture(
 /// captioned with why there is no step.
 pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene, Error> {
     if report.status == PlanStatus::NoSolution {
-        let constraints = match (&report.clash, &report.explanation) {
+        let constraints = match (&report.end.clash, &report.end.explanation) {
             (Some(clash), _) => clash.constraints.clone(),
             (None, Some(explanation)) => explanation.clone(),
             (None, None) => Vec::new(),
@@ -108,19 +108,19 @@ pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene
             picture: None,
         };
         let mut scene = puzzle.picture(Drawn::Explanation(&explained))?;
-        match &report.clash {
+        match &report.end.clash {
             Some(clash) => scene.caption.extend(wrapped(&format!("with the entries {}", clash.entries.join(", ")), 60)),
             None if explained.constraints.is_empty() => scene.caption.push("no solution".to_string()),
             None => {}
         }
         return Ok(scene);
     }
-    let mut scene = match state_scene(puzzle, &report.start.facts, None, report.reveal) {
+    let mut scene = match state_scene(puzzle, &report.end.start.facts, None, report.reveal) {
         Some((scene, _)) => scene,
-        None => plain_state(puzzle, report.extent, &report.start.facts)?,
+        None => plain_state(puzzle, report.end.extent, &report.end.start.facts)?,
     };
-    let ending = ending_text(report.status, report.remaining, report.remaining_complete, &None, &None);
-    for line in ending.lines().chain(report.stopped.iter().map(String::as_str)) {
+    let ending = ending_text(report.status, report.end.remaining, report.end.remaining_complete, &None, &None);
+    for line in ending.lines().chain(report.end.stopped.iter().map(String::as_str)) {
         scene.caption.extend(wrapped(line.trim(), 60));
     }
     Ok(scene)

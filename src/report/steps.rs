@@ -213,23 +213,16 @@ pub struct Clash {
     pub constraints: Vec<NamedConstraint>,
 }
 
-/// The report of `steps`.
-#[derive(Clone, Debug, Serialize)]
-pub struct StepsReport {
-    /// The outcome.
-    pub status: PlanStatus,
-    /// The steps, in order.
-    pub steps: Vec<ShownStep>,
+/// What `steps` and `hint` both report beside their steps: how the plan
+/// ended, from what start, and at what cost. Flattened into each report's
+/// JSON, so its members sit beside the report's own.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PlanEnd {
     /// Solutions that agree with the final state: 1 when solved, 0 with no
     /// solution, and with a guess needed as many as were counted.
     pub remaining: Option<u64>,
     /// Whether `remaining` is the whole count (otherwise a floor).
     pub remaining_complete: bool,
-    /// The rating.
-    pub difficulty: Difficulty,
-    /// Every fact known in the final state, either way: entries that
-    /// `--given` takes back as `var=value` or `var!=value`.
-    pub state: Vec<ShownFact>,
     /// With no solution: `explain`'s constraints.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<Vec<NamedConstraint>>,
@@ -246,6 +239,36 @@ pub struct StepsReport {
     /// The rows and columns the facts' cells span, for pictures.
     #[serde(skip)]
     pub extent: (usize, usize),
+}
+
+impl PlanEnd {
+    /// The end of a run stopped before it planned anything.
+    pub fn stopped(stats: Stats, why: String) -> PlanEnd {
+        PlanEnd { stopped: Some(why), stats: PlanTimes { run: stats, ..PlanTimes::default() }, ..PlanEnd::default() }
+    }
+
+    /// How the plan ended, for a person: the solutions left, or why there
+    /// are none.
+    fn ending_text(&self, status: PlanStatus) -> String {
+        ending_text(status, self.remaining, self.remaining_complete, &self.explanation, &self.clash)
+    }
+}
+
+/// The report of `steps`.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepsReport {
+    /// The outcome.
+    pub status: PlanStatus,
+    /// The steps, in order.
+    pub steps: Vec<ShownStep>,
+    /// The rating.
+    pub difficulty: Difficulty,
+    /// Every fact known in the final state, either way: entries that
+    /// `--given` takes back as `var=value` or `var!=value`.
+    pub state: Vec<ShownFact>,
+    /// How the steps ended, from what start.
+    #[serde(flatten)]
+    pub end: PlanEnd,
     /// The state reached drawn as text, when the steps stop short of a
     /// solution and the puzzle draws its states.
     #[serde(skip)]
@@ -274,26 +297,9 @@ pub struct HintReport {
     pub step: Option<ShownStep>,
     /// How much the text gives away.
     pub reveal: Reveal,
-    /// As in [`StepsReport`].
-    pub remaining: Option<u64>,
-    /// As in [`StepsReport`].
-    pub remaining_complete: bool,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<Vec<NamedConstraint>>,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clash: Option<Clash>,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped: Option<String>,
-    /// As in [`StepsReport`].
-    pub stats: PlanTimes,
-    /// As in [`StepsReport`]: the state the hint starts from.
-    pub start: StartState,
-    /// As in [`StepsReport`].
-    #[serde(skip)]
-    pub extent: (usize, usize),
+    /// As in [`StepsReport`]; its start is the state the hint starts from.
+    #[serde(flatten)]
+    pub end: PlanEnd,
     /// The state before the step drawn as text, as much as `reveal` gives
     /// away, when the puzzle draws its states.
     #[serde(skip)]
@@ -503,8 +509,8 @@ impl Report for StepsReport {
     fn text(&self, kind: &str, title: Option<&str>) -> String {
         let mut out = heading(kind, title);
         let ran = self.status != Status::Unknown || !self.steps.is_empty();
-        if ran && self.clash.is_none() && self.explanation.is_none() {
-            out.push_str(&start_text(&self.start));
+        if ran && self.end.clash.is_none() && self.end.explanation.is_none() {
+            out.push_str(&start_text(&self.end.start));
         }
         for (i, step) in self.steps.iter().enumerate() {
             out.push_str(&format!("step {}: {}", i + 1, step_text(step, Reveal::What)));
@@ -513,22 +519,16 @@ impl Report for StepsReport {
             out.push_str(&format!("state reached: {}\n", facts_text(&self.state, true)));
         }
         out.push_str(self.picture.as_deref().unwrap_or_default());
-        out.push_str(&ending_text(
-            self.status,
-            self.remaining,
-            self.remaining_complete,
-            &self.explanation,
-            &self.clash,
-        ));
+        out.push_str(&self.end.ending_text(self.status));
         let d = &self.difficulty;
         out.push_str(&format!(
             "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint\n",
             d.steps, d.largest, d.total, d.multi_rule_steps
         ));
-        if let Some(why) = &self.stopped {
+        if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));
         }
-        out.push_str(&format!("({})\n", times_line(&self.stats)));
+        out.push_str(&format!("({})\n", times_line(&self.end.stats)));
         out
     }
 
@@ -546,16 +546,9 @@ impl Stoppable for StepsReport {
         StepsReport {
             status: Status::Unknown,
             steps: Vec::new(),
-            remaining: None,
-            remaining_complete: false,
             difficulty: Difficulty::default(),
             state: Vec::new(),
-            explanation: None,
-            clash: None,
-            stopped: Some(why),
-            stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: StartState::default(),
-            extent: (0, 0),
+            end: PlanEnd::stopped(stats, why),
             picture: None,
         }
     }
@@ -566,22 +559,16 @@ impl Report for HintReport {
         let mut out = heading(kind, title);
         match &self.step {
             Some(step) => {
-                out.push_str(&start_text(&self.start));
+                out.push_str(&start_text(&self.end.start));
                 out.push_str(&format!("hint: {}", step_text(step, self.reveal)));
                 out.push_str(self.picture.as_deref().unwrap_or_default());
             }
-            None => out.push_str(&ending_text(
-                self.status,
-                self.remaining,
-                self.remaining_complete,
-                &self.explanation,
-                &self.clash,
-            )),
+            None => out.push_str(&self.end.ending_text(self.status)),
         }
-        if let Some(why) = &self.stopped {
+        if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));
         }
-        out.push_str(&format!("({})\n", times_line(&self.stats)));
+        out.push_str(&format!("({})\n", times_line(&self.end.stats)));
         out
     }
 
@@ -600,14 +587,7 @@ impl Stoppable for HintReport {
             status: Status::Unknown,
             step: None,
             reveal: Reveal::default(),
-            remaining: None,
-            remaining_complete: false,
-            explanation: None,
-            clash: None,
-            stopped: Some(why),
-            stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: StartState::default(),
-            extent: (0, 0),
+            end: PlanEnd::stopped(stats, why),
             picture: None,
         }
     }
