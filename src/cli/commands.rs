@@ -389,10 +389,14 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     let finished = run.supervise(move |puzzle| hints::hint(puzzle, &options, &request, reveal));
     let report = run.finish(args.engine.as_deref(), finished)?;
     let scene = match &report.step {
-        Some(step) => {
-            hints::step_picture(run.puzzle.as_ref(), report.end.extent, &report.end.start.facts, step, reveal)?
-        }
-        None => hints::no_step_picture(run.puzzle.as_ref(), &report)?,
+        Some(step) => somaria::report::picture::step_picture(
+            run.puzzle.as_ref(),
+            report.end.extent,
+            &report.end.start.facts,
+            step,
+            reveal,
+        )?,
+        None => somaria::report::picture::no_step_picture(run.puzzle.as_ref(), &report)?,
     };
     run.emit_scene(&scene)?;
     Ok(report.exit_code())
@@ -422,7 +426,8 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     }
     let mut known = report.end.start.facts.clone();
     for (step, path) in report.steps.iter().zip(&paths) {
-        let scene = hints::step_picture(run.puzzle.as_ref(), report.end.extent, &known, step, Reveal::What)?;
+        let scene =
+            somaria::report::picture::step_picture(run.puzzle.as_ref(), report.end.extent, &known, step, Reveal::What)?;
         let target = Target::resolve(path).map_err(Failure::bad_input)?;
         target.write(|out| somaria::draw::svg::write(&scene, out)).map_err(|e| cannot_write(path, e))?;
         known.extend(step.facts.iter().filter(|f| f.op == "=").cloned());

@@ -161,7 +161,11 @@ impl Run {
     /// output or the `--output` file.
     pub fn emit<R: Report>(&self, report: &R, notes: Vec<Note>) -> Result<(), Failure> {
         let mut json = report.json(self.kind());
-        let mut text = report.text(self.kind(), self.puzzle.title());
+        // The text is drawn only when it is printed.
+        let mut text = match self.format {
+            OutputFormat::Text => report.text(self.puzzle.as_ref())?,
+            OutputFormat::Json | OutputFormat::Svg => String::new(),
+        };
         for (key, value, line) in notes {
             json[key] = value;
             text.push_str(&line);

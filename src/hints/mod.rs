@@ -4,14 +4,12 @@
 //! second [`Deductions`] built for checking only, and the outcome in the
 //! puzzle's words ([`crate::report::steps`]).
 
-mod picture;
 mod proof;
 mod route;
 mod state;
 
 use std::time::Instant;
 
-pub use picture::{no_step_picture, state_text, step_picture};
 pub use proof::step_formula;
 
 use crate::deduce::plan::{self, Limits, PlanStats, Settled, Start, State, Step, Target};
@@ -58,11 +56,9 @@ struct Planned {
 /// `somaria steps`: every step from the given state to the end.
 pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<StepsReport, Error> {
     let p = plan(puzzle, options, request)?;
-    let short = matches!(p.status, PlanStatus::Partial | PlanStatus::GuessNeeded);
-    let picture = if short { state_text(puzzle, &p.state, None, Reveal::What) } else { None };
     let difficulty = Difficulty::of(&p.steps);
     let steps = if request.merge { merged(p.steps) } else { p.steps };
-    Ok(StepsReport { status: p.status, difficulty, steps, state: p.state, end: p.end, picture })
+    Ok(StepsReport { status: p.status, difficulty, steps, state: p.state, end: p.end })
 }
 
 /// `somaria hint`: the easiest next step from the given state.
@@ -77,8 +73,7 @@ pub fn hint(
     let p = plan(puzzle, options, &request)?;
     let step = p.steps.into_iter().next();
     let status = if step.is_some() { PlanStatus::Hint } else { p.status };
-    let picture = step.as_ref().and_then(|step| state_text(puzzle, &p.end.start.facts, Some(step), reveal));
-    Ok(HintReport { status, step, reveal, end: p.end, picture })
+    Ok(HintReport { status, step, reveal, end: p.end })
 }
 
 fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<Planned, Error> {

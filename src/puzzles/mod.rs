@@ -82,6 +82,16 @@ pub trait Puzzle: Send + Sync {
         Err(Error::Unsupported { command: "a picture", kind: self.kind() })
     }
 
+    /// A report this puzzle gave, as text for a person, drawn from the
+    /// report's payload as [`Puzzle::picture`] draws it: the answer, the
+    /// facts, or the puzzle with the explanation's cells outlined. `None`
+    /// where the family writes nothing of its own, and the report's own
+    /// lines stand alone.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        let _ = of;
+        Ok(None)
+    }
+
     /// The puzzle's deductions, for a family whose hints and steps are
     /// values deduced from named rules; `None` for one that has none.
     fn deducible(&self) -> Option<&dyn Deducible> {

@@ -69,14 +69,14 @@ impl Stats {
     }
 }
 
-/// A solution in the puzzle's own terms, ready to print.
+/// A solution in the puzzle's own terms: its JSON form, and the family's
+/// typed answer, which the family draws as a picture or as text on demand
+/// ([`super::Puzzle::picture`], [`super::Puzzle::text`]).
 #[derive(Clone, Debug)]
 pub struct Solution {
     /// The machine-readable form, the `solution` member of the JSON output.
     pub json: serde_json::Value,
-    /// The drawing and listing for a person.
-    pub text: String,
-    /// The family's typed answer, which its picture is drawn from.
+    /// The family's typed answer, which its picture and text are drawn from.
     pub payload: Payload,
 }
 
@@ -88,21 +88,20 @@ impl Serialize for Solution {
 }
 
 impl Solution {
-    /// A solution from a family's typed answer and the text drawn from it;
-    /// the answer is kept as the payload.
+    /// A solution from a family's typed answer, kept as the payload.
     ///
     /// ```
     /// #[derive(Clone, serde::Serialize)]
     /// struct Answer { steps: u64 }
-    /// let solution = somaria::puzzles::Solution::of(&Answer { steps: 3 }, "3 steps".to_string());
+    /// let solution = somaria::puzzles::Solution::of(&Answer { steps: 3 });
     /// assert_eq!(solution.json["steps"], 3);
     /// assert_eq!(solution.typed::<Answer>().unwrap().steps, 3);
     /// assert!(solution.typed::<u64>().is_err());
     /// ```
-    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(answer: &T, text: String) -> Solution {
+    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(answer: &T) -> Solution {
         let json =
             serde_json::to_value(answer).unwrap_or_else(|e| serde_json::json!({ "unserializable": e.to_string() }));
-        Solution { json, text, payload: Payload::of(answer.clone()) }
+        Solution { json, payload: Payload::of(answer.clone()) }
     }
 
     /// The family's typed answer; an internal error when the solution
@@ -112,11 +111,11 @@ impl Solution {
     }
 }
 
-/// Two solutions are equal when their JSON and text are: the payload is
-/// the answer both were made from.
+/// Two solutions are equal when their JSON is: the payload is the answer
+/// both were made from.
 impl PartialEq for Solution {
     fn eq(&self, other: &Solution) -> bool {
-        self.json == other.json && self.text == other.text
+        self.json == other.json
     }
 }
 
@@ -269,32 +268,23 @@ pub struct FactsReport {
     /// The family's facts as JSON members, merged into the output object.
     #[serde(flatten)]
     pub json: serde_json::Map<String, serde_json::Value>,
-    /// The facts for a person.
-    #[serde(skip)]
-    pub text: String,
     /// Sizes and times; `sat_calls` counts every call the facts took.
     pub stats: Stats,
-    /// The family's typed facts, which its picture is drawn from.
+    /// The family's typed facts, which its picture and text are drawn from.
     #[serde(skip)]
     pub payload: Payload,
 }
 
 impl FactsReport {
     /// A report from a family's typed facts, whose members are merged into
-    /// the JSON output object, and the text drawn from them; the facts are
-    /// kept as the payload.
-    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(
-        status: Status,
-        facts: &T,
-        text: String,
-        stats: Stats,
-    ) -> FactsReport {
+    /// the JSON output object; the facts are kept as the payload.
+    pub fn of<T: Serialize + Clone + Send + Sync + 'static>(status: Status, facts: &T, stats: Stats) -> FactsReport {
         let json = match serde_json::to_value(facts) {
             Ok(serde_json::Value::Object(members)) => members,
             Ok(other) => serde_json::Map::from_iter([("facts".to_string(), other)]),
             Err(e) => serde_json::Map::from_iter([("unserializable".to_string(), e.to_string().into())]),
         };
-        FactsReport { status, json, text, stats, payload: Payload::of(facts.clone()) }
+        FactsReport { status, json, stats, payload: Payload::of(facts.clone()) }
     }
 
     /// The family's typed facts: `None` for a report made without them
@@ -324,9 +314,6 @@ pub struct ExplainReport {
     /// Why the run stopped before an explanation, when a stop of the whole
     /// run (a time limit) cut it short, as a command line reports it.
     pub stopped: Option<String>,
-    /// The puzzle drawn as text with the cells the constraints read
-    /// outlined, when the family draws it so (not in the JSON).
-    pub picture: Option<String>,
 }
 
 /// The `explain` output's members: `sat_calls` repeats `stats.sat_calls` at
@@ -359,7 +346,6 @@ impl ExplainReport {
             rule: None,
             stats,
             stopped: None,
-            picture: None,
         }
     }
 

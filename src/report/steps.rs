@@ -5,9 +5,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::picture::state_text;
 use super::{Report, Stoppable, exit, heading, printable};
 use crate::grid::Pos;
-use crate::puzzles::{Entry, NamedConstraint, Stats, counted};
+use crate::puzzles::{Entry, Error, NamedConstraint, Puzzle, Stats, counted};
 use crate::solver::Progress;
 
 /// A fact as a step states it: `{"var": "q[3]", "op": "=", "value": 5}`.
@@ -269,10 +270,6 @@ pub struct StepsReport {
     /// How the steps ended, from what start.
     #[serde(flatten)]
     pub end: PlanEnd,
-    /// The state reached drawn as text, when the steps stop short of a
-    /// solution and the puzzle draws its states.
-    #[serde(skip)]
-    pub picture: Option<String>,
 }
 
 /// How much a hint's text and picture give away.
@@ -300,10 +297,6 @@ pub struct HintReport {
     /// As in [`StepsReport`]; its start is the state the hint starts from.
     #[serde(flatten)]
     pub end: PlanEnd,
-    /// The state before the step drawn as text, as much as `reveal` gives
-    /// away, when the puzzle draws its states.
-    #[serde(skip)]
-    pub picture: Option<String>,
 }
 
 /// Facts for a person: one entry per variable, "x = 5" or "x ≠ 1, 2"; a
@@ -506,8 +499,8 @@ fn times_line(t: &PlanTimes) -> String {
 }
 
 impl Report for StepsReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         let ran = self.status != Status::Unknown || !self.steps.is_empty();
         if ran && self.end.clash.is_none() && self.end.explanation.is_none() {
             out.push_str(&start_text(&self.end.start));
@@ -518,7 +511,10 @@ impl Report for StepsReport {
         if self.status == Status::Partial {
             out.push_str(&format!("state reached: {}\n", facts_text(&self.state, true)));
         }
-        out.push_str(self.picture.as_deref().unwrap_or_default());
+        // The state reached, drawn when the steps stop short of a solution.
+        if matches!(self.status, Status::Partial | Status::GuessNeeded) {
+            out.push_str(&state_text(puzzle, &self.state, None, Reveal::What).unwrap_or_default());
+        }
         out.push_str(&self.end.ending_text(self.status));
         let d = &self.difficulty;
         out.push_str(&format!(
@@ -529,7 +525,7 @@ impl Report for StepsReport {
             out.push_str(&format!("stopped: {why}\n"));
         }
         out.push_str(&format!("({})\n", times_line(&self.end.stats)));
-        out
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {
@@ -549,19 +545,19 @@ impl Stoppable for StepsReport {
             difficulty: Difficulty::default(),
             state: Vec::new(),
             end: PlanEnd::stopped(stats, why),
-            picture: None,
         }
     }
 }
 
 impl Report for HintReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         match &self.step {
             Some(step) => {
                 out.push_str(&start_text(&self.end.start));
                 out.push_str(&format!("hint: {}", step_text(step, self.reveal)));
-                out.push_str(self.picture.as_deref().unwrap_or_default());
+                // The state before the step, as much as `reveal` gives away.
+                out.push_str(&state_text(puzzle, &self.end.start.facts, Some(step), self.reveal).unwrap_or_default());
             }
             None => out.push_str(&self.end.ending_text(self.status)),
         }
@@ -569,7 +565,7 @@ impl Report for HintReport {
             out.push_str(&format!("stopped: {why}\n"));
         }
         out.push_str(&format!("({})\n", times_line(&self.end.stats)));
-        out
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {
@@ -583,13 +579,7 @@ impl Report for HintReport {
 
 impl Stoppable for HintReport {
     fn stopped(stats: Stats, why: String, _: &Progress) -> HintReport {
-        HintReport {
-            status: Status::Unknown,
-            step: None,
-            reveal: Reveal::default(),
-            end: PlanEnd::stopped(stats, why),
-            picture: None,
-        }
+        HintReport { status: Status::Unknown, step: None, reveal: Reveal::default(), end: PlanEnd::stopped(stats, why) }
     }
 }
 

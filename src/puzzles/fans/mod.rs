@@ -386,7 +386,7 @@ impl Puzzle for FanPuzzle {
             Answer::Unsat => (Status::NoSolution, None),
             Answer::Sat => {
                 let solution = self.solution(&self.checked(encoding.decode(|lit| solver.value(lit)))?);
-                (Status::Solved, Some(Solution::of(&solution, self.solution_text(&solution))))
+                (Status::Solved, Some(Solution::of(&solution)))
             }
         };
         let explanation = (status == Status::NoSolution).then(|| self.unsolvable_hint()).flatten();
@@ -446,7 +446,7 @@ impl Puzzle for FanPuzzle {
         });
         let status = if fans.is_some() { Status::Solved } else { Status::NoSolution };
         let facts = FanFacts { fans };
-        Ok(FactsReport::of(status, &facts, self.facts_text(&facts), stats))
+        Ok(FactsReport::of(status, &facts, stats))
     }
 
     /// The weathercocks are the demands; each fan turning one way is the
@@ -518,6 +518,18 @@ impl Puzzle for FanPuzzle {
         }
         scene.caption = caption;
         Ok(scene)
+    }
+
+    /// The solution drawn with its list of fans, or the facts listed.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(report) => match &report.solution {
+                Some(solution) => Some(self.solution_text(solution.typed()?)),
+                None => None,
+            },
+            Drawn::Facts(report) => report.typed::<FanFacts>()?.map(|facts| self.facts_text(facts)),
+            Drawn::Explanation(_) => None,
+        })
     }
 
     fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {

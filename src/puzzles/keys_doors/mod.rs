@@ -587,10 +587,9 @@ impl Puzzle for KeysDoorsPuzzle {
         Ok(match route {
             Some(moves) => {
                 let typed = self.solution(&moves);
-                let text = self.solution_text(&typed);
                 SolveReport {
                     status: Status::Solved,
-                    solution: Some(Solution::of(&typed, text)),
+                    solution: Some(Solution::of(&typed)),
                     explanation: None,
                     cost: Some(moves.len() as u64),
                     objective: None,
@@ -809,6 +808,16 @@ impl Puzzle for KeysDoorsPuzzle {
         };
         scene.caption = caption;
         Ok(scene)
+    }
+
+    /// The route drawn and listed.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(SolveReport { solution: Some(solution), .. }) => {
+                Some(self.solution_text(solution.typed()?))
+            }
+            _ => None,
+        })
     }
 
     fn routed(&self) -> Option<&dyn crate::puzzles::Routed> {

@@ -375,7 +375,7 @@ impl TileCoverPuzzle {
             Answer::Sat => {
                 let route = self.route_in(&self.room, solver.repairer().walk()).map_err(Error::CheckFailed)?;
                 let solution = self.solution(&route);
-                (Status::Solved, Some(Solution::of(&solution, self.route_text(&solution))))
+                (Status::Solved, Some(Solution::of(&solution)))
             }
         };
         let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
@@ -398,7 +398,7 @@ impl TileCoverPuzzle {
         let stats = Stats { engine: method.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
         Ok(SolveReport {
             status: Status::Solved,
-            solution: Some(Solution::of(&solution, self.route_text(&solution))),
+            solution: Some(Solution::of(&solution)),
             explanation: None,
             cost: None,
             objective: None,
@@ -530,7 +530,7 @@ impl TileCoverPuzzle {
 
     fn no_facts(&self, stats: Stats, explanation: Option<String>) -> FactsReport {
         let facts = CoverFacts { can_be_left: None, always_covered: None, explanation };
-        FactsReport::of(Status::NoSolution, &facts, self.facts_text(&facts), stats)
+        FactsReport::of(Status::NoSolution, &facts, stats)
     }
 }
 
@@ -756,7 +756,7 @@ impl Puzzle for TileCoverPuzzle {
             marked.filter_map(|(fact, _)| fact.place).collect()
         };
         let facts = CoverFacts { can_be_left: Some(pick(true)), always_covered: Some(pick(false)), explanation: None };
-        Ok(FactsReport::of(Status::Solved, &facts, self.facts_text(&facts), stats))
+        Ok(FactsReport::of(Status::Solved, &facts, stats))
     }
 
     /// Leads with the presolve's certificate when it refutes the room, then
@@ -888,6 +888,18 @@ impl Puzzle for TileCoverPuzzle {
                 }
                 scene
             }
+        })
+    }
+
+    /// The route drawn and listed, or the tiles some route may leave.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(report) => match &report.solution {
+                Some(solution) => Some(self.route_text(solution.typed()?)),
+                None => None,
+            },
+            Drawn::Facts(report) => report.typed::<CoverFacts>()?.map(|facts| self.facts_text(facts)),
+            Drawn::Explanation(_) => None,
         })
     }
 

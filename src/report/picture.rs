@@ -4,12 +4,12 @@
 //! facts' cells shaded and the cells of the step's rules outlined; and the
 //! same state as text, for the reports.
 
+use super::steps::{HintReport, PlanStatus, Reveal, ShownFact, ShownStep, ending_text, facts_text, step_text};
 use crate::draw::{Ground, Mark, Scene, Tint, text};
 use crate::grid::Pos;
 use crate::puzzles::{
     DecidedBy, Drawn, Entry, Error, ExplainReport, PlayState, Puzzle, SolveReport, Stats, Status, wrapped,
 };
-use crate::report::steps::{HintReport, PlanStatus, Reveal, ShownFact, ShownStep, ending_text, facts_text, step_text};
 
 /// The state `known`, with `step`'s cells shaded (and with `what` its new
 /// values drawn in) and, unless `reveal` is `where`, the cells of its
@@ -105,7 +105,6 @@ pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene
             rule: None,
             stats: Stats::default(),
             stopped: None,
-            picture: None,
         };
         let mut scene = puzzle.picture(Drawn::Explanation(&explained))?;
         match &report.end.clash {
