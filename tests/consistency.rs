@@ -67,7 +67,7 @@ fn steps_agree(puzzle: &dyn Puzzle, solution: Option<&Value>, explained: &[Named
     };
     assert_eq!(steps.status == PlanStatus::NoSolution, solution.is_none(), "steps: {context}");
     if solution.is_none() {
-        assert_eq!(steps.explanation.as_deref(), Some(explained), "steps' explanation: {context}");
+        assert_eq!(steps.end.explanation.as_deref(), Some(explained), "steps' explanation: {context}");
         return;
     }
     let hint = hints::hint(puzzle, &SolveOptions::default(), &request, Reveal::What).unwrap();

@@ -178,12 +178,12 @@ fn check_from(world: &World, text: &str, given: &[&str]) -> Result<StepsReport, 
     };
     prop_assert_eq!(report.status, expected, "{}", text);
     if expected == PlanStatus::GuessNeeded {
-        prop_assert_eq!(report.remaining, Some(solutions.len() as u64));
+        prop_assert_eq!(report.end.remaining, Some(solutions.len() as u64));
     }
     if expected != PlanStatus::NoSolution {
         start_is_entries_and_givens(world, &report, &entries, text)?;
     }
-    let mut known: Vec<ShownFact> = report.start.facts.clone();
+    let mut known: Vec<ShownFact> = report.end.start.facts.clone();
     for (i, step) in report.steps.iter().enumerate() {
         let because: Vec<&str> = step.because.iter().map(|r| r.name.as_str()).collect();
         prop_assert_eq!(step.size, because.len());
@@ -243,7 +243,7 @@ fn start_is_entries_and_givens(
 ) -> Result<(), TestCaseError> {
     let facts = every_fact(world);
     let mut expected: std::collections::BTreeSet<_> = entries.iter().map(key).collect();
-    for given in &report.start.givens {
+    for given in &report.end.start.givens {
         let fixed: Vec<&ShownFact> =
             facts.iter().filter(|f| f.op == "=" && forces(world, &[given.name.as_str()], &[], f)).collect();
         prop_assert!(!fixed.is_empty(), "the given {:?} fixes nothing\n{}", given.name, text);
@@ -264,7 +264,7 @@ fn start_is_entries_and_givens(
         let others = facts.iter().filter(|f| f.var == var && f.op == "!=" && value_text(f) != value);
         expected.extend(others.map(key));
     }
-    let shown: std::collections::BTreeSet<_> = report.start.facts.iter().map(key).collect();
+    let shown: std::collections::BTreeSet<_> = report.end.start.facts.iter().map(key).collect();
     prop_assert_eq!(shown, expected, "the start is not the entries and the givens\n{}", text);
     Ok(())
 }
@@ -458,7 +458,7 @@ proptest! {
         let givens = csp_givens(&relations);
         let report = check_against(&csp_world(n, relations), &text)?;
         if report.status != PlanStatus::NoSolution {
-            let names: Vec<&str> = report.start.givens.iter().map(|g| g.name.as_str()).collect();
+            let names: Vec<&str> = report.end.start.givens.iter().map(|g| g.name.as_str()).collect();
             prop_assert_eq!(names, givens, "{}", text);
         }
     }
@@ -582,7 +582,7 @@ fn only_a_constant_for_a_variable_is_known_from_the_start() {
     );
     for given in [&[][..], &["x[2]!=5"]] {
         let report = check_from(&world, &text, given).unwrap();
-        let givens: Vec<&str> = report.start.givens.iter().map(|g| g.name.as_str()).collect();
+        let givens: Vec<&str> = report.end.start.givens.iter().map(|g| g.name.as_str()).collect();
         assert_eq!(givens, ["fixed"]);
         let stepped: Vec<&ShownFact> = report.steps.iter().flat_map(|s| &s.facts).collect();
         for value in [0, 1] {
@@ -675,7 +675,7 @@ fn the_facts_a_step_uses_do_not_depend_on_the_command() {
     let options = SolveOptions::default();
     let report = hints::steps(puzzle.as_ref(), &options, &PlanRequest::default()).unwrap();
     let (last, before) = report.steps.split_last().unwrap();
-    let mut known: Vec<&ShownFact> = report.start.facts.iter().collect();
+    let mut known: Vec<&ShownFact> = report.end.start.facts.iter().collect();
     known.extend(before.iter().flat_map(|s| &s.facts));
     let given = known.iter().map(|f| format!("{}{}{}", f.var, f.op, value_text(f))).collect();
     let hint = hints::hint(puzzle.as_ref(), &options, &PlanRequest { given, ..PlanRequest::default() }, Reveal::What);
@@ -711,7 +711,7 @@ fn a_wrong_given_entry_is_named() {
     let request = PlanRequest { given: vec!["x[1]=3".into()], count_limit: 10, ..PlanRequest::default() };
     let hint = hints::hint(puzzle.as_ref(), &SolveOptions::default(), &request, Reveal::Where).unwrap();
     assert_eq!(hint.status, PlanStatus::NoSolution);
-    let clash = hint.clash.expect("a clash");
+    let clash = hint.end.clash.expect("a clash");
     assert_eq!(clash.entries, vec!["x[1]=3".to_string()]);
     assert_eq!(clash.constraints.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["c0"]);
 }
@@ -1368,7 +1368,7 @@ fn the_magic_sequence_gets_a_checked_hint() {
     let solver = somaria::solver::SolverConfig { stop, ..Default::default() };
     let options = SolveOptions { solver, ..SolveOptions::default() };
     let hint = hints::hint(puzzle.as_ref(), &options, &PlanRequest::default(), Reveal::What).unwrap();
-    assert_eq!(hint.status, PlanStatus::Hint, "{:?}", hint.stopped);
+    assert_eq!(hint.status, PlanStatus::Hint, "{:?}", hint.end.stopped);
     let step = hint.step.unwrap();
     assert_eq!((step.size, step.smallest, step.using.len()), (1, true, 0), "{step:?}");
     let name = &step.because[0].name;
@@ -1389,5 +1389,5 @@ fn the_magic_sequence_gets_a_checked_hint() {
         assert_eq!(solution(k) == v, holds, "{fact:?} against the solution");
         assert!(forced_by_one_count(n, i, k, v, holds), "{name} alone does not force {fact:?}");
     }
-    assert!(hint.stats.run.sat_calls < 2_000, "{} SAT calls", hint.stats.run.sat_calls);
+    assert!(hint.end.stats.run.sat_calls < 2_000, "{} SAT calls", hint.end.stats.run.sat_calls);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Do two builds of somaria give the same reports? Runs `facts` and `explain`
-# (JSON and text) with every engine of each model's kind, on every model under
+# Do two builds of somaria give the same reports? Runs `facts`, `explain`,
+# `hint` and `steps` (JSON and text) with every engine of each model's kind, on every model under
 # models/ and on a fixed sample of the test suites' random models (written by
 # their ignored `dump_random_models` tests), with each build, and prints the
 # differences. Times (the `*_ms` members, "N ms" in text) are left out, since
@@ -9,6 +9,8 @@
 # depends on the machine.
 #
 #   bash tests/same_reports.sh OLD_SOMARIA NEW_SOMARIA [LIMIT]
+#
+# COMMANDS="facts explain" compares only those commands.
 #
 # Exit 0 when every report is the same, 1 when some differ.
 set -uo pipefail
@@ -38,7 +40,7 @@ text() { # BIN COMMAND ENGINE MODEL: the text report without times, and the exit
 differ=0 total=0 skipped=0
 while IFS= read -r model; do
   for engine in $(engines "$model"); do
-    for cmd in facts explain; do
+    for cmd in ${COMMANDS:-facts explain hint steps}; do
       before=$(json "$old" "$cmd" "$engine" "$model")
       if [ "${before##*exit }" = 3 ]; then
         skipped=$((skipped + 1))

@@ -120,7 +120,7 @@ fn magic_square_stopped(after: Duration, raise: bool) -> (Result<(), Error>, u64
         }
         let options = SolveOptions {
             progress: progress.clone(),
-            solver: SolverConfig { backend: Backend::Cadical, stop },
+            solver: SolverConfig { backend: Backend::named("cadical").unwrap(), stop },
             ..Default::default()
         };
         let result = puzzle.solve(&options).map(drop);

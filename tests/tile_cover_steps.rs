@@ -102,10 +102,10 @@ fn check_room(cells: &[Vec<char>], k: usize, walked: &[Cell]) {
     };
     assert_eq!(report.status, expected, "{text}{request:?}");
     if expected == PlanStatus::GuessNeeded {
-        assert_eq!(report.remaining, Some(agreeing.len() as u64), "{text}");
+        assert_eq!(report.end.remaining, Some(agreeing.len() as u64), "{text}");
     }
     if expected == PlanStatus::NoSolution && !walked.is_empty() && !routes(cells, k).is_empty() {
-        let clash = report.clash.as_ref().unwrap_or_else(|| panic!("a clash is named: {text}"));
+        let clash = report.end.clash.as_ref().unwrap_or_else(|| panic!("a clash is named: {text}"));
         assert!(clash.entries.iter().all(|e| e.starts_with("move ")), "{:?}", clash.entries);
     }
     for (i, step) in report.steps.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! Deductions over a puzzle's named rules: what holds in every solution,
 //! which rules cannot all hold together, and (for the commands to come)
 //! which few rules force a fact. It knows no puzzle and no family: a family
-//! hands it a [`Deductions`] through `Puzzle::deductions`, and `facts`,
+//! hands it a [`Deductions`] through `Deducible::deductions`, and `facts`,
 //! `explain`, hints, steps and clue minimisation are written once, here.
 //!
 //! A [`Deductions`] is a solver holding the puzzle with each named [`Rule`]

@@ -4,7 +4,7 @@
 
 use super::{PlanStatus, Planned};
 use crate::puzzles::{NamedConstraint, RouteLeg, RouteLegs};
-use crate::report::steps::{Clash, PlanTimes, ShownFact, ShownRule, ShownStep, ShownWalk, StartState};
+use crate::report::steps::{Clash, PlanEnd, PlanTimes, ShownFact, ShownRule, ShownStep, ShownWalk, StartState};
 
 /// The plan of `legs`, the first `max_steps` of them when limited.
 pub(super) fn planned(legs: RouteLegs, entries: &[String], max_steps: Option<usize>) -> Planned {
@@ -15,26 +15,25 @@ pub(super) fn planned(legs: RouteLegs, entries: &[String], max_steps: Option<usi
         status: PlanStatus::Solved,
         steps: Vec::new(),
         state: Vec::new(),
-        start,
-        extent: (0, 0),
-        remaining: Some(1),
-        remaining_complete: true,
-        explanation: None,
-        clash: None,
-        stopped: None,
-        times: PlanTimes { run: legs.stats.clone(), ..PlanTimes::default() },
+        end: PlanEnd {
+            remaining: Some(1),
+            remaining_complete: true,
+            stats: PlanTimes { run: legs.stats.clone(), ..PlanTimes::default() },
+            start,
+            ..PlanEnd::default()
+        },
     };
     if let Some((entry, why)) = legs.clash {
         let constraints = vec![NamedConstraint { name: why, row: None, col: None, line: None, cells: Vec::new() }];
-        planned.clash = Some(Clash { entries: vec![entry], constraints });
+        planned.end.clash = Some(Clash { entries: vec![entry], constraints });
         return no_solution(planned);
     }
     let Some(fewest) = legs.fewest_in_all else {
-        planned.explanation = legs.explanation;
+        planned.end.explanation = legs.explanation;
         return no_solution(planned);
     };
     let mut walked = legs.walked.clone();
-    let mut known = planned.start.facts.clone();
+    let mut known = planned.end.start.facts.clone();
     let taken = legs.legs.len().min(max_steps.unwrap_or(usize::MAX));
     for (i, leg) in legs.legs.iter().take(taken).enumerate() {
         let step = leg_step(reached + i + 1, leg, &known, fewest, legs.fewest_from_start);
@@ -44,8 +43,8 @@ pub(super) fn planned(legs: RouteLegs, entries: &[String], max_steps: Option<usi
     }
     if taken < legs.legs.len() {
         planned.status = PlanStatus::Partial;
-        planned.remaining = None;
-        planned.remaining_complete = false;
+        planned.end.remaining = None;
+        planned.end.remaining_complete = false;
     }
     // What `--given` takes back: the moves walked, given and shown.
     let moves = ShownFact::named("moves".into(), walked.join(",").into(), None);
@@ -55,7 +54,7 @@ pub(super) fn planned(legs: RouteLegs, entries: &[String], max_steps: Option<usi
 
 fn no_solution(mut planned: Planned) -> Planned {
     planned.status = PlanStatus::NoSolution;
-    planned.remaining = Some(0);
+    planned.end.remaining = Some(0);
     planned
 }
 

@@ -5,9 +5,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::picture::state_text;
 use super::{Report, Stoppable, exit, heading, printable};
 use crate::grid::Pos;
-use crate::puzzles::{Entry, NamedConstraint, Stats, counted};
+use crate::puzzles::{Entry, Error, NamedConstraint, Puzzle, Stats, counted};
 use crate::solver::Progress;
 
 /// A fact as a step states it: `{"var": "q[3]", "op": "=", "value": 5}`.
@@ -213,23 +214,16 @@ pub struct Clash {
     pub constraints: Vec<NamedConstraint>,
 }
 
-/// The report of `steps`.
-#[derive(Clone, Debug, Serialize)]
-pub struct StepsReport {
-    /// The outcome.
-    pub status: PlanStatus,
-    /// The steps, in order.
-    pub steps: Vec<ShownStep>,
+/// What `steps` and `hint` both report beside their steps: how the plan
+/// ended, from what start, and at what cost. Flattened into each report's
+/// JSON, so its members sit beside the report's own.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PlanEnd {
     /// Solutions that agree with the final state: 1 when solved, 0 with no
     /// solution, and with a guess needed as many as were counted.
     pub remaining: Option<u64>,
     /// Whether `remaining` is the whole count (otherwise a floor).
     pub remaining_complete: bool,
-    /// The rating.
-    pub difficulty: Difficulty,
-    /// Every fact known in the final state, either way: entries that
-    /// `--given` takes back as `var=value` or `var!=value`.
-    pub state: Vec<ShownFact>,
     /// With no solution: `explain`'s constraints.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<Vec<NamedConstraint>>,
@@ -246,10 +240,36 @@ pub struct StepsReport {
     /// The rows and columns the facts' cells span, for pictures.
     #[serde(skip)]
     pub extent: (usize, usize),
-    /// The state reached drawn as text, when the steps stop short of a
-    /// solution and the puzzle draws its states.
-    #[serde(skip)]
-    pub picture: Option<String>,
+}
+
+impl PlanEnd {
+    /// The end of a run stopped before it planned anything.
+    pub fn stopped(stats: Stats, why: String) -> PlanEnd {
+        PlanEnd { stopped: Some(why), stats: PlanTimes { run: stats, ..PlanTimes::default() }, ..PlanEnd::default() }
+    }
+
+    /// How the plan ended, for a person: the solutions left, or why there
+    /// are none.
+    fn ending_text(&self, status: PlanStatus) -> String {
+        ending_text(status, self.remaining, self.remaining_complete, &self.explanation, &self.clash)
+    }
+}
+
+/// The report of `steps`.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepsReport {
+    /// The outcome.
+    pub status: PlanStatus,
+    /// The steps, in order.
+    pub steps: Vec<ShownStep>,
+    /// The rating.
+    pub difficulty: Difficulty,
+    /// Every fact known in the final state, either way: entries that
+    /// `--given` takes back as `var=value` or `var!=value`.
+    pub state: Vec<ShownFact>,
+    /// How the steps ended, from what start.
+    #[serde(flatten)]
+    pub end: PlanEnd,
 }
 
 /// How much a hint's text and picture give away.
@@ -274,30 +294,9 @@ pub struct HintReport {
     pub step: Option<ShownStep>,
     /// How much the text gives away.
     pub reveal: Reveal,
-    /// As in [`StepsReport`].
-    pub remaining: Option<u64>,
-    /// As in [`StepsReport`].
-    pub remaining_complete: bool,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<Vec<NamedConstraint>>,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clash: Option<Clash>,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped: Option<String>,
-    /// As in [`StepsReport`].
-    pub stats: PlanTimes,
-    /// As in [`StepsReport`]: the state the hint starts from.
-    pub start: StartState,
-    /// As in [`StepsReport`].
-    #[serde(skip)]
-    pub extent: (usize, usize),
-    /// The state before the step drawn as text, as much as `reveal` gives
-    /// away, when the puzzle draws its states.
-    #[serde(skip)]
-    pub picture: Option<String>,
+    /// As in [`StepsReport`]; its start is the state the hint starts from.
+    #[serde(flatten)]
+    pub end: PlanEnd,
 }
 
 /// Facts for a person: one entry per variable, "x = 5" or "x ≠ 1, 2"; a
@@ -500,11 +499,11 @@ fn times_line(t: &PlanTimes) -> String {
 }
 
 impl Report for StepsReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         let ran = self.status != Status::Unknown || !self.steps.is_empty();
-        if ran && self.clash.is_none() && self.explanation.is_none() {
-            out.push_str(&start_text(&self.start));
+        if ran && self.end.clash.is_none() && self.end.explanation.is_none() {
+            out.push_str(&start_text(&self.end.start));
         }
         for (i, step) in self.steps.iter().enumerate() {
             out.push_str(&format!("step {}: {}", i + 1, step_text(step, Reveal::What)));
@@ -512,24 +511,21 @@ impl Report for StepsReport {
         if self.status == Status::Partial {
             out.push_str(&format!("state reached: {}\n", facts_text(&self.state, true)));
         }
-        out.push_str(self.picture.as_deref().unwrap_or_default());
-        out.push_str(&ending_text(
-            self.status,
-            self.remaining,
-            self.remaining_complete,
-            &self.explanation,
-            &self.clash,
-        ));
+        // The state reached, drawn when the steps stop short of a solution.
+        if matches!(self.status, Status::Partial | Status::GuessNeeded) {
+            out.push_str(&state_text(puzzle, &self.state, None, Reveal::What).unwrap_or_default());
+        }
+        out.push_str(&self.end.ending_text(self.status));
         let d = &self.difficulty;
         out.push_str(&format!(
             "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint\n",
             d.steps, d.largest, d.total, d.multi_rule_steps
         ));
-        if let Some(why) = &self.stopped {
+        if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));
         }
-        out.push_str(&format!("({})\n", times_line(&self.stats)));
-        out
+        out.push_str(&format!("({})\n", times_line(&self.end.stats)));
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {
@@ -546,43 +542,30 @@ impl Stoppable for StepsReport {
         StepsReport {
             status: Status::Unknown,
             steps: Vec::new(),
-            remaining: None,
-            remaining_complete: false,
             difficulty: Difficulty::default(),
             state: Vec::new(),
-            explanation: None,
-            clash: None,
-            stopped: Some(why),
-            stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: StartState::default(),
-            extent: (0, 0),
-            picture: None,
+            end: PlanEnd::stopped(stats, why),
         }
     }
 }
 
 impl Report for HintReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         match &self.step {
             Some(step) => {
-                out.push_str(&start_text(&self.start));
+                out.push_str(&start_text(&self.end.start));
                 out.push_str(&format!("hint: {}", step_text(step, self.reveal)));
-                out.push_str(self.picture.as_deref().unwrap_or_default());
+                // The state before the step, as much as `reveal` gives away.
+                out.push_str(&state_text(puzzle, &self.end.start.facts, Some(step), self.reveal).unwrap_or_default());
             }
-            None => out.push_str(&ending_text(
-                self.status,
-                self.remaining,
-                self.remaining_complete,
-                &self.explanation,
-                &self.clash,
-            )),
+            None => out.push_str(&self.end.ending_text(self.status)),
         }
-        if let Some(why) = &self.stopped {
+        if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));
         }
-        out.push_str(&format!("({})\n", times_line(&self.stats)));
-        out
+        out.push_str(&format!("({})\n", times_line(&self.end.stats)));
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {
@@ -596,20 +579,7 @@ impl Report for HintReport {
 
 impl Stoppable for HintReport {
     fn stopped(stats: Stats, why: String, _: &Progress) -> HintReport {
-        HintReport {
-            status: Status::Unknown,
-            step: None,
-            reveal: Reveal::default(),
-            remaining: None,
-            remaining_complete: false,
-            explanation: None,
-            clash: None,
-            stopped: Some(why),
-            stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: StartState::default(),
-            extent: (0, 0),
-            picture: None,
-        }
+        HintReport { status: Status::Unknown, step: None, reveal: Reveal::default(), end: PlanEnd::stopped(stats, why) }
     }
 }
 

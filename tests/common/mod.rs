@@ -9,6 +9,8 @@
 //! - [`models`]: model texts, and loading and counting them in the library;
 //! - [`reports`]: the parts of a JSON report that suites check;
 //! - [`dimacs`]: a written formula read back by varisat;
+//! - [`proofs`]: refutation proofs checked (DRAT by a naive RUP checker,
+//!   varisat's format by varisat-checker);
 //! - [`rooms`]: random tile rooms and every walk through one;
 //! - [`random_csp`]: random small csp models of placed calls, and their
 //!   brute force;
@@ -26,6 +28,7 @@ pub mod fans;
 pub mod keys_doors;
 pub mod models;
 pub mod pixels;
+pub mod proofs;
 pub mod random_csp;
 pub mod reports;
 pub mod rooms;

@@ -775,11 +775,7 @@ impl Puzzle for CspPuzzle {
             Some((values, objective, routes)) => {
                 let typed = render::solution(&self.model, &values, objective, &self.shown_routes(&routes));
                 let json = serde_json::to_value(&typed).map_err(|e| Error::Internal(e.to_string()))?;
-                let text = match self.solution_scene(&typed) {
-                    Some(scene) => table::text(&scene) + &render::objective_text(&typed),
-                    None => render::solution_text(&self.model, &typed),
-                };
-                (Status::Solved, Some(Solution { json, text, payload: Payload::of(typed) }), objective)
+                (Status::Solved, Some(Solution { json, payload: Payload::of(typed) }), objective)
             }
         };
         Ok(SolveReport {
@@ -809,8 +805,7 @@ impl Puzzle for CspPuzzle {
         if deductions.refuted {
             let mut json = serde_json::Map::new();
             json.insert("values".into(), serde_json::Value::Null);
-            let text = "no solution, so there are no facts to report\n".to_string();
-            return Ok(FactsReport { status: Status::NoSolution, json, text, stats, payload: Payload::default() });
+            return Ok(FactsReport { status: Status::NoSolution, json, stats, payload: Payload::default() });
         }
         let possible = possible.ok_or_else(|| Error::Internal("a model with a solution has no facts".into()))?;
         let mut sets: std::collections::HashMap<usize, Vec<i64>> = std::collections::HashMap::new();
@@ -825,11 +820,7 @@ impl Puzzle for CspPuzzle {
         if let Some(v) = built.optimum {
             json.insert("objective".into(), serde_json::json!(v));
         }
-        let text = match self.facts_scene(&typed, true) {
-            Some(scene) => table::text(&scene) + table::facts_legend(&scene),
-            None => render::facts_text(&self.model, &typed),
-        };
-        Ok(FactsReport { status: Status::Solved, json, text, stats, payload: Payload::of(typed) })
+        Ok(FactsReport { status: Status::Solved, json, stats, payload: Payload::of(typed) })
     }
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
@@ -842,19 +833,7 @@ impl Puzzle for CspPuzzle {
         let Some(kept) = kept else { return Ok(ExplainReport::solved(stats)) };
         let constraints: Vec<NamedConstraint> =
             kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        let picture = self.explanation_scene(&constraints).map(|scene| {
-            let legend = if scene.outlines.is_empty() { "" } else { "([ ]: the cells these constraints read)\n" };
-            table::text(&scene) + legend
-        });
-        Ok(ExplainReport { picture, ..ExplainReport::conflict(constraints, stats) })
-    }
-
-    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
-        Ok(self.deduce(options, wanted)?.0)
-    }
-
-    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
-        state::entries(&self.model, solution)
+        Ok(ExplainReport::conflict(constraints, stats))
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
@@ -925,6 +904,48 @@ impl Puzzle for CspPuzzle {
                 scene
             }
         })
+    }
+
+    /// The shown arrays drawn as text (with the objective), the facts
+    /// with a legend, or the puzzle with the explanation's cells outlined;
+    /// a listing where the model draws no grid.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(SolveReport { solution: Some(solution), .. }) => {
+                let typed: &CspSolution = solution.typed()?;
+                Some(match self.solution_scene(typed) {
+                    Some(scene) => table::text(&scene) + &render::objective_text(typed),
+                    None => render::solution_text(&self.model, typed),
+                })
+            }
+            Drawn::Solution(_) => None,
+            Drawn::Facts(report) => report.typed::<CspFacts>()?.map(|typed| match self.facts_scene(typed, true) {
+                Some(scene) => table::text(&scene) + table::facts_legend(&scene),
+                None => render::facts_text(&self.model, typed),
+            }),
+            Drawn::Explanation(report) if report.status == Status::NoSolution => {
+                self.explanation_scene(&report.constraints).map(|scene| {
+                    let legend =
+                        if scene.outlines.is_empty() { "" } else { "([ ]: the cells these constraints read)\n" };
+                    table::text(&scene) + legend
+                })
+            }
+            Drawn::Explanation(_) => None,
+        })
+    }
+
+    fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Deducible for CspPuzzle {
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
+    }
+
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Option<Result<Vec<String>, super::StateError>> {
+        Some(state::entries(&self.model, solution))
     }
 
     /// A state of play drawn by the table: the scalars the entries fix (a

@@ -1,16 +1,53 @@
-//! The memory cap: a global allocator that counts the bytes in use, and the
-//! default cap, a share of the machine's memory.
+//! The memory a process holds, for the memory cap of [`super::Limits`]:
+//! the bytes its Rust code has allocated and not freed, counted by
+//! [`CountingAllocator`], and its resident memory as the operating system
+//! reports it. The cap is compared with the larger of the two
+//! ([`in_use`]).
 //!
-//! Counting at the allocator covers every engine and the SAT solver alike,
-//! with no engine having to poll; the supervisor compares the count with
-//! the cap while it waits, and stops the run with "unknown" when it is
-//! passed, before the machine runs out.
+//! What each covers:
+//!
+//! - **The allocator count** ([`allocated`]) covers every allocation made
+//!   through Rust's global allocator: somaria's engines, varisat, and every
+//!   other Rust crate, counted at the moment of the allocation (before its
+//!   pages are touched), so a single huge request is seen at once. A
+//!   library cannot install a global allocator, so the count exists only
+//!   when the binary installs [`CountingAllocator`] as its
+//!   `#[global_allocator]` (the `somaria` binary does). It does not see
+//!   C and C++ code, which allocates with `malloc` and `new` directly:
+//!   CaDiCaL (the `cadical` backend) is invisible to it.
+//! - **The resident memory** ([`resident`], `VmRSS` in `/proc/self/status`)
+//!   covers everything the process holds in RAM: CaDiCaL's clauses too,
+//!   the program's code, thread stacks, and memory an allocator keeps after
+//!   it is freed. It is read on Linux (and Android) only; elsewhere it is
+//!   not available, and there **CaDiCaL's memory is not counted** by the
+//!   cap. Memory swapped out is not resident, so it is not counted either.
+//!
+//! Both are counts for the whole process: several runs at once (a server's
+//! requests) each compare the whole process's memory with their cap. The
+//! watchdog compares them with the cap about every 20 ms; nothing refuses
+//! an allocation, so the memory a run holds can pass the cap by what it
+//! allocates before it stops (see [`super`]).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The system allocator, counting the bytes it has handed out and not
-/// taken back.
+/// taken back. Install it in a binary to count the Rust heap:
+///
+/// ```
+/// use somaria::limits::memory::{self, CountingAllocator};
+///
+/// #[global_allocator]
+/// static ALLOCATOR: CountingAllocator = CountingAllocator;
+///
+/// fn main() {
+///     let before = memory::allocated().unwrap();
+///     let block = vec![1u8; 1 << 20];
+///     assert!(memory::allocated().unwrap() >= before + (1 << 20));
+///     assert!(memory::in_use() >= 1 << 20);
+///     drop(block);
+/// }
+/// ```
 pub struct CountingAllocator;
 
 static IN_USE: AtomicUsize = AtomicUsize::new(0);
@@ -56,9 +93,38 @@ unsafe impl GlobalAlloc for CountingAllocator {
     }
 }
 
-/// Bytes allocated and not yet freed.
+/// The bytes allocated through [`CountingAllocator`] and not yet freed;
+/// `None` when it is not the global allocator (nothing has been counted:
+/// a running program always holds some heap).
+pub fn allocated() -> Option<u64> {
+    match IN_USE.load(Ordering::Relaxed) {
+        0 => None,
+        bytes => Some(bytes as u64),
+    }
+}
+
+/// The process's resident memory in bytes, as the operating system reports
+/// it; `None` where it cannot be read (other systems than Linux).
+pub fn resident() -> Option<u64> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        // `VmRSS` is in kB whatever the page size, unlike `/proc/self/statm`,
+        // which counts pages.
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        let kib: u64 = line["VmRSS:".len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+        Some(kib * 1024)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    {
+        None
+    }
+}
+
+/// The memory the cap is compared with: the larger of [`allocated`] and
+/// [`resident`] (0 when neither is known, so a cap is never reached).
 pub fn in_use() -> u64 {
-    IN_USE.load(Ordering::Relaxed) as u64
+    allocated().unwrap_or(0).max(resident().unwrap_or(0))
 }
 
 /// The share of the machine's memory a run may use unless told otherwise.

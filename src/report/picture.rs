@@ -4,12 +4,12 @@
 //! facts' cells shaded and the cells of the step's rules outlined; and the
 //! same state as text, for the reports.
 
+use super::steps::{HintReport, PlanStatus, Reveal, ShownFact, ShownStep, ending_text, facts_text, step_text};
 use crate::draw::{Ground, Mark, Scene, Tint, text};
 use crate::grid::Pos;
 use crate::puzzles::{
     DecidedBy, Drawn, Entry, Error, ExplainReport, PlayState, Puzzle, SolveReport, Stats, Status, wrapped,
 };
-use crate::report::steps::{HintReport, PlanStatus, Reveal, ShownFact, ShownStep, ending_text, facts_text, step_text};
 
 /// The state `known`, with `step`'s cells shaded (and with `what` its new
 /// values drawn in) and, unless `reveal` is `where`, the cells of its
@@ -27,7 +27,7 @@ fn state_scene(
         _ => Vec::new(),
     };
     let state = PlayState { known: &entries(known), new: &new, new_shown: reveal == Reveal::What, outlined: &outlined };
-    puzzle.state_picture(&state)
+    puzzle.deducible()?.state_picture(&state)
 }
 
 /// The state `known`, and `step` on it as much as `reveal` gives away,
@@ -93,7 +93,7 @@ pub fn step_picture(
 /// captioned with why there is no step.
 pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene, Error> {
     if report.status == PlanStatus::NoSolution {
-        let constraints = match (&report.clash, &report.explanation) {
+        let constraints = match (&report.end.clash, &report.end.explanation) {
             (Some(clash), _) => clash.constraints.clone(),
             (None, Some(explanation)) => explanation.clone(),
             (None, None) => Vec::new(),
@@ -105,22 +105,21 @@ pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene
             rule: None,
             stats: Stats::default(),
             stopped: None,
-            picture: None,
         };
         let mut scene = puzzle.picture(Drawn::Explanation(&explained))?;
-        match &report.clash {
+        match &report.end.clash {
             Some(clash) => scene.caption.extend(wrapped(&format!("with the entries {}", clash.entries.join(", ")), 60)),
             None if explained.constraints.is_empty() => scene.caption.push("no solution".to_string()),
             None => {}
         }
         return Ok(scene);
     }
-    let mut scene = match state_scene(puzzle, &report.start.facts, None, report.reveal) {
+    let mut scene = match state_scene(puzzle, &report.end.start.facts, None, report.reveal) {
         Some((scene, _)) => scene,
-        None => plain_state(puzzle, report.extent, &report.start.facts)?,
+        None => plain_state(puzzle, report.end.extent, &report.end.start.facts)?,
     };
-    let ending = ending_text(report.status, report.remaining, report.remaining_complete, &None, &None);
-    for line in ending.lines().chain(report.stopped.iter().map(String::as_str)) {
+    let ending = ending_text(report.status, report.end.remaining, report.end.remaining_complete, &None, &None);
+    for line in ending.lines().chain(report.end.stopped.iter().map(String::as_str)) {
         scene.caption.extend(wrapped(line.trim(), 60));
     }
     Ok(scene)
