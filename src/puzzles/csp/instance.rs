@@ -27,7 +27,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use super::clue_solver::Anchor;
-use super::{CspPuzzle, Engine, PROBE_BITS};
+use super::{CspPuzzle, Engine};
 use crate::cnf::{Cnf, Lit};
 use crate::compile::repair::{GridRepair, RepairLog, Route};
 use crate::compile::{CompileError, Compiled, Encoder, GridEncoding, Objective, ObjectiveUse};
@@ -40,6 +40,13 @@ use crate::solver::{Answer, Lazy, Recorded, Solve};
 /// The checked values of every scalar, the objective's value, and each grid
 /// global's route.
 pub(super) type Found = (Vec<i64>, Option<i64>, Vec<Option<Route>>);
+
+/// A record of every clause a solver is given, shared with the solver.
+pub(super) type Record = Rc<RefCell<Recorded>>;
+
+/// The reaches, in bits around zero, that a first solve tries in turn
+/// before the whole domains ([`Instance::solve_small_values_first`]).
+const PROBE_BITS: [u32; 3] = [4, 8, 16];
 
 /// The best solution an optimisation has found so far.
 struct Best {
@@ -118,7 +125,7 @@ pub(super) struct Instance<'p> {
     compiled_at: Instant,
     /// With [`Holder::Recorded`] and [`Holder::Switchable`], every clause the
     /// solver was given, cuts included.
-    record: Option<Rc<RefCell<Recorded>>>,
+    record: Option<Record>,
     /// With [`Holder::Switchable`], per group of the formula after the first,
     /// the literal under which it holds.
     selectors: Vec<Lit>,
@@ -139,7 +146,9 @@ pub(super) struct Reader<'p> {
 impl CspPuzzle {
     /// This model compiled as `setup` says, in a solver that `new_solver`
     /// makes for the compiled formula (or, with [`Holder::Switchable`], for
-    /// its guarded form).
+    /// its guarded form), behind the lazy driver of the grid globals when
+    /// the model has any. The driver's repair step writes the routes it
+    /// accepts and the cuts it makes into the log that the reader reads.
     pub(super) fn prepare<'p>(
         &'p self,
         setup: Setup,
@@ -149,48 +158,44 @@ impl CspPuzzle {
         let compiled_at = Instant::now();
         let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
         let log = Rc::new(RefCell::new(RepairLog::default()));
-        let (mut record, mut selectors, mut guards) = (None, Vec::new(), Vec::new());
-        let plain = match setup.holder {
-            Holder::Plain => new_solver(&compiled.cnf),
-            Holder::Recorded => {
-                let plain = new_solver(&compiled.cnf);
-                let (recorded, shared) = Recorded::from_parts(compiled.cnf.clone(), plain).shared();
-                record = Some(shared);
-                Box::new(recorded)
-            }
-            Holder::Switchable => {
-                // The first group only defines literals; the others are the model's.
-                let soft: Vec<_> = compiled.cnf.opened_groups().collect();
-                let (guarded, on) = deduce::switchable(&compiled.cnf, &soft);
-                guards = self.program.grids.iter().map(|g| Some(on[g.group])).collect();
-                let plain = new_solver(&guarded);
-                let (recorded, shared) = Recorded::from_parts(guarded, plain).shared();
-                (record, selectors) = (Some(shared), on);
-                Box::new(recorded)
-            }
+        let (plain, record, selectors) = hold(setup.holder, &compiled.cnf, new_solver);
+        let solver: Box<dyn Solve + 'p> = if grids.is_empty() {
+            plain
+        } else {
+            // A switchable global's cuts hold only while its constraint is selected.
+            let switchable = setup.holder == Holder::Switchable;
+            let guards = self.program.grids.iter().map(|g| switchable.then(|| selectors[g.group])).collect();
+            let specs = &self.program.grids;
+            let repair = GridRepair::new(specs, Rc::clone(&grids), guards, setup.splice, Rc::clone(&log));
+            Box::new(Lazy::new(plain, repair))
         };
-        let solver = self.driver(&grids, plain, guards, setup.splice, &log);
         let reader = Reader { puzzle: self, verifier: Verifier::new(&self.model), compiled, grids, log };
         Ok(Instance { solver, reader, engine: setup.engine, encode_ms, compiled_at, record, selectors })
     }
+}
 
-    /// The solver for a compiled model: the plain SAT solver, or, with grid
-    /// globals, the lazy driver that judges every model against them (each
-    /// under its guard, when `guards` has them) before anyone reads it.
-    fn driver<'a>(
-        &'a self,
-        grids: &Rc<[GridEncoding]>,
-        plain: Box<dyn Solve>,
-        guards: Vec<Option<Lit>>,
-        splice: bool,
-        log: &Rc<RefCell<RepairLog>>,
-    ) -> Box<dyn Solve + 'a> {
-        if grids.is_empty() {
-            return plain;
+/// The solver `new_solver` makes, holding `cnf` as `holder` says; the
+/// record of what it is given, and the groups' selectors, when it has them.
+fn hold(
+    holder: Holder,
+    cnf: &Cnf,
+    new_solver: impl FnOnce(&Cnf) -> Box<dyn Solve>,
+) -> (Box<dyn Solve>, Option<Record>, Vec<Lit>) {
+    match holder {
+        Holder::Plain => (new_solver(cnf), None, Vec::new()),
+        Holder::Recorded => {
+            let plain = new_solver(cnf);
+            let (recorded, record) = Recorded::from_parts(cnf.clone(), plain).shared();
+            (Box::new(recorded), Some(record), Vec::new())
         }
-        let guards = if guards.is_empty() { vec![None; grids.len()] } else { guards };
-        let repair = GridRepair::new(&self.program.grids, Rc::clone(grids), guards, splice, Rc::clone(log));
-        Box::new(Lazy::new(plain, repair))
+        Holder::Switchable => {
+            // The first group only defines literals; the others are the model's.
+            let soft: Vec<_> = cnf.opened_groups().collect();
+            let (guarded, selectors) = deduce::switchable(cnf, &soft);
+            let plain = new_solver(&guarded);
+            let (recorded, record) = Recorded::from_parts(guarded, plain).shared();
+            (Box::new(recorded), Some(record), selectors)
+        }
     }
 }
 
@@ -219,7 +224,7 @@ impl<'p> Instance<'p> {
 
     /// The record of every clause the solver was given (with
     /// [`Holder::Recorded`] and [`Holder::Switchable`]).
-    pub fn record(&self) -> Option<Rc<RefCell<Recorded>>> {
+    pub fn record(&self) -> Option<Record> {
         self.record.clone()
     }
 

@@ -4,10 +4,11 @@
 //! A thin adapter from the modeler to the [`Puzzle`] trait: the language
 //! ([`crate::lang`]: syntax, checker, unrolling, the independent verifier)
 //! loads the model, [`crate::compile`] encodes it as CNF and repairs the
-//! grid globals between solves, and this module runs the solver for each
-//! command (an objective's search, counting, facts, explanations), checks
-//! every answer with the verifier, and shows it in the model's terms
-//! (`render`).
+//! grid globals between solves, and this module prepares the compiled
+//! model in a solver, with its verifier, for each command (`instance`),
+//! runs the command's search (an objective's, counting, facts,
+//! explanations), checks every answer with the verifier, and shows it in
+//! the model's terms (`render`).
 //!
 //! ```
 //! use somaria::model::Source;
@@ -455,10 +456,6 @@ impl CspPuzzle {
         Ok(facts)
     }
 }
-
-/// The reaches, in bits around zero, that a first solve tries in turn
-/// before the whole domains ([`CspPuzzle::solve_small_values_first`]).
-const PROBE_BITS: [u32; 3] = [4, 8, 16];
 
 impl Puzzle for CspPuzzle {
     fn kind(&self) -> &'static str {
