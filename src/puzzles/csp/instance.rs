@@ -57,7 +57,8 @@ struct Best {
 }
 
 /// What a csp command needs of whatever solves a prepared model, in the
-/// model's values: the SAT [`Instance`] today, a CP solver tomorrow.
+/// model's values: the SAT [`Instance`], or another engine (a CP solver
+/// over the same program) that would take its place.
 pub(super) trait CspEngine {
     /// A solution, optimal when the model has an objective, checked by the
     /// independent verifier; `None` when the model has none.
