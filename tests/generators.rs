@@ -1,23 +1,32 @@
-//! The puzzle generators in examples/ (slitherlink, nurikabe, numberlink)
-//! make models that load, have exactly one solution, and whose solution
-//! passes the family's independent check; and the same arguments give the
-//! same model. The examples are run through cargo (a test cannot name an
-//! example's binary), at sizes that keep each run well under a second.
+//! The grid puzzle generators (slitherlink, nurikabe, numberlink, in
+//! `somaria::grid_models`, which the examples of the same names print) make
+//! models that load, have exactly one solution, and whose solution passes
+//! the family's independent check; and the same arguments give the same
+//! model. Each is called with the arguments its example takes, at sizes
+//! that keep each run well under a second.
 
-use std::process::Command;
-
+use somaria::grid_models::{MakeError, numberlink, nurikabe, slitherlink};
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions, SolveOptions, Status};
 
-/// Runs an example and returns what it printed.
+/// What the example `example` prints for `args` (its model), or why it
+/// makes none: the usage line or a size refused (the example's exit 2), or
+/// a failed run (its exit 1).
+fn make(example: &str, args: &[&str]) -> Result<String, String> {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let quiet = &mut |_: &str| {};
+    let made: Result<String, MakeError> = match example {
+        "slitherlink" => slitherlink::make(&slitherlink::Options::from_args(&args)?, quiet),
+        "nurikabe" => nurikabe::make(&nurikabe::Options::from_args(&args)?, quiet),
+        "numberlink" => numberlink::make(&numberlink::Options::from_args(&args)?, quiet),
+        _ => panic!("no generator {example}"),
+    };
+    Ok(made.unwrap_or_else(|e| panic!("{example} {args:?}: {e}")))
+}
+
+/// The model the example prints for `args`.
 fn generate(example: &str, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO"))
-        .args(["run", "--release", "--quiet", "--example", example, "--"])
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cargo run --example {example}: {e}"));
-    assert!(out.status.success(), "{example} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("the model is UTF-8")
+    make(example, args).unwrap_or_else(|usage| panic!("{example} {args:?}: {usage}"))
 }
 
 /// Loads the generated model and checks it has exactly one solution, which
@@ -78,12 +87,7 @@ fn the_generators_refuse_bad_arguments() {
         ("nurikabe", &["5", "5"][..]),
         ("numberlink", &["5", "5", "1", "--longest"][..]),
     ] {
-        let out = Command::new(env!("CARGO"))
-            .args(["run", "--release", "--quiet", "--example", example, "--"])
-            .args(args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{example} {args:?}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("usage:"), "{example} {args:?}");
+        let refused = make(example, args).expect_err(&format!("{example} {args:?} is refused"));
+        assert!(refused.contains("usage:"), "{example} {args:?}: {refused}");
     }
 }

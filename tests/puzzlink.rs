@@ -1,18 +1,15 @@
-//! puzz.link slitherlinks and nurikabes, decoded by the `puzzlink`
-//! example's decoder into somaria models: the clue grids against the ones
+//! puzz.link slitherlinks and nurikabes, decoded by the library's decoder
+//! (`somaria::grid_models::puzzlink`, which the `puzzlink` example prints)
+//! into somaria models: the clue grids against the ones
 //! published beside the URLs, somaria's answers (and facts, where the
 //! puzzle has several solutions) against the published answers, and every
 //! other answer against the puzzle's rules, checked here by flood fills and
 //! a walk along the loop that share nothing with somaria's encodings.
 
 use serde_json::Value;
+use somaria::grid_models::puzzlink::{self, Decoded};
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
-
-#[path = "../examples/common/puzzlink.rs"]
-mod puzzlink;
-
-use puzzlink::Decoded;
 
 fn load(url: &str) -> Box<dyn Puzzle> {
     let text = puzzlink::model_text(url).unwrap();

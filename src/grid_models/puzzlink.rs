@@ -1,6 +1,5 @@
-//! puzz.link URLs of slitherlinks and nurikabes read into clue grids, for
-//! the `puzzlink` example and the tests that check decoded puzzles against
-//! their published answers.
+//! puzz.link URLs of slitherlinks and nurikabes read into clue grids and
+//! written as csp models (the `puzzlink` example prints them).
 //!
 //! A URL is `https://puzz.link/p?KIND/COLS/ROWS/BODY` (also from
 //! pzprxs.vercel.app or pzv.jp, with `slither`, `slitherlink` or `nurikabe`
@@ -12,11 +11,7 @@
 //!   which is refused (its island may have any size);
 //! - both: `g`–`z` are 1–20 blank cells.
 
-// Each includer uses a part.
-#![allow(dead_code)]
-
-#[path = "grid_models.rs"]
-mod grid_models;
+use super::templates;
 
 /// What a URL holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,11 +53,11 @@ pub fn decode(url: &str) -> Result<Decoded, String> {
 pub fn model_text(url: &str) -> Result<String, String> {
     let origin = format!("# Decoded from {url}\n# by `cargo run --release --example puzzlink -- '{url}'`.");
     Ok(match decode(url)? {
-        Decoded::Slitherlink { rows, cols, clues } => grid_models::slitherlink_model(rows, cols, &clues, &origin),
+        Decoded::Slitherlink { rows, cols, clues } => templates::slitherlink_model(rows, cols, &clues, &origin),
         Decoded::Nurikabe { rows, cols, clues } => {
             let numbered: Vec<(usize, usize, usize)> =
                 (0..rows * cols).filter_map(|i| clues[i].map(|n| (i / cols + 1, i % cols + 1, n as usize))).collect();
-            grid_models::nurikabe_model(rows, cols, &numbered, &origin)
+            templates::nurikabe_model(rows, cols, &numbered, &origin)
         }
     })
 }

@@ -1,12 +1,8 @@
-//! Model texts of grid puzzles, shared by the examples that make puzzles
-//! (`nurikabe`, `puzzlink`) and by the tests that decode puzz.link URLs:
-//! a nurikabe in the layout of `models/csp/nurikabe.toml` (with the reach
-//! of each island stated) and a slitherlink in the layout of
-//! `models/csp/slitherlink.toml` (with its drawing and design tables), each
-//! under a header that says where it came from.
-
-// Each includer uses a part.
-#![allow(dead_code)]
+//! Model texts of grid puzzles from their clues: a nurikabe in the layout
+//! of `models/csp/nurikabe.toml` (with the reach of each island stated) and
+//! a slitherlink in the layout of `models/csp/slitherlink.toml` (with its
+//! drawing and design tables), each under a header that says where it came
+//! from.
 
 /// A nurikabe of `rows` x `cols` with one clue per island, `(row, col,
 /// size)` from 1 in reading order; `origin` is the header's first comment
