@@ -30,6 +30,10 @@
 //!   and the planner of step-by-step deductions with its re-check;
 //! - [`hints`] runs that planner on any [`Puzzle`] for `hint` and `steps`.
 //!
+//! - [`grid_models`] writes csp models of grid puzzles from their clues:
+//!   decoded from puzz.link URLs, or made unique by a generator of one
+//!   genre (the example programs print them).
+//!
 //! Beside the layers, [`limits`] runs work under a time limit, a memory cap
 //! and an interrupt flag on a worker thread, for the command line and a
 //! server alike.
@@ -58,6 +62,7 @@ pub mod draw;
 pub mod generate;
 pub mod graph;
 pub mod grid;
+pub mod grid_models;
 pub mod hints;
 pub mod lang;
 pub mod limits;

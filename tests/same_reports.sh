@@ -22,8 +22,8 @@ IFS=, read -r -a commands <<<"${COMMANDS:-solve,count,count --method exact,facts
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mkdir -p "$out/random"
-SOMARIA_DUMP_DIR="$out/random" cargo test --release --quiet --test consistency dump_random_models -- --ignored >/dev/null
-SOMARIA_DUMP_DIR="$out/random" cargo test --release --quiet --test csp_random dump_random_models -- --ignored >/dev/null
+SOMARIA_DUMP_DIR="$out/random" cargo test --release --quiet --test properties consistency::dump_random_models -- --ignored >/dev/null
+SOMARIA_DUMP_DIR="$out/random" cargo test --release --quiet --test csp csp_random::dump_random_models -- --ignored >/dev/null
 
 engines() { # the engine names of a model's kind, from the usage error
   "$old" facts --engine '?' "$1" 2>&1 | sed -n 's/.*expected one of //p' | tr -d ',' | head -n 1

@@ -1,5 +1,6 @@
-//! What the test suites share. Each file under `tests/` is its own crate and
-//! takes these in with `mod common;`, so a helper lives here once instead of
+//! What the test suites share. Each test binary (`tests/*/main.rs`) takes
+//! these in once with `#[path = "../common/mod.rs"] mod common;`, and its
+//! modules with `use crate::common;`, so a helper lives here once instead of
 //! being copied from suite to suite. None of it shares code with somaria's
 //! encodings: the oracles here (walks over tile rooms, varisat reading a
 //! DIMACS file on its own) are what the library is checked against.

@@ -6,7 +6,7 @@
 //!
 //! A new backend is a file here implementing [`BackendSolver`] and
 //! `Build`, its row (a `ROW` constant beside its type), and one line of
-//! [`Backend::ALL`] under its cargo feature; `tests/backends.rs` runs the
+//! [`Backend::ALL`] under its cargo feature; `tests/properties/backends.rs` runs the
 //! backend contract on every row.
 
 #[cfg(feature = "cadical")]
