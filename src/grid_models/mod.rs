@@ -53,6 +53,6 @@ fn take_option(args: &mut Vec<String>, name: &str, usage: &str) -> Result<Option
 }
 
 /// `text` read as a number, or the usage line.
-fn number<T: std::str::FromStr>(text: &str, usage: &str) -> Result<T, String> {
+fn parse_or_usage<T: std::str::FromStr>(text: &str, usage: &str) -> Result<T, String> {
     text.parse().map_err(|_| usage.to_string())
 }

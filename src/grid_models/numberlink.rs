@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{MakeError, load, number, take_option};
+use super::{MakeError, load, parse_or_usage, take_option};
 use crate::puzzles::{SolveOptions, Status};
 use crate::rng::SplitMix64;
 
@@ -44,10 +44,10 @@ impl Options {
     /// Reads `ROWS COLS SEED [--longest N]`; an error is the line to show.
     pub fn from_args(args: &[String]) -> Result<Options, String> {
         let mut args = args.to_vec();
-        let longest = take_option(&mut args, "--longest", USAGE)?.map(|n| number(&n, USAGE)).transpose()?;
+        let longest = take_option(&mut args, "--longest", USAGE)?.map(|n| parse_or_usage(&n, USAGE)).transpose()?;
         let [rows, cols, seed] = &args[..] else { return Err(USAGE.to_string()) };
         let (rows, cols, seed): (usize, usize, u64) =
-            (number(rows, USAGE)?, number(cols, USAGE)?, number(seed, USAGE)?);
+            (parse_or_usage(rows, USAGE)?, parse_or_usage(cols, USAGE)?, parse_or_usage(seed, USAGE)?);
         if rows * cols < 2 || longest.is_some_and(|n| n < 2) {
             return Err("the grid needs at least 2 cells and --longest must be at least 2".to_string());
         }

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::{MakeError, load, number, take_option};
+use super::{MakeError, load, parse_or_usage, take_option};
 use crate::puzzles::{SolveOptions, Status};
 use crate::rng::SplitMix64;
 
@@ -50,13 +50,14 @@ impl Options {
     pub fn from_args(args: &[String]) -> Result<Options, String> {
         let mut args = args.to_vec();
         let mut option = |name: &str, default: usize| -> Result<usize, String> {
-            take_option(&mut args, name, USAGE)?.map_or(Ok(default), |value| number(&value, USAGE))
+            take_option(&mut args, name, USAGE)?.map_or(Ok(default), |value| parse_or_usage(&value, USAGE))
         };
         let max_island = option("--max-island", 5)?;
         let repairs = option("--repairs", 40)?;
         let restarts = option("--restarts", 50)?;
         let [rows, cols, seed] = &args[..] else { return Err(USAGE.to_string()) };
-        let (rows, cols, seed) = (number(rows, USAGE)?, number(cols, USAGE)?, number(seed, USAGE)?);
+        let (rows, cols, seed) =
+            (parse_or_usage(rows, USAGE)?, parse_or_usage(cols, USAGE)?, parse_or_usage(seed, USAGE)?);
         if rows < 2 || cols < 2 || max_island == 0 {
             return Err("ROWS and COLS must be at least 2 and --max-island at least 1".to_string());
         }

@@ -15,7 +15,7 @@
 
 use std::time::Duration;
 
-use super::{MakeError, load, number, take_option};
+use super::{MakeError, load, parse_or_usage, take_option};
 use crate::generate::check::{Verdict, budgeted};
 use crate::puzzles::CountOptions;
 use crate::rng::SplitMix64;
@@ -60,7 +60,7 @@ impl Options {
             },
         };
         let [size, seed] = &args[..] else { return Err(USAGE.to_string()) };
-        let (size, seed) = (number(size, USAGE)?, number(seed, USAGE)?);
+        let (size, seed) = (parse_or_usage(size, USAGE)?, parse_or_usage(seed, USAGE)?);
         if size < 2 {
             return Err("N must be at least 2".to_string());
         }
