@@ -156,7 +156,7 @@ fn the_memory_cap_counts_resident_memory_the_allocator_does_not_see() {
 #[test]
 fn the_memory_cap_counts_cadicals_clauses() {
     use somaria::cnf::{ClauseSink, Cnf, Var};
-    use somaria::solver::{Backend, SolverConfig};
+    use somaria::solver::Backend;
 
     let _alone = alone();
     let (counted, resident) = (memory::allocated().unwrap(), memory::resident().unwrap());
