@@ -113,6 +113,15 @@ pub struct Deductions<'p> {
     /// added, and every cut made so far (each guarded by its rule's
     /// selector).
     pub formula: Option<Box<dyn Fn() -> Cnf + 'p>>,
+    /// Set by a family whose fixed part holds nothing but its subjects'
+    /// domains, with the literal it makes true outright (the constant
+    /// truth): with no rule on, each subject takes exactly one of its
+    /// facts' values, and may take any one whose literal is not the
+    /// constant's negation, whatever the other subjects take. What the
+    /// known facts force with no rule on is then found subject by subject,
+    /// with no SAT call. (A SAT test shows at most one value of a subject
+    /// per model: 2,730 rounds for the leg lengths of a 14-city tour.)
+    pub domains_only: Option<Lit>,
     check: Box<dyn ModelCheck + 'p>,
 }
 
@@ -128,6 +137,7 @@ impl<'p> Deductions<'p> {
             stated: Vec::new(),
             refuted: false,
             formula: None,
+            domains_only: None,
             check: Box::new(check),
         }
     }

@@ -126,6 +126,26 @@ pub const USED_ROUNDS: u64 = 100;
 /// call (the 20×20 slitherlink's loop: 2-23 s a call).
 pub const SET_ROUNDS: u64 = USED_ROUNDS;
 
+/// A subject with more open values than this among a test's candidates is
+/// wide: showing each value possible takes a model of its own (the legs of
+/// a 14-city tour under "the tour is shortest" alone: 2,730 models), so a
+/// test of a set over it gives up after [`WIDE_CALLS`] SAT calls, leaving
+/// the search incomplete rather than spending minutes on a set that likely
+/// forces nothing.
+const WIDE_VALUES: usize = 256;
+
+/// The SAT calls a test over a wide subject may make before it gives up.
+const WIDE_CALLS: usize = 64;
+
+/// The subjects with more than [`WIDE_VALUES`] of the candidates.
+fn wide_subjects(d: &Deductions<'_>, candidates: &[Settled]) -> HashSet<usize> {
+    let mut per_subject: HashMap<usize, usize> = HashMap::new();
+    for c in candidates {
+        *per_subject.entry(d.facts[c.fact].subject).or_default() += 1;
+    }
+    per_subject.into_iter().filter(|&(_, n)| n > WIDE_VALUES).map(|(s, _)| s).collect()
+}
+
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
 
@@ -343,10 +363,26 @@ pub(super) fn forced(
     known: &[Settled],
     candidates: &[Settled],
 ) -> Result<Forced, SolverError> {
+    let found = forced_within(d, pool, rules, known, candidates, None)?;
+    found.ok_or_else(|| SolverError::ModelRejected("a test with no limit gave up".into()))
+}
+
+/// [`forced`], giving up (`None`) after `max_calls` SAT calls when given.
+fn forced_within(
+    d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
+    rules: &[usize],
+    known: &[Settled],
+    candidates: &[Settled],
+    max_calls: Option<usize>,
+) -> Result<Option<Forced>, SolverError> {
+    if let (true, Some(truth)) = (rules.is_empty(), d.domains_only) {
+        return Ok(Some(forced_by_domains(d, truth, known, candidates)));
+    }
     let mut refuted: Vec<Settled> = candidates.iter().map(|c| Settled { fact: c.fact, holds: !c.holds }).collect();
     pool.drop_shown(rules, known, &mut refuted);
     if refuted.is_empty() {
-        return Ok(Forced::default());
+        return Ok(Some(Forced::default()));
     }
     let mut assumptions = d.assumptions.clone();
     assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
@@ -362,6 +398,7 @@ pub(super) fn forced(
     let mut core_known: Vec<Settled> = Vec::new();
     let fixed = assumptions.len();
     let mut fresh = true;
+    let mut calls = 0;
     let outcome = loop {
         if fresh {
             let mut clause: Vec<Lit> = refuted.iter().map(|&r| lit(d, r)).collect();
@@ -371,6 +408,10 @@ pub(super) fn forced(
         assumptions.truncate(fixed);
         assumptions.extend(preferences.pick(d, &refuted));
         fresh = true;
+        if max_calls.is_some_and(|most| calls >= most) {
+            break Ok(());
+        }
+        calls += 1;
         match d.solver.solve_under(&assumptions) {
             Err(e) => break Err(e),
             Ok(Answer::Unsat) => {
@@ -395,11 +436,81 @@ pub(super) fn forced(
     };
     d.solver.add_clause(&[!selector]);
     outcome?;
+    if max_calls.is_some_and(|most| calls >= most) && !refuted.is_empty() {
+        return Ok(None);
+    }
     let left: std::collections::HashSet<Settled> = refuted.into_iter().collect();
     let facts: Vec<Settled> =
         candidates.iter().filter(|c| left.contains(&Settled { fact: c.fact, holds: !c.holds })).copied().collect();
     let core = if facts.is_empty() { Vec::new() } else { core_known };
-    Ok(Forced { facts, core })
+    Ok(Some(Forced { facts, core }))
+}
+
+/// [`forced`] with no rule on, over a fixed part that holds only the
+/// subjects' domains ([`Deductions::domains_only`]): a subject may take
+/// the values of its facts that the known facts and the constant leave
+/// it. A candidate is forced when it names the one value left, or a value
+/// not left. When no value is left the known facts cannot all hold, and
+/// every candidate is forced, as no model refutes any. The core is the
+/// known facts that leave the subjects of the forced candidates their
+/// values.
+fn forced_by_domains(d: &Deductions<'_>, truth: Lit, known: &[Settled], candidates: &[Settled]) -> Forced {
+    let known_holds: HashMap<usize, bool> = known.iter().map(|k| (k.fact, k.holds)).collect();
+    let subject = |s: &Settled| d.facts[s.fact].subject;
+    let wanted: HashSet<usize> = candidates.iter().chain(known).map(subject).collect();
+    // Of each wanted subject: the facts neither known false nor the
+    // constant's negation, and those known true or the constant itself.
+    let mut open: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut pinned: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (f, fact) in d.facts.iter().enumerate().filter(|(_, fact)| wanted.contains(&fact.subject)) {
+        let holds = known_holds.get(&f).copied();
+        if holds != Some(false) && fact.lit != !truth {
+            open.entry(fact.subject).or_default().push(f);
+        }
+        if holds == Some(true) || fact.lit == truth {
+            pinned.entry(fact.subject).or_default().push(f);
+        }
+    }
+    // The values each subject may take: exactly one holds, so a pinned
+    // value is the only one, and two pinned values leave none.
+    let values_left = |subject: usize| -> Vec<usize> {
+        let open = open.get(&subject).map_or(&[][..], |v| &v[..]);
+        match pinned.get(&subject).map(|p| &p[..]) {
+            None | Some([]) => open.to_vec(),
+            Some([only]) => open.iter().copied().filter(|f| f == only).collect(),
+            Some(_) => Vec::new(),
+        }
+    };
+    let left: HashMap<usize, Vec<usize>> = wanted.iter().map(|&s| (s, values_left(s))).collect();
+    // A subject left no value: the known facts cannot all hold.
+    let mut clash: Vec<usize> = left.iter().filter(|(_, v)| v.is_empty()).map(|(&s, _)| s).collect();
+    clash.sort_unstable();
+    let mut facts = Vec::new();
+    let mut explained = HashSet::new();
+    for &c in candidates {
+        let values = &left[&subject(&c)];
+        let is_forced = if c.holds { values == &[c.fact] } else { !values.contains(&c.fact) };
+        if let Some(&first) = clash.first() {
+            facts.push(c);
+            explained.insert(first);
+        } else if is_forced {
+            facts.push(c);
+            explained.insert(subject(&c));
+        }
+    }
+    // The known facts behind them: a subject's known value, or else the
+    // values known to be excluded.
+    let mut core: Vec<Settled> = Vec::new();
+    for &s in &explained {
+        let about: Vec<Settled> = known.iter().filter(|k| subject(k) == s).copied().collect();
+        match about.iter().find(|k| k.holds) {
+            Some(&value) if !left[&s].is_empty() => core.push(value),
+            _ => core.extend(about),
+        }
+    }
+    core.sort();
+    core.dedup();
+    Forced { facts, core }
 }
 
 /// The negations [`forced`] prefers in a round, so that one model refutes
@@ -970,14 +1081,15 @@ fn exhaustive(
                     return Ok(None);
                 }
                 d.solver.limit_repair_rounds(Some(SET_ROUNDS));
-                let found = forced(d, memo.pool(d), &rules, &relevant, &candidates);
+                let most = (!wide_subjects(d, &candidates).is_empty()).then_some(WIDE_CALLS);
+                let found = forced_within(d, memo.pool(d), &rules, &relevant, &candidates, most);
                 d.solver.limit_repair_rounds(None);
                 let found = match found {
-                    Err(SolverError::Stopped(StopCause::Rounds(_))) => {
+                    Err(SolverError::Stopped(StopCause::Rounds(_))) | Ok(None) => {
                         gave_up.set(true);
                         return Ok(None);
                     }
-                    found => found?,
+                    found => found?.unwrap_or_default(),
                 };
                 if found.facts.is_empty() {
                     memo.forced_nothing.insert(key, seen);
@@ -1048,7 +1160,7 @@ fn fallback(
     let mut tried: Vec<Settled> = open.to_vec();
     tried.sort_by_key(|s| (s.holds, s.fact));
     tried.truncate(limits.fallback_facts.max(1));
-    let mut best: Option<Vec<usize>> = None;
+    let mut best: Option<(Vec<usize>, Settled)> = None;
     for t in tried {
         let subject = d.facts[t.fact].subject;
         // Deletion drops from the back first, so the rules about the fact's
@@ -1080,12 +1192,22 @@ fn fallback(
         };
         let mut rules: Vec<usize> = kept.iter().map(|s| rule_of[s]).collect();
         rules.sort_unstable();
-        if best.as_ref().is_none_or(|b| rules.len() < b.len()) {
-            best = Some(rules);
+        if best.as_ref().is_none_or(|(b, _)| rules.len() < b.len()) {
+            best = Some((rules, t));
+        }
+        // No fact is forced by no rule (the test with none came first), so
+        // one rule is the least: the facts left to try cannot do better.
+        if best.as_ref().is_some_and(|(b, _)| b.len() <= 1) {
+            break;
         }
     }
-    let Some(because) = best else { return Ok(None) };
-    let mut found = forced(d, pool, &because, known, open)?;
+    let Some((because, t)) = best else { return Ok(None) };
+    // What else the set forces is asked of the narrow subjects only: a wide
+    // one takes a model per value ([`WIDE_VALUES`]).
+    let wide = wide_subjects(d, open);
+    let candidates: Vec<Settled> =
+        open.iter().filter(|o| o.fact == t.fact || !wide.contains(&d.facts[o.fact].subject)).copied().collect();
+    let mut found = forced(d, pool, &because, known, &candidates)?;
     for r in 0..because.len() {
         let rest: Vec<usize> = because.iter().enumerate().filter(|&(i, _)| i != r).map(|(_, &x)| x).collect();
         let still = forced(d, pool, &rest, known, &found.facts)?.facts;

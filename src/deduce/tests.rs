@@ -235,3 +235,96 @@ proptest! {
         }
     }
 }
+
+/// Subjects with 1 to 3 values each, one-hot in the fixed part, the first
+/// value of a one-value subject the constant truth and, with `impossible`,
+/// a subject's last value its negation; the rules are random clauses over
+/// the value literals. Returns the formula, the rules' groups, the facts
+/// and the truth literal.
+fn domains(sizes: &[usize], impossible: &[bool], rules: &[Vec<(usize, bool)>]) -> (Cnf, Vec<GroupId>, Vec<Fact>, Lit) {
+    let mut cnf = Cnf::new();
+    let truth = cnf.new_var().pos();
+    cnf.add_clause(&[truth]);
+    let mut facts = Vec::new();
+    for (subject, (&size, &gone)) in sizes.iter().zip(impossible).enumerate() {
+        let lits: Vec<Lit> = match size {
+            1 => vec![truth],
+            _ if gone => cnf.new_vars(size - 1).iter().map(|v| v.pos()).chain([!truth]).collect(),
+            _ => cnf.new_vars(size).iter().map(|v| v.pos()).collect(),
+        };
+        cnf.add_clause(&lits);
+        for (i, &a) in lits.iter().enumerate() {
+            for &b in &lits[i + 1..] {
+                cnf.add_clause(&[!a, !b]);
+            }
+        }
+        for (value, &lit) in lits.iter().enumerate() {
+            facts.push(Fact {
+                lit,
+                name: format!("s{subject} = {value}"),
+                place: None,
+                subject,
+                value: value as i64,
+                about: format!("s{subject}"),
+                shown: value.into(),
+            });
+        }
+    }
+    let ids = rules
+        .iter()
+        .enumerate()
+        .map(|(i, clause)| {
+            let id = cnf.open_group(format!("r{i}"), None);
+            let lits: Vec<Lit> = clause
+                .iter()
+                .map(|&(f, p)| if p { facts[f % facts.len()].lit } else { !facts[f % facts.len()].lit })
+                .collect();
+            cnf.add_clause(&lits);
+            id
+        })
+        .collect();
+    (cnf, ids, facts, truth)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// With no rule on, the facts read from the subjects' domains
+    /// ([`Deductions::domains_only`]) are those the solver finds, and the
+    /// core is made of known facts that force them.
+    #[test]
+    fn facts_read_from_domains_agree_with_the_solver(
+        sizes in prop::collection::vec(1usize..4, 1..5),
+        impossible in prop::collection::vec(any::<bool>(), 5),
+        rules in prop::collection::vec(prop::collection::vec((0usize..20, any::<bool>()), 1..3), 0..3),
+        known in prop::collection::vec((0usize..20, any::<bool>()), 0..4),
+        candidates in prop::collection::vec((0usize..20, any::<bool>()), 1..8),
+    ) {
+        use super::plan::{Settled, forced};
+        use super::witness::Witnesses;
+        let (cnf, ids, facts, truth) = domains(&sizes, &impossible, &rules);
+        let settle = |s: &[(usize, bool)]| -> Vec<Settled> {
+            let mut s: Vec<Settled> = s.iter().map(|&(f, holds)| Settled { fact: f % facts.len(), holds }).collect();
+            s.sort();
+            s.dedup_by_key(|x| x.fact);
+            s
+        };
+        let (known, candidates) = (settle(&known), settle(&candidates));
+        let run = |read: bool| {
+            let mut d = deductions(&cnf, &ids);
+            d.facts = facts.clone();
+            d.domains_only = read.then_some(truth);
+            let mut pool = Witnesses::new(&d, 16);
+            let found = forced(&mut d, &mut pool, &[], &known, &candidates).unwrap();
+            let held = (!found.facts.is_empty()).then(|| forced(&mut d, &mut pool, &[], &found.core, &found.facts).unwrap().facts);
+            (found.facts.clone(), found.core, held)
+        };
+        let (by_domains, core, held) = run(true);
+        let (by_solver, _, _) = run(false);
+        prop_assert_eq!(&by_domains, &by_solver, "known {:?}", known);
+        prop_assert!(core.iter().all(|k| known.contains(k)));
+        if let Some(held) = held {
+            prop_assert_eq!(held, by_domains, "the core {:?} alone forces them", core);
+        }
+    }
+}

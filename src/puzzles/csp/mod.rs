@@ -337,6 +337,9 @@ impl CspPuzzle {
         // A constraint that fixes shown values to constants is the model's
         // data, such as a given digit: its facts are known from the start.
         deductions.stated = if wanted.switchable { self.givens(&facts) } else { Vec::new() };
+        // Switchable, the fixed part is the first group, which only encodes
+        // each scalar's domain and defines literals (`instance::hold`).
+        deductions.domains_only = wanted.switchable.then_some(truth);
         deductions.rules = rules;
         deductions.facts = facts;
         if let Some(record) = record {
