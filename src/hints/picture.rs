@@ -70,7 +70,7 @@ pub fn step_picture(
             scene.set_ground(place, Ground::Shaded(Tint::Highlight));
             shaded = true;
             if reveal == Reveal::What && fact.op == "=" {
-                scene.marks.push((place, Mark::Label(label(fact), Tint::Goal)));
+                scene.marks.push((place, Mark::label(label(fact), Tint::Goal)));
             }
         }
     }
@@ -149,7 +149,7 @@ fn plain_state(puzzle: &dyn Puzzle, extent: (usize, usize), known: &[ShownFact])
     if scene.marks.is_empty() {
         for fact in known.iter().filter(|f| f.op == "=") {
             if let Some(place) = fact.place.filter(|&p| inside(&scene, p)) {
-                scene.marks.push((place, Mark::Label(label(fact), Tint::Ink)));
+                scene.marks.push((place, Mark::label(label(fact), Tint::Ink)));
             }
         }
     }

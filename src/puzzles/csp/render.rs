@@ -307,10 +307,10 @@ pub(super) fn draw_route(scene: &mut Scene, route: &ShownRoute, top: usize, tint
     let closed = is_loop(route.global);
     if !closed {
         if let Some(&first) = cells.first() {
-            scene.marks.push((first, Mark::Ring(tint)));
+            scene.marks.push((first, Mark::ring(tint)));
         }
         if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
-            scene.marks.push((last, Mark::Square(tint)));
+            scene.marks.push((last, Mark::square(tint)));
         }
     }
     scene.trails.push(Trail { cells, tint, closed });
@@ -425,9 +425,9 @@ fn draw_grid(scene: &mut Scene, rows: &[&[Shown]], top: usize, sets: bool) {
             }
             // Booleans as a dot or nothing: "false" does not fit a cell.
             match text.as_str() {
-                "true" => scene.marks.push(((top + r, c), Mark::Dot(Tint::Ink))),
+                "true" => scene.marks.push(((top + r, c), Mark::dot(Tint::Ink))),
                 "false" => {}
-                _ => scene.marks.push(((top + r, c), Mark::Label(text, Tint::Ink))),
+                _ => scene.marks.push(((top + r, c), Mark::label(text, Tint::Ink))),
             }
         }
         for c in row.len()..scene.cols() {

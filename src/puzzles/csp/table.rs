@@ -94,7 +94,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
                             if given {
                                 scene.set_ground(pos(k), Ground::Shaded(Tint::Given));
                             }
-                            labels[k] = Some(Mark::Label(names.of(model, cells.base, v), tint));
+                            labels[k] = Some(Mark::label(names.of(model, cells.base, v), tint));
                         }
                         Possible::Many(values) => labels[k] = Some(several(model, cells.base, &values, known)),
                         Possible::Unknown => {}
@@ -106,9 +106,9 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
                     match possible(cells, k, known) {
                         Possible::One(v) => {
                             let dir = usize::try_from(v - 1).ok().and_then(|i| dirs.get(i).copied().flatten());
-                            labels[k] = dir.map(|d| Mark::Arrow(d, Tint::Route(0)));
+                            labels[k] = dir.map(|d| Mark::arrow(d, Tint::Route(0)));
                         }
-                        Possible::Many(_) => labels[k] = Some(Mark::Label("?".into(), Tint::Ink)),
+                        Possible::Many(_) => labels[k] = Some(Mark::label("?", Tint::Ink)),
                         Possible::Unknown => {}
                     }
                 }
@@ -121,7 +121,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
                         }
                         Possible::Many(_) => {
                             scene.set_ground(pos(k), Ground::Shaded(Tint::Highlight));
-                            labels[k].get_or_insert(Mark::Label("?".into(), Tint::Ink));
+                            labels[k].get_or_insert(Mark::label("?", Tint::Ink));
                         }
                         _ => {}
                     }
@@ -133,7 +133,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
                     match possible(cells, k, known) {
                         Possible::One(1) => symbols.push((pos(k), mark(*symbol, tint))),
                         Possible::Many(_) => {
-                            labels[k].get_or_insert(Mark::Label("?".into(), Tint::Ink));
+                            labels[k].get_or_insert(Mark::label("?", Tint::Ink));
                         }
                         _ => {}
                     }
@@ -158,7 +158,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
                             _ => continue,
                         };
                         let corner = (k / cells.cols, k % cells.cols);
-                        scene.edges.push(Edge { corner, along, stroke });
+                        scene.edges.push(Edge { corner, along, stroke, highlight: false });
                     }
                 }
             }
@@ -212,9 +212,9 @@ impl Names {
 fn several(model: &Model, base: Base, values: &[i64], known: &Known<'_>) -> Mark {
     if known.sets_as_text && !values.is_empty() {
         let names: Vec<String> = values.iter().map(|&v| model.value_name(base, v)).collect();
-        Mark::Label(format!("{{{}}}", names.join(",")), Tint::Ink)
+        Mark::label(format!("{{{}}}", names.join(",")), Tint::Ink)
     } else {
-        Mark::Label("?".into(), Tint::Ink)
+        Mark::label("?", Tint::Ink)
     }
 }
 
@@ -228,9 +228,9 @@ fn ground(fill: Fill) -> Ground {
 
 fn mark(symbol: Symbol, tint: Tint) -> Mark {
     match symbol {
-        Symbol::Disc => Mark::Dot(tint),
-        Symbol::Ring => Mark::Ring(tint),
-        Symbol::Square => Mark::Square(tint),
+        Symbol::Disc => Mark::dot(tint),
+        Symbol::Ring => Mark::ring(tint),
+        Symbol::Square => Mark::square(tint),
     }
 }
 
@@ -249,7 +249,7 @@ fn loop_edges(scene: &mut Scene, route: &ShownRoute) {
             None
         };
         if let Some((corner, along)) = edge {
-            scene.edges.push(Edge { corner, along, stroke: Stroke::Line(Tint::Route(0)) });
+            scene.edges.push(Edge { corner, along, stroke: Stroke::Line(Tint::Route(0)), highlight: false });
         }
     }
 }
