@@ -382,13 +382,13 @@ fn luminance([r, g, b]: [u8; 3]) -> f64 {
     0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 }
 
-/// A csp model drawn without a drawing table (KenKen's grid of values)
-/// has its caption on white, under dark text: the caption's ground was
-/// left transparent, which a viewer on a dark background shows as a black
-/// bar under text of near-black ink.
+/// A picture's caption (the knapsack's objective, a hint's step) stands on
+/// white, under dark text: the caption's ground was left transparent,
+/// which a viewer on a dark background shows as a black bar under text of
+/// near-black ink.
 #[test]
 fn captions_stand_on_white() {
-    for args in [&["solve", "models/csp/kenken.toml"][..], &["hint", "models/akh-vaquot.toml"][..]] {
+    for args in [&["solve", "models/csp/knapsack.toml"][..], &["hint", "models/akh-vaquot.toml"][..]] {
         let svg = svg_of(args);
         assert!(svg.contains(&format!("<text fill=\"{INK}\" font-family=\"sans-serif\" font-size=\"0.55\"")), "{svg}");
         let rendered = Rendered::of(&svg);

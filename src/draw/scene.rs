@@ -229,6 +229,8 @@ pub enum Stroke {
     Line(Tint),
     /// A small cross: it is known not to be a line.
     Cross(Tint),
+    /// Nothing is known of it: drawn only when it is singled out.
+    Unknown,
 }
 
 /// A side of a cell on the corner lattice: corners are `(row, col)` with
@@ -354,6 +356,9 @@ pub struct Scene {
     pub outside: Vec<Outside>,
     /// Lines of text under the grid.
     pub caption: Vec<String>,
+    /// How many times wider than tall a cell is drawn (1 unless set), so
+    /// that a grid of names, such as a zebra puzzle's houses, is legible.
+    pub col_width: usize,
 }
 
 impl Scene {
@@ -372,6 +377,7 @@ impl Scene {
             outlines: Vec::new(),
             outside: Vec::new(),
             caption: Vec::new(),
+            col_width: 1,
         }
     }
 

@@ -120,27 +120,56 @@ impl Display for Num {
 /// Height of one caption line, in cells.
 const CAPTION_LINE: f64 = 0.8;
 
-/// The margins the clues outside the grid take, in cells.
-#[derive(Copy, Clone, Debug, Default)]
+/// The margins the clues outside the grid take, in cells: a line of
+/// clues above and below per depth, a column left and right per depth as
+/// wide as its widest clue (a row's name may be a word).
+#[derive(Clone, Debug, Default)]
 struct Margins {
-    left: usize,
+    left: Vec<f64>,
     top: usize,
-    right: usize,
+    right: Vec<f64>,
     bottom: usize,
+}
+
+/// The font size of a clue outside the grid.
+fn outside_size(text: &str) -> f64 {
+    if text.chars().count() > 2 { 0.45 } else { 0.55 }
 }
 
 impl Margins {
     fn of(scene: &Scene) -> Margins {
+        let columns = |side: Side| -> Vec<f64> {
+            let mut widths = vec![1.0; scene.margin(side)];
+            for clue in scene.outside.iter().filter(|o| o.side == side) {
+                let width = clue.text.chars().count() as f64 * outside_size(&clue.text) * 0.6 + 0.3;
+                widths[clue.depth] = f64::max(widths[clue.depth], Num::rounded(width.ceil()));
+            }
+            widths
+        };
         Margins {
-            left: scene.margin(Side::Left),
+            left: columns(Side::Left),
             top: scene.margin(Side::Top),
-            right: scene.margin(Side::Right),
+            right: columns(Side::Right),
             bottom: scene.margin(Side::Bottom),
         }
     }
 
-    fn any(self) -> bool {
-        self.left + self.top + self.right + self.bottom > 0
+    fn any(&self) -> bool {
+        !self.left.is_empty() || !self.right.is_empty() || self.top + self.bottom > 0
+    }
+
+    fn left_width(&self) -> f64 {
+        self.left.iter().sum()
+    }
+
+    fn right_width(&self) -> f64 {
+        self.right.iter().sum()
+    }
+
+    /// The middle of the column of clues at `depth` beside the grid, as a
+    /// distance from the grid's side.
+    fn column_middle(widths: &[f64], depth: usize) -> f64 {
+        widths[..depth].iter().sum::<f64>() + widths[depth] / 2.0
     }
 }
 
@@ -164,10 +193,11 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     let (rows, cols) = (scene.rows(), scene.cols());
     let margins = Margins::of(scene);
     let grid_height = (margins.top + rows + margins.bottom) as f64;
+    let grid_width = margins.left_width() + (cols * scene.col_width) as f64 + margins.right_width();
     let height = Num::rounded(grid_height + scene.caption.len() as f64 * CAPTION_LINE + 0.2);
     // Wide enough for the longest caption line, at about 0.3 cells a letter.
     let longest = scene.caption.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let width = ((margins.left + cols + margins.right) as f64).max((longest as f64 * 0.3 + 0.2).ceil());
+    let width = grid_width.max((longest as f64 * 0.3 + 0.2).ceil());
     writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="{}" height="{}">"#,
@@ -179,24 +209,25 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     // The floor of the grid, and the ground of the caption.
     rect(&mut out, 0.0, 0.0, width, height, &FLOOR)?;
     if margins.any() {
-        writeln!(out, r#"<g transform="translate({} {})">"#, margins.left, margins.top)?;
+        writeln!(out, r#"<g transform="translate({} {})">"#, Num(margins.left_width()), margins.top)?;
     }
     grid(&mut out, scene)?;
     marks(&mut out, scene)?;
+    let w = scene.col_width as f64;
     for &(row, col) in &scene.outlines {
-        let (x, y) = (Num(col as f64 + 0.06), Num(row as f64 + 0.06));
+        let (x, y) = (Num(col as f64 * w + 0.06), Num(row as f64 + 0.06));
         let attributes: [(&str, &dyn Display); 7] = [
             ("fill", &"none"),
             ("height", &0.88),
             ("stroke", &OUTLINE),
             ("stroke-width", &0.12),
-            ("width", &0.88),
+            ("width", &Num(w - 0.12)),
             ("x", &x),
             ("y", &y),
         ];
         element(&mut out, "rect", &attributes)?;
     }
-    outside_clues(&mut out, scene)?;
+    outside_clues(&mut out, scene, &margins)?;
     if margins.any() {
         writeln!(out, "</g>")?;
     }
@@ -223,7 +254,8 @@ fn grid(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
         };
         // As `rect` writes it: a whole number of cells prints as an integer.
         write!(out, r#"<rect fill="{fill}" height="1" width=""#)?;
-        for (value, end) in [(length, "\" x=\""), (col, "\" y=\""), (row, "\"/>\n")] {
+        let w = scene.col_width;
+        for (value, end) in [(length * w, "\" x=\""), (col * w, "\" y=\""), (row, "\"/>\n")] {
             out.write_all(number.format(value).as_bytes())?;
             out.write_all(end.as_bytes())?;
         }
@@ -238,19 +270,20 @@ fn grid(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
         }
     }
     highlights(out, scene)?;
-    edge_lines(out, &scene.edges)?;
+    edge_lines(out, &scene.edges, scene.col_width)?;
     for edge in scene.edges.iter().filter(|e| matches!(e.stroke, Stroke::Cross(_))) {
-        edge_elements(out, edge)?;
+        edge_elements(out, edge, scene.col_width)?;
     }
+    let w = scene.col_width;
     if scene.corner_dots {
-        corner_dots(out, rows, cols)?;
+        corner_dots(out, rows, cols, w)?;
     }
     for trail in &scene.trails {
-        writeln!(out, "{}", trail_element(trail))?;
+        writeln!(out, "{}", trail_element(trail, w))?;
     }
-    link_lines(out, &scene.links)?;
+    link_lines(out, &scene.links, w)?;
     for link in scene.links.iter().filter(|l| matches!(l.stroke, Stroke::Cross(_))) {
-        let (x, y) = link_middle(link);
+        let (x, y) = link_middle(link, w);
         cross(out, x, y, link.stroke)?;
     }
     Ok(())
@@ -263,7 +296,7 @@ fn grid(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
 /// the two never overlap.
 fn marks(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
     let (rows, cols) = (scene.rows(), scene.cols());
-    let places = Places::of(rows, cols);
+    let places = Places::of(rows, cols, scene.col_width);
     let cornered: std::collections::HashSet<Pos> = scene
         .marks
         .iter()
@@ -294,7 +327,7 @@ fn marks(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
                     }
                     text_content(out, text)?;
                 } else {
-                    let (x, y) = centre(*pos);
+                    let (x, y) = centre(*pos, scene.col_width);
                     text_element(out, text, &[("x", &Num(x)), ("y", &Num(y + LABEL_DROP))])?;
                 }
             }
@@ -364,11 +397,11 @@ struct Places {
 }
 
 impl Places {
-    fn of(rows: usize, cols: usize) -> Places {
+    fn of(rows: usize, cols: usize, w: usize) -> Places {
         Places {
-            xs: (0..cols).map(|col| Num(centre((0, col)).0).to_string()).collect(),
-            ys: (0..rows).map(|row| Num(centre((row, 0)).1).to_string()).collect(),
-            baselines: (0..rows).map(|row| Num(centre((row, 0)).1 + LABEL_DROP).to_string()).collect(),
+            xs: (0..cols).map(|col| Num(centre((0, col), w).0).to_string()).collect(),
+            ys: (0..rows).map(|row| Num(centre((row, 0), w).1).to_string()).collect(),
+            baselines: (0..rows).map(|row| Num(centre((row, 0), w).1 + LABEL_DROP).to_string()).collect(),
         }
     }
 
@@ -387,8 +420,9 @@ impl Places {
 /// cell (a blank cell has none of its own): with no blank cells, one per
 /// row and column boundary.
 fn grid_lines(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
-    let (rows, cols) = (scene.rows(), scene.cols());
+    let (rows, cols, w) = (scene.rows(), scene.cols(), scene.col_width);
     let mut line = |x1: usize, y1: usize, x2: usize, y2: usize| {
+        let (x1, x2) = (x1 * w, x2 * w);
         let attributes: [(&str, &dyn Display); 6] =
             [("stroke", &GRID), ("stroke-width", &0.03), ("x1", &x1), ("x2", &x2), ("y1", &y1), ("y2", &y2)];
         element(&mut *out, "line", &attributes)
@@ -413,10 +447,11 @@ fn grid_lines(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
 /// Solid lines along the sides where one layer's regions meet, each
 /// straight run of border one line: heavy or thin.
 fn region_borders(out: &mut impl Write, scene: &Scene, layer: &Regions) -> io::Result<()> {
-    let (rows, cols) = (scene.rows(), scene.cols());
+    let (rows, cols, w) = (scene.rows(), scene.cols(), scene.col_width);
     let paint = colour(layer.tint);
     let width: &dyn Display = if layer.border == Border::Heavy { &0.1 } else { &0.05 };
     let mut line = |x1: usize, y1: usize, x2: usize, y2: usize| {
+        let (x1, x2) = (x1 * w, x2 * w);
         let attributes: [(&str, &dyn Display); 7] = [
             ("stroke", &paint),
             ("stroke-linecap", &"square"),
@@ -449,7 +484,7 @@ const DASH_INSET: f64 = 0.12;
 /// side: one path of the layer's segments, those that continue one another
 /// joined.
 fn dashed_borders(out: &mut impl Write, scene: &Scene, layer: &Regions) -> io::Result<()> {
-    let (rows, cols) = (scene.rows(), scene.cols());
+    let (rows, cols, w) = (scene.rows(), scene.cols(), scene.col_width as f64);
     let d = DASH_INSET;
     let region = |r: i64, c: i64| {
         (r >= 0 && c >= 0 && (r as usize) < rows && (c as usize) < cols)
@@ -463,7 +498,7 @@ fn dashed_borders(out: &mut impl Write, scene: &Scene, layer: &Regions) -> io::R
         for c in 0..cols as i64 {
             let here = region(r, c);
             let same = |dr: i64, dc: i64| region(r + dr, c + dc) == here;
-            let (x, y) = (c as f64, r as f64);
+            let (x, y) = (c as f64 * w, r as f64);
             // The end of a side's segment towards a neighbour along it:
             // short of the corner where the region turns away, to the
             // corner where the border runs on, past it where the region
@@ -476,11 +511,11 @@ fn dashed_borders(out: &mut impl Write, scene: &Scene, layer: &Regions) -> io::R
             for (dr, line) in [(-1, y + d), (1, y + 1.0 - d)] {
                 if !same(dr, 0) {
                     let x1 = x + end(same(0, -1), same(dr, -1));
-                    let x2 = x + 1.0 - end(same(0, 1), same(dr, 1));
+                    let x2 = x + w - end(same(0, 1), same(dr, 1));
                     across.push((milli(line), milli(x1), milli(x2)));
                 }
             }
-            for (dc, line) in [(-1, x + d), (1, x + 1.0 - d)] {
+            for (dc, line) in [(-1, x + d), (1, x + w - d)] {
                 if !same(0, dc) {
                     let y1 = y + end(same(-1, 0), same(-1, dc));
                     let y2 = y + 1.0 - end(same(1, 0), same(1, dc));
@@ -536,37 +571,38 @@ fn runs(length: usize, on: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
     found
 }
 
-/// The ends of a side of a cell, in cells.
-fn side_ends(edge: &Edge) -> ((f64, f64), (f64, f64)) {
+/// The ends of a side of a cell, in cells, with cells `w` wide.
+fn side_ends(edge: &Edge, w: usize) -> ((f64, f64), (f64, f64)) {
     let (row, col) = edge.corner;
     let (to_row, to_col) = match edge.along {
         Along::Across => (row, col + 1),
         Along::Down => (row + 1, col),
     };
-    ((col as f64, row as f64), (to_col as f64, to_row as f64))
+    (((col * w) as f64, row as f64), ((to_col * w) as f64, to_row as f64))
 }
 
 /// The ends of a link, at the centres of its two cells.
-fn link_ends(link: &Link) -> ((f64, f64), (f64, f64)) {
+fn link_ends(link: &Link, w: usize) -> ((f64, f64), (f64, f64)) {
     let (row, col) = link.cell;
     let to = match link.along {
         Along::Across => (row, col + 1),
         Along::Down => (row + 1, col),
     };
-    (centre((row, col)), centre(to))
+    (centre((row, col), w), centre(to, w))
 }
 
 /// The middle of a link: the middle of the side between its cells.
-fn link_middle(link: &Link) -> (f64, f64) {
-    let ((x1, y1), (x2, y2)) = link_ends(link);
+fn link_middle(link: &Link, w: usize) -> (f64, f64) {
+    let ((x1, y1), (x2, y2)) = link_ends(link, w);
     ((x1 + x2) / 2.0, (y1 + y2) / 2.0)
 }
 
 /// A wide band of highlight under each edge and link a step settles, as a
 /// marker pen singles out a line.
 fn highlights(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
-    let sides = scene.edges.iter().filter(|e| e.highlight).map(side_ends);
-    let links = scene.links.iter().filter(|l| l.highlight).map(link_ends);
+    let w = scene.col_width;
+    let sides = scene.edges.iter().filter(|e| e.highlight).map(|e| side_ends(e, w));
+    let links = scene.links.iter().filter(|l| l.highlight).map(|l| link_ends(l, w));
     let mut d = String::new();
     for ((x1, y1), (x2, y2)) in sides.chain(links) {
         d.push_str(&format!("M{} {}L{} {}", Num(x1), Num(y1), Num(x2), Num(y2)));
@@ -596,8 +632,8 @@ fn cross(out: &mut impl Write, x: f64, y: f64, stroke: Stroke) -> io::Result<()>
 }
 
 /// A cross on a side known not to be a line.
-fn edge_elements(out: &mut impl Write, edge: &Edge) -> io::Result<()> {
-    let ((x1, y1), (x2, y2)) = side_ends(edge);
+fn edge_elements(out: &mut impl Write, edge: &Edge, w: usize) -> io::Result<()> {
+    let ((x1, y1), (x2, y2)) = side_ends(edge, w);
     cross(out, (x1 + x2) / 2.0, (y1 + y2) / 2.0, edge.stroke)
 }
 
@@ -608,16 +644,18 @@ fn circle(out: &mut impl Write, x: &dyn Display, y: &dyn Display, r: f64, fill: 
 /// A dot on every corner of the lattice: one pattern of a dot per cell,
 /// offset by half a cell, filling the grid and half a cell around it, so
 /// that a large lattice costs two elements instead of one per corner.
-fn corner_dots(out: &mut impl Write, rows: usize, cols: usize) -> io::Result<()> {
+fn corner_dots(out: &mut impl Write, rows: usize, cols: usize, w: usize) -> io::Result<()> {
+    let half = Num(w as f64 / 2.0);
     writeln!(
         out,
-        r#"<defs><pattern height="1" id="corner-dots" patternUnits="userSpaceOnUse" width="1" x="-0.5" y="-0.5"><circle cx="0.5" cy="0.5" fill="{INK}" r="0.07"/></pattern></defs>"#
+        r#"<defs><pattern height="1" id="corner-dots" patternUnits="userSpaceOnUse" width="{w}" x="-{half}" y="-0.5"><circle cx="{half}" cy="0.5" fill="{INK}" r="0.07"/></pattern></defs>"#
     )?;
-    let (width, height) = (cols + 1, rows + 1);
+    let (width, height) = ((cols + 1) * w, rows + 1);
+    let x = Num(-(w as f64) / 2.0);
     element(
         out,
         "rect",
-        &[("fill", &"url(#corner-dots)"), ("height", &height), ("width", &width), ("x", &-0.5), ("y", &-0.5)],
+        &[("fill", &"url(#corner-dots)"), ("height", &height), ("width", &width), ("x", &x), ("y", &-0.5)],
     )
 }
 
@@ -635,18 +673,19 @@ fn line_tints(strokes: impl Iterator<Item = Stroke>) -> Vec<Tint> {
 }
 
 /// The lines along the cells' sides, one path per colour.
-fn edge_lines(out: &mut impl Write, edges: &[Edge]) -> io::Result<()> {
+fn edge_lines(out: &mut impl Write, edges: &[Edge], w: usize) -> io::Result<()> {
+    let across = format!("h{w}");
     for tint in line_tints(edges.iter().map(|e| e.stroke)) {
         let mut d = String::new();
         let mut number = itoa::Buffer::new();
         for edge in edges.iter().filter(|e| e.stroke == Stroke::Line(tint)) {
             let (row, col) = edge.corner;
             let step = match edge.along {
-                Along::Across => "h1",
+                Along::Across => across.as_str(),
                 Along::Down => "v1",
             };
             d.push('M');
-            d.push_str(number.format(col));
+            d.push_str(number.format(col * w));
             d.push(' ');
             d.push_str(number.format(row));
             d.push_str(step);
@@ -661,13 +700,14 @@ fn edge_lines(out: &mut impl Write, edges: &[Edge]) -> io::Result<()> {
 }
 
 /// The lines between the cells' centres, one path per colour.
-fn link_lines(out: &mut impl Write, links: &[Link]) -> io::Result<()> {
+fn link_lines(out: &mut impl Write, links: &[Link], w: usize) -> io::Result<()> {
+    let across = format!("h{w}");
     for tint in line_tints(links.iter().map(|l| l.stroke)) {
         let mut d = String::new();
         for link in links.iter().filter(|l| l.stroke == Stroke::Line(tint)) {
-            let ((x, y), _) = link_ends(link);
+            let ((x, y), _) = link_ends(link, w);
             let step = match link.along {
-                Along::Across => "h1",
+                Along::Across => across.as_str(),
                 Along::Down => "v1",
             };
             d.push_str(&format!("M{} {}{step}", Num(x), Num(y)));
@@ -681,11 +721,12 @@ fn link_lines(out: &mut impl Write, links: &[Link]) -> io::Result<()> {
     Ok(())
 }
 
-fn centre((row, col): Pos) -> (f64, f64) {
-    (col as f64 + 0.5, row as f64 + 0.5)
+/// A cell's centre, with cells `w` wide.
+fn centre((row, col): Pos, w: usize) -> (f64, f64) {
+    ((col * w) as f64 + w as f64 / 2.0, row as f64 + 0.5)
 }
 
-fn trail_element(trail: &Trail) -> Polyline {
+fn trail_element(trail: &Trail, w: usize) -> Polyline {
     let mut points = String::with_capacity(trail.cells.len() * 12);
     let mut cells: Vec<Pos> = trail.cells.clone();
     if trail.closed
@@ -694,7 +735,7 @@ fn trail_element(trail: &Trail) -> Polyline {
         cells.push(first);
     }
     for (i, &pos) in cells.iter().enumerate() {
-        let (x, y) = centre(pos);
+        let (x, y) = centre(pos, w);
         if i > 0 {
             points.push(' ');
         }
@@ -763,7 +804,8 @@ fn ground_paint(scene: &Scene, pos: Pos) -> Paint {
 /// One mark that is not a plain label or a plain dot. `cornered`: the
 /// cell also has a corner label, which its middle label keeps clear of.
 fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cornered: bool) -> io::Result<()> {
-    let (x, y) = centre(pos);
+    let w = scene.col_width as f64;
+    let (x, y) = centre(pos, scene.col_width);
     let size = f64::from(mark.size) / 100.0;
     let paint = colour(mark.tint);
     match &mark.shape {
@@ -785,7 +827,7 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
                 ("stroke", &ground_paint(scene, pos)),
                 ("stroke-width", &Num(size * 0.25)),
                 ("text-anchor", &"start"),
-                ("x", &Num(col as f64 + 0.06)),
+                ("x", &Num(col as f64 * w + 0.06)),
                 ("y", &Num(row as f64 + 0.04 + size * 0.8)),
             ];
             text_element(out, text, &attributes)
@@ -806,7 +848,7 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
                 ("fill", &paint),
                 ("font-family", &"sans-serif"),
                 ("font-size", &Num(size)),
-                ("x", &Num(col as f64 + 0.05)),
+                ("x", &Num(col as f64 * w + 0.05)),
                 ("y", &Num(row as f64 + 0.72)),
             ];
             text_element(out, text, &attributes)
@@ -870,9 +912,9 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
             element(out, "path", &attributes)
         }
         Shape::Triangle(corner) => {
-            let (row, col) = (pos.0 as f64, pos.1 as f64);
+            let (row, col) = (pos.0 as f64, pos.1 as f64 * w);
             let inset = (1.0 - size) / 2.0;
-            let (left, top, right, bottom) = (col + inset, row + inset, col + 1.0 - inset, row + 1.0 - inset);
+            let (left, top, right, bottom) = (col + inset, row + inset, col + w - inset, row + 1.0 - inset);
             let points = match corner {
                 Corner::TopLeft => [(left, top), (right, top), (left, bottom)],
                 Corner::TopRight => [(left, top), (right, top), (right, bottom)],
@@ -927,19 +969,20 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
     }
 }
 
-/// The clues outside the grid, each in the cell-sized place its side,
-/// line and depth give.
-fn outside_clues(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
-    let (rows, cols) = (scene.rows() as f64, scene.cols() as f64);
+/// The clues outside the grid, each in the place its side, line and depth
+/// give: a cell's width above and below, its column's width beside.
+fn outside_clues(out: &mut impl Write, scene: &Scene, margins: &Margins) -> io::Result<()> {
+    let w = scene.col_width as f64;
+    let (rows, cols) = (scene.rows() as f64, scene.cols() as f64 * w);
     for Outside { side, line, depth, text, tint } in &scene.outside {
-        let (line, depth) = (*line as f64, *depth as f64);
+        let (line, depth) = (*line as f64 + 0.5, *depth);
         let (x, y) = match side {
-            Side::Top => (line + 0.5, -depth - 0.5),
-            Side::Bottom => (line + 0.5, rows + depth + 0.5),
-            Side::Left => (-depth - 0.5, line + 0.5),
-            Side::Right => (cols + depth + 0.5, line + 0.5),
+            Side::Top => (line * w, -(depth as f64) - 0.5),
+            Side::Bottom => (line * w, rows + depth as f64 + 0.5),
+            Side::Left => (-Margins::column_middle(&margins.left, depth), line),
+            Side::Right => (cols + Margins::column_middle(&margins.right, depth), line),
         };
-        let size = if text.chars().count() > 2 { 0.4 } else { 0.55 };
+        let size = outside_size(text);
         centred_text(out, text, (x, y + size / 3.0), size, colour(*tint))?;
     }
     Ok(())
@@ -971,7 +1014,7 @@ mod tests {
         }
 
         fn centre(&self, (row, col): Pos) -> [u8; 3] {
-            self.at(centre((row, col)))
+            self.at(centre((row, col), 1))
         }
     }
 

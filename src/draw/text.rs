@@ -206,6 +206,18 @@ impl Lines {
     }
 }
 
+/// Whether [`draw`] draws `scene` on the corner lattice: when it has
+/// edges, regions, links, corner labels, corner dots or clues outside the
+/// grid.
+pub fn on_lattice(scene: &Scene) -> bool {
+    !scene.edges.is_empty()
+        || scene.has_regions()
+        || scene.corner_dots
+        || !scene.links.is_empty()
+        || !scene.outside.is_empty()
+        || scene.marks.iter().any(|(_, mark)| matches!(mark.shape, Shape::CornerLabel(_)))
+}
+
 /// What one cell shows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Glyph<'a> {
@@ -360,12 +372,7 @@ impl<'a> Glyphs<'a> {
 
     /// Whether the scene is drawn compactly, without the lattice.
     fn compact(&self) -> bool {
-        let scene = self.scene;
-        scene.edges.is_empty()
-            && !scene.has_regions()
-            && !scene.corner_dots
-            && scene.links.is_empty()
-            && self.corners.is_empty()
+        !on_lattice(self.scene)
     }
 
     /// Marks where each trail leaves a cell, and each loop's turns and steps.
@@ -427,6 +434,7 @@ impl<'a> Glyphs<'a> {
                 Stroke::Cross(_) => {
                     self.crossed_down.insert(from_at);
                 }
+                Stroke::Unknown => {}
             }
         }
     }
@@ -626,14 +634,25 @@ struct Drawn {
     crossed: bool,
 }
 
-/// The edges of the lattice, by corner and direction.
+/// The edges of the lattice, by corner and direction, and whether the
+/// grid is framed (so that clues outside it stand apart).
 struct Lattice {
     edges: HashMap<(Pos, Along), Stroke>,
+    frame: bool,
 }
 
 impl Lattice {
     fn of(scene: &Scene) -> Lattice {
-        Lattice { edges: scene.edges.iter().map(|edge| ((edge.corner, edge.along), edge.stroke)).collect() }
+        let edges = scene.edges.iter().map(|edge| ((edge.corner, edge.along), edge.stroke)).collect();
+        Lattice { edges, frame: !scene.outside.is_empty() }
+    }
+
+    /// Whether a side lies on the grid's outline.
+    fn on_outline(scene: &Scene, (row, col): Pos, along: Along) -> bool {
+        match along {
+            Along::Across => col < scene.cols() && (row == 0 || row == scene.rows()),
+            Along::Down => row < scene.rows() && (col == 0 || col == scene.cols()),
+        }
     }
 
     fn side(&self, scene: &Scene, corner: Pos, along: Along) -> Drawn {
@@ -643,6 +662,7 @@ impl Lattice {
             (_, Some(super::Border::Heavy)) => Weight::Heavy,
             (_, Some(super::Border::Thin)) => Weight::Light,
             (_, Some(super::Border::Dashed)) => Weight::Dashed,
+            (_, None) if self.frame && Self::on_outline(scene, corner, along) => Weight::Light,
             (_, None) => Weight::None,
         };
         Drawn { weight, crossed: matches!(stroke, Some(Stroke::Cross(_))) }
@@ -738,7 +758,14 @@ impl Lattice {
             weight(Some(self.side(scene, (row, col), Along::Across))),
         ];
         let mask = arms.iter().enumerate().filter(|(_, w)| **w != Weight::None).fold(0, |m, (i, _)| m | 1 << i);
-        junction(mask, arms.contains(&Weight::Heavy))
+        // A dashed line runs on dashed through a corner where nothing
+        // crosses it.
+        let dashed = arms.iter().all(|w| matches!(w, Weight::None | Weight::Dashed));
+        match mask {
+            0b0011 if dashed => '┆',
+            0b1100 if dashed => '┄',
+            _ => junction(mask, arms.contains(&Weight::Heavy)),
+        }
     }
 }
 

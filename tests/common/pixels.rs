@@ -1,16 +1,37 @@
 //! SVG pictures rendered with resvg, for the suites that read a drawing's
 //! pixels at known places (each suite adds its own cell geometry).
+//!
+//! [`Rendered::of`] leaves text out (no fonts are loaded), so that a check
+//! of a cell's colour never lands on a digit; [`Rendered::with_text`] loads
+//! the system's fonts and draws the labels too, for checks of where text
+//! stands and for the PNGs a person looks at.
 
 /// A rendered picture.
 pub struct Rendered(pub resvg::tiny_skia::Pixmap);
 
 impl Rendered {
-    /// `svg` rendered at its own size; panics if it does not parse.
+    /// `svg` rendered at its own size, without its text; panics if it does
+    /// not parse.
     pub fn of(svg: &str) -> Rendered {
-        let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).expect("the SVG parses");
-        let size = tree.size().to_int_size();
+        Rendered::render(svg, &resvg::usvg::Options::default(), 1.0)
+    }
+
+    /// `svg` rendered `scale` times its own size, its text drawn in the
+    /// system's sans-serif font; panics if it does not parse or the system
+    /// has no font.
+    #[allow(dead_code)]
+    pub fn with_text(svg: &str, scale: f32) -> Rendered {
+        let mut options = resvg::usvg::Options::default();
+        options.fontdb_mut().load_system_fonts();
+        assert!(options.fontdb.len() > 0, "text is checked in a system font, and this system has none");
+        Rendered::render(svg, &options, scale)
+    }
+
+    fn render(svg: &str, options: &resvg::usvg::Options, scale: f32) -> Rendered {
+        let tree = resvg::usvg::Tree::from_str(svg, options).expect("the SVG parses");
+        let size = tree.size().to_int_size().scale_by(scale).expect("a picture of some size");
         let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
-        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+        resvg::render(&tree, resvg::tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
         Rendered(pixmap)
     }
 
@@ -18,6 +39,12 @@ impl Rendered {
     pub fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
         let p = self.0.pixel(x as u32, y as u32).unwrap();
         [p.red(), p.green(), p.blue()]
+    }
+
+    /// Writes the picture as a PNG file.
+    #[allow(dead_code)]
+    pub fn save(&self, path: &std::path::Path) {
+        self.0.save_png(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
 }
 

@@ -445,7 +445,7 @@ impl CspPuzzle {
             routes: &solution.routes,
             crosses: false,
             sets_as_text: false,
-            highlighted: &[],
+            settled: &[],
             outlined: &[],
         };
         self.drawing(&known)
@@ -457,7 +457,7 @@ impl CspPuzzle {
     fn facts_scene(&self, facts: &CspFacts, sets_as_text: bool) -> Option<Scene> {
         let values = |s: usize| facts.sets.get(&s).map_or(&[][..], Vec::as_slice);
         let known =
-            table::Known { values: &values, routes: &[], crosses: true, sets_as_text, highlighted: &[], outlined: &[] };
+            table::Known { values: &values, routes: &[], crosses: true, sets_as_text, settled: &[], outlined: &[] };
         self.drawing(&known)
     }
 
@@ -922,16 +922,16 @@ impl Puzzle for CspPuzzle {
                 fixed.insert(entry.subject, if entry.holds { entry.value } else { 1 - entry.value });
             }
         }
-        let mut highlighted: Vec<crate::grid::Pos> = state.new.iter().flat_map(|e| self.cells_of(e.subject)).collect();
-        highlighted.sort_unstable();
-        highlighted.dedup();
+        let mut settled: Vec<usize> = state.new.iter().map(|e| e.subject).collect();
+        settled.sort_unstable();
+        settled.dedup();
         let values = |s: usize| fixed.get(&s).map_or(&[][..], std::slice::from_ref);
         let known = table::Known {
             values: &values,
             routes: &[],
             crosses: true,
             sets_as_text: false,
-            highlighted: &highlighted,
+            settled: &settled,
             outlined: state.outlined,
         };
         let scene = table::scene(&self.model, table, &known);
