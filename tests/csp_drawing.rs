@@ -75,9 +75,11 @@ fn slitherlink_clues_stand_in_their_cells_and_the_loop_runs_along_the_sides() {
         let rendered = Rendered::of(&svg_of(&["solve", model]));
         let (_, json) = run_json(&["solve", model]);
         let clues = slitherlink_clues(model);
+        // The lattice stands a little inside the picture, its dots whole.
+        let pad = somaria::draw::svg::LATTICE_PAD;
         for (r, row) in clues.iter().enumerate() {
             for (c, &clue) in row.iter().enumerate() {
-                let colour = rendered.centre((r, c));
+                let colour = rendered.at((c as f64 + 0.5 + pad, r as f64 + 0.5 + pad));
                 if clue >= 0 {
                     assert_ne!(colour, rgb(FLOOR), "{model}: clue {clue} at {:?} is not blank", (r, c));
                 } else {
@@ -89,14 +91,14 @@ fn slitherlink_clues_stand_in_their_cells_and_the_loop_runs_along_the_sides() {
         let mut on = 0;
         for (i, row) in across.iter().enumerate() {
             for (j, &step) in row.iter().enumerate() {
-                let colour = rendered.at((j as f64 + 0.5, i as f64));
+                let colour = rendered.at((j as f64 + 0.5 + pad, i as f64 + pad));
                 assert_eq!(colour == rgb(ROUTES[0]), step, "{model}: the side across from corner {:?}", (i, j));
                 on += usize::from(step);
             }
         }
         for (i, row) in down.iter().enumerate() {
             for (j, &step) in row.iter().enumerate() {
-                let colour = rendered.at((j as f64, i as f64 + 0.5));
+                let colour = rendered.at((j as f64 + pad, i as f64 + 0.5 + pad));
                 assert_eq!(colour == rgb(ROUTES[0]), step, "{model}: the side down from corner {:?}", (i, j));
                 on += usize::from(step);
             }

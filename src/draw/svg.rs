@@ -12,12 +12,12 @@
 //! on it are then drawn in a group moved right and down by the left and
 //! top margins, so that a cell keeps its coordinates inside the group.
 //!
-//! The layers, each over the one before: the grounds, the thin grid lines,
-//! each layer of region borders in order, the highlights under what a step
+//! The layers, each over the one before: the grounds, outlines, the thin
+//! grid lines, each layer of region borders in order, the highlights under what a step
 //! settles, the edges along the cells' sides and their crosses, corner
 //! dots, trails, the links between cell centres and their crosses, marks
-//! (above every line), outlines, the clues outside the grid and the
-//! caption.
+//! (above every line), the clues outside the grid and the caption. A
+//! picture with clues outside the grid frames the grid in ink.
 
 use std::fmt::Display;
 use std::io::{self, Write};
@@ -129,7 +129,13 @@ struct Margins {
     top: usize,
     right: Vec<f64>,
     bottom: usize,
+    /// Room all round a lattice, so that the dots, crosses and highlights
+    /// on the grid's outline are drawn whole.
+    pad: f64,
 }
+
+/// The room round a lattice's outline, in cells: [`Margins::pad`].
+pub const LATTICE_PAD: f64 = 0.25;
 
 /// The font size of a clue outside the grid.
 fn outside_size(text: &str) -> f64 {
@@ -151,19 +157,32 @@ impl Margins {
             top: scene.margin(Side::Top),
             right: columns(Side::Right),
             bottom: scene.margin(Side::Bottom),
+            pad: if scene.corner_dots || !scene.edges.is_empty() { LATTICE_PAD } else { 0.0 },
         }
     }
 
     fn any(&self) -> bool {
-        !self.left.is_empty() || !self.right.is_empty() || self.top + self.bottom > 0
+        !self.left.is_empty() || !self.right.is_empty() || self.top + self.bottom > 0 || self.pad > 0.0
     }
 
+    /// The room left of the grid.
     fn left_width(&self) -> f64 {
-        self.left.iter().sum()
+        self.pad + self.left.iter().sum::<f64>()
     }
 
+    /// The room right of the grid.
     fn right_width(&self) -> f64 {
-        self.right.iter().sum()
+        self.pad + self.right.iter().sum::<f64>()
+    }
+
+    /// The room above the grid.
+    fn top_height(&self) -> f64 {
+        self.pad + self.top as f64
+    }
+
+    /// The room below the grid.
+    fn bottom_height(&self) -> f64 {
+        self.pad + self.bottom as f64
     }
 
     /// The middle of the column of clues at `depth` beside the grid, as a
@@ -192,7 +211,7 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     let (rows, cols) = (scene.rows(), scene.cols());
     let margins = Margins::of(scene);
-    let grid_height = (margins.top + rows + margins.bottom) as f64;
+    let grid_height = margins.top_height() + rows as f64 + margins.bottom_height();
     let grid_width = margins.left_width() + (cols * scene.col_width) as f64 + margins.right_width();
     let height = Num::rounded(grid_height + scene.caption.len() as f64 * CAPTION_LINE + 0.2);
     // Wide enough for the longest caption line, at about 0.3 cells a letter.
@@ -209,24 +228,10 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     // The floor of the grid, and the ground of the caption.
     rect(&mut out, 0.0, 0.0, width, height, &FLOOR)?;
     if margins.any() {
-        writeln!(out, r#"<g transform="translate({} {})">"#, Num(margins.left_width()), margins.top)?;
+        writeln!(out, r#"<g transform="translate({} {})">"#, Num(margins.left_width()), Num(margins.top_height()))?;
     }
     grid(&mut out, scene)?;
     marks(&mut out, scene)?;
-    let w = scene.col_width as f64;
-    for &(row, col) in &scene.outlines {
-        let (x, y) = (Num(col as f64 * w + 0.06), Num(row as f64 + 0.06));
-        let attributes: [(&str, &dyn Display); 7] = [
-            ("fill", &"none"),
-            ("height", &0.88),
-            ("stroke", &OUTLINE),
-            ("stroke-width", &0.12),
-            ("width", &Num(w - 0.12)),
-            ("x", &x),
-            ("y", &y),
-        ];
-        element(&mut out, "rect", &attributes)?;
-    }
     outside_clues(&mut out, scene, &margins)?;
     if margins.any() {
         writeln!(out, "</g>")?;
@@ -260,8 +265,22 @@ fn grid(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
             out.write_all(end.as_bytes())?;
         }
     }
+    outlines(out, scene)?;
     if rows > 0 && cols > 0 {
         grid_lines(out, scene)?;
+    }
+    if !scene.outside.is_empty() && !scene.has_regions() && rows > 0 && cols > 0 {
+        let (width, height) = (Num((cols * scene.col_width) as f64), rows);
+        let attributes: [(&str, &dyn Display); 7] = [
+            ("fill", &"none"),
+            ("height", &height),
+            ("stroke", &INK),
+            ("stroke-width", &0.05),
+            ("width", &width),
+            ("x", &0),
+            ("y", &0),
+        ];
+        element(out, "rect", &attributes)?;
     }
     for layer in scene.region_layers() {
         match layer.border {
@@ -291,21 +310,16 @@ fn grid(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
 
 /// The marks, each in its cell, in the order they were added. Runs of
 /// plain labels of one colour share a group that carries their style, so
-/// that a grid of numbers is not mostly repeated attributes. A label in a
-/// cell that also has a corner label is drawn smaller and lower, so that
-/// the two never overlap.
+/// that a grid of numbers is not mostly repeated attributes. In a scene
+/// with corner labels every middle label stands a little lower, so that
+/// the two never overlap and the digits still line up.
 fn marks(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
     let (rows, cols) = (scene.rows(), scene.cols());
     let places = Places::of(rows, cols, scene.col_width);
-    let cornered: std::collections::HashSet<Pos> = scene
-        .marks
-        .iter()
-        .filter(|(_, mark)| matches!(mark.shape, Shape::CornerLabel(_)))
-        .map(|(pos, _)| *pos)
-        .collect();
+    let cornered = scene.marks.iter().any(|(_, mark)| matches!(mark.shape, Shape::CornerLabel(_)));
     let mut open_group: Option<Tint> = None;
     for (pos, mark) in &scene.marks {
-        let plain = matches!(mark.shape, Shape::Label(_)) && mark.size == 60 && !cornered.contains(pos);
+        let plain = matches!(mark.shape, Shape::Label(_)) && mark.size == 60 && !cornered;
         let label_tint = plain.then_some(mark.tint);
         if open_group.is_some() && open_group != label_tint {
             writeln!(out, "</g>")?;
@@ -341,7 +355,7 @@ fn marks(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
                 }
                 None => mark_elements(out, scene, *pos, mark, false)?,
             },
-            _ => mark_elements(out, scene, *pos, mark, cornered.contains(pos))?,
+            _ => mark_elements(out, scene, *pos, mark, cornered)?,
         }
     }
     if open_group.is_some() {
@@ -414,6 +428,26 @@ impl Places {
     fn label(&self, (row, col): Pos) -> Option<(&str, &str)> {
         Some((self.xs.get(col)?, self.baselines.get(row)?))
     }
+}
+
+/// A heavy outline inside each outlined cell, under the lines and marks
+/// so that they stay readable where a step's constraints read every cell.
+fn outlines(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
+    let w = scene.col_width as f64;
+    for &(row, col) in &scene.outlines {
+        let (x, y) = (Num(col as f64 * w + 0.06), Num(row as f64 + 0.06));
+        let attributes: [(&str, &dyn Display); 7] = [
+            ("fill", &"none"),
+            ("height", &0.88),
+            ("stroke", &OUTLINE),
+            ("stroke-width", &0.12),
+            ("width", &Num(w - 0.12)),
+            ("x", &x),
+            ("y", &y),
+        ];
+        element(out, "rect", &attributes)?;
+    }
+    Ok(())
 }
 
 /// Thin lines between cells, one per straight run of sides that touch a
@@ -802,7 +836,7 @@ fn ground_paint(scene: &Scene, pos: Pos) -> Paint {
 }
 
 /// One mark that is not a plain label or a plain dot. `cornered`: the
-/// cell also has a corner label, which its middle label keeps clear of.
+/// scene has corner labels, which middle labels keep clear of.
 fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cornered: bool) -> io::Result<()> {
     let w = scene.col_width as f64;
     let (x, y) = centre(pos, scene.col_width);
@@ -810,10 +844,7 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
     let paint = colour(mark.tint);
     match &mark.shape {
         Shape::Arrow(dir) => arrow_head(out, (x, y), *dir, size, paint),
-        Shape::Label(text) if cornered => {
-            let size = size.min(0.5);
-            centred_text(out, text, (x, y + 0.05 + size / 3.0), size, paint)
-        }
+        Shape::Label(text) if cornered => centred_text(out, text, (x, y + 0.08 + size / 3.0), size, paint),
         Shape::Label(text) => centred_text(out, text, (x, y + size / 3.0), size, paint),
         Shape::CornerLabel(text) => {
             // On a halo of the cell's ground, so that a dashed cage border
@@ -976,11 +1007,12 @@ fn outside_clues(out: &mut impl Write, scene: &Scene, margins: &Margins) -> io::
     let (rows, cols) = (scene.rows() as f64, scene.cols() as f64 * w);
     for Outside { side, line, depth, text, tint } in &scene.outside {
         let (line, depth) = (*line as f64 + 0.5, *depth);
+        let pad = margins.pad;
         let (x, y) = match side {
-            Side::Top => (line * w, -(depth as f64) - 0.5),
-            Side::Bottom => (line * w, rows + depth as f64 + 0.5),
-            Side::Left => (-Margins::column_middle(&margins.left, depth), line),
-            Side::Right => (cols + Margins::column_middle(&margins.right, depth), line),
+            Side::Top => (line * w, -(depth as f64) - 0.5 - pad),
+            Side::Bottom => (line * w, rows + depth as f64 + 0.5 + pad),
+            Side::Left => (-Margins::column_middle(&margins.left, depth) - pad, line),
+            Side::Right => (cols + Margins::column_middle(&margins.right, depth) + pad, line),
         };
         let size = outside_size(text);
         centred_text(out, text, (x, y + size / 3.0), size, colour(*tint))?;
@@ -1079,13 +1111,15 @@ mod tests {
         assert_eq!(text.matches("<line").count(), 7 + 5 + 2);
         assert_eq!(text.matches("<path").count(), 1, "the edges of one colour in one path");
         assert!(text.contains("url(#corner-dots)"), "a dot on every corner, by a pattern");
-        // The region border is heavier than a thin grid line.
+        // The region border is heavier than a thin grid line; the lattice
+        // stands LATTICE_PAD inside the picture.
+        let at = |(x, y): (f64, f64)| rendered.at((x + LATTICE_PAD, y + LATTICE_PAD));
         let beside = 0.5 / CELL_PX as f64;
-        assert_eq!(rendered.at((2.0 + beside, 1.25)), rgb(INK), "by the border between (1, 1) and (1, 2)");
-        assert_ne!(rendered.at((1.0 + beside, 1.25)), rgb(INK), "by the thin line between (1, 0) and (1, 1)");
+        assert_eq!(at((2.0 + beside, 1.25)), rgb(INK), "by the border between (1, 1) and (1, 2)");
+        assert_ne!(at((1.0 + beside, 1.25)), rgb(INK), "by the thin line between (1, 0) and (1, 1)");
         // The edges, at their midpoints; a side with no edge stays floor.
-        assert_eq!(rendered.at((0.25, 1.0)), rgb(ROUTES[0]), "the line under (0, 0)");
-        assert_eq!(rendered.at((1.0, 0.75)), rgb(ROUTES[0]), "the line between (0, 0) and (0, 1)");
-        assert_eq!(rendered.centre((1, 1)), rgb(FLOOR));
+        assert_eq!(at((0.25, 1.0)), rgb(ROUTES[0]), "the line under (0, 0)");
+        assert_eq!(at((1.0, 0.75)), rgb(ROUTES[0]), "the line between (0, 0) and (0, 1)");
+        assert_eq!(at((1.5, 1.5)), rgb(FLOOR));
     }
 }

@@ -22,8 +22,16 @@ impl Rendered {
     #[allow(dead_code)]
     pub fn with_text(svg: &str, scale: f32) -> Rendered {
         let mut options = resvg::usvg::Options::default();
-        options.fontdb_mut().load_system_fonts();
-        assert!(options.fontdb.len() > 0, "text is checked in a system font, and this system has none");
+        let fonts = options.fontdb_mut();
+        fonts.load_system_fonts();
+        // The pictures ask for `sans-serif`, which fontdb takes for Arial:
+        // the system's first sans-serif family instead (DejaVu Sans on
+        // Debian), else its first family.
+        let families: Vec<String> =
+            fonts.faces().flat_map(|face| face.families.iter().map(|(name, _)| name.clone())).collect();
+        let family = families.iter().find(|f| f.contains("Sans") && !f.contains("Mono")).or(families.first());
+        let family = family.expect("text is checked in a system font, and this system has none").clone();
+        fonts.set_sans_serif_family(family);
         Rendered::render(svg, &options, scale)
     }
 

@@ -343,6 +343,11 @@ impl Drawing<'_> {
         marks.extend(self.symbols);
         // Stable: within a layer, labels before corner labels before symbols.
         marks.sort_by_key(|(n, _, _)| *n);
+        // A route's ring and square say where it starts and ends; a label
+        // there (a numberlink's number) says it already.
+        let labelled: std::collections::HashSet<Pos> =
+            marks.iter().filter(|(_, _, m)| matches!(m.shape, Shape::Label(_))).map(|(_, p, _)| *p).collect();
+        self.scene.marks.retain(|(pos, m)| !(matches!(m.shape, Shape::Ring | Shape::Square) && labelled.contains(pos)));
         self.scene.marks.reserve(marks.len());
         self.scene.marks.extend(marks.into_iter().map(|(_, pos, mark)| (pos, mark)));
         for &cell in &self.settled_cells {
