@@ -6,7 +6,7 @@
 //! With `SOMARIA_PNG_DIR` set, the rendered pictures are written there as
 //! PNG files, for a person to look at.
 
-use somaria::draw::svg::{CELL_PX, FLOOR, INK, ROUTES, SHADE};
+use somaria::draw::svg::{CELL_PX, FLOOR, GIVEN, INK, ROUTES, SHADE};
 
 mod common;
 
@@ -91,4 +91,497 @@ fn shipped_models_draw_as_their_golden_pictures() {
             insta::assert_snapshot!(format!("steps_upto_1_{which}_{name}"), svg);
         }
     }
+}
+
+/// A Masyu: the sample puzzle of pzprjs's test script for `mashu`, whose
+/// answer there is the loop this model's one solution takes. The loop runs
+/// through cell centres, drawn by a `links` layer, the pearls above it.
+const MASYU: &str = r#"kind = "csp"
+title = "Masyu 6x6"
+show = ["across", "down"]
+
+[params]
+n = 6
+pearl = """[|
+  0, 0, 1, 0, 0, 0 |
+  0, 2, 0, 0, 1, 0 |
+  0, 0, 0, 0, 0, 0 |
+  0, 0, 0, 2, 0, 0 |
+  0, 1, 0, 0, 0, 0 |
+  0, 0, 0, 0, 0, 0 |]"""
+
+[vars]
+on = { index = ["1..n", "1..n"], domain = "bool" }
+across = { index = ["1..n", "1..n-1"], domain = "bool" }
+down = { index = ["1..n-1", "1..n"], domain = "bool" }
+
+[[predicate]]
+def = 'predicate west(int: i, int: j) = if j > 1 then across[i, j - 1] else false endif'
+[[predicate]]
+def = 'predicate east(int: i, int: j) = if j < n then across[i, j] else false endif'
+[[predicate]]
+def = 'predicate north(int: i, int: j) = if i > 1 then down[i - 1, j] else false endif'
+[[predicate]]
+def = 'predicate south(int: i, int: j) = if i < n then down[i, j] else false endif'
+
+[[constraint]]
+name = "one loop through cell centres"
+expr = 'grid_loop(on, across, down)'
+
+[[constraint]]
+name = "white pearls: straight through, turning next to it"
+expr = '''forall(i, j in 1..n where pearl[i, j] = 1)(
+  (west(i, j) /\ east(i, j) /\ (not west(i, j - 1) \/ not east(i, j + 1)))
+  \/ (north(i, j) /\ south(i, j) /\ (not north(i - 1, j) \/ not south(i + 1, j))))'''
+
+[[constraint]]
+name = "black pearls: a turn, straight on either side"
+expr = '''forall(i, j in 1..n where pearl[i, j] = 2)(
+  on[i, j] /\ not (west(i, j) /\ east(i, j)) /\ not (north(i, j) /\ south(i, j))
+  /\ (west(i, j) -> west(i, j - 1)) /\ (east(i, j) -> east(i, j + 1))
+  /\ (north(i, j) -> north(i - 1, j)) /\ (south(i, j) -> south(i + 1, j)))'''
+
+[draw]
+rows = "n"
+cols = "n"
+
+[[draw.layer]]
+links = ["across", "down"]
+
+[[draw.layer]]
+mark = "pearl"
+symbol = "circle"
+fill = { 1 = "white", 2 = "black" }
+size = 0.7
+"#;
+
+/// pzprjs's answer to the sample: the steps within rows, then within
+/// columns (its `mashu` answer's line blocks).
+const MASYU_ACROSS: [[u8; 5]; 6] =
+    [[1, 1, 1, 0, 1], [0, 1, 1, 0, 0], [0, 0, 1, 1, 0], [0, 1, 0, 1, 1], [1, 1, 0, 0, 0], [0, 0, 1, 0, 0]];
+const MASYU_DOWN: [[u8; 6]; 5] =
+    [[1, 0, 0, 1, 1, 1], [1, 1, 0, 0, 1, 1], [1, 1, 1, 0, 0, 1], [1, 0, 0, 1, 0, 0], [0, 0, 1, 1, 0, 0]];
+
+/// A picture rendered twice its size with its text, and read in cells.
+struct Picture {
+    rendered: Rendered,
+    /// Where the grid's top-left corner stands, in cells.
+    origin: (f64, f64),
+}
+
+impl Picture {
+    const SCALE: f64 = 2.0;
+
+    fn of(svg: &str, origin: (f64, f64)) -> Picture {
+        Picture { rendered: Rendered::with_text(svg, Self::SCALE as f32), origin }
+    }
+
+    /// The colour at `(x, y)` in cells from the grid's corner.
+    fn at(&self, (x, y): (f64, f64)) -> [u8; 3] {
+        let px = |v: f64, o: f64| ((v + o) * CELL_PX as f64 * Self::SCALE) as usize;
+        self.rendered.pixel(px(x, self.origin.0), px(y, self.origin.1))
+    }
+
+    /// The colours in a box of cells, `(x0, y0)` to `(x1, y1)`.
+    fn colours_in(&self, (x0, y0): (f64, f64), (x1, y1): (f64, f64)) -> Vec<[u8; 3]> {
+        let step = 1.0 / (CELL_PX as f64 * Self::SCALE);
+        let mut found = Vec::new();
+        let mut y = y0;
+        while y < y1 {
+            let mut x = x0;
+            while x < x1 {
+                found.push(self.at((x, y)));
+                x += step;
+            }
+            y += step;
+        }
+        found
+    }
+}
+
+/// Whether a colour is near another, as anti-aliasing leaves it.
+fn near(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(&x, y)| x.abs_diff(y) <= 40)
+}
+
+/// A link between two cells, read by the middle of the side between
+/// them (off the thin grid line there): the loop's colour along it where
+/// it is known to run, an ink cross where it is known not to, neither
+/// where nothing is known.
+fn assert_link(picture: &Picture, (x, y): (f64, f64), across: bool, known: Option<bool>, what: &str) {
+    let along = if across { (x + 0.1, y) } else { (x, y + 0.1) };
+    let on_arm = (x + 0.06, y + 0.06);
+    match known {
+        Some(true) => {
+            let colour = picture.at(along);
+            assert!(near(colour, rgb(ROUTES[0])), "{what}: the loop at {along:?}, found {colour:?}");
+        }
+        Some(false) => {
+            let colour = picture.at(on_arm);
+            assert!(near(colour, rgb(INK)), "{what}: a cross at {on_arm:?}, found {colour:?}");
+        }
+        None => {
+            // Neither the loop nor a cross (an outline may be there).
+            let (line, arm) = (picture.at(along), picture.at(on_arm));
+            assert!(!near(line, rgb(ROUTES[0])), "{what}: no loop at {along:?}, found {line:?}");
+            assert!(!near(arm, rgb(INK)), "{what}: no cross at {on_arm:?}, found {arm:?}");
+        }
+    }
+}
+
+/// Each link of a Masyu picture against what is known of it: `across` and
+/// `down` the steps' values (None unknown).
+fn assert_masyu_links(picture: &Picture, across: &[Vec<Option<bool>>], down: &[Vec<Option<bool>>], what: &str) {
+    // A pearl of 0.7 reaches 0.35 from its centre and a side's middle is
+    // 0.5 away, so the links are read clear of the pearls.
+    for (i, row) in across.iter().enumerate() {
+        for (j, &known) in row.iter().enumerate() {
+            let what = format!("{what}: across[{}, {}]", i + 1, j + 1);
+            assert_link(picture, (j as f64 + 1.0, i as f64 + 0.5), true, known, &what);
+        }
+    }
+    for (i, row) in down.iter().enumerate() {
+        for (j, &known) in row.iter().enumerate() {
+            let what = format!("{what}: down[{}, {}]", i + 1, j + 1);
+            assert_link(picture, (j as f64 + 0.5, i as f64 + 1.0), false, known, &what);
+        }
+    }
+}
+
+/// The values of a Boolean 2-D array in a solution, or the sets of a fact
+/// report (one value: known).
+fn known_bools(json: &serde_json::Value) -> Vec<Vec<Option<bool>>> {
+    let leaf = |v: &serde_json::Value| match v {
+        serde_json::Value::Bool(b) => Some(*b),
+        serde_json::Value::Array(values) if values.len() == 1 => values[0].as_bool(),
+        _ => None,
+    };
+    json.as_array().unwrap().iter().map(|row| row.as_array().unwrap().iter().map(leaf).collect()).collect()
+}
+
+fn masyu() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::cli::write_model(dir.path(), "masyu.toml", MASYU);
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
+}
+
+#[test]
+fn a_masyu_loop_is_drawn_through_cell_centres_under_its_pearls() {
+    let (_dir, path) = masyu();
+    let (code, json) = run_json(&["solve", &path]);
+    assert_eq!(code, 0, "{json}");
+    let across = known_bools(&json["solution"]["across"]);
+    let down = known_bools(&json["solution"]["down"]);
+    let expected = |rows: &[&[u8]]| -> Vec<Vec<Option<bool>>> {
+        rows.iter().map(|r| r.iter().map(|&v| Some(v == 1)).collect()).collect()
+    };
+    assert_eq!(across, expected(&MASYU_ACROSS.iter().map(|r| &r[..]).collect::<Vec<_>>()), "pzprjs's answer");
+    assert_eq!(down, expected(&MASYU_DOWN.iter().map(|r| &r[..]).collect::<Vec<_>>()), "pzprjs's answer");
+    let svg = svg_of(&["solve", &path]);
+    let picture = Picture::of(&svg, (0.0, 0.0));
+    keep_png(&picture.rendered, "masyu-solve");
+    // A solution shows no crosses: the steps not taken are bare.
+    let taken = |rows: &[Vec<Option<bool>>]| -> Vec<Vec<Option<bool>>> {
+        rows.iter().map(|r| r.iter().map(|v| v.filter(|&b| b)).collect()).collect()
+    };
+    assert_masyu_links(&picture, &taken(&across), &taken(&down), "solve");
+    // The pearls stand above the loop: a white pearl's middle is paper
+    // though the loop runs through it, a black one's ink.
+    assert_eq!(picture.at((2.5, 0.5)), rgb(FLOOR), "the white pearl at (1, 3) over the loop");
+    assert!(near(picture.at((1.5, 1.5)), rgb(INK)), "the black pearl at (2, 2)");
+    // And its rim is ink, 0.35 from its middle.
+    assert!(near(picture.at((2.5 + 0.34, 0.5)), rgb(INK)), "the white pearl's rim");
+}
+
+#[test]
+fn masyu_facts_hints_and_steps_show_the_known_parts_of_the_loop() {
+    let (dir, path) = masyu();
+    // Facts: after the givens (none), what the puzzle forces: here all of it,
+    // the steps it never takes crossed.
+    let (_, facts) = run_json(&["facts", &path]);
+    let (across, down) = (known_bools(&facts["values"]["across"]), known_bools(&facts["values"]["down"]));
+    assert!(across.iter().flatten().any(|v| *v == Some(false)), "some step excluded");
+    let picture = Picture::of(&svg_of(&["facts", &path]), (0.0, 0.0));
+    keep_png(&picture.rendered, "masyu-facts");
+    assert_masyu_links(&picture, &across, &down, "facts");
+    // A hint: the steps its step settles highlighted beside the link, and
+    // with `what` drawn; nothing else known.
+    let (_, hint) = run_json(&["hint", &path, "--reveal", "what"]);
+    let settled: Vec<(String, usize, usize, bool)> =
+        hint["step"]["facts"].as_array().unwrap().iter().map(boolean_fact).collect();
+    assert!(!settled.is_empty(), "{hint}");
+    let picture = Picture::of(&svg_of(&["hint", &path, "--reveal", "what"]), (0.0, 0.0));
+    keep_png(&picture.rendered, "masyu-hint");
+    for (name, i, j, value) in &settled {
+        let middle = if name == "across" { (*j as f64, *i as f64 - 0.5) } else { (*j as f64 - 0.5, *i as f64) };
+        assert_link(&picture, middle, name == "across", Some(*value), &format!("hint: {name}[{i},{j}]"));
+        // The highlight runs along the link, a sixth of a cell beside it.
+        let beside = if name == "across" { (middle.0, middle.1 + 0.16) } else { (middle.0 + 0.16, middle.1) };
+        assert_eq!(picture.at(beside), rgb(SHADE), "hint: {name}[{i},{j}] highlighted");
+    }
+    // Steps: each picture of `steps --upto 1` draws the state before its
+    // step; the last one's, every link the earlier steps settled, drawn or
+    // crossed, and nothing where nothing is known yet.
+    let (_, steps) = run_json(&["steps", &path, "--upto", "1"]);
+    let shown = steps["steps"].as_array().unwrap();
+    assert!(shown.len() >= 2, "{steps}");
+    let out = dir.path().join("steps");
+    let out = out.to_str().unwrap();
+    somaria().args(["steps", &path, "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
+    let last = shown.len();
+    let svg = std::fs::read_to_string(format!("{out}/step-{last:03}.svg")).unwrap();
+    let picture = Picture::of(&svg, (0.0, 0.0));
+    keep_png(&picture.rendered, "masyu-steps-upto-1-last");
+    let mut across: Vec<Vec<Option<bool>>> = vec![vec![None; 5]; 6];
+    let mut down: Vec<Vec<Option<bool>>> = vec![vec![None; 6]; 5];
+    for step in &shown[..last - 1] {
+        for (name, i, j, value) in step["facts"].as_array().unwrap().iter().map(boolean_fact) {
+            let grid = if name == "across" { &mut across } else { &mut down };
+            grid[i - 1][j - 1] = Some(value);
+        }
+    }
+    let count = |v: Option<bool>| across.iter().chain(&down).flatten().filter(|k| **k == v).count();
+    assert!(count(Some(false)) > 0 && count(Some(true)) > 0, "a partial loop, in part excluded");
+    // The last step's own facts are the step's to draw (as its reveal
+    // says); the others are read.
+    let mut touched = std::collections::HashSet::new();
+    for (name, i, j, _) in shown[last - 1]["facts"].as_array().unwrap().iter().map(boolean_fact) {
+        touched.insert((name, i, j));
+    }
+    for (name, grid) in [("across", &across), ("down", &down)] {
+        for (i, row) in grid.iter().enumerate() {
+            for (j, &known) in row.iter().enumerate() {
+                if touched.contains(&(name.to_string(), i + 1, j + 1)) {
+                    continue;
+                }
+                let middle =
+                    if name == "across" { (j as f64 + 1.0, i as f64 + 0.5) } else { (j as f64 + 0.5, i as f64 + 1.0) };
+                let what = format!("steps: {name}[{},{}]", i + 1, j + 1);
+                assert_link(&picture, middle, name == "across", known, &what);
+            }
+        }
+    }
+}
+
+/// A fact about a Boolean step: its array, indices and value (a `!=`
+/// fact is the other value).
+fn boolean_fact(fact: &serde_json::Value) -> (String, usize, usize, bool) {
+    let (name, i, j) = parse_step(fact["var"].as_str().unwrap());
+    let value = fact["value"].as_bool().unwrap();
+    (name, i, j, if fact["op"] == "=" { value } else { !value })
+}
+
+/// `across[2,3]` as its array and indices.
+fn parse_step(about: &str) -> (String, usize, usize) {
+    let (name, rest) = about.split_once('[').unwrap();
+    let (i, j) = rest.trim_end_matches(']').split_once(',').unwrap();
+    (name.to_string(), i.trim().parse().unwrap(), j.trim().parse().unwrap())
+}
+
+/// A Hitori: the sample puzzle of pzprjs's test script for `hitori`. Shade
+/// cells so that no number is left twice in a row or column, no two shaded
+/// cells touch, and the unshaded cells are one piece.
+const HITORI: &str = r#"kind = "csp"
+title = "Hitori 4x4"
+show = ["shaded"]
+
+[params]
+n = 4
+number = """[| 1, 1, 1, 4 | 1, 4, 2, 3 | 3, 3, 2, 1 | 4, 2, 1, 3 |]"""
+
+[vars]
+shaded = { index = ["1..n", "1..n"], domain = "bool" }
+
+[[constraint]]
+name = "no number twice in a row or column"
+expr = '''forall(i, j, k in 1..n where j < k)(
+  (number[i, j] = number[i, k] -> shaded[i, j] \/ shaded[i, k])
+  /\ (number[j, i] = number[k, i] -> shaded[j, i] \/ shaded[k, i]))'''
+
+[[constraint]]
+name = "no two shaded cells touch"
+expr = '''forall(i in 1..n, j in 1..n - 1)(not (shaded[i, j] /\ shaded[i, j + 1]) /\ not (shaded[j, i] /\ shaded[j + 1, i]))'''
+
+[[constraint]]
+name = "the unshaded cells are one piece"
+expr = 'grid_connected(array2d(1..n, 1..n, [not shaded[i, j] | i, j in 1..n]))'
+
+[draw]
+rows = "n"
+cols = "n"
+
+[[draw.layer]]
+text = "number"
+
+[[draw.layer]]
+shade = "shaded"
+"#;
+
+/// pzprjs's answer: `#` shaded.
+const HITORI_ANSWER: [&str; 4] = ["#.#.", "....", "#.#.", "...#"];
+
+#[test]
+fn a_hitori_answer_keeps_its_shading_in_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::cli::write_model(dir.path(), "hitori.toml", HITORI);
+    let path = path.to_str().unwrap();
+    let (_, json) = run_json(&["solve", path]);
+    let shaded: Vec<String> = json["solution"]["shaded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_array().unwrap().iter().map(|b| if b.as_bool().unwrap() { '#' } else { '.' }).collect())
+        .collect();
+    assert_eq!(shaded, HITORI_ANSWER, "pzprjs's answer");
+    // Each shaded cell's number stands in its shading; the others bare.
+    let expected = "\
+█1█ 1 █1█ 4
+ 1  4  2  3
+█3█ 3 █2█ 1
+ 4  2  1 █3█
+";
+    let text = text_of(&["solve", path]);
+    assert!(text.ends_with(expected), "{text}");
+    let ascii = text_of(&["solve", path, "--ascii"]);
+    assert!(ascii.ends_with(&expected.replace('█', "#")), "{ascii}");
+    // In the picture the shaded cells are ink, their numbers paper.
+    let picture = Picture::of(&svg_of(&["solve", path]), (0.0, 0.0));
+    keep_png(&picture.rendered, "hitori-solve");
+    for (r, row) in HITORI_ANSWER.iter().enumerate() {
+        for (c, mark) in row.chars().enumerate() {
+            let corner = picture.at((c as f64 + 0.15, r as f64 + 0.15));
+            let colours = picture.colours_in((c as f64 + 0.3, r as f64 + 0.25), (c as f64 + 0.7, r as f64 + 0.75));
+            if mark == '#' {
+                assert_eq!(corner, rgb(INK), "{:?} shaded", (r, c));
+                assert!(colours.iter().any(|&p| near(p, rgb(FLOOR))), "{:?}: its number in paper", (r, c));
+            } else {
+                assert_eq!(corner, rgb(GIVEN), "{:?} bare, on a given's ground", (r, c));
+                assert!(colours.iter().any(|&p| near(p, rgb(INK))), "{:?}: its number in ink", (r, c));
+            }
+        }
+    }
+}
+
+/// Where a Killer Sudoku's grid stands in its picture: at the corner.
+const KILLER: &str = "models/csp/killer-sudoku.toml";
+
+/// The Killer's cages, from the model's `cage` literal.
+fn killer_cages() -> Vec<Vec<usize>> {
+    let text = std::fs::read_to_string(KILLER).unwrap();
+    let start = text.find("cage = \"\"\"[|").unwrap() + "cage = \"\"\"[|".len();
+    let end = start + text[start..].find("|]").unwrap();
+    text[start..end].split('|').map(|row| row.split(',').map(|v| v.trim().parse().unwrap()).collect()).collect()
+}
+
+#[test]
+fn killer_cages_are_dashed_beside_the_box_borders() {
+    let cages = killer_cages();
+    let picture = Picture::of(&svg_of(&["solve", KILLER]), (0.0, 0.0));
+    keep_png(&picture.rendered, "killer-sudoku-solve-checked");
+    // Along each box border, inside every cell: the heavy line on the side,
+    // then paper, then the cage's dashed line 0.12 in (some of its dashes
+    // over the cell's middle half), as both layers draw.
+    let inked = |colours: Vec<[u8; 3]>| colours.iter().filter(|&&p| near(p, rgb(INK))).count();
+    let mut checked = 0;
+    for r in 0..9 {
+        for c in 0..9 {
+            // The cell's top side is a box border and a cage border.
+            if r % 3 == 0 && (r == 0 || cages[r - 1][c] != cages[r][c]) {
+                let (x, y) = (c as f64, r as f64);
+                assert!(near(picture.at((x + 0.5, y)), rgb(INK)), "box border above {:?}", (r, c));
+                assert_eq!(picture.at((x + 0.5, y + 0.075)), rgb(FLOOR), "between the borders {:?}", (r, c));
+                let dashes = inked(picture.colours_in((x + 0.3, y + 0.11), (x + 0.7, y + 0.13)));
+                assert!(dashes > 0, "the cage's dashed border inside {:?}", (r, c));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 9, "the top row at least: {checked}");
+}
+
+#[test]
+fn a_corner_sum_is_not_covered_by_the_cells_digit() {
+    let cages = killer_cages();
+    let svg = svg_of(&["solve", KILLER]);
+    let with_text = Picture::of(&svg, (0.0, 0.0));
+    let without = Picture { rendered: Rendered::scaled(&svg, Picture::SCALE as f32), origin: (0.0, 0.0) };
+    // The pixels inked with the text that are not without it.
+    let added = |a, b| {
+        let (with, bare) = (with_text.colours_in(a, b), without.colours_in(a, b));
+        with.iter().zip(&bare).filter(|(w, b)| near(**w, rgb(INK)) && !near(**b, rgb(INK))).count()
+    };
+    // Each cage's first cell in reading order carries its sum.
+    let mut seen = std::collections::HashSet::new();
+    for r in 0..9 {
+        for c in 0..9 {
+            if !seen.insert(cages[r][c]) {
+                continue;
+            }
+            let (x, y) = (c as f64, r as f64);
+            let corner = ((x + 0.05, y + 0.03), (x + 0.4, y + 0.3));
+            // The sum adds ink in the corner, beside the dashed border ...
+            let inked = added(corner.0, corner.1);
+            assert!(inked > 4, "the sum in the corner of {:?}: {inked} pixels", (r, c));
+            // ... and the digit, in the solution's blue, keeps out of it
+            // though it stands in the middle of the cell.
+            let blue = |a, b| with_text.colours_in(a, b).iter().filter(|&&p| near(p, rgb(ROUTES[0]))).count();
+            assert_eq!(blue(corner.0, corner.1), 0, "no digit in the corner of {:?}", (r, c));
+            assert!(blue((x + 0.3, y + 0.35), (x + 0.7, y + 0.85)) > 10, "the digit in {:?}", (r, c));
+        }
+    }
+    assert_eq!(seen.len(), 29);
+}
+
+/// A grid model to add a bad layer to: a 2 × 2 grid, a 1-D array `v`.
+const GRID_MODEL: &str = r#"kind = "csp"
+[params]
+clue = [[1, 0], [0, 2]]
+v = [1, 2]
+[vars]
+x = { index = ["1..2", "1..2"], domain = "0..3" }
+[draw]
+rows = 2
+cols = 2
+[[draw.layer]]
+"#;
+
+/// The `file:line:column:` where `needle` starts in `text`.
+fn place(text: &str, needle: &str) -> String {
+    let at = text.find(needle).unwrap_or_else(|| panic!("{needle:?} in {text}"));
+    let line = text[..at].matches('\n').count() + 1;
+    let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+    format!("bad.toml:{line}:{column}:")
+}
+
+#[test]
+fn bad_drawing_tables_are_refused_at_their_line_and_column() {
+    let cases: [(&str, &str, &[&str]); 9] = [
+        (
+            "outside = \"v\"\nside = \"north\"\n",
+            "\"north\"",
+            &["side = \"north\"", "\"top\", \"bottom\", \"left\" or \"right\""],
+        ),
+        ("outside = \"v\"\n", "\"v\"", &["without a side"]),
+        ("outside = \"[1, 2, 3]\"\nside = \"top\"\n", "[1, 2, 3]", &["3 lines of clues", "2, one per line"]),
+        ("text = \"v\"\nat = \"corner\"\n", "v\"", &["`text (at the corner)` layer over", "a 2-D array of 2 × 2"]),
+        ("text = \"clue\"\nat = \"side\"\n", "\"side\"", &["at = \"side\"", "\"middle\" or \"corner\""]),
+        ("text = \"clue\"\ncolour = \"reddish\"\n", "\"reddish\"", &["not a colour", "#rrggbb"]),
+        ("mark = \"clue\"\nfill = { 1 = \"blu\" }\n", "{ 1", &["fill with 1 = \"blu\"", "a colour"]),
+        (
+            "regions = \"clue\"\nborder = \"wavy\"\n",
+            "\"wavy\"",
+            &["border = \"wavy\"", "\"heavy\", \"thin\" or \"dashed\""],
+        ),
+        ("mark = \"clue\"\nsize = 2.5\n", "2.5", &["size = 2.5", "a fraction of a cell"]),
+    ];
+    for (layer, at, says) in cases {
+        let text = format!("{GRID_MODEL}{layer}");
+        let e = refused(&text);
+        assert_mentions(&e, &[&place(&text, at)]);
+        assert_mentions(&e, says);
+    }
+    // An option that another kind of layer takes.
+    let text = format!("{GRID_MODEL}links = [\"clue\", \"clue\"]\nside = \"top\"\n");
+    assert_mentions(&refused(&text), &[&place(&text, "\"top\""), "`side` in a `links` layer"]);
 }

@@ -320,7 +320,7 @@ fn marks(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
     let mut open_group: Option<Tint> = None;
     for (pos, mark) in &scene.marks {
         let plain = matches!(mark.shape, Shape::Label(_)) && mark.size == 60 && !cornered;
-        let label_tint = plain.then_some(mark.tint);
+        let label_tint = plain.then_some(readable(mark.tint, scene.ground(*pos)));
         if open_group.is_some() && open_group != label_tint {
             writeln!(out, "</g>")?;
             open_group = None;
@@ -362,6 +362,16 @@ fn marks(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
         writeln!(out, "</g>")?;
     }
     Ok(())
+}
+
+/// The colour a label is written in on a ground: ink on a dark ground
+/// (a wall, a cell shaded in ink, as a Hitori's) turns to paper, as
+/// inverse video, so that the label stays legible.
+fn readable(tint: Tint, ground: Ground) -> Tint {
+    match (tint, ground) {
+        (Tint::Ink, Ground::Wall | Ground::Shaded(Tint::Ink)) => Tint::Paper,
+        _ => tint,
+    }
 }
 
 /// Writes one empty element, `<name a="v" .../>`, on its own line; the
@@ -841,7 +851,7 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
     let w = scene.col_width as f64;
     let (x, y) = centre(pos, scene.col_width);
     let size = f64::from(mark.size) / 100.0;
-    let paint = colour(mark.tint);
+    let paint = colour(readable(mark.tint, scene.ground(pos)));
     match &mark.shape {
         Shape::Arrow(dir) => arrow_head(out, (x, y), *dir, size, paint),
         Shape::Label(text) if cornered => centred_text(out, text, (x, y + 0.08 + size / 3.0), size, paint),

@@ -88,13 +88,19 @@ pub fn draw(scene: &Scene, style: &Style) -> String {
         grid.add_outside(scene);
     }
     let mut out = String::new();
+    // Each line without its trailing spaces; a line of nothing but spaces
+    // stays, empty, so that the rows keep their places.
     let mut write = |line: &str| {
         out.push_str(style.indent);
-        out.push_str(line);
-        out.truncate(out.trim_end().len());
+        out.push_str(line.trim_end());
         out.push('\n');
     };
-    for line in &grid.lines {
+    // The lattice's first and last lines, when nothing is drawn on them
+    // (a loop's cells with no border round them).
+    let blank = |line: &Vec<char>| line.iter().all(|&c| c == ' ');
+    let first = grid.lines.iter().position(|l| !blank(l)).unwrap_or(grid.lines.len());
+    let last = grid.lines.iter().rposition(|l| !blank(l)).map_or(first, |l| l + 1);
+    for line in &grid.lines[first..last.max(first)] {
         write(&line.iter().collect::<String>());
     }
     for line in &scene.caption {

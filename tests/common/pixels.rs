@@ -16,6 +16,12 @@ impl Rendered {
         Rendered::render(svg, &resvg::usvg::Options::default(), 1.0)
     }
 
+    /// `svg` rendered `scale` times its own size, without its text.
+    #[allow(dead_code)]
+    pub fn scaled(svg: &str, scale: f32) -> Rendered {
+        Rendered::render(svg, &resvg::usvg::Options::default(), scale)
+    }
+
     /// `svg` rendered `scale` times its own size, its text drawn in the
     /// system's sans-serif font; panics if it does not parse or the system
     /// has no font.

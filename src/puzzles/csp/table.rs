@@ -540,9 +540,11 @@ pub fn text(scene: &Scene) -> String {
 
 /// What the text of a table's facts means.
 pub fn facts_legend(scene: &Scene) -> &'static str {
-    if scene.edges.is_empty() {
-        "(? or {a,b}: a cell whose value differs between solutions)\n"
-    } else {
+    if !scene.edges.is_empty() {
         "(? or {a,b}: a cell whose value differs between solutions; ×: a side the loop never takes)\n"
+    } else if !scene.links.is_empty() {
+        "(? or {a,b}: a cell whose value differs between solutions; ×: a step the loop never takes)\n"
+    } else {
+        "(? or {a,b}: a cell whose value differs between solutions)\n"
     }
 }
