@@ -585,3 +585,62 @@ fn bad_drawing_tables_are_refused_at_their_line_and_column() {
     let text = format!("{GRID_MODEL}links = [\"clue\", \"clue\"]\nside = \"top\"\n");
     assert_mentions(&refused(&text), &[&place(&text, "\"top\""), "`side` in a `links` layer"]);
 }
+
+/// A shipped model with its drawing table left out, written into `dir`.
+fn without_table(dir: &std::path::Path, model: &str) -> String {
+    let text = std::fs::read_to_string(model).unwrap();
+    let plain = match text.split_once("\n[draw]") {
+        Some((plain, _)) => plain.rsplit_once("\n# How to draw it").map_or(plain, |(p, _)| p).to_string(),
+        None => text,
+    };
+    let path = dir.join(std::path::Path::new(model).file_name().unwrap());
+    std::fs::write(&path, plain).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Without a drawing table, each shown 2-D array is a clean grid under a
+/// heading with its name and true index ranges: no caption bar, no walls
+/// beside a narrower grid, no "rows 0 to 5" counted from 0.
+#[test]
+fn the_fallback_draws_each_array_under_its_name_and_index_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let kenken = without_table(dir.path(), "models/csp/kenken.toml");
+    let svg = svg_of(&["solve", &kenken]);
+    assert!(svg.contains(">\nx[1..6, 1..6]\n</text>"), "{svg}");
+    assert!(!svg.contains("rows 0 to") && !svg.contains("rows 1 to"), "{svg}");
+    let picture = Picture::of(&svg, (0.0, 0.0));
+    keep_png(&picture.rendered, "fallback-kenken");
+    // The heading's row is paper with ink text, the grid under it.
+    let heading = picture.colours_in((0.0, 0.0), (4.0, 1.0));
+    assert!(heading.iter().any(|&p| near(p, rgb(INK))), "the heading's text");
+    assert!(heading.iter().all(|&p| !near(p, rgb(ROUTES[0]))), "no value in the heading's row");
+    let (_, json) = run_json(&["solve", &kenken]);
+    for (r, row) in json["solution"]["x"].as_array().unwrap().iter().enumerate() {
+        for c in 0..row.as_array().unwrap().len() {
+            let digit = picture.colours_in((c as f64 + 0.3, r as f64 + 1.3), (c as f64 + 0.7, r as f64 + 1.8));
+            assert!(digit.iter().any(|&p| near(p, rgb(INK))), "x[{}, {}] under the heading", r + 1, c + 1);
+        }
+    }
+    // Two arrays of different widths, indexed from 0 and from an enum:
+    // each named by its own ranges, paper beside the narrower.
+    let model = r#"kind = "csp"
+[enums]
+Colour = ["red", "green"]
+[vars]
+wide = { index = ["0..1", "0..4"], domain = "1..2" }
+narrow = { index = ["Colour", "3..4"], domain = "bool" }
+[[constraint]]
+expr = 'wide[0, 0] = 2 /\ narrow[red, 3]'
+"#;
+    let path = common::cli::write_model(dir.path(), "two.toml", model);
+    let svg = svg_of(&["solve", path.to_str().unwrap()]);
+    assert!(
+        svg.contains(">\nnarrow[red..green, 3..4]\n</text>") && svg.contains(">\nwide[0..1, 0..4]\n</text>"),
+        "{svg}"
+    );
+    let picture = Picture::of(&svg, (0.0, 0.0));
+    keep_png(&picture.rendered, "fallback-two-arrays");
+    assert!(!svg.contains(somaria::draw::svg::WALL), "no walls: {svg}");
+    // Beside `narrow` (rows 1 and 2, two columns) the picture is bare.
+    assert!(picture.colours_in((2.1, 1.1), (4.9, 2.9)).iter().all(|&p| p == rgb(FLOOR)), "bare beside narrow");
+}

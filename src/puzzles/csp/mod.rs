@@ -872,7 +872,7 @@ impl Puzzle for CspPuzzle {
                     Some(solution) => {
                         let typed: &CspSolution = solution.typed()?;
                         self.solution_scene(typed)
-                            .unwrap_or_else(|| render::picture(&typed.values, false, &typed.routes))
+                            .unwrap_or_else(|| render::picture(&self.model, &typed.values, false, &typed.routes))
                     }
                     None => {
                         let mut scene = self.drawing(&table::Known::nothing(&[])).unwrap_or_else(|| Scene::new(0, 0));
@@ -892,7 +892,7 @@ impl Puzzle for CspPuzzle {
                     return Ok(scene);
                 }
                 let values = typed.map_or(&[][..], |facts| &facts.values);
-                let mut scene = render::picture(values, true, &[]);
+                let mut scene = render::picture(&self.model, values, true, &[]);
                 scene.caption.push("shaded: cells that take more than one value across solutions".to_string());
                 scene
             }
