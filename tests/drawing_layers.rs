@@ -484,10 +484,10 @@ fn killer_cages_are_dashed_beside_the_box_borders() {
     // over the cell's middle half), as both layers draw.
     let inked = |colours: Vec<[u8; 3]>| colours.iter().filter(|&&p| near(p, rgb(INK))).count();
     let mut checked = 0;
-    for r in 0..9 {
-        for c in 0..9 {
+    for (r, row) in cages.iter().enumerate() {
+        for (c, &cage) in row.iter().enumerate() {
             // The cell's top side is a box border and a cage border.
-            if r % 3 == 0 && (r == 0 || cages[r - 1][c] != cages[r][c]) {
+            if r % 3 == 0 && (r == 0 || cages[r - 1][c] != cage) {
                 let (x, y) = (c as f64, r as f64);
                 assert!(near(picture.at((x + 0.5, y)), rgb(INK)), "box border above {:?}", (r, c));
                 assert_eq!(picture.at((x + 0.5, y + 0.075)), rgb(FLOOR), "between the borders {:?}", (r, c));
@@ -513,9 +513,9 @@ fn a_corner_sum_is_not_covered_by_the_cells_digit() {
     };
     // Each cage's first cell in reading order carries its sum.
     let mut seen = std::collections::HashSet::new();
-    for r in 0..9 {
-        for c in 0..9 {
-            if !seen.insert(cages[r][c]) {
+    for (r, row) in cages.iter().enumerate() {
+        for (c, &cage) in row.iter().enumerate() {
+            if !seen.insert(cage) {
                 continue;
             }
             let (x, y) = (c as f64, r as f64);

@@ -552,6 +552,24 @@ mod tests {
     }
 
     #[test]
+    fn a_scene_serializes_with_its_parts_named() {
+        let mut scene = sample();
+        scene.add_regions(Border::Dashed, Tint::Rgb([1, 2, 3]));
+        scene.marks.push(((0, 1), Mark::corner_label("12+", Tint::Ink)));
+        scene.links.push(Link { cell: (0, 0), along: Along::Down, stroke: Stroke::Unknown, highlight: true });
+        scene.outside.push(Outside { side: Side::Top, line: 1, depth: 0, text: "3".into(), tint: Tint::Given });
+        let json = serde_json::to_value(&scene).unwrap();
+        assert_eq!(json["rows"], 2);
+        assert_eq!(json["marks"][0][1]["shape"]["label"], "3");
+        assert_eq!(json["marks"][2][1]["shape"]["corner_label"], "12+");
+        assert_eq!(json["regions"][1]["border"], "dashed");
+        assert_eq!(json["regions"][1]["tint"]["rgb"], serde_json::json!([1, 2, 3]));
+        assert_eq!(json["edges"][2]["stroke"]["cross"], "ink");
+        assert_eq!(json["links"][0]["stroke"], "unknown");
+        assert_eq!(json["outside"][0]["side"], "top");
+    }
+
+    #[test]
     fn the_grid_outline_is_a_border_once_there_are_regions() {
         let mut scene = Scene::new(1, 2);
         assert!(!scene.is_border((0, 2), Along::Down));

@@ -520,6 +520,10 @@ fn region_borders(out: &mut impl Write, scene: &Scene, layer: &Regions) -> io::R
     Ok(())
 }
 
+/// A straight piece of a dashed border in thousandths of a cell: where it
+/// runs (y across, x down), then from and to.
+type Segment = (i64, i64, i64);
+
 /// How far inside its region a dashed border runs, in cells.
 const DASH_INSET: f64 = 0.12;
 
@@ -537,7 +541,7 @@ fn dashed_borders(out: &mut impl Write, scene: &Scene, layer: &Regions) -> io::R
     // Horizontal segments as (y, x1, x2), vertical ones as (x, y1, y2),
     // in thousandths of a cell so that they sort and join exactly.
     let milli = |v: f64| (v * 1000.0).round() as i64;
-    let (mut across, mut down): (Vec<(i64, i64, i64)>, Vec<(i64, i64, i64)>) = (Vec::new(), Vec::new());
+    let (mut across, mut down): (Vec<Segment>, Vec<Segment>) = (Vec::new(), Vec::new());
     for r in 0..rows as i64 {
         for c in 0..cols as i64 {
             let here = region(r, c);
@@ -571,7 +575,7 @@ fn dashed_borders(out: &mut impl Write, scene: &Scene, layer: &Regions) -> io::R
     let mut d_attr = String::new();
     for (segments, horizontal) in [(&mut across, true), (&mut down, false)] {
         segments.sort_unstable();
-        let mut joined: Vec<(i64, i64, i64)> = Vec::new();
+        let mut joined: Vec<Segment> = Vec::new();
         for &(at, from, to) in segments.iter() {
             match joined.last_mut() {
                 Some(last) if last.0 == at && last.2 == from => last.2 = to,
@@ -1081,6 +1085,42 @@ mod tests {
         let (text, _) = Rendered::of(&scene);
         assert!(text.contains(r#"y="3.6""#) && text.contains(r#"y="4.4""#), "{text}");
         assert!(text.contains("1.18,1.5 1.75,1.25 1.75,1.75"), "{text}");
+    }
+
+    #[test]
+    fn every_mark_shape_is_drawn_in_its_colour_and_size() {
+        // One cell per shape, each in a colour of its own; read where each
+        // shape surely has paint (its middle, or a triangle's corner).
+        let shapes = [
+            (Shape::Dot, (0.5, 0.5)),
+            (Shape::Square, (0.5, 0.5)),
+            (Shape::Circle, (0.5, 0.5)),
+            (Shape::Star, (0.5, 0.5)),
+            (Shape::Cross, (0.5, 0.5)),
+            (Shape::Triangle(Corner::TopRight), (0.9, 0.1)),
+            (Shape::Triangle(Corner::BottomLeft), (0.1, 0.9)),
+            (Shape::Sun, (0.5, 0.5)),
+            (Shape::Moon, (0.25, 0.5)),
+            (Shape::Arrow(Dir::Up), (0.5, 0.5)),
+            (Shape::Ring, (0.5 + 0.3, 0.5)),
+        ];
+        let mut scene = Scene::new(1, shapes.len());
+        for (col, (shape, _)) in shapes.iter().enumerate() {
+            let tint = Tint::Rgb([10 * col as u8, 100, 200]);
+            scene.marks.push(((0, col), Mark::new(shape.clone(), tint)));
+        }
+        let (_, rendered) = Rendered::of(&scene);
+        for (col, (shape, (x, y))) in shapes.iter().enumerate() {
+            assert_eq!(rendered.at((col as f64 + x, *y)), [10 * col as u8, 100, 200], "{shape:?}");
+        }
+        // A mark's size: a dot of 0.6 reaches 0.25 from its middle, the
+        // usual one (0.28) does not.
+        let mut scene = Scene::new(1, 2);
+        scene.marks.push(((0, 0), Mark::dot(Tint::Ink)));
+        scene.marks.push(((0, 1), Mark::dot(Tint::Ink).sized(60)));
+        let (_, rendered) = Rendered::of(&scene);
+        assert_eq!(rendered.at((0.75, 0.5)), rgb(FLOOR));
+        assert_eq!(rendered.at((1.75, 0.5)), rgb(INK));
     }
 
     #[test]
