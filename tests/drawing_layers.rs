@@ -644,3 +644,159 @@ expr = 'wide[0, 0] = 2 /\ narrow[red, 3]'
     // Beside `narrow` (rows 1 and 2, two columns) the picture is bare.
     assert!(picture.colours_in((2.1, 1.1), (4.9, 2.9)).iter().all(|&p| p == rgb(FLOOR)), "bare beside narrow");
 }
+
+/// The text pictures of the new tables: corner labels in the lines above
+/// their cells, dashed cage borders, clues around a framed grid, a partial
+/// loop in box-drawing glyphs with its excluded steps crossed.
+#[test]
+fn text_pictures_keep_corner_labels_outside_clues_and_partial_loops() {
+    for name in ["killer-sudoku", "kenken", "skyscraper", "nonogram-car", "zebra", "send-more-money"] {
+        let path = format!("models/csp/{name}.toml");
+        insta::assert_snapshot!(format!("text_solve_{name}"), text_of(&["solve", &path]));
+    }
+    insta::assert_snapshot!("text_solve_kenken_ascii", text_of(&["solve", "models/csp/kenken.toml", "--ascii"]));
+    let (_dir, path) = masyu();
+    let facts = text_of(&["facts", &path]);
+    // A loop known in part: turns and crossed steps.
+    assert!(facts.contains('┌') && facts.contains('×') && facts.contains('○') && facts.contains('●'), "{facts}");
+    insta::assert_snapshot!("text_facts_masyu", facts);
+    let hint = text_of(&["hint", &path, "--reveal", "what"]);
+    assert!(hint.contains("╶───○───╴"), "the two steps the hint settles, through the white pearl: {hint}");
+}
+
+/// Where a picture's grid stands, in cells: its group's translation.
+fn origin_of(svg: &str) -> (f64, f64) {
+    let prefix = "<g transform=\"translate(";
+    let at = svg.find(prefix).expect("a grid moved by its margins") + prefix.len();
+    let end = at + svg[at..].find(')').unwrap();
+    let (x, y) = svg[at..end].split_once(' ').unwrap();
+    (x.parse().unwrap(), y.parse().unwrap())
+}
+
+/// The runs of shaded cells (2) along a line.
+fn runs(line: &[i64]) -> Vec<i64> {
+    line.split(|&v| v != 2).filter(|r| !r.is_empty()).map(|r| r.len() as i64).collect()
+}
+
+/// A model's param, parsed by the tool itself: the numbers of an array
+/// literal `name = """[| ... |]"""` or `name = [...]` in its text.
+fn literal_numbers(path: &str, name: &str) -> Vec<i64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find(&format!("\n{name} = ")).unwrap_or_else(|| panic!("{name} in {path}")) + name.len() + 4;
+    let end = start + text[start..].find(['\n']).unwrap();
+    let end = if text[start..end].contains("\"\"\"") && !text[start..end].ends_with("\"\"\"") {
+        start + text[start..].find("|]").unwrap()
+    } else {
+        end
+    };
+    text[start..end]
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .collect()
+}
+
+/// The nonogram's drawn clue lists are the runs of its answer, and its
+/// picture writes each beside its line.
+#[test]
+fn the_nonograms_clue_lists_are_the_runs_of_its_answer() {
+    let path = "models/csp/nonogram-car.toml";
+    let (_, json) = run_json(&["solve", path]);
+    let x: Vec<Vec<i64>> = json["solution"]["x"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect())
+        .collect();
+    let clues = |name: &str, width: usize| -> Vec<Vec<i64>> {
+        literal_numbers(path, name).chunks(width).map(|c| c.iter().copied().filter(|&v| v > 0).collect()).collect()
+    };
+    let (rows, cols) = (clues("row_clues", 4), clues("col_clues", 2));
+    assert_eq!((rows.len(), cols.len()), (10, 15));
+    for (i, row) in x.iter().enumerate() {
+        assert_eq!(runs(row), rows[i], "row {}", i + 1);
+    }
+    for (j, column) in cols.iter().enumerate() {
+        let line: Vec<i64> = x.iter().map(|r| r[j]).collect();
+        assert_eq!(&runs(&line), column, "column {}", j + 1);
+    }
+    // In the picture: the rows' lists left of the grid, the columns' above,
+    // the cells shaded in ink.
+    let svg = svg_of(&["solve", path]);
+    let clue_count = rows.iter().chain(&cols).map(Vec::len).sum::<usize>();
+    assert_eq!(svg.matches("<text").count(), clue_count, "one text per clue");
+    let picture = Picture::of(&svg, origin_of(&svg));
+    for (i, row) in x.iter().enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            let colour = picture.at((j as f64 + 0.5, i as f64 + 0.5));
+            assert_eq!(colour == rgb(INK), v == 2, "{:?}", (i + 1, j + 1));
+        }
+    }
+}
+
+/// The KenKen picture's corner labels (`11+`) hold for its answer: each
+/// cage's digits give its number under its operation.
+#[test]
+fn kenkens_printed_operations_hold_for_its_answer() {
+    let path = "models/csp/kenken.toml";
+    let (_, json) = run_json(&["solve", path]);
+    let x: Vec<Vec<i64>> = json["solution"]["x"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect())
+        .collect();
+    let cages = literal_numbers(path, "P");
+    let cages = &cages[5..]; // array2d(1..num_p, 1..2*num_hints+1, — the 2 and the 1s
+    let ops = literal_numbers(path, "op");
+    let text = text_of(&["solve", path]);
+    for (cage, &op) in cages.chunks(9).zip(&ops) {
+        let digits: Vec<i64> =
+            cage[..8].chunks(2).filter(|rc| rc[0] > 0).map(|rc| x[rc[0] as usize - 1][rc[1] as usize - 1]).collect();
+        let (target, sign) = (cage[8], ["+", "−", "×", "÷"][op as usize - 1]);
+        let holds = match sign {
+            "+" => digits.iter().sum::<i64>() == target,
+            "×" => digits.iter().product::<i64>() == target,
+            "−" => (digits[0] - digits[1]).abs() == target,
+            _ => digits[0] == digits[1] * target || digits[1] == digits[0] * target,
+        };
+        assert!(holds, "{target}{sign} over {digits:?}");
+        assert!(text.contains(&format!("{target}{sign}")), "{target}{sign} in {text}");
+    }
+}
+
+/// Yajilin's clues: an arrow with a number beside it, from an `arrows`
+/// layer with `number`.
+#[test]
+fn numbered_arrows_draw_the_arrow_and_its_number() {
+    let model = r##"kind = "csp"
+[enums]
+Dir = ["up", "down", "left", "right"]
+[params]
+dir = "[| up, left | right, down |]"
+clue = "[| 2, 0 | 1, 3 |]"
+[vars]
+x = "0..1"
+[draw]
+rows = 2
+cols = 2
+[[draw.layer]]
+arrows = "dir"
+number = "clue"
+colour = "#c4302b"
+"##;
+    let dir = tempfile::tempdir().unwrap();
+    let path = common::cli::write_model(dir.path(), "yajilin.toml", model);
+    let svg = svg_of(&["solve", path.to_str().unwrap()]);
+    assert_eq!(svg.matches("<polygon").count(), 4, "{svg}");
+    for n in ["2", "0", "1", "3"] {
+        assert!(svg.contains(&format!(">\n{n}\n</text>")), "{n} in {svg}");
+    }
+    let picture = Picture::of(&svg, (0.0, 0.0));
+    keep_png(&picture.rendered, "numbered-arrows");
+    // Each arrow and number in the layer's colour.
+    for (r, c) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        let red = picture.colours_in((c as f64, r as f64), (c as f64 + 1.0, r as f64 + 1.0));
+        assert!(red.iter().filter(|&&p| near(p, [0xc4, 0x30, 0x2b])).count() > 40, "{:?}", (r, c));
+    }
+}
