@@ -888,7 +888,15 @@ impl Puzzle for CspPuzzle {
             Drawn::Facts(report) => {
                 let typed = report.typed::<CspFacts>()?;
                 if let Some(mut scene) = typed.and_then(|facts| self.facts_scene(facts, false)) {
-                    scene.caption.push("?: a cell that differs between solutions".to_string());
+                    let crossed = |s: crate::draw::Stroke| matches!(s, crate::draw::Stroke::Cross(_));
+                    let legend = if scene.edges.iter().any(|e| crossed(e.stroke)) {
+                        "?: a cell that differs between solutions; ×: a side the loop never takes"
+                    } else if scene.links.iter().any(|l| crossed(l.stroke)) {
+                        "?: a cell that differs between solutions; ×: a step the loop never takes"
+                    } else {
+                        "?: a cell that differs between solutions"
+                    };
+                    scene.caption.push(legend.to_string());
                     return Ok(scene);
                 }
                 let values = typed.map_or(&[][..], |facts| &facts.values);
