@@ -15,7 +15,7 @@
 #   nk10              M 10×10 nurikabes (default 5) from examples/nurikabe.rs
 #                     (10 10 SEED --max-island 6);
 #   puzzlink          public puzz.link slitherlinks and nurikabes (the ones
-#                     tests/puzzlink.rs checks, and a 30×20 nurikabe),
+#                     tests/csp/puzzlink.rs checks, and a 30×20 nurikabe),
 #                     decoded by examples/puzzlink.rs.
 # With CSPUZ set to a program that takes a puzz.link URL and prints cspuz's
 # irrefutable facts (see the README's Benchmarks), each puzzle is also

@@ -1,5 +1,6 @@
 //! Prints a puzz.link slitherlink or nurikabe as a somaria csp model (the
-//! layouts of `models/csp/slitherlink.toml` and `models/csp/nurikabe.toml`).
+//! layouts of `models/csp/slitherlink.toml` and `models/csp/nurikabe.toml`),
+//! decoded by the library's `somaria::grid_models::puzzlink`.
 //!
 //! ```text
 //! cargo run --release --example puzzlink -- 'https://puzz.link/p?slither/4/4/dgdh2c71' > slitherlink.toml
@@ -9,8 +10,7 @@
 //! expected. An all-blank URL (`slither/15/15/zzzzzzzzzzzk`) makes a
 //! template for `somaria generate`.
 
-#[path = "common/puzzlink.rs"]
-mod puzzlink;
+use somaria::grid_models::puzzlink;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -17,7 +17,6 @@ impl Rendered {
     }
 
     /// `svg` rendered `scale` times its own size, without its text.
-    #[allow(dead_code)]
     pub fn scaled(svg: &str, scale: f32) -> Rendered {
         Rendered::render(svg, &resvg::usvg::Options::default(), scale)
     }
@@ -25,7 +24,6 @@ impl Rendered {
     /// `svg` rendered `scale` times its own size, its text drawn in the
     /// system's sans-serif font; panics if it does not parse or the system
     /// has no font.
-    #[allow(dead_code)]
     pub fn with_text(svg: &str, scale: f32) -> Rendered {
         let mut options = resvg::usvg::Options::default();
         let fonts = options.fontdb_mut();
@@ -56,7 +54,6 @@ impl Rendered {
     }
 
     /// Writes the picture as a PNG file.
-    #[allow(dead_code)]
     pub fn save(&self, path: &std::path::Path) {
         self.0.save_png(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
