@@ -12,5 +12,6 @@ pub mod svg;
 pub mod text;
 
 pub use scene::{
-    Along, Border, Corner, Edge, Ground, Link, Mark, Outside, Regions, Scene, Shape, Side, Stroke, Tint, Trail,
+    Along, Border, Corner, Edge, Ground, LinePlaces, Link, Mark, Outside, Regions, Scene, Shape, Side, Stroke, Tint,
+    Trail,
 };

@@ -359,6 +359,21 @@ pub struct Scene {
     /// How many times wider than tall a cell is drawn (1 unless set), so
     /// that a grid of names, such as a zebra puzzle's houses, is legible.
     pub col_width: usize,
+    /// The lines a player draws, in every state: each has a place in the
+    /// picture of its own, known or not, so that a page built on the
+    /// picture can take a click on it.
+    pub line_places: LinePlaces,
+}
+
+/// Which lines of a grid a puzzle draws: the sides of its cells (a
+/// slitherlink's loop), the steps between their centres (a masyu's), or
+/// both.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct LinePlaces {
+    /// Every side of every cell, from corner to corner.
+    pub sides: bool,
+    /// Every step between the centres of two neighbouring cells.
+    pub steps: bool,
 }
 
 impl Scene {
@@ -378,6 +393,7 @@ impl Scene {
             outside: Vec::new(),
             caption: Vec::new(),
             col_width: 1,
+            line_places: LinePlaces::default(),
         }
     }
 

@@ -18,6 +18,15 @@
 //! dots, trails, the links between cell centres and their crosses, marks
 //! (above every line), the clues outside the grid and the caption. A
 //! picture with clues outside the grid frames the grid in ink.
+//!
+//! Over all of them, unseen (no fill, no stroke, but `pointer-events="all"`),
+//! is one element per cell with its `data-row` and `data-col` (0-based, as
+//! the CLI's `(row, col)`), and where the scene has [`LinePlaces`](super::LinePlaces), one per
+//! line with its `data-edge`: `side R C across` is the side from corner
+//! `(R, C)` to `(R, C + 1)`, `side R C down` to `(R + 1, C)`; `step R C
+//! across` joins the centres of cells `(R, C)` and `(R, C + 1)`, `step R C
+//! down` those of `(R, C)` and `(R + 1, C)`. A page built on the picture
+//! takes clicks on them, and tests and screen readers find cells by them.
 
 use std::fmt::Display;
 use std::io::{self, Write};
@@ -233,6 +242,7 @@ pub fn write(scene: &Scene, out: impl Write) -> io::Result<()> {
     grid(&mut out, scene)?;
     marks(&mut out, scene)?;
     outside_clues(&mut out, scene, &margins)?;
+    places(&mut out, scene)?;
     if margins.any() {
         writeln!(out, "</g>")?;
     }
@@ -1034,6 +1044,77 @@ fn outside_clues(out: &mut impl Write, scene: &Scene, margins: &Margins) -> io::
     Ok(())
 }
 
+/// How far a line's place reaches on either side of the line, in cells.
+const LINE_REACH: f64 = 0.15;
+
+/// The unseen places of the cells and the lines, on top of everything so
+/// that a click lands on them: a line's place is a thin band along it,
+/// short of its ends, so that a click near a corner or a centre is the
+/// cell's.
+fn places(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
+    let (rows, cols, w) = (scene.rows(), scene.cols(), scene.col_width);
+    if rows == 0 || cols == 0 {
+        return Ok(());
+    }
+    writeln!(out, r#"<g fill="none" pointer-events="all">"#)?;
+    let mut number = itoa::Buffer::new();
+    for row in 0..rows {
+        for col in 0..cols {
+            out.write_all(b"<rect data-col=\"")?;
+            out.write_all(number.format(col).as_bytes())?;
+            out.write_all(b"\" data-row=\"")?;
+            out.write_all(number.format(row).as_bytes())?;
+            write!(out, "\" height=\"1\" width=\"{w}\" x=\"")?;
+            out.write_all(number.format(col * w).as_bytes())?;
+            out.write_all(b"\" y=\"")?;
+            out.write_all(number.format(row).as_bytes())?;
+            out.write_all(b"\"/>\n")?;
+        }
+    }
+    let (width, reach) = (w as f64, LINE_REACH);
+    if scene.line_places.sides {
+        for (row, col) in (0..=rows).flat_map(|r| (0..cols).map(move |c| (r, c))) {
+            let (x, y) = ((col * w) as f64, row as f64);
+            line_place(out, ("side", row, col, "across"), (x + reach, y - reach), (width - 2.0 * reach, 2.0 * reach))?;
+        }
+        for (row, col) in (0..rows).flat_map(|r| (0..=cols).map(move |c| (r, c))) {
+            let (x, y) = ((col * w) as f64, row as f64);
+            line_place(out, ("side", row, col, "down"), (x - reach, y + reach), (2.0 * reach, 1.0 - 2.0 * reach))?;
+        }
+    }
+    if scene.line_places.steps {
+        for (row, col) in (0..rows).flat_map(|r| (0..cols.saturating_sub(1)).map(move |c| (r, c))) {
+            let (x, y) = (((col + 1) * w) as f64, row as f64 + 0.5);
+            let half = width / 2.0 - reach;
+            line_place(out, ("step", row, col, "across"), (x - half, y - reach), (2.0 * half, 2.0 * reach))?;
+        }
+        for (row, col) in (0..rows.saturating_sub(1)).flat_map(|r| (0..cols).map(move |c| (r, c))) {
+            let (x, y) = ((col * w) as f64 + width / 2.0, (row + 1) as f64);
+            let half = 0.5 - reach;
+            line_place(out, ("step", row, col, "down"), (x - reach, y - half), (2.0 * reach, 2.0 * half))?;
+        }
+    }
+    writeln!(out, "</g>")
+}
+
+/// The place of one line, named `kind row col along`, a band from `(x, y)`
+/// of `(width, height)` cells.
+fn line_place(
+    out: &mut impl Write,
+    (kind, row, col, along): (&str, usize, usize, &str),
+    (x, y): (f64, f64),
+    (width, height): (f64, f64),
+) -> io::Result<()> {
+    writeln!(
+        out,
+        r#"<rect data-edge="{kind} {row} {col} {along}" height="{}" width="{}" x="{}" y="{}"/>"#,
+        Num(height),
+        Num(width),
+        Num(x),
+        Num(y)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1171,5 +1252,52 @@ mod tests {
         assert_eq!(at((0.25, 1.0)), rgb(ROUTES[0]), "the line under (0, 0)");
         assert_eq!(at((1.0, 0.75)), rgb(ROUTES[0]), "the line between (0, 0) and (0, 1)");
         assert_eq!(at((1.5, 1.5)), rgb(FLOOR));
+    }
+
+    /// The attribute `name`'s values in the order they stand.
+    fn values<'t>(text: &'t str, name: &str) -> Vec<&'t str> {
+        let key = format!(" {name}=\"");
+        text.match_indices(&key).map(|(at, _)| &text[at + key.len()..]).map(|v| &v[..v.find('"').unwrap()]).collect()
+    }
+
+    #[test]
+    fn every_cell_and_line_has_an_unseen_place_of_its_own() {
+        let mut scene = super::super::scene::sample();
+        scene.line_places = super::super::LinePlaces { sides: true, steps: true };
+        let (rows, cols) = (scene.rows(), scene.cols());
+        let (text, rendered) = Rendered::of(&scene);
+        // One place per cell, with its row and column, one unit wide.
+        let cells: Vec<(usize, usize)> = values(&text, "data-row")
+            .iter()
+            .zip(values(&text, "data-col"))
+            .map(|(r, c)| (r.parse().unwrap(), c.parse().unwrap()))
+            .collect();
+        let every: Vec<(usize, usize)> = (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).collect();
+        assert_eq!(cells, every);
+        assert!(text.contains(r#"<rect data-col="2" data-row="1" height="1" width="1" x="2" y="1"/>"#), "{text}");
+        // One per side of the lattice and one per step between centres,
+        // each named once.
+        let edges = values(&text, "data-edge");
+        let sides = (rows + 1) * cols + rows * (cols + 1);
+        let steps = rows * (cols - 1) + (rows - 1) * cols;
+        assert_eq!(edges.iter().filter(|e| e.starts_with("side ")).count(), sides);
+        assert_eq!(edges.iter().filter(|e| e.starts_with("step ")).count(), steps);
+        let distinct: std::collections::HashSet<&&str> = edges.iter().collect();
+        assert_eq!(distinct.len(), edges.len());
+        // The side below corner (0, 1) is a band about x = 1; the step
+        // right of cell (1, 0) one about x = 1, y = 1.5.
+        assert!(text.contains(r#"<rect data-edge="side 0 1 down" height="0.7" width="0.3" x="0.85" y="0.15"/>"#));
+        assert!(text.contains(r#"<rect data-edge="step 1 0 across" height="0.3" width="0.7" x="0.65" y="1.35"/>"#));
+        // Unseen: the picture without them is the same, pixel for pixel.
+        let start = text.find("<g fill=\"none\" pointer-events=\"all\">").unwrap();
+        let end = start + text[start..].find("</g>").unwrap() + "</g>\n".len();
+        let without = format!("{}{}", &text[..start], &text[end..]);
+        let tree = resvg::usvg::Tree::from_str(&without, &resvg::usvg::Options::default()).unwrap();
+        let mut pixmap = resvg::tiny_skia::Pixmap::new(rendered.0.width(), rendered.0.height()).unwrap();
+        resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+        assert!(pixmap.data() == rendered.0.data(), "the places draw nothing");
+        // A scene without lines to draw has places for its cells only.
+        let (text, _) = Rendered::of(&Scene::new(2, 2));
+        assert_eq!((values(&text, "data-row").len(), values(&text, "data-edge").len()), (4, 0));
     }
 }

@@ -14,7 +14,7 @@ use common::cli::{assert_mentions, refused, run_json, somaria};
 use common::pixels::{Rendered, rgb};
 
 /// The SVG picture of `args`, whose exit code is 0 or 1.
-fn svg_of(args: &[&str]) -> String {
+pub(super) fn svg_of(args: &[&str]) -> String {
     let out = somaria().args(args).args(["--format", "svg"]).output().unwrap();
     assert!(matches!(out.status.code(), Some(0 | 1)), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
@@ -200,7 +200,7 @@ impl Picture {
 }
 
 /// Whether a colour is near another, as anti-aliasing leaves it.
-fn near(a: [u8; 3], b: [u8; 3]) -> bool {
+pub(super) fn near(a: [u8; 3], b: [u8; 3]) -> bool {
     a.iter().zip(b).all(|(&x, y)| x.abs_diff(y) <= 40)
 }
 
@@ -250,7 +250,7 @@ fn assert_masyu_links(picture: &Picture, across: &[Vec<Option<bool>>], down: &[V
 
 /// The values of a Boolean 2-D array in a solution, or the sets of a fact
 /// report (one value: known).
-fn known_bools(json: &serde_json::Value) -> Vec<Vec<Option<bool>>> {
+pub(super) fn known_bools(json: &serde_json::Value) -> Vec<Vec<Option<bool>>> {
     let leaf = |v: &serde_json::Value| match v {
         serde_json::Value::Bool(b) => Some(*b),
         serde_json::Value::Array(values) if values.len() == 1 => values[0].as_bool(),
@@ -259,7 +259,7 @@ fn known_bools(json: &serde_json::Value) -> Vec<Vec<Option<bool>>> {
     json.as_array().unwrap().iter().map(|row| row.as_array().unwrap().iter().map(leaf).collect()).collect()
 }
 
-fn masyu() -> (tempfile::TempDir, String) {
+pub(super) fn masyu() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = common::cli::write_model(dir.path(), "masyu.toml", MASYU);
     let path = path.to_str().unwrap().to_string();
@@ -665,7 +665,7 @@ fn text_pictures_keep_corner_labels_outside_clues_and_partial_loops() {
 }
 
 /// Where a picture's grid stands, in cells: its group's translation.
-fn origin_of(svg: &str) -> (f64, f64) {
+pub(super) fn origin_of(svg: &str) -> (f64, f64) {
     let prefix = "<g transform=\"translate(";
     let at = svg.find(prefix).expect("a grid moved by its margins") + prefix.len();
     let end = at + svg[at..].find(')').unwrap();

@@ -31,6 +31,7 @@ mod csp_slitherlink;
 mod csp_tile_cover;
 mod csp_wide;
 mod drawing_layers;
+mod drawing_places;
 mod encode;
 mod generators;
 mod puzzlink;

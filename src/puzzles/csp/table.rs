@@ -235,6 +235,7 @@ impl Drawing<'_> {
             }
             LayerKind::Edges { across, down } => {
                 self.scene.corner_dots = true;
+                self.scene.line_places.sides = true;
                 for (array, along) in [(across, Along::Across), (down, Along::Down)] {
                     for k in 0..array.len() {
                         let highlight = known.settles(array, k);
@@ -245,6 +246,7 @@ impl Drawing<'_> {
                 }
             }
             LayerKind::Links { across, down } => {
+                self.scene.line_places.steps = true;
                 for (array, along) in [(across, Along::Across), (down, Along::Down)] {
                     for k in 0..array.len() {
                         let highlight = known.settles(array, k);
@@ -256,6 +258,7 @@ impl Drawing<'_> {
             }
             LayerKind::Corners { grids } => {
                 self.scene.corner_dots = true;
+                self.scene.line_places.sides = true;
                 for route in known.routes.iter().filter(|r| grids.contains(&r.grid)) {
                     loop_edges(&mut self.scene, route, colour.unwrap_or(Tint::Route(0)));
                 }
