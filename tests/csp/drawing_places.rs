@@ -167,3 +167,52 @@ fn a_grid_without_lines_has_places_for_its_cells_only() {
         assert!(found.iter().all(|p| p.edge.is_none()), "{path}");
     }
 }
+
+/// The first step picture of `steps --upto 1` of `path`, and the step's
+/// facts as the JSON report gives them.
+fn first_step(path: &str) -> (String, Vec<serde_json::Value>) {
+    let (_, json) = run_json(&["steps", path, "--upto", "1"]);
+    let facts = json["steps"][0]["facts"].as_array().unwrap().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    somaria().args(["steps", path, "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
+    (std::fs::read_to_string(dir.path().join("step-001.svg")).unwrap(), facts)
+}
+
+/// The cells of a picture shaded as settled, read at their centres; a
+/// cell is `w` units wide.
+fn shaded_cells(svg: &str, (rows, cols, w): (usize, usize, f64)) -> Vec<(usize, usize)> {
+    let rendered = Rendered::of(svg);
+    let origin = if svg.contains("<g transform=") { origin_of(svg) } else { (0.0, 0.0) };
+    let shade = rgb(somaria::draw::svg::SHADE);
+    (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .filter(|&(r, c)| colour_at(&rendered, origin, ((c as f64 + 0.5) * w, r as f64 + 0.5)) == shade)
+        .collect()
+}
+
+/// A cell drawn from an expression (`x[i] = j`) is shaded only when the
+/// step decides what it draws: `x[i] ≠ i` decides cell (i, i) and leaves
+/// the rest of row i open. A step that decides no cell (the zebra's
+/// `colour[green] ≠ 1`) shades the cells it bears on.
+#[test]
+fn a_step_shades_the_cells_whose_drawing_it_decides() {
+    let (svg, facts) = first_step("models/csp/circuit-test.toml");
+    let mut decided: Vec<(usize, usize)> = facts
+        .iter()
+        .map(|f| {
+            assert_eq!(f["op"], "!=", "{f}");
+            let i: usize = f["var"].as_str().unwrap().trim_start_matches("x[").trim_end_matches(']').parse().unwrap();
+            (i - 1, f["value"].as_u64().unwrap() as usize - 1)
+        })
+        .collect();
+    decided.sort_unstable();
+    assert_eq!(decided.len(), 6, "{facts:?}");
+    assert_eq!(shaded_cells(&svg, (6, 6, 1.0)), decided);
+    // The zebra's first step rules out a house for two colours: no cell of
+    // the colour row is decided, so the row, which reads the colours, is
+    // shaded, and nothing else.
+    let (svg, facts) = first_step("models/csp/zebra.toml");
+    assert!(facts.iter().all(|f| f["op"] == "!=" && f["var"].as_str().unwrap().starts_with("colour[")), "{facts:?}");
+    assert_eq!(shaded_cells(&svg, (5, 5, 4.0)), (0..5).map(|c| (0, c)).collect::<Vec<_>>());
+}

@@ -227,6 +227,7 @@ impl CspPuzzle {
             crosses: false,
             sets_as_text: false,
             settled: &[],
+            narrowed: None,
             outlined: &[],
         };
         self.drawing(&known)
@@ -237,8 +238,15 @@ impl CspPuzzle {
     /// crossed.
     fn facts_scene(&self, facts: &CspFacts, sets_as_text: bool) -> Option<Scene> {
         let values = |s: usize| facts.sets.get(&s).map_or(&[][..], Vec::as_slice);
-        let known =
-            table::Known { values: &values, routes: &[], crosses: true, sets_as_text, settled: &[], outlined: &[] };
+        let known = table::Known {
+            values: &values,
+            routes: &[],
+            crosses: true,
+            sets_as_text,
+            settled: &[],
+            narrowed: None,
+            outlined: &[],
+        };
         self.drawing(&known)
     }
 
@@ -679,12 +687,32 @@ impl crate::puzzles::Deducible for CspPuzzle {
         settled.sort_unstable();
         settled.dedup();
         let values = |s: usize| fixed.get(&s).map_or(&[][..], std::slice::from_ref);
+        let mut by_subject: std::collections::HashMap<usize, Vec<(&crate::puzzles::Entry, bool)>> =
+            std::collections::HashMap::new();
+        for (entry, new) in state.known.iter().map(|e| (e, false)).chain(state.new.iter().map(|e| (e, true))) {
+            by_subject.entry(entry.subject).or_default().push((entry, new));
+        }
+        // What a scalar can take once the entries (the new ones too, or
+        // not) have held or ruled out their values.
+        let narrowed = |s: usize| {
+            let entries = by_subject.get(&s).map_or(&[][..], Vec::as_slice);
+            let left = |with_new: bool| -> Vec<i64> {
+                let taken = entries.iter().filter(|(_, new)| with_new || !new).map(|(e, _)| *e);
+                let mut values: Vec<i64> = self.model.scalar_owner(s).0.domain.values().collect();
+                for entry in taken {
+                    values.retain(|&v| (v == entry.value) == entry.holds);
+                }
+                values
+            };
+            (left(false), left(true))
+        };
         let known = table::Known {
             values: &values,
             routes: &[],
             crosses: true,
             sets_as_text: false,
             settled: &settled,
+            narrowed: Some(&narrowed),
             outlined: state.outlined,
         };
         let scene = table::scene(&self.model, table, &known);

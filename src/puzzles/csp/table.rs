@@ -35,6 +35,11 @@ pub struct Known<'a> {
     /// the cells that draw them are shaded, the sides and links that draw
     /// them highlighted.
     pub settled: &'a [usize],
+    /// The values each scalar can take before the step and after it, so
+    /// that of the cells drawn from an expression (`x[i] = j`) only those
+    /// whose drawing the step decides are shaded; `None`: every cell that
+    /// reads a settled scalar is.
+    pub narrowed: Option<&'a dyn Fn(usize) -> (Vec<i64>, Vec<i64>)>,
     /// Cells outlined, such as those the constraints of an explanation read.
     pub outlined: &'a [Pos],
 }
@@ -46,13 +51,68 @@ impl<'a> Known<'a> {
         fn none<'b>(_: usize) -> &'b [i64] {
             &[]
         }
-        Known { values: &none, routes: &[], crosses: false, sets_as_text: false, settled: &[], outlined }
+        Known {
+            values: &none,
+            routes: &[],
+            crosses: false,
+            sets_as_text: false,
+            settled: &[],
+            narrowed: None,
+            outlined,
+        }
     }
 
     /// Whether an element of a layer's array reads a scalar singled out.
     fn settles(&self, cells: &Cells, k: usize) -> bool {
         !self.settled.is_empty() && cells.reads(k).iter().any(|s| self.settled.binary_search(s).is_ok())
     }
+
+    /// Whether the step decides what an element that reads a scalar
+    /// singled out draws: always for a scalar alone; for an expression,
+    /// when the values before and after are given, only if it takes one
+    /// value over every combination after the step and not before.
+    fn decides(&self, cells: &Cells, k: usize) -> bool {
+        match (cells.scalar(k), self.narrowed) {
+            (None, Some(narrowed)) => {
+                let reads = cells.reads(k);
+                let (before, after): (Vec<Vec<i64>>, Vec<Vec<i64>>) = reads.iter().map(|&s| narrowed(s)).unzip();
+                let one = |values: &[Vec<i64>]| one_value(cells, k, &reads, values);
+                // Too many combinations to try: taken as decided.
+                one(&after).zip(one(&before)).is_none_or(|(after, before)| after && !before)
+            }
+            _ => true,
+        }
+    }
+}
+
+/// The most combinations of values [`one_value`] tries.
+const COMBINATIONS: usize = 4096;
+
+/// Whether element `k` takes one value over every combination of the
+/// values of the scalars it reads (`values[i]` those of `reads[i]`); `None`
+/// when there are more than [`COMBINATIONS`].
+fn one_value(cells: &Cells, k: usize, reads: &[usize], values: &[Vec<i64>]) -> Option<bool> {
+    if values.iter().any(Vec::is_empty) {
+        return Some(false);
+    }
+    let combinations = values.iter().try_fold(1usize, |n, v| n.checked_mul(v.len()))?;
+    if combinations > COMBINATIONS {
+        return None;
+    }
+    let mut first = None;
+    for mut n in 0..combinations {
+        let mut pick = Vec::with_capacity(values.len());
+        for v in values {
+            pick.push(v[n % v.len()]);
+            n /= v.len();
+        }
+        let lookup = |s: usize| reads.iter().position(|&r| r == s).map(|i| pick[i]);
+        let Some(value) = cells.value(k, &lookup) else { return Some(false) };
+        if *first.get_or_insert(value) != value {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// What is known of one element of a layer's array.
@@ -98,8 +158,10 @@ struct Drawing<'t> {
     corners: Vec<Option<(usize, String, Tint, u8)>>,
     /// Symbols, by layer.
     symbols: Vec<(usize, Pos, Mark)>,
-    /// The cells singled out.
+    /// The cells whose drawing the step decides.
     settled_cells: Vec<Pos>,
+    /// The cells that read a scalar the step settles.
+    touched_cells: Vec<Pos>,
 }
 
 /// Draws `table` from what `known` says, layer over layer.
@@ -112,6 +174,7 @@ pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
         corners: vec![None; rows * cols],
         symbols: Vec::new(),
         settled_cells: Vec::new(),
+        touched_cells: Vec::new(),
     };
     drawing.scene.col_width = table.col_width;
     for (n, layer) in table.layers.iter().enumerate() {
@@ -133,7 +196,10 @@ impl Drawing<'_> {
         };
         if let Some(array) = layer_cells(&layer.kind) {
             for &k in cells.iter().filter(|&&k| known.settles(array, k)) {
-                self.settled_cells.push(self.pos(k));
+                self.touched_cells.push(self.pos(k));
+                if known.decides(array, k) {
+                    self.settled_cells.push(self.pos(k));
+                }
             }
         }
         let colour = layer.colour.map(tint);
@@ -353,7 +419,10 @@ impl Drawing<'_> {
         self.scene.marks.retain(|(pos, m)| !(matches!(m.shape, Shape::Ring | Shape::Square) && labelled.contains(pos)));
         self.scene.marks.reserve(marks.len());
         self.scene.marks.extend(marks.into_iter().map(|(_, pos, mark)| (pos, mark)));
-        for &cell in &self.settled_cells {
+        // A step that decides no cell's drawing (it rules out values that
+        // leave each cell open) singles out the cells it bears on.
+        let settled = if self.settled_cells.is_empty() { &self.touched_cells } else { &self.settled_cells };
+        for &cell in settled {
             self.scene.set_ground(cell, Ground::Shaded(Tint::Highlight));
         }
         self.scene.outlines.extend(known.outlined.iter().copied());
