@@ -122,7 +122,7 @@ fn one_way_tour(path: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let (model, table) = text.split_once("\n[draw]").unwrap();
     let extra = "\n[[constraint]]\nname = \"one direction\"\nexpr = 'forall(k in 1..n)(x[k] = 1 -> x[1] < k)'\n";
     let dir = tempfile::tempdir().unwrap();
-    let one_way = common::cli::write_model(dir.path(), "tsp-one-way.toml", &format!("{model}{extra}\n[draw]{table}"));
+    let one_way = common::cli::write_model(dir.path(), "tsp-one-way.toml", format!("{model}{extra}\n[draw]{table}"));
     (dir, one_way)
 }
 

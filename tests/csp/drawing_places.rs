@@ -65,9 +65,12 @@ fn assert_cells(places: &[Place], rows: usize, cols: usize, what: &str) {
     }
 }
 
-/// The line places of `kind` (`side` or `step`): by name, `(row, col,
-/// across)`, with their middles.
-fn lines(places: &[Place], kind: &str) -> Vec<((usize, usize, bool), (f64, f64))> {
+/// A line by name: `(row, col, across)`.
+type LineName = (usize, usize, bool);
+
+/// The line places of `kind` (`side` or `step`): by name, with their
+/// middles.
+fn lines(places: &[Place], kind: &str) -> Vec<(LineName, (f64, f64))> {
     places
         .iter()
         .filter_map(|p| {
@@ -116,7 +119,7 @@ fn assert_named(svg: &str, kind: &str, across: &[Vec<Option<bool>>], down: &[Vec
             expected.extend((0..row.len()).map(|c| (r, c, is_across)));
         }
     }
-    let mut names: Vec<(usize, usize, bool)> = found.iter().map(|(n, _)| *n).collect();
+    let mut names: Vec<LineName> = found.iter().map(|(n, _)| *n).collect();
     names.sort_unstable();
     expected.sort_unstable();
     assert_eq!(names, expected, "{what}: every {kind} named once");

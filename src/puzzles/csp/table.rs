@@ -18,6 +18,9 @@ use crate::lang::drawing::{
 };
 use crate::lang::model::{Base, Model};
 
+/// The values a scalar can take before a step and after it.
+pub type Narrowed<'a> = &'a dyn Fn(usize) -> (Vec<i64>, Vec<i64>);
+
 /// What a picture knows of the model's scalars, and what it singles out.
 pub struct Known<'a> {
     /// The values a scalar can take: one in a solution, several where
@@ -39,7 +42,7 @@ pub struct Known<'a> {
     /// that of the cells drawn from an expression (`x[i] = j`) only those
     /// whose drawing the step decides are shaded; `None`: every cell that
     /// reads a settled scalar is.
-    pub narrowed: Option<&'a dyn Fn(usize) -> (Vec<i64>, Vec<i64>)>,
+    pub narrowed: Option<Narrowed<'a>>,
     /// Cells outlined, such as those the constraints of an explanation read.
     pub outlined: &'a [Pos],
 }
