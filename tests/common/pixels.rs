@@ -29,11 +29,18 @@ impl Rendered {
         let fonts = options.fontdb_mut();
         fonts.load_system_fonts();
         // The pictures ask for `sans-serif`, which fontdb takes for Arial:
-        // the system's first sans-serif family instead (DejaVu Sans on
-        // Debian), else its first family.
-        let families: Vec<String> =
+        // DejaVu Sans (Debian's) when the system has it, else its first
+        // plain sans-serif family by name, else its first family, so that
+        // fonts installed later (Liberation Sans Narrow) do not change
+        // which is drawn.
+        let mut families: Vec<String> =
             fonts.faces().flat_map(|face| face.families.iter().map(|(name, _)| name.clone())).collect();
-        let family = families.iter().find(|f| f.contains("Sans") && !f.contains("Mono")).or(families.first());
+        families.sort();
+        families.dedup();
+        let plain =
+            |f: &&String| f.contains("Sans") && !["Mono", "Narrow", "Condensed", "Light"].iter().any(|w| f.contains(w));
+        let family =
+            families.iter().find(|f| *f == "DejaVu Sans").or_else(|| families.iter().find(plain)).or(families.first());
         let family = family.expect("text is checked in a system font, and this system has none").clone();
         fonts.set_sans_serif_family(family);
         Rendered::render(svg, &options, scale)
