@@ -26,20 +26,39 @@ pub fn counted(count: usize, noun: &str) -> String {
 }
 
 /// Splits `text` into lines of at most about `width` characters, at spaces,
-/// for captions that cannot wrap themselves.
+/// for captions that cannot wrap themselves. A part of a list separated by
+/// `; ` (a fact such as `x[6] ≠ 6`) that fits on a line is never split.
 ///
 /// ```
-/// assert_eq!(somaria::puzzles::wrapped("one two three", 8), vec!["one two", "three"]);
+/// use somaria::puzzles::wrapped;
+/// assert_eq!(wrapped("one two three", 8), vec!["one two", "three"]);
+/// assert_eq!(wrapped("new: x[5] ≠ 5; x[6] ≠ 6", 18), vec!["new: x[5] ≠ 5;", "x[6] ≠ 6"]);
 /// ```
 pub fn wrapped(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
+    fn add(lines: &mut Vec<String>, piece: &str, width: usize) {
         match lines.last_mut() {
-            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+            Some(line) if line.chars().count() + 1 + piece.chars().count() <= width => {
                 line.push(' ');
-                line.push_str(word);
+                line.push_str(piece);
             }
-            _ => lines.push(word.to_string()),
+            _ => lines.push(piece.to_string()),
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let parts: Vec<&str> = text.split("; ").collect();
+    for (i, part) in parts.iter().enumerate() {
+        let mut words: Vec<String> = part.split_whitespace().map(str::to_string).collect();
+        let Some(last) = words.last_mut() else { continue };
+        if i + 1 < parts.len() {
+            last.push(';');
+        }
+        let whole = words.join(" ");
+        if whole.chars().count() <= width {
+            add(&mut lines, &whole, width);
+        } else {
+            for word in &words {
+                add(&mut lines, word, width);
+            }
         }
     }
     lines

@@ -70,7 +70,7 @@ pub fn step_picture(
             scene.set_ground(place, Ground::Shaded(Tint::Highlight));
             shaded = true;
             if reveal == Reveal::What && fact.op == "=" {
-                scene.marks.push((place, Mark::Label(label(fact), Tint::Goal)));
+                scene.marks.push((place, Mark::label(label(fact), Tint::Goal)));
             }
         }
     }
@@ -148,7 +148,7 @@ fn plain_state(puzzle: &dyn Puzzle, extent: (usize, usize), known: &[ShownFact])
     if scene.marks.is_empty() {
         for fact in known.iter().filter(|f| f.op == "=") {
             if let Some(place) = fact.place.filter(|&p| inside(&scene, p)) {
-                scene.marks.push((place, Mark::Label(label(fact), Tint::Ink)));
+                scene.marks.push((place, Mark::label(label(fact), Tint::Ink)));
             }
         }
     }
@@ -175,11 +175,20 @@ fn caption(scene: &mut Scene, step: &ShownStep, reveal: Reveal, legend: Legend) 
         Legend::Drawn => (true, reveal != Reveal::Where),
         Legend::Plain { shaded, outlined } => (shaded, outlined),
     };
+    // A family's own picture may single out lines (a loop's steps) rather
+    // than cells, or both.
+    let lines = scene.edges.iter().any(|e| e.highlight) || scene.links.iter().any(|l| l.highlight);
+    let cells = !lines || scene.ground_runs().any(|(.., g)| g == Ground::Shaded(Tint::Highlight));
+    let settled = match (cells, lines) {
+        (true, true) => "the cells and lines the step settles",
+        (false, true) => "the lines the step settles",
+        _ => "the cells the step settles",
+    };
     let mut parts = Vec::new();
     if shaded && reveal == Reveal::Where {
         parts.push(format!("shaded: {}", facts_text(&step.facts, false)));
     } else if shaded {
-        parts.push("shaded: the cells the step settles".to_string());
+        parts.push(format!("shaded: {settled}"));
     }
     if outlined {
         parts.push("outlined: the cells of its constraints".to_string());

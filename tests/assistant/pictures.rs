@@ -152,7 +152,7 @@ fn csp_facts_shade_the_cells_that_vary() {
     for (r, row) in sets.iter().enumerate() {
         for (c, options) in row.as_array().unwrap().iter().enumerate() {
             let expected = if options.as_array().unwrap().len() > 1 { SHADE } else { FLOOR };
-            assert_eq!(rendered.centre((r, c)), rgb(expected), "{:?}: {options}", (r, c));
+            assert_eq!(rendered.centre((r + 1, c)), rgb(expected), "{:?}: {options}", (r, c));
         }
     }
     assert!(sets[0][1].as_array().unwrap().len() > 1, "x[1, 2] can be 2 or 3");
@@ -215,8 +215,8 @@ fn without_table(dir: &std::path::Path, model: &str) -> String {
 /// routes on grids of their own (`tests/csp/csp_drawing.rs` has the tables).
 #[test]
 fn csp_paths_and_loops_are_drawn_under_the_shown_arrays() {
-    // Hero's Cave with the cane: `walked` (9 rows), a row between, then
-    // the path's grid; the array counts from 1.
+    // Hero's Cave with the cane: `walked` (9 rows) under its heading, then
+    // the path's grid under its own; the array counts from 1.
     let dir = tempfile::tempdir().unwrap();
     let model = &without_table(dir.path(), "models/csp/heros-cave-somaria.toml");
     let rendered = Rendered::of(&svg_of(&["solve", model]));
@@ -225,18 +225,19 @@ fn csp_paths_and_loops_are_drawn_under_the_shown_arrays() {
     // The start and all 111 tiles but one.
     assert_eq!(path.len(), 111);
     for &(r, c) in &path {
-        assert_eq!(rendered.centre((10 + r, c)), rgb(ROUTES[0]), "path on {:?}", (r, c));
+        assert_eq!(rendered.centre((11 + r, c)), rgb(ROUTES[0]), "path on {:?}", (r, c));
     }
     let walls = grid_of("models/heros-cave.toml");
     for (r, line) in walls.iter().enumerate() {
         for (c, &ch) in line.iter().enumerate() {
             if ch == '#' || !path.contains(&(r, c)) {
-                assert_ne!(rendered.centre((10 + r, c)), rgb(ROUTES[0]), "no path on {:?}", (r, c));
+                assert_ne!(rendered.centre((11 + r, c)), rgb(ROUTES[0]), "no path on {:?}", (r, c));
             }
         }
     }
     // The 10 x 10 slitherlink: `across` (11 rows) and `down` (10), each
-    // with a row after it, then the loop over the 11 x 11 corners from 0.
+    // under its heading, then the loop over the 11 x 11 corners from 0
+    // under its own.
     let model = &without_table(dir.path(), "models/csp/slitherlink.toml");
     let rendered = Rendered::of(&svg_of(&["solve", model]));
     let (_, json) = run_json(&["solve", model]);
@@ -244,7 +245,7 @@ fn csp_paths_and_loops_are_drawn_under_the_shown_arrays() {
     assert!(lattice.len() >= 4);
     for r in 0..11 {
         for c in 0..11 {
-            let colour = rendered.centre((23 + r, c));
+            let colour = rendered.centre((24 + r, c));
             assert_eq!(colour == rgb(ROUTES[0]), lattice.contains(&(r, c)), "corner {:?}", (r, c));
         }
     }
@@ -265,10 +266,11 @@ fn two_paths_in_one_constraint_are_each_drawn_where_they_run() {
     .unwrap();
     let model = model.to_str().unwrap();
     let rendered = Rendered::of(&svg_of(&["solve", model]));
-    // No arrays shown: the two paths share the one grid of their shape.
+    // No arrays shown: the two paths share the one grid of their shape,
+    // under its heading.
     for c in 0..3 {
-        assert_eq!(rendered.centre((0, c)), rgb(ROUTES[0]), "a along row 1, column {}", c + 1);
-        assert_eq!(rendered.centre((1, c)), rgb(ROUTES[1]), "b along row 2, column {}", c + 1);
+        assert_eq!(rendered.centre((1, c)), rgb(ROUTES[0]), "a along row 1, column {}", c + 1);
+        assert_eq!(rendered.centre((2, c)), rgb(ROUTES[1]), "b along row 2, column {}", c + 1);
     }
 }
 
@@ -382,13 +384,13 @@ fn luminance([r, g, b]: [u8; 3]) -> f64 {
     0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
 }
 
-/// A csp model drawn without a drawing table (KenKen's grid of values)
-/// has its caption on white, under dark text: the caption's ground was
-/// left transparent, which a viewer on a dark background shows as a black
-/// bar under text of near-black ink.
+/// A picture's caption (the knapsack's objective, a hint's step) stands on
+/// white, under dark text: the caption's ground was left transparent,
+/// which a viewer on a dark background shows as a black bar under text of
+/// near-black ink.
 #[test]
 fn captions_stand_on_white() {
-    for args in [&["solve", "models/csp/kenken.toml"][..], &["hint", "models/akh-vaquot.toml"][..]] {
+    for args in [&["solve", "models/csp/knapsack.toml"][..], &["hint", "models/akh-vaquot.toml"][..]] {
         let svg = svg_of(args);
         assert!(svg.contains(&format!("<text fill=\"{INK}\" font-family=\"sans-serif\" font-size=\"0.55\"")), "{svg}");
         let rendered = Rendered::of(&svg);

@@ -30,6 +30,8 @@ mod csp_random;
 mod csp_slitherlink;
 mod csp_tile_cover;
 mod csp_wide;
+mod drawing_layers;
+mod drawing_places;
 mod encode;
 mod generators;
 mod puzzlink;

@@ -226,7 +226,8 @@ impl CspPuzzle {
             routes: &solution.routes,
             crosses: false,
             sets_as_text: false,
-            highlighted: &[],
+            settled: &[],
+            narrowed: None,
             outlined: &[],
         };
         self.drawing(&known)
@@ -237,8 +238,15 @@ impl CspPuzzle {
     /// crossed.
     fn facts_scene(&self, facts: &CspFacts, sets_as_text: bool) -> Option<Scene> {
         let values = |s: usize| facts.sets.get(&s).map_or(&[][..], Vec::as_slice);
-        let known =
-            table::Known { values: &values, routes: &[], crosses: true, sets_as_text, highlighted: &[], outlined: &[] };
+        let known = table::Known {
+            values: &values,
+            routes: &[],
+            crosses: true,
+            sets_as_text,
+            settled: &[],
+            narrowed: None,
+            outlined: &[],
+        };
         self.drawing(&known)
     }
 
@@ -578,7 +586,7 @@ impl Puzzle for CspPuzzle {
                     Some(solution) => {
                         let typed: &CspSolution = solution.typed()?;
                         self.solution_scene(typed)
-                            .unwrap_or_else(|| render::picture(&typed.values, false, &typed.routes))
+                            .unwrap_or_else(|| render::picture(&self.model, &typed.values, false, &typed.routes))
                     }
                     None => {
                         let mut scene = self.drawing(&table::Known::nothing(&[])).unwrap_or_else(|| Scene::new(0, 0));
@@ -594,11 +602,19 @@ impl Puzzle for CspPuzzle {
             Drawn::Facts(report) => {
                 let typed = report.typed::<CspFacts>()?;
                 if let Some(mut scene) = typed.and_then(|facts| self.facts_scene(facts, false)) {
-                    scene.caption.push("?: a cell that differs between solutions".to_string());
+                    let crossed = |s: crate::draw::Stroke| matches!(s, crate::draw::Stroke::Cross(_));
+                    let legend = if scene.edges.iter().any(|e| crossed(e.stroke)) {
+                        "?: a cell that differs between solutions; ×: a side the loop never takes"
+                    } else if scene.links.iter().any(|l| crossed(l.stroke)) {
+                        "?: a cell that differs between solutions; ×: a step the loop never takes"
+                    } else {
+                        "?: a cell that differs between solutions"
+                    };
+                    scene.caption.push(legend.to_string());
                     return Ok(scene);
                 }
                 let values = typed.map_or(&[][..], |facts| &facts.values);
-                let mut scene = render::picture(values, true, &[]);
+                let mut scene = render::picture(&self.model, values, true, &[]);
                 scene.caption.push("shaded: cells that take more than one value across solutions".to_string());
                 scene
             }
@@ -670,16 +686,36 @@ impl crate::puzzles::Deducible for CspPuzzle {
                 fixed.insert(entry.subject, if entry.holds { entry.value } else { 1 - entry.value });
             }
         }
-        let mut highlighted: Vec<crate::grid::Pos> = state.new.iter().flat_map(|e| self.cells_of(e.subject)).collect();
-        highlighted.sort_unstable();
-        highlighted.dedup();
+        let mut settled: Vec<usize> = state.new.iter().map(|e| e.subject).collect();
+        settled.sort_unstable();
+        settled.dedup();
         let values = |s: usize| fixed.get(&s).map_or(&[][..], std::slice::from_ref);
+        let mut by_subject: std::collections::HashMap<usize, Vec<(&crate::puzzles::Entry, bool)>> =
+            std::collections::HashMap::new();
+        for (entry, new) in state.known.iter().map(|e| (e, false)).chain(state.new.iter().map(|e| (e, true))) {
+            by_subject.entry(entry.subject).or_default().push((entry, new));
+        }
+        // What a scalar can take once the entries (the new ones too, or
+        // not) have held or ruled out their values.
+        let narrowed = |s: usize| {
+            let entries = by_subject.get(&s).map_or(&[][..], Vec::as_slice);
+            let left = |with_new: bool| -> Vec<i64> {
+                let taken = entries.iter().filter(|(_, new)| with_new || !new).map(|(e, _)| *e);
+                let mut values: Vec<i64> = self.model.scalar_owner(s).0.domain.values().collect();
+                for entry in taken {
+                    values.retain(|&v| (v == entry.value) == entry.holds);
+                }
+                values
+            };
+            (left(false), left(true))
+        };
         let known = table::Known {
             values: &values,
             routes: &[],
             crosses: true,
             sets_as_text: false,
-            highlighted: &highlighted,
+            settled: &settled,
+            narrowed: Some(&narrowed),
             outlined: state.outlined,
         };
         let scene = table::scene(&self.model, table, &known);

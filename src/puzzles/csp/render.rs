@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use super::model::{Base, Model, VarDecl};
-use crate::draw::{Ground, Mark, Scene, Tint, Trail, text};
+use crate::draw::{Ground, Mark, Scene, Shape, Tint, Trail, text};
 use crate::grid::Pos;
 
 /// A shown value: a number, a Boolean, an enum value's name, or an array
@@ -307,10 +307,10 @@ pub(super) fn draw_route(scene: &mut Scene, route: &ShownRoute, top: usize, tint
     let closed = is_loop(route.global);
     if !closed {
         if let Some(&first) = cells.first() {
-            scene.marks.push((first, Mark::Ring(tint)));
+            scene.marks.push((first, Mark::ring(tint)));
         }
         if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
-            scene.marks.push((last, Mark::Square(tint)));
+            scene.marks.push((last, Mark::square(tint)));
         }
     }
     scene.trails.push(Trail { cells, tint, closed });
@@ -328,20 +328,22 @@ pub fn facts_text(model: &Model, facts: &CspFacts) -> String {
     out
 }
 
-/// A picture of shown values: every 2-D array as a grid of labels, one
-/// under another with a row between, then the routes over grids of their
-/// arrays' shapes, the rest in the caption. With `sets`, each leaf is the
-/// list of values a cell can take: one value is drawn, several shade the
-/// cell. The values come in name order, the order of the JSON object,
-/// which the pictures have always followed.
-pub fn picture(values: &[(String, Shown)], sets: bool, routes: &[ShownRoute]) -> Scene {
+/// A picture of shown values without a drawing table: each 2-D array as a
+/// clean grid of its values under a heading that names it with its true
+/// index ranges (`x[1..6, 1..6]`), one under another; then the routes on
+/// grids of their arrays' shapes, each under a heading; the other shown
+/// values in the caption. With `sets`, each leaf is the list of values a
+/// cell can take: one value is drawn, several shade the cell. The values
+/// come in name order, the order of the JSON object, which the pictures
+/// have always followed. Beside a narrower grid the picture is bare paper.
+pub fn picture(model: &Model, values: &[(String, Shown)], sets: bool, routes: &[ShownRoute]) -> Scene {
     let mut named: Vec<&(String, Shown)> = values.iter().collect();
     named.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut grids: Vec<(&str, Vec<&[Shown]>)> = Vec::new();
+    let mut grids: Vec<(String, Vec<&[Shown]>)> = Vec::new();
     let mut caption = Vec::new();
     for (name, value) in named {
         match grid_rows(value, sets) {
-            Some(rows) if !rows.is_empty() => grids.push((name, rows)),
+            Some(rows) if !rows.is_empty() => grids.push((heading(model, name), rows)),
             _ => caption.push(format!("{name} = {}", serde_json::to_string(value).unwrap_or_default())),
         }
     }
@@ -352,43 +354,79 @@ pub fn picture(values: &[(String, Shown)], sets: bool, routes: &[ShownRoute]) ->
             shapes.push(route_shape(route));
         }
     }
+    let route_headings: Vec<String> = shapes.iter().map(|&shape| routes_heading(routes, shape)).collect();
+    // As wide as the widest grid, and as its longest heading at about a
+    // third of a cell a letter.
+    let headings = grids.iter().map(|(h, _)| h).chain(&route_headings);
     let cols = grids
         .iter()
         .flat_map(|(_, rows)| rows.iter().map(|row| row.len()))
         .chain(shapes.iter().map(|shape| shape.1))
+        .chain(headings.map(|h| (h.chars().count() as f64 * 0.33).ceil() as usize))
         .max()
         .unwrap_or(0);
-    let panels = grids.len() + shapes.len();
-    let height: usize = grids.iter().map(|(_, rows)| rows.len()).sum::<usize>()
-        + shapes.iter().map(|shape| shape.0).sum::<usize>()
-        + panels.saturating_sub(1);
+    let height: usize = grids.iter().map(|(_, rows)| rows.len() + 1).sum::<usize>()
+        + shapes.iter().map(|shape| shape.0 + 1).sum::<usize>();
     let mut scene = Scene::new(height, cols);
     let mut top = 0;
     for (name, rows) in &grids {
+        top = heading_row(&mut scene, top, name);
         draw_grid(&mut scene, rows, top, sets);
-        scene.caption.push(format!("rows {} to {}: {name}", top, top + rows.len() - 1));
-        top = end_panel(&mut scene, top + rows.len());
+        top += rows.len();
     }
-    for &(rows, width) in &shapes {
+    for (&(rows, width), named) in shapes.iter().zip(&route_headings) {
+        top = heading_row(&mut scene, top, named);
         for r in 0..rows {
             for c in width..cols {
-                scene.set_ground((top + r, c), Ground::Wall);
+                scene.set_ground((top + r, c), Ground::Blank);
             }
         }
-        let mut names = Vec::new();
         for (k, route) in routes.iter().enumerate().filter(|(_, r)| route_shape(r) == (rows, width)) {
             draw_route(&mut scene, route, top, Tint::Route(k));
-            names.push(format!("{} of {}", route.global, route.constraint));
         }
-        let named = match names.len() {
-            0..=3 => names.join("; "),
-            n => format!("{n} routes, {} and more", names[..2].join("; ")),
-        };
-        scene.caption.push(format!("rows {} to {}: {named}", top, top + rows - 1));
-        top = end_panel(&mut scene, top + rows);
+        top += rows;
     }
     scene.caption.extend(caption);
     scene
+}
+
+/// A 2-D array's heading: its name and true index ranges, `x[1..6, 1..6]`
+/// (an enum's range by its first and last names).
+fn heading(model: &Model, name: &str) -> String {
+    let Some(decl) = model.vars.iter().find(|d| d.name == name) else { return name.to_string() };
+    let ranges: Vec<String> = decl
+        .index
+        .iter()
+        .zip(&decl.index_bases)
+        .map(|(&(lo, hi), &base)| format!("{}..{}", model.value_name(base, lo), model.value_name(base, hi)))
+        .collect();
+    format!("{name}[{}]", ranges.join(", "))
+}
+
+/// The heading of the routes over arrays of `shape`.
+fn routes_heading(routes: &[ShownRoute], shape: (usize, usize)) -> String {
+    let mut names = Vec::new();
+    let mut ranges = String::new();
+    for route in routes.iter().filter(|r| route_shape(r) == shape) {
+        names.push(format!("{} of {}", route.global, route.constraint));
+        let [(r0, r1), (c0, c1)] = route.index;
+        ranges = format!("[{r0}..{r1}, {c0}..{c1}]");
+    }
+    let named = match names.len() {
+        0..=3 => names.join("; "),
+        n => format!("{n} routes, {} and more", names[..2].join("; ")),
+    };
+    format!("{named} {ranges}")
+}
+
+/// A row of bare paper with `text` along it, from row `top`; returns the
+/// row after it.
+fn heading_row(scene: &mut Scene, top: usize, text: &str) -> usize {
+    for c in 0..scene.cols() {
+        scene.set_ground((top, c), Ground::Blank);
+    }
+    scene.marks.push(((top, 0), Mark::new(Shape::Heading(text.to_string()), Tint::Ink)));
+    top + 1
 }
 
 /// A shown value's rows, when it is a 2-D array of leaves: scalars, or with
@@ -412,7 +450,7 @@ fn grid_rows(value: &Shown, sets: bool) -> Option<Vec<&[Shown]>> {
 
 /// Draws a grid of leaves from row `top`, as wide as the scene: a value as
 /// a label (a Boolean as a dot or nothing), a set of several values as the
-/// number of them on a shaded cell, the columns past the grid as walls.
+/// number of them on a shaded cell, the columns past the grid bare.
 fn draw_grid(scene: &mut Scene, rows: &[&[Shown]], top: usize, sets: bool) {
     for (r, row) in rows.iter().enumerate() {
         for (c, leaf) in row.iter().enumerate() {
@@ -425,27 +463,15 @@ fn draw_grid(scene: &mut Scene, rows: &[&[Shown]], top: usize, sets: bool) {
             }
             // Booleans as a dot or nothing: "false" does not fit a cell.
             match text.as_str() {
-                "true" => scene.marks.push(((top + r, c), Mark::Dot(Tint::Ink))),
+                "true" => scene.marks.push(((top + r, c), Mark::dot(Tint::Ink))),
                 "false" => {}
-                _ => scene.marks.push(((top + r, c), Mark::Label(text, Tint::Ink))),
+                _ => scene.marks.push(((top + r, c), Mark::label(text, Tint::Ink))),
             }
         }
         for c in row.len()..scene.cols() {
-            scene.set_ground((top + r, c), Ground::Wall);
+            scene.set_ground((top + r, c), Ground::Blank);
         }
     }
-}
-
-/// Ends a panel whose rows end before `next`: a row of walls follows when
-/// another panel does. Returns the next panel's first row.
-fn end_panel(scene: &mut Scene, next: usize) -> usize {
-    if next >= scene.rows() {
-        return next;
-    }
-    for c in 0..scene.cols() {
-        scene.set_ground((next, c), Ground::Wall);
-    }
-    next + 1
 }
 
 /// The value `value` of the scalar `scalar_id` as JSON, as `solve` writes it.

@@ -3,12 +3,23 @@
 //! solution, the values each can take across solutions, some of them (a
 //! step of a hint), or none (the puzzle alone). Every picture of a model
 //! with a table comes from [`scene`], whichever command asks.
+//!
+//! Layers are drawn in order. In one cell a later layer's middle label
+//! replaces an earlier one's (a Sudoku's givens stand over its solved
+//! digits), corner labels are written one after another (a KenKen cage's
+//! `12` and `+`), and symbols stack; the marks keep the order of their
+//! layers.
 
 use super::render::ShownRoute;
-use crate::draw::{Along, Edge, Ground, Mark, Scene, Stroke, Tint, text};
+use crate::draw::{Along, Border, Corner, Edge, Ground, Link, Mark, Outside, Scene, Shape, Side, Stroke, Tint, text};
 use crate::grid::Pos;
-use crate::lang::drawing::{Cells, Fill, LayerKind, Symbol, Table};
+use crate::lang::drawing::{
+    BorderStyle, CellCorner, Cells, Colour, Fill, GridSide, Layer, LayerKind, Names, Symbol, Table, TextAt,
+};
 use crate::lang::model::{Base, Model};
+
+/// The values a scalar can take before a step and after it.
+pub type Narrowed<'a> = &'a dyn Fn(usize) -> (Vec<i64>, Vec<i64>);
 
 /// What a picture knows of the model's scalars, and what it singles out.
 pub struct Known<'a> {
@@ -23,8 +34,15 @@ pub struct Known<'a> {
     /// Whether a text cell that can take several values shows them all,
     /// `{1,2}`; otherwise it shows `?`.
     pub sets_as_text: bool,
-    /// Cells shaded to single them out, such as those a hint step settles.
-    pub highlighted: &'a [Pos],
+    /// The scalars singled out, sorted, such as those a hint step settles:
+    /// the cells that draw them are shaded, the sides and links that draw
+    /// them highlighted.
+    pub settled: &'a [usize],
+    /// The values each scalar can take before the step and after it, so
+    /// that of the cells drawn from an expression (`x[i] = j`) only those
+    /// whose drawing the step decides are shaded; `None`: every cell that
+    /// reads a settled scalar is.
+    pub narrowed: Option<Narrowed<'a>>,
     /// Cells outlined, such as those the constraints of an explanation read.
     pub outlined: &'a [Pos],
 }
@@ -36,8 +54,68 @@ impl<'a> Known<'a> {
         fn none<'b>(_: usize) -> &'b [i64] {
             &[]
         }
-        Known { values: &none, routes: &[], crosses: false, sets_as_text: false, highlighted: &[], outlined }
+        Known {
+            values: &none,
+            routes: &[],
+            crosses: false,
+            sets_as_text: false,
+            settled: &[],
+            narrowed: None,
+            outlined,
+        }
     }
+
+    /// Whether an element of a layer's array reads a scalar singled out.
+    fn settles(&self, cells: &Cells, k: usize) -> bool {
+        !self.settled.is_empty() && cells.reads(k).iter().any(|s| self.settled.binary_search(s).is_ok())
+    }
+
+    /// Whether the step decides what an element that reads a scalar
+    /// singled out draws: always for a scalar alone; for an expression,
+    /// when the values before and after are given, only if it takes one
+    /// value over every combination after the step and not before.
+    fn decides(&self, cells: &Cells, k: usize) -> bool {
+        match (cells.scalar(k), self.narrowed) {
+            (None, Some(narrowed)) => {
+                let reads = cells.reads(k);
+                let (before, after): (Vec<Vec<i64>>, Vec<Vec<i64>>) = reads.iter().map(|&s| narrowed(s)).unzip();
+                let one = |values: &[Vec<i64>]| one_value(cells, k, &reads, values);
+                // Too many combinations to try: taken as decided.
+                one(&after).zip(one(&before)).is_none_or(|(after, before)| after && !before)
+            }
+            _ => true,
+        }
+    }
+}
+
+/// The most combinations of values [`one_value`] tries.
+const COMBINATIONS: usize = 4096;
+
+/// Whether element `k` takes one value over every combination of the
+/// values of the scalars it reads (`values[i]` those of `reads[i]`); `None`
+/// when there are more than [`COMBINATIONS`].
+fn one_value(cells: &Cells, k: usize, reads: &[usize], values: &[Vec<i64>]) -> Option<bool> {
+    if values.iter().any(Vec::is_empty) {
+        return Some(false);
+    }
+    let combinations = values.iter().try_fold(1usize, |n, v| n.checked_mul(v.len()))?;
+    if combinations > COMBINATIONS {
+        return None;
+    }
+    let mut first = None;
+    for mut n in 0..combinations {
+        let mut pick = Vec::with_capacity(values.len());
+        for v in values {
+            pick.push(v[n % v.len()]);
+            n /= v.len();
+        }
+        let lookup = |s: usize| reads.iter().position(|&r| r == s).map(|i| pick[i]);
+        let Some(value) = cells.value(k, &lookup) else { return Some(false) };
+        if *first.get_or_insert(value) != value {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// What is known of one element of a layer's array.
@@ -71,136 +149,352 @@ fn possible(cells: &Cells, k: usize, known: &Known<'_>) -> Possible {
     }
 }
 
+/// A table's scene as it is being drawn: the labels and symbols of each
+/// cell, by layer, until they become the scene's marks.
+struct Drawing<'t> {
+    scene: Scene,
+    model: &'t Model,
+    /// The middle label of each cell, and the layer that drew it.
+    labels: Vec<Option<(usize, Mark)>>,
+    /// The corner label of each cell: its text so far, colour, size and
+    /// the layer that began it.
+    corners: Vec<Option<(usize, String, Tint, u8)>>,
+    /// Symbols, by layer.
+    symbols: Vec<(usize, Pos, Mark)>,
+    /// The cells whose drawing the step decides.
+    settled_cells: Vec<Pos>,
+    /// The cells that read a scalar the step settles.
+    touched_cells: Vec<Pos>,
+}
+
 /// Draws `table` from what `known` says, layer over layer.
 pub fn scene(model: &Model, table: &Table, known: &Known<'_>) -> Scene {
     let (rows, cols) = (table.rows, table.cols);
-    let mut scene = Scene::new(rows, cols);
-    // One label (a text or an arrow) per cell: a later layer's replaces an
-    // earlier one's, as a Sudoku's givens stand over its solved digits.
-    let mut labels: Vec<Option<Mark>> = vec![None; rows * cols];
-    let mut symbols: Vec<(Pos, Mark)> = Vec::new();
-    let pos = |k: usize| (k / cols, k % cols);
-    for layer in &table.layers {
+    let mut drawing = Drawing {
+        scene: Scene::new(rows, cols),
+        model,
+        labels: vec![None; rows * cols],
+        corners: vec![None; rows * cols],
+        symbols: Vec::new(),
+        settled_cells: Vec::new(),
+        touched_cells: Vec::new(),
+    };
+    drawing.scene.col_width = table.col_width;
+    for (n, layer) in table.layers.iter().enumerate() {
+        drawing.layer(n, layer, known);
+    }
+    drawing.finish(known)
+}
+
+impl Drawing<'_> {
+    fn pos(&self, k: usize) -> Pos {
+        (k / self.scene.cols(), k % self.scene.cols())
+    }
+
+    fn layer(&mut self, n: usize, layer: &Layer, known: &Known<'_>) {
         let drawn = |k: usize| layer.only.as_ref().is_none_or(|only| only[k]);
+        let cells: Vec<usize> = match layer_cells(&layer.kind) {
+            Some(cells) => (0..cells.len()).filter(|&k| drawn(k)).collect(),
+            None => Vec::new(),
+        };
+        if let Some(array) = layer_cells(&layer.kind) {
+            for &k in cells.iter().filter(|&&k| known.settles(array, k)) {
+                self.touched_cells.push(self.pos(k));
+                if known.decides(array, k) {
+                    self.settled_cells.push(self.pos(k));
+                }
+            }
+        }
+        let colour = layer.colour.map(tint);
         match &layer.kind {
-            LayerKind::Text { cells, blank } => {
-                let mut names = Names::default();
-                for k in (0..cells.len()).filter(|&k| drawn(k)) {
-                    let given = cells.is_fixed(k);
-                    match possible(cells, k, known) {
+            LayerKind::Text { cells: array, blank, at, names } => {
+                let mut words = Names2::default();
+                for &k in &cells {
+                    let given = array.is_fixed(k);
+                    let (pos, size) = (self.pos(k), layer.size);
+                    match possible(array, k, known) {
                         Possible::One(v) if Some(v) == *blank => {}
                         Possible::One(v) => {
-                            let tint = if given { Tint::Ink } else { Tint::Route(0) };
-                            if given {
-                                scene.set_ground(pos(k), Ground::Shaded(Tint::Given));
+                            let tint = colour.unwrap_or(if given { Tint::Ink } else { Tint::Route(0) });
+                            if given && *at == TextAt::Middle {
+                                self.scene.set_ground(pos, Ground::Shaded(Tint::Given));
                             }
-                            labels[k] = Some(Mark::Label(names.of(model, cells.base, v), tint));
+                            let word = words.of(self.model, array.base, names, v);
+                            self.text(n, k, *at, word, tint, size);
                         }
-                        Possible::Many(values) => labels[k] = Some(several(model, cells.base, &values, known)),
-                        Possible::Unknown => {}
+                        Possible::Many(values) if *at == TextAt::Middle => {
+                            self.labels[k] = Some((n, several(self.model, array.base, &values, known)));
+                        }
+                        _ => {}
                     }
                 }
             }
-            LayerKind::Arrows { cells, dirs } => {
-                for k in (0..cells.len()).filter(|&k| drawn(k)) {
-                    match possible(cells, k, known) {
+            LayerKind::Arrows { cells: array, dirs, number } => {
+                for &k in &cells {
+                    match possible(array, k, known) {
                         Possible::One(v) => {
                             let dir = usize::try_from(v - 1).ok().and_then(|i| dirs.get(i).copied().flatten());
-                            labels[k] = dir.map(|d| Mark::Arrow(d, Tint::Route(0)));
+                            let count = number.as_ref().and_then(|number| match possible(number, k, known) {
+                                Possible::One(v) => Some(v.to_string()),
+                                _ => None,
+                            });
+                            let mark = dir.map(|d| {
+                                let shape = match count {
+                                    Some(count) => Shape::NumberedArrow(d, count),
+                                    None => Shape::Arrow(d),
+                                };
+                                sized(Mark::new(shape, colour.unwrap_or(Tint::Route(0))), layer.size)
+                            });
+                            self.labels[k] = mark.map(|m| (n, m));
                         }
-                        Possible::Many(_) => labels[k] = Some(Mark::Label("?".into(), Tint::Ink)),
+                        Possible::Many(_) => self.labels[k] = Some((n, Mark::label("?", Tint::Ink))),
                         Possible::Unknown => {}
                     }
                 }
             }
-            LayerKind::Shade { cells, value, fill } => {
-                for k in (0..cells.len()).filter(|&k| drawn(k)) {
-                    match possible(cells, k, known) {
+            LayerKind::Shade { cells: array, value, fill } => {
+                for &k in &cells {
+                    match possible(array, k, known) {
                         Possible::One(v) if value.map_or(v != 0, |w| v == w) => {
-                            scene.set_ground(pos(k), ground(*fill));
+                            self.scene.set_ground(self.pos(k), ground(*fill));
                         }
                         Possible::Many(_) => {
-                            scene.set_ground(pos(k), Ground::Shaded(Tint::Highlight));
-                            labels[k].get_or_insert(Mark::Label("?".into(), Tint::Ink));
+                            self.scene.set_ground(self.pos(k), Ground::Shaded(Tint::Highlight));
+                            self.labels[k].get_or_insert((n, Mark::label("?", Tint::Ink)));
                         }
                         _ => {}
                     }
                 }
             }
-            LayerKind::Mark { cells, symbol } => {
-                for k in (0..cells.len()).filter(|&k| drawn(k)) {
-                    let tint = if cells.is_fixed(k) { Tint::Goal } else { Tint::Ink };
-                    match possible(cells, k, known) {
-                        Possible::One(1) => symbols.push((pos(k), mark(*symbol, tint))),
-                        Possible::Many(_) => {
-                            labels[k].get_or_insert(Mark::Label("?".into(), Tint::Ink));
+            LayerKind::Mark { cells: array, symbol, value, fills } => {
+                for &k in &cells {
+                    let standing = if array.is_fixed(k) { Tint::Goal } else { Tint::Ink };
+                    match possible(array, k, known) {
+                        Possible::One(v) => {
+                            let filled = fills.iter().find(|(w, _)| *w == v).map(|(_, c)| tint(*c));
+                            let shown =
+                                if fills.is_empty() { value.map_or(v != 0, |w| v == w) } else { filled.is_some() };
+                            if shown {
+                                let mark = sized(mark(*symbol, colour.or(filled).unwrap_or(standing)), layer.size);
+                                self.symbols.push((n, self.pos(k), mark));
+                            }
                         }
-                        _ => {}
+                        Possible::Many(_) => {
+                            self.labels[k].get_or_insert((n, Mark::label("?", Tint::Ink)));
+                        }
+                        Possible::Unknown => {}
                     }
                 }
             }
-            LayerKind::Regions { cells } => {
-                for k in 0..cells.len() {
-                    let region = match possible(cells, k, known) {
+            LayerKind::Regions { cells: array, border } => {
+                let style = match border {
+                    BorderStyle::Heavy => Border::Heavy,
+                    BorderStyle::Thin => Border::Thin,
+                    BorderStyle::Dashed => Border::Dashed,
+                };
+                let at = self.scene.add_regions(style, colour.unwrap_or(Tint::Ink));
+                for k in 0..array.len() {
+                    let region = match possible(array, k, known) {
                         Possible::One(v) => v as usize,
                         _ => usize::MAX,
                     };
-                    scene.set_region(pos(k), region);
+                    let pos = self.pos(k);
+                    self.scene.set_region_in(at, pos, region);
                 }
             }
             LayerKind::Edges { across, down } => {
-                scene.corner_dots = true;
-                for (cells, along) in [(across, Along::Across), (down, Along::Down)] {
-                    for k in 0..cells.len() {
-                        let stroke = match possible(cells, k, known) {
-                            Possible::One(1) => Stroke::Line(Tint::Route(0)),
-                            Possible::One(_) if known.crosses => Stroke::Cross(Tint::Ink),
-                            _ => continue,
-                        };
-                        let corner = (k / cells.cols, k % cells.cols);
-                        scene.edges.push(Edge { corner, along, stroke });
+                self.scene.corner_dots = true;
+                self.scene.line_places.sides = true;
+                for (array, along) in [(across, Along::Across), (down, Along::Down)] {
+                    for k in 0..array.len() {
+                        let highlight = known.settles(array, k);
+                        let Some(stroke) = stroke(array, k, known, colour, highlight) else { continue };
+                        let corner = (k / array.cols, k % array.cols);
+                        self.scene.edges.push(Edge { corner, along, stroke, highlight });
+                    }
+                }
+            }
+            LayerKind::Links { across, down } => {
+                self.scene.line_places.steps = true;
+                for (array, along) in [(across, Along::Across), (down, Along::Down)] {
+                    for k in 0..array.len() {
+                        let highlight = known.settles(array, k);
+                        let Some(stroke) = stroke(array, k, known, colour, highlight) else { continue };
+                        let cell = (k / array.cols, k % array.cols);
+                        self.scene.links.push(Link { cell, along, stroke, highlight });
                     }
                 }
             }
             LayerKind::Corners { grids } => {
-                scene.corner_dots = true;
+                self.scene.corner_dots = true;
+                self.scene.line_places.sides = true;
                 for route in known.routes.iter().filter(|r| grids.contains(&r.grid)) {
-                    loop_edges(&mut scene, route);
+                    loop_edges(&mut self.scene, route, colour.unwrap_or(Tint::Route(0)));
                 }
             }
             LayerKind::Lines { grids } => {
-                for (n, route) in known.routes.iter().filter(|r| grids.contains(&r.grid)).enumerate() {
-                    super::render::draw_route(&mut scene, route, 0, Tint::Route(n));
+                for (k, route) in known.routes.iter().filter(|r| grids.contains(&r.grid)).enumerate() {
+                    super::render::draw_route(&mut self.scene, route, 0, colour.unwrap_or(Tint::Route(k)));
                 }
+            }
+            LayerKind::Outside { cells: array, side, blank, names, clues_only } => {
+                self.outside(array, *side, *blank, names, *clues_only, colour, known);
             }
         }
     }
-    scene.marks.reserve(labels.iter().filter(|l| l.is_some()).count() + symbols.len());
-    scene.marks.extend(labels.into_iter().enumerate().filter_map(|(k, label)| Some((pos(k), label?))));
-    scene.marks.extend(symbols);
-    for &cell in known.highlighted {
-        scene.set_ground(cell, Ground::Shaded(Tint::Highlight));
+
+    /// A label from a text layer: in the middle, replacing an earlier
+    /// layer's, or in the corner, after an earlier layer's.
+    fn text(&mut self, n: usize, k: usize, at: TextAt, word: String, tint: Tint, size: Option<u8>) {
+        match at {
+            TextAt::Middle => self.labels[k] = Some((n, sized(Mark::label(word, tint), size))),
+            TextAt::Corner => match &mut self.corners[k] {
+                Some((_, text, _, _)) => text.push_str(&word),
+                slot => {
+                    let size = size.unwrap_or(Shape::CornerLabel(String::new()).default_size());
+                    *slot = Some((n, word, tint, size));
+                }
+            },
+        }
     }
-    scene.outlines.extend(known.outlined.iter().copied());
-    scene
+
+    /// The clues of an `outside` layer: each line's list, its blanks left
+    /// out, packed towards the grid.
+    #[allow(clippy::too_many_arguments)]
+    fn outside(
+        &mut self,
+        array: &Cells,
+        side: GridSide,
+        blank: Option<i64>,
+        names: &Names,
+        clues_only: bool,
+        colour: Option<Tint>,
+        known: &Known<'_>,
+    ) {
+        let side = match side {
+            GridSide::Top => Side::Top,
+            GridSide::Bottom => Side::Bottom,
+            GridSide::Left => Side::Left,
+            GridSide::Right => Side::Right,
+        };
+        let mut words = Names2::default();
+        for line in 0..array.rows {
+            let mut clues: Vec<(String, Tint)> = Vec::new();
+            for k in line * array.cols..(line + 1) * array.cols {
+                let given = array.is_fixed(k);
+                if clues_only && !given {
+                    continue;
+                }
+                let Possible::One(v) = possible(array, k, known) else { continue };
+                if Some(v) == blank {
+                    continue;
+                }
+                let tint = colour.unwrap_or(if given { Tint::Ink } else { Tint::Route(0) });
+                clues.push((words.of(self.model, array.base, names, v), tint));
+            }
+            let n = clues.len();
+            for (i, (text, tint)) in clues.into_iter().enumerate() {
+                // Away from the grid in reading order: above and left of it
+                // the last clue is the nearest, below and right the first.
+                let depth = if matches!(side, Side::Top | Side::Left) { n - 1 - i } else { i };
+                self.scene.outside.push(Outside { side, line, depth, text, tint });
+            }
+        }
+    }
+
+    /// The marks in the order of their layers, the settled cells shaded and
+    /// the outlines.
+    fn finish(mut self, known: &Known<'_>) -> Scene {
+        let cols = self.scene.cols();
+        let pos = |k: usize| (k / cols, k % cols);
+        let mut marks: Vec<(usize, Pos, Mark)> = Vec::new();
+        marks.extend(self.labels.into_iter().enumerate().filter_map(|(k, l)| l.map(|(n, m)| (n, pos(k), m))));
+        marks.extend(self.corners.into_iter().enumerate().filter_map(|(k, c)| {
+            c.map(|(n, text, tint, size)| (n, pos(k), Mark::new(Shape::CornerLabel(text), tint).sized(size)))
+        }));
+        marks.extend(self.symbols);
+        // Stable: within a layer, labels before corner labels before symbols.
+        marks.sort_by_key(|(n, _, _)| *n);
+        // A route's ring and square say where it starts and ends; a label
+        // there (a numberlink's number) says it already.
+        let labelled: std::collections::HashSet<Pos> =
+            marks.iter().filter(|(_, _, m)| matches!(m.shape, Shape::Label(_))).map(|(_, p, _)| *p).collect();
+        self.scene.marks.retain(|(pos, m)| !(matches!(m.shape, Shape::Ring | Shape::Square) && labelled.contains(pos)));
+        self.scene.marks.reserve(marks.len());
+        self.scene.marks.extend(marks.into_iter().map(|(_, pos, mark)| (pos, mark)));
+        // A step that decides no cell's drawing (it rules out values that
+        // leave each cell open) singles out the cells it bears on.
+        let settled = if self.settled_cells.is_empty() { &self.touched_cells } else { &self.settled_cells };
+        for &cell in settled {
+            self.scene.set_ground(cell, Ground::Shaded(Tint::Highlight));
+        }
+        self.scene.outlines.extend(known.outlined.iter().copied());
+        self.scene
+    }
+}
+
+/// The array of a layer that draws in cells, whose elements stand in the
+/// grid's cells.
+fn layer_cells(kind: &LayerKind) -> Option<&Cells> {
+    match kind {
+        LayerKind::Text { cells, .. }
+        | LayerKind::Arrows { cells, .. }
+        | LayerKind::Shade { cells, .. }
+        | LayerKind::Mark { cells, .. }
+        | LayerKind::Regions { cells, .. } => Some(cells),
+        _ => None,
+    }
+}
+
+/// How a step of an `edges` or `links` layer is drawn: a line where it is
+/// taken, a cross where it is known not to be (when crosses are drawn),
+/// and where nothing is known, only when it is singled out.
+fn stroke(array: &Cells, k: usize, known: &Known<'_>, colour: Option<Tint>, singled: bool) -> Option<Stroke> {
+    match possible(array, k, known) {
+        Possible::One(1) => Some(Stroke::Line(colour.unwrap_or(Tint::Route(0)))),
+        Possible::One(_) if known.crosses => Some(Stroke::Cross(Tint::Ink)),
+        _ if singled => Some(Stroke::Unknown),
+        _ => None,
+    }
+}
+
+/// A mark at `size`, when a layer gives one.
+fn sized(mark: Mark, size: Option<u8>) -> Mark {
+    match size {
+        Some(size) => mark.sized(size),
+        None => mark,
+    }
+}
+
+/// A table's colour as a tint.
+fn tint(colour: Colour) -> Tint {
+    match colour {
+        Colour::Ink => Tint::Ink,
+        Colour::Paper => Tint::Paper,
+        Colour::Rgb(rgb) => Tint::Rgb(rgb),
+    }
 }
 
 /// The names of the values a text layer has drawn so far, so that a grid
 /// of digits formats each digit once (a clone of a short name costs less
 /// than formatting it anew).
 #[derive(Default)]
-struct Names(Vec<(i64, String)>);
+struct Names2(Vec<(i64, String)>);
 
-impl Names {
+impl Names2 {
     /// Past this many values a name is formatted each time: the search
     /// would cost more than the formatting.
     const KEPT: usize = 32;
 
-    fn of(&mut self, model: &Model, base: Base, v: i64) -> String {
+    /// How `v` is written: its name in `names`, or its value's name.
+    fn of(&mut self, model: &Model, base: Base, names: &Names, v: i64) -> String {
         if let Some((_, name)) = self.0.iter().find(|(w, _)| *w == v) {
             return name.clone();
         }
-        let name = model.value_name(base, v);
+        let name = match names.iter().find(|(w, _)| *w == v) {
+            Some((_, name)) => name.clone(),
+            None => model.value_name(base, v),
+        };
         if self.0.len() < Self::KEPT {
             self.0.push((v, name.clone()));
         }
@@ -212,9 +506,9 @@ impl Names {
 fn several(model: &Model, base: Base, values: &[i64], known: &Known<'_>) -> Mark {
     if known.sets_as_text && !values.is_empty() {
         let names: Vec<String> = values.iter().map(|&v| model.value_name(base, v)).collect();
-        Mark::Label(format!("{{{}}}", names.join(",")), Tint::Ink)
+        Mark::label(format!("{{{}}}", names.join(",")), Tint::Ink)
     } else {
-        Mark::Label("?".into(), Tint::Ink)
+        Mark::label("?", Tint::Ink)
     }
 }
 
@@ -227,15 +521,28 @@ fn ground(fill: Fill) -> Ground {
 }
 
 fn mark(symbol: Symbol, tint: Tint) -> Mark {
+    let corner = |c: CellCorner| match c {
+        CellCorner::TopLeft => Corner::TopLeft,
+        CellCorner::TopRight => Corner::TopRight,
+        CellCorner::BottomLeft => Corner::BottomLeft,
+        CellCorner::BottomRight => Corner::BottomRight,
+    };
     match symbol {
-        Symbol::Disc => Mark::Dot(tint),
-        Symbol::Ring => Mark::Ring(tint),
-        Symbol::Square => Mark::Square(tint),
+        Symbol::Disc => Mark::dot(tint),
+        Symbol::Dot => Mark::dot(tint).sized(16),
+        Symbol::Ring => Mark::ring(tint),
+        Symbol::Square => Mark::square(tint),
+        Symbol::Circle => Mark::new(Shape::Circle, tint),
+        Symbol::Star => Mark::new(Shape::Star, tint),
+        Symbol::Cross => Mark::new(Shape::Cross, tint),
+        Symbol::Triangle(c) => Mark::new(Shape::Triangle(corner(c)), tint),
+        Symbol::Sun => Mark::new(Shape::Sun, tint),
+        Symbol::Moon => Mark::new(Shape::Moon, tint),
     }
 }
 
 /// A loop over the corners drawn along the sides between them.
-fn loop_edges(scene: &mut Scene, route: &ShownRoute) {
+fn loop_edges(scene: &mut Scene, route: &ShownRoute, tint: Tint) {
     let [(r0, _), (c0, _)] = route.index;
     let corners: Vec<Pos> = route.cells.iter().map(|&(r, c)| ((r - r0) as usize, (c - c0) as usize)).collect();
     let n = corners.len();
@@ -249,7 +556,7 @@ fn loop_edges(scene: &mut Scene, route: &ShownRoute) {
             None
         };
         if let Some((corner, along)) = edge {
-            scene.edges.push(Edge { corner, along, stroke: Stroke::Line(Tint::Route(0)) });
+            scene.edges.push(Edge { corner, along, stroke: Stroke::Line(tint), highlight: false });
         }
     }
 }
@@ -257,7 +564,7 @@ fn loop_edges(scene: &mut Scene, route: &ShownRoute) {
 /// How a table's scene is drawn as text: blank floor on the corner lattice,
 /// dots between cells of a compact grid.
 pub fn style(scene: &Scene) -> text::Style {
-    let lattice = !scene.edges.is_empty() || scene.has_regions() || scene.corner_dots;
+    let lattice = text::on_lattice(scene);
     text::Style {
         floor: if lattice { ' ' } else { '.' },
         wall: '#',
@@ -282,9 +589,9 @@ pub fn cells_of_scalars(table: &Table) -> std::collections::HashMap<usize, Vec<P
             | LayerKind::Arrows { cells, .. }
             | LayerKind::Shade { cells, .. }
             | LayerKind::Mark { cells, .. }
-            | LayerKind::Regions { cells } => vec![cells],
-            LayerKind::Edges { across, down } => vec![across, down],
-            LayerKind::Corners { .. } | LayerKind::Lines { .. } => Vec::new(),
+            | LayerKind::Regions { cells, .. } => vec![cells],
+            LayerKind::Edges { across, down } | LayerKind::Links { across, down } => vec![across, down],
+            LayerKind::Corners { .. } | LayerKind::Lines { .. } | LayerKind::Outside { .. } => Vec::new(),
         };
         for cells in arrays {
             for k in 0..cells.len() {
@@ -308,9 +615,11 @@ pub fn text(scene: &Scene) -> String {
 
 /// What the text of a table's facts means.
 pub fn facts_legend(scene: &Scene) -> &'static str {
-    if scene.edges.is_empty() {
-        "(? or {a,b}: a cell whose value differs between solutions)\n"
-    } else {
+    if !scene.edges.is_empty() {
         "(? or {a,b}: a cell whose value differs between solutions; ×: a side the loop never takes)\n"
+    } else if !scene.links.is_empty() {
+        "(? or {a,b}: a cell whose value differs between solutions; ×: a step the loop never takes)\n"
+    } else {
+        "(? or {a,b}: a cell whose value differs between solutions)\n"
     }
 }

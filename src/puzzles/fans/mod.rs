@@ -561,14 +561,14 @@ impl FanPuzzle {
         for (pos, cell) in layout.cells() {
             match cell {
                 Cell::Wall => scene.set_ground(pos, Ground::Wall),
-                Cell::Weathercock => scene.marks.push((pos, Mark::Dot(Tint::Goal))),
+                Cell::Weathercock => scene.marks.push((pos, Mark::dot(Tint::Goal))),
                 Cell::Fan | Cell::Floor => {}
             }
         }
         for (index, place) in self.fan_places.iter().enumerate() {
             let Some(pos) = *place else { continue };
             let Some(dir) = arrows[index] else {
-                scene.marks.push((pos, Mark::Label(free.into(), Tint::Ink)));
+                scene.marks.push((pos, Mark::label(free, Tint::Ink)));
                 continue;
             };
             let mut reach = pos;
@@ -581,7 +581,7 @@ impl FanPuzzle {
             if reach != pos {
                 scene.trails.push(Trail { cells: vec![pos, reach], tint: Tint::Wind, closed: false });
             }
-            scene.marks.push((pos, Mark::Arrow(dir, Tint::Ink)));
+            scene.marks.push((pos, Mark::arrow(dir, Tint::Ink)));
         }
         scene
     }

@@ -839,14 +839,14 @@ impl KeysDoorsPuzzle {
         for (pos, cell) in self.layout.cells() {
             match *cell {
                 Cell::Wall => scene.set_ground(pos, Ground::Wall),
-                Cell::Key(letter) => scene.marks.push((pos, Mark::Label(letter.to_string(), Tint::Goal))),
-                Cell::Door(letter) => scene.marks.push((pos, Mark::Label(letter.to_string(), Tint::Obstacle))),
+                Cell::Key(letter) => scene.marks.push((pos, Mark::label(letter.to_string(), Tint::Goal))),
+                Cell::Door(letter) => scene.marks.push((pos, Mark::label(letter.to_string(), Tint::Obstacle))),
                 Cell::Start | Cell::Floor => {}
             }
         }
         draw(&mut scene);
         for (walker, &start) in self.starts.iter().enumerate() {
-            scene.marks.push((start, Mark::Ring(Tint::Route(walker))));
+            scene.marks.push((start, Mark::ring(Tint::Route(walker))));
         }
         scene
     }
@@ -857,7 +857,7 @@ impl KeysDoorsPuzzle {
         for (walker, route) in solution.walkers.iter().enumerate() {
             let cells: Vec<Pos> = route.path.iter().map(|&[r, c]| (r, c)).collect();
             if let Some(&last) = cells.last().filter(|_| cells.len() > 1) {
-                scene.marks.push((last, Mark::Square(Tint::Route(walker))));
+                scene.marks.push((last, Mark::square(Tint::Route(walker))));
             }
             scene.trails.push(Trail { cells, tint: Tint::Route(walker), closed: false });
         }

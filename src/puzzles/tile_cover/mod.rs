@@ -508,9 +508,9 @@ impl TileCoverPuzzle {
             scene.set_ground(pos, Ground::Shaded(Tint::Highlight));
         }
         draw(&mut scene);
-        scene.marks.push((self.room.position(START), Mark::Ring(Tint::Ink)));
+        scene.marks.push((self.room.position(START), Mark::ring(Tint::Ink)));
         if let Some(end) = self.room.end() {
-            scene.marks.push((self.room.position(end), Mark::Label("E".into(), Tint::Ink)));
+            scene.marks.push((self.room.position(end), Mark::label("E", Tint::Ink)));
         }
         scene
     }
@@ -522,7 +522,7 @@ impl TileCoverPuzzle {
             let cells: Vec<Pos> =
                 std::iter::once(self.room.position(START)).chain(route.path.iter().copied()).collect();
             if let Some(&last) = route.path.last() {
-                scene.marks.push((last, Mark::Square(Tint::Route(0))));
+                scene.marks.push((last, Mark::square(Tint::Route(0))));
             }
             scene.trails.push(Trail { cells, tint: Tint::Route(0), closed: false });
         })
