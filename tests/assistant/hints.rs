@@ -1455,7 +1455,7 @@ fn every_ordering(items: &mut [usize], f: &mut dyn FnMut(&[usize])) {
         }
         for i in 0..k {
             heap(k - 1, items, f);
-            let j = if k % 2 == 0 { i } else { 0 };
+            let j = if k.is_multiple_of(2) { i } else { 0 };
             items.swap(j, k - 1);
         }
     }
