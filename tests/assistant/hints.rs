@@ -1391,3 +1391,74 @@ fn the_magic_sequence_gets_a_checked_hint() {
     }
     assert!(hint.end.stats.run.sat_calls < 2_000, "{} SAT calls", hint.end.stats.run.sat_calls);
 }
+
+// ------------------------------------------------------------ a tour's legs
+
+/// Issue 35, defect 4: a hint on the TSP (hakank's tsp_circuit, its first
+/// 6 cities) once gave no answer: each leg's length ranges over 60..1526,
+/// and the planner showed one value of each leg per model before the first
+/// search. The step must hold in every shortest tour (all 120 tours tried
+/// here), and its facts are about the tour, none about a leg taken alone;
+/// the SAT calls bound the work (164 now).
+/// The log encoding is named because auto's encoding of the objective as
+/// a rule is too large at this size (see the closing note of issue 35).
+#[test]
+fn a_tour_with_wide_legs_gets_a_checked_hint() {
+    let n = 6;
+    let text = std::fs::read_to_string("models/csp/tsp-circuit.toml").unwrap().replace("n = 14", "n = 6");
+    let rows: Vec<Vec<i64>> = text
+        .split("[\n")
+        .nth(1)
+        .and_then(|t| t.split("\n])").next())
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .collect();
+    let puzzle = load_text(&text);
+    let options = SolveOptions { engine: Some("log".into()), ..SolveOptions::default() };
+    let hint = hints::hint(puzzle.as_ref(), &options, &PlanRequest::default(), Reveal::What).unwrap();
+    assert_eq!(hint.status, PlanStatus::Hint, "{:?}", hint.end.stopped);
+    let step = hint.step.unwrap();
+    // Every tour through the 6 cities, as "the city after city i".
+    let mut perm: Vec<usize> = (1..n).collect();
+    let mut tours: Vec<(i64, Vec<usize>)> = Vec::new();
+    every_ordering(&mut perm, &mut |rest| {
+        let order: Vec<usize> = std::iter::once(0).chain(rest.iter().copied()).collect();
+        let mut next = vec![0; n];
+        for k in 0..n {
+            next[order[k]] = order[(k + 1) % n];
+        }
+        let length = (0..n).map(|i| rows[i][next[i]]).sum();
+        tours.push((length, next));
+    });
+    let best = tours.iter().map(|t| t.0).min().unwrap();
+    let shortest: Vec<&Vec<usize>> = tours.iter().filter(|t| t.0 == best).map(|t| &t.1).collect();
+    assert!(!step.facts.is_empty());
+    for fact in &step.facts {
+        assert!(fact.var.starts_with("x["), "{fact:?}");
+        let i: usize = fact.var.trim_start_matches("x[").trim_end_matches(']').parse().unwrap();
+        let v = fact.value.as_i64().unwrap() as usize;
+        for next in &shortest {
+            assert_eq!(next[i - 1] + 1 == v, fact.op == "=", "{fact:?} against a shortest tour {next:?}");
+        }
+    }
+    // Showing each leg's 1,467 values one model at a time took more.
+    assert!(hint.end.stats.run.sat_calls < 1_000, "{} SAT calls", hint.end.stats.run.sat_calls);
+}
+
+/// Calls `f` with every ordering of `items` (Heap's algorithm).
+fn every_ordering(items: &mut [usize], f: &mut dyn FnMut(&[usize])) {
+    fn heap(k: usize, items: &mut [usize], f: &mut dyn FnMut(&[usize])) {
+        if k <= 1 {
+            f(items);
+            return;
+        }
+        for i in 0..k {
+            heap(k - 1, items, f);
+            let j = if k.is_multiple_of(2) { i } else { 0 };
+            items.swap(j, k - 1);
+        }
+    }
+    let len = items.len();
+    heap(len, items, f);
+}
