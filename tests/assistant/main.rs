@@ -11,4 +11,5 @@ mod deductions;
 mod hints;
 mod pictures;
 mod proofs_and_explanations;
+mod session;
 mod tile_cover_steps;
