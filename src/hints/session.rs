@@ -74,6 +74,17 @@ struct Built<'p> {
     possible: Option<Option<Vec<[bool; 2]>>>,
 }
 
+/// A thing the player enters on a cell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CellThing {
+    /// The cell, `(row, col)` from 0.
+    pub place: crate::grid::Pos,
+    /// The thing, as an entry names it, such as `x[2,3]` or `fan 2`.
+    pub name: String,
+    /// The values it can take, as entries write them.
+    pub values: Vec<serde_json::Value>,
+}
+
 /// Which of the player's entries cannot be right, without a word on the
 /// values that would be.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -169,26 +180,22 @@ impl<'p> Planner<'p> {
                 let name = squeeze(&name);
                 self.entries.iter().filter(|e| entry_key(e).0 != name).cloned().collect()
             }
-            Edit::Enter(entry) => {
-                let (name, holds) = entry_key(&entry);
-                if name.is_empty() || !entry.contains('=') {
-                    return Err(Error::BadRequest(format!(
-                        "entry {entry:?}: expected NAME=VALUE or NAME!=VALUE, such as x[2,3]=5"
-                    )));
-                }
-                // A value given replaces the thing's value; a value ruled
-                // out is one more entry, unless it is there already.
-                let same = |e: &String| match holds {
-                    true => entry_key(e) == (name.clone(), true),
-                    false => squeeze(e) == squeeze(&entry),
-                };
-                let mut entries: Vec<String> = self.entries.iter().filter(|e| !same(e)).cloned().collect();
-                entries.push(entry.trim().to_string());
-                entries
-            }
+            Edit::Enter(entry) => entered(self.entries.clone(), &entry)?,
         };
         let changed = entries != self.entries;
         self.set_entries(entries)?;
+        Ok(changed)
+    }
+
+    /// Enters each of `entries` in turn as [`Edit::Enter`] does, as one
+    /// edit (one undo takes them all back); whether it changed anything.
+    pub fn enter_all(&mut self, entries: &[String]) -> Result<bool, Error> {
+        let mut after = self.entries.clone();
+        for entry in entries {
+            after = entered(after, entry)?;
+        }
+        let changed = after != self.entries;
+        self.set_entries(after)?;
         Ok(changed)
     }
 
@@ -309,6 +316,30 @@ impl<'p> Planner<'p> {
                 Ok(plan::remaining(&mut built.d, &state, limit.max(1))?)
             }
         }
+    }
+
+    /// What the player can enter on each cell: per cell, in cell order,
+    /// the first thing whose facts stand there and the values it can
+    /// take, as entries name them. Empty for a route puzzle, whose entries
+    /// are moves.
+    pub fn cells(&mut self) -> Result<Vec<CellThing>, Error> {
+        let Engine::Deduced(deducible, built) = &mut self.engine else { return Ok(Vec::new()) };
+        let built = build(*deducible, &self.options, built)?;
+        let mut cells: Vec<CellThing> = Vec::new();
+        for fact in &built.d.facts {
+            let Some(place) = fact.place else { continue };
+            match cells.iter_mut().find(|c| c.place == place) {
+                Some(cell) if cell.name == fact.about => {
+                    if !cell.values.contains(&fact.shown) {
+                        cell.values.push(fact.shown.clone());
+                    }
+                }
+                Some(_) => {}
+                None => cells.push(CellThing { place, name: fact.about.clone(), values: vec![fact.shown.clone()] }),
+            }
+        }
+        cells.sort_by_key(|c| c.place);
+        Ok(cells)
     }
 
     /// The puzzle with the entries written in, drawn as `hint --format
@@ -704,6 +735,24 @@ fn read_givens(d: &Deductions<'_>, given: &[String]) -> Result<Vec<Settled>, Err
         settled.push(Settled { fact, holds });
     }
     Ok(settled)
+}
+
+/// `entries` with `entry` entered: a value given replaces the thing's
+/// value; a value ruled out is one more entry, unless it is there already.
+fn entered(entries: Vec<String>, entry: &str) -> Result<Vec<String>, Error> {
+    let (name, holds) = entry_key(entry);
+    if name.is_empty() || !entry.contains('=') {
+        return Err(Error::BadRequest(format!(
+            "entry {entry:?}: expected NAME=VALUE or NAME!=VALUE, such as x[2,3]=5"
+        )));
+    }
+    let same = |e: &String| match holds {
+        true => entry_key(e) == (name.clone(), true),
+        false => squeeze(e) == squeeze(entry),
+    };
+    let mut entries: Vec<String> = entries.into_iter().filter(|e| !same(e)).collect();
+    entries.push(entry.trim().to_string());
+    Ok(entries)
 }
 
 /// `s` without its spaces: how entries and names are matched.

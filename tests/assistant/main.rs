@@ -10,6 +10,7 @@ mod common;
 mod deductions;
 mod hints;
 mod pictures;
+mod play_api;
 mod proofs_and_explanations;
 mod session;
 mod tile_cover_steps;

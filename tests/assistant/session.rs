@@ -55,13 +55,13 @@ fn wrong_entry_named(path: &str) {
     let wrong = entry(fact, true);
     assert!(planner.edit(Edit::Enter(wrong.clone())).unwrap());
     let check = planner.check().unwrap();
-    assert_eq!(check.wrong, [wrong.clone()], "{path}: {check:?}");
+    assert_eq!(check.wrong, std::slice::from_ref(&wrong), "{path}: {check:?}");
     assert!(check.text().contains(&wrong) && check.text().contains("cannot be right"), "{}", check.text());
     assert_eq!(planner.remaining(10).unwrap(), (0, true), "{path}");
     assert!(planner.edit(Edit::Undo).unwrap());
     assert!(planner.entries().is_empty() && planner.check().unwrap().wrong.is_empty());
     assert!(planner.edit(Edit::Redo).unwrap());
-    assert_eq!(planner.entries(), [wrong.clone()]);
+    assert_eq!(planner.entries(), std::slice::from_ref(&wrong));
     assert!(!planner.edit(Edit::Redo).unwrap(), "nothing left to redo");
     assert!(planner.edit(Edit::Clear(fact.var.clone())).unwrap());
     assert!(planner.entries().is_empty(), "{:?}", planner.entries());
