@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod browser;
 mod deductions;
 mod hints;
 mod pictures;
