@@ -67,6 +67,7 @@ pub mod hints;
 pub mod lang;
 pub mod limits;
 pub mod model;
+pub mod play;
 pub mod puzzles;
 pub mod report;
 pub mod rng;

@@ -158,6 +158,11 @@ enum Command {
     ///
     /// Exit code: 0 every puzzle made, 1 some could not be made, 2 bad input, 3 stopped, 4 internal error.
     Generate(cli::generate::GenerateArgs),
+    /// Serve a page on which to play the model (or any model of a folder) in a browser, with hints, checks, undo
+    /// and the steps to the end, each from a planner session that keeps its solvers between moves.
+    ///
+    /// Exit code: 2 bad input (no model, or the address cannot be listened on); otherwise it serves until stopped.
+    Play(cli::play::PlayArgs),
     /// Write the CNF an engine would hand to the SAT solver, without solving, for use with another solver.
     ///
     /// Exit code: 0 written, 2 bad input or an engine without a CNF, 3 stopped by a limit, 4 internal error.
@@ -224,6 +229,7 @@ fn run(command: Command) -> Result<u8, Failure> {
         }
         Command::Encode { common, engine } => commands::encode(&common, engine.engine),
         Command::Generate(args) => cli::generate::run(args),
+        Command::Play(args) => cli::play::run(args),
         Command::Hint { common, plan, reveal, engine } => {
             let args = PlanArgs {
                 given: plan.given,

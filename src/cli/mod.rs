@@ -10,6 +10,7 @@ pub mod commands;
 pub mod generate;
 pub mod given;
 pub mod output;
+pub mod play;
 pub mod run;
 pub mod supervise;
 

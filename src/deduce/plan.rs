@@ -91,6 +91,22 @@ impl Default for Limits {
     }
 }
 
+/// Per fact, whether it holds in some solution and whether it fails in
+/// some (indexed by [`Settled::holds`]: `[fails, holds]`); `None` when the
+/// puzzle has no solution. Every rule is on; every model behind a
+/// "possible" passes the family's check.
+pub fn possible_settled(d: &mut Deductions<'_>) -> Result<Option<Vec<[bool; 2]>>, SolverError> {
+    if d.refuted {
+        return Ok(None);
+    }
+    let assumptions = all_rules_with(d, &[]);
+    let candidates: Vec<Lit> = d.facts.iter().flat_map(|f| [!f.lit, f.lit]).collect();
+    let Deductions { solver, check, .. } = d;
+    let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, None));
+    let found = possible_literals(&mut checked, &candidates, &assumptions)?;
+    Ok(found.map(|found| found.possible.chunks(2).map(|p| [p[0], p[1]]).collect()))
+}
+
 /// The sets of rules found to force nothing, each with a digest of the
 /// known facts it was tested with: a set tested again with the same facts
 /// would force nothing again, so it is skipped.

@@ -125,6 +125,16 @@ pub fn no_step_picture(puzzle: &dyn Puzzle, report: &HintReport) -> Result<Scene
     Ok(scene)
 }
 
+/// The state `known`, drawn as the family draws a state of play, else as
+/// it draws a blank solution with the known values written in (a plain
+/// grid of `extent` when it draws none): what a play session shows.
+pub fn state_picture(puzzle: &dyn Puzzle, extent: (usize, usize), known: &[ShownFact]) -> Result<Scene, Error> {
+    match state_scene(puzzle, known, None, Reveal::Where) {
+        Some((scene, _)) => Ok(scene),
+        None => plain_state(puzzle, extent, known),
+    }
+}
+
 /// The state `known` for a family that draws no state of play: the puzzle
 /// as it draws a blank solution (or a plain grid of `extent` when it draws
 /// none), with the known values written in where it wrote nothing.

@@ -51,6 +51,15 @@ pub struct Stop {
     deadline: Option<Instant>,
     flag: Arc<AtomicBool>,
     budget: Option<Arc<CallBudget>>,
+    renewed: Option<Arc<Renewed>>,
+}
+
+/// The deadline of a renewable token ([`Stop::renewable`]), shared by its
+/// clones: nanoseconds after `epoch`, [`u64::MAX`] for none.
+#[derive(Debug)]
+struct Renewed {
+    epoch: Instant,
+    nanos: AtomicU64,
 }
 
 /// SAT calls that may still be made, shared by every clone of a token.
@@ -77,6 +86,52 @@ impl Stop {
         Instant::now().checked_add(limit).map_or_else(Stop::never, Stop::at)
     }
 
+    /// A token whose deadline is set anew for each piece of work by
+    /// [`Stop::renew`], for solvers that outlive one request (a play
+    /// session keeps its solvers across the player's moves); until the
+    /// first renewal it stops only when raised.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use somaria::solver::{Stop, StopCause};
+    /// let stop = Stop::renewable();
+    /// let solvers = stop.clone();
+    /// stop.renew(Some(Duration::ZERO));
+    /// assert_eq!(solvers.check(), Err(StopCause::Deadline));
+    /// stop.raise();
+    /// stop.renew(Some(Duration::from_secs(60)));
+    /// assert_eq!(solvers.check(), Ok(()));
+    /// ```
+    pub fn renewable() -> Stop {
+        let renewed = Renewed { epoch: Instant::now(), nanos: AtomicU64::new(u64::MAX) };
+        Stop { renewed: Some(Arc::new(renewed)), ..Stop::default() }
+    }
+
+    /// For a token made by [`Stop::renewable`] (and every clone of it): the
+    /// flag lowered and the deadline set `limit` from now (none for
+    /// `None`). A token made otherwise keeps its fixed deadline, and only
+    /// its flag is lowered.
+    pub fn renew(&self, limit: Option<Duration>) {
+        if let Some(renewed) = &self.renewed {
+            let due = limit.map_or(u64::MAX, |limit| {
+                let nanos = (renewed.epoch.elapsed() + limit).as_nanos();
+                u64::try_from(nanos).unwrap_or(u64::MAX)
+            });
+            renewed.nanos.store(due, Ordering::SeqCst);
+        }
+        self.flag.store(false, Ordering::SeqCst);
+    }
+
+    /// The deadline now in force: the fixed one, or a renewable token's
+    /// latest.
+    fn due(&self) -> Option<Instant> {
+        let renewed = self.renewed.as_ref().and_then(|r| match r.nanos.load(Ordering::SeqCst) {
+            u64::MAX => None,
+            nanos => r.epoch.checked_add(Duration::from_nanos(nanos)),
+        });
+        renewed.or(self.deadline)
+    }
+
     /// The same token, that also stops after `calls` SAT calls made under
     /// it by all its clones together.
     ///
@@ -94,7 +149,7 @@ impl Stop {
 
     /// The deadline, if the token has one.
     pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
+        self.due()
     }
 
     /// Raises the flag: every search under this token or a clone of it
@@ -114,7 +169,7 @@ impl Stop {
         if self.is_raised() {
             return Err(StopCause::Raised);
         }
-        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        if self.due().is_some_and(|deadline| Instant::now() >= deadline) {
             return Err(StopCause::Deadline);
         }
         match &self.budget {
@@ -134,7 +189,7 @@ impl Stop {
         if self.is_raised() {
             return Err(StopCause::Raised);
         }
-        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+        if self.due().is_some_and(|deadline| Instant::now() >= deadline) {
             return Err(StopCause::Deadline);
         }
         match &self.budget {

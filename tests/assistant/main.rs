@@ -7,8 +7,11 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod browser;
 mod deductions;
 mod hints;
 mod pictures;
+mod play_api;
 mod proofs_and_explanations;
+mod session;
 mod tile_cover_steps;

@@ -1,0 +1,212 @@
+// The page: one session per page, its state kept in the address
+// (#model=NAME&e=ENTRY&e=ENTRY...), the board drawn by the server.
+const $ = (id) => document.getElementById(id);
+let session = null;
+let view = null;
+let selected = null;
+let walk = { steps: [], at: 0 };
+let pending = null;
+
+function say(text, error = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", error);
+}
+
+async function api(method, path, body) {
+  if (pending) pending.abort();
+  const control = new AbortController();
+  pending = control;
+  const options = { method, signal: control.signal, headers: {} };
+  if (body !== undefined) {
+    options.body = JSON.stringify(body);
+    options.headers["Content-Type"] = "application/json";
+  }
+  try {
+    const response = await fetch(path, options);
+    const value = await response.json();
+    if (!response.ok) throw new Error(value.error || response.statusText);
+    return value;
+  } finally {
+    if (pending === control) pending = null;
+  }
+}
+
+function state() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  return { model: params.get("model"), entries: params.getAll("e") };
+}
+
+function save() {
+  const params = new URLSearchParams();
+  if (view.model) params.set("model", view.model);
+  for (const e of view.entries) params.append("e", e);
+  history.replaceState(null, "", "#" + params.toString());
+}
+
+function show(next) {
+  const model = view && view.model;
+  view = next;
+  if (!view.model) view.model = model;
+  $("title").textContent = `${view.title || view.model} (${view.kind})`;
+  $("board").innerHTML = view.svg;
+  $("entries").textContent = view.entries.length ? "Entries: " + view.entries.join("; ") : "No entries yet.";
+  $("undo").disabled = !view.undo;
+  $("redo").disabled = !view.redo;
+  if (selected) mark(selected.row, selected.col, "selected");
+  save();
+}
+
+function mark(row, col, name) {
+  const cell = document.querySelector(`#board [data-row="${row}"][data-col="${col}"]`);
+  if (cell) cell.classList.add(name);
+}
+
+function thing(row, col) {
+  return (view.cells || []).find((c) => c.place[0] === row && c.place[1] === col);
+}
+
+function text(value) {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+async function edit(body) {
+  try {
+    show(await api("POST", `/api/sessions/${session}/edit`, body));
+  } catch (e) {
+    if (e.name !== "AbortError") say(e.message, true);
+  }
+}
+
+async function clickCell(row, col) {
+  selected = { row, col };
+  const t = thing(row, col);
+  if (!t) return show(view);
+  const values = t.values.map(text);
+  // A thing of few values (a shade, a mark, a fan) turns on click.
+  if (values.length <= 4) {
+    const current = view.entries.find((e) => e.startsWith(t.name + "=") && !e.includes("!="));
+    const at = current ? values.indexOf(current.slice(t.name.length + 1)) : -1;
+    if (at + 1 < values.length) await edit({ enter: `${t.name}=${values[at + 1]}` });
+    else await edit({ clear: t.name });
+  } else {
+    show(view);
+    say(`${t.name}: type a value (${values.join(", ")}); Backspace clears`);
+  }
+}
+
+const MOVES = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
+
+async function key(event) {
+  if (MOVES[event.key] && (view.kind === "tile-cover" || view.kind === "keys-doors")) {
+    event.preventDefault();
+    const current = view.entries.find((e) => e.startsWith("moves="));
+    const moves = current ? current.slice(6) : "";
+    return edit({ enter: "moves=" + (moves ? moves + "," : "") + MOVES[event.key] });
+  }
+  if (!selected) return;
+  const t = thing(selected.row, selected.col);
+  if (!t) return;
+  if (event.key === "Backspace" || event.key === "Delete") {
+    event.preventDefault();
+    return edit({ clear: t.name });
+  }
+  if (/^[0-9A-Za-z]$/.test(event.key)) {
+    const value = t.values.map(text).find((v) => v.toLowerCase() === event.key.toLowerCase());
+    if (value !== undefined) return edit({ enter: `${t.name}=${value}` });
+    say(`${event.key} is not a value of ${t.name}`, true);
+  }
+}
+
+async function question(name, body) {
+  say("…");
+  try {
+    return await api("POST", `/api/sessions/${session}/${name}`, body || {});
+  } catch (e) {
+    if (e.name !== "AbortError") say(e.message, true);
+    return null;
+  }
+}
+
+async function hint() {
+  const answer = await question("hint", { reveal: $("reveal").value });
+  if (!answer) return;
+  say(answer.text);
+  show(view);
+  for (const [row, col] of answer.cells) mark(row, col, "hinted");
+}
+
+async function check() {
+  const answer = await question("check");
+  if (answer) say(answer.text);
+}
+
+async function fill() {
+  const answer = await question("fill");
+  if (!answer) return;
+  show(answer);
+  say(answer.text);
+}
+
+function drawWalk() {
+  const step = walk.steps[walk.at];
+  $("walk").hidden = walk.steps.length === 0;
+  if (!step) return;
+  $("walk-text").textContent = `Step ${walk.at + 1} of ${walk.steps.length}\n${step.text}`;
+  $("walk-board").innerHTML = step.svg;
+}
+
+async function steps() {
+  const answer = await question("steps");
+  if (!answer) return;
+  walk = { steps: answer.steps, at: 0 };
+  say(`${answer.steps.length} steps; ${answer.text}`);
+  drawWalk();
+}
+
+async function open(model, entries) {
+  try {
+    const body = { entries };
+    if (model) body.model = model;
+    const opened = await api("POST", "/api/sessions", body);
+    session = opened.session;
+    view = null;
+    show(opened);
+    say("Click a cell, then type a value; ask for a hint when stuck.");
+  } catch (e) {
+    say(e.message, true);
+  }
+}
+
+async function start() {
+  $("board").addEventListener("click", (event) => {
+    const target = event.target.closest("[data-row]");
+    if (target) clickCell(Number(target.dataset.row), Number(target.dataset.col));
+    $("board").focus();
+  });
+  document.addEventListener("keydown", key);
+  $("hint").addEventListener("click", hint);
+  $("check").addEventListener("click", check);
+  $("undo").addEventListener("click", () => edit({ undo: true }));
+  $("redo").addEventListener("click", () => edit({ redo: true }));
+  $("clear").addEventListener("click", () => edit({ clear_all: true }));
+  $("fill").addEventListener("click", fill);
+  $("steps").addEventListener("click", steps);
+  $("prev").addEventListener("click", () => { walk.at = Math.max(0, walk.at - 1); drawWalk(); });
+  $("next").addEventListener("click", () => { walk.at = Math.min(walk.steps.length - 1, walk.at + 1); drawWalk(); });
+  let listing;
+  try {
+    listing = await api("GET", "/api/models");
+  } catch (e) {
+    return say(e.message, true);
+  }
+  const saved = state();
+  const model = saved.model && listing.models.includes(saved.model) ? saved.model : listing.models[0];
+  if (listing.models.length > 1) {
+    $("models-label").hidden = false;
+    for (const name of listing.models) $("models").add(new Option(name, name, false, name === model));
+    $("models").addEventListener("change", () => open($("models").value, []));
+  }
+  await open(model, saved.model === model ? saved.entries : []);
+}
+
+start();

@@ -1,0 +1,177 @@
+//! `somaria play`'s routes with no sockets: [`Server::handle`] on every
+//! kind (csp Sudoku, slitherlink and nurikabe, the fans shrine, a
+//! tile-cover room with moves, keys and doors), and hostile requests
+//! refused with a 4xx and a JSON message.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use somaria::play::{Config, Request, Response, Server, served};
+
+const HOST: &str = "127.0.0.1:7357";
+
+fn server(config: Config) -> Server {
+    let models = served("models".as_ref()).unwrap();
+    Server::new(models, Config { hosts: vec![HOST.into()], ..config })
+}
+
+fn call(server: &Server, method: &str, url: &str, body: &str) -> Response {
+    server.handle(&Request { method, url, host: Some(HOST), body: body.as_bytes() })
+}
+
+/// The JSON of a response that must succeed.
+fn ok(server: &Server, method: &str, url: &str, body: Value) -> Value {
+    let response = call(server, method, url, &body.to_string());
+    assert_eq!(response.status, 200, "{method} {url} {body}: {}", response.text());
+    assert_eq!(response.content_type, "application/json");
+    serde_json::from_slice(&response.body).unwrap()
+}
+
+/// The message of a response that must be refused with `status`.
+fn refused(response: Response, status: u16) -> String {
+    assert_eq!(response.status, status, "{}", response.text());
+    let value: Value = serde_json::from_slice(&response.body).expect("an error is JSON");
+    value["error"].as_str().expect("an error member").to_string()
+}
+
+/// Every route on one model: open, hint at each level, an entry turned
+/// from a hint and named by check, undo and redo, fill, steps, close.
+fn every_route(server: &Server, model: &str, moves: Option<&str>) {
+    let opened = ok(server, "POST", "/api/sessions", json!({ "model": model }));
+    let name = opened["session"].as_str().unwrap().to_string();
+    let at = |question: &str| format!("/api/sessions/{name}/{question}");
+    assert!(opened["svg"].as_str().unwrap().contains("data-row=\"0\" data-col=\"0\""), "{model}");
+    assert_eq!(ok(server, "GET", &format!("/api/sessions/{name}"), json!({}))["entries"], json!([]));
+    if let Some(moves) = moves {
+        let view = ok(server, "POST", &at("edit"), json!({ "enter": format!("moves={moves}") }));
+        assert_eq!(view["entries"], json!([format!("moves={moves}")]), "{model}");
+    }
+    let what = ok(server, "POST", &at("hint"), json!({ "reveal": "what" }));
+    let whered = ok(server, "POST", &at("hint"), json!({ "reveal": "where" }));
+    let why = ok(server, "POST", &at("hint"), json!({ "reveal": "why" }));
+    assert_eq!(what["status"], "hint", "{model}: {what}");
+    assert!(whered.get("entries").is_none() && why.get("entries").is_none(), "{model}: {whered}");
+    assert!(whered["text"].as_str().unwrap().starts_with("look at"), "{model}: {whered}");
+    assert!(why["text"].as_str().unwrap().contains("because"), "{model}: {why}");
+    assert_eq!(whered["cells"], what["cells"]);
+    // The new facts' values are only in the `what` hint.
+    let entries: Vec<String> = what["entries"].as_array().unwrap().iter().map(|e| e.as_str().unwrap().into()).collect();
+    let first = &entries[0];
+    assert!(!whered.to_string().contains(&first.replace("!=", "≠")), "{model}: {whered}");
+    let turned = match first.split_once("!=") {
+        Some((var, value)) => format!("{var}={value}"),
+        None => first.replacen('=', "!=", 1),
+    };
+    ok(server, "POST", &at("edit"), json!({ "enter": turned }));
+    let check = ok(server, "POST", &at("check"), json!({}));
+    assert!(check["text"].as_str().unwrap().contains(&turned), "{model}: {check}");
+    let undone = ok(server, "POST", &at("edit"), json!({ "undo": true }));
+    assert_eq!(undone["redo"], json!(true));
+    assert!(!undone["entries"].to_string().contains(&turned));
+    let redone = ok(server, "POST", &at("edit"), json!({ "redo": true }));
+    assert!(redone["entries"].to_string().contains(&turned.replace('"', "\\\"")), "{model}: {redone}");
+    ok(server, "POST", &at("edit"), json!({ "undo": true }));
+    let steps = ok(server, "POST", &at("steps"), json!({ "most": 2 }));
+    assert_eq!(steps["steps"].as_array().unwrap().len(), 2, "{model}: {steps}");
+    assert!(steps["steps"][0]["svg"].as_str().unwrap().starts_with("<svg"));
+    let filled = ok(server, "POST", &at("fill"), json!({}));
+    assert!(filled["text"].is_string(), "{model}: {filled}");
+    let undone = ok(server, "POST", &at("edit"), json!({ "undo": true }));
+    assert_eq!(undone["entries"], json!(moves.map_or_else(Vec::new, |m| vec![format!("moves={m}")])), "{model}");
+    assert_eq!(ok(server, "DELETE", &format!("/api/sessions/{name}"), json!({}))["closed"], json!(name));
+    refused(call(server, "POST", &at("hint"), "{}"), 404);
+}
+
+#[test]
+fn every_route_answers_on_every_kind() {
+    // Generous: the other core may be busy.
+    let server = server(Config { timeout: Duration::from_secs(120), ..Config::default() });
+    every_route(&server, "csp/sudoku-17.toml", None);
+    every_route(&server, "csp/slitherlink.toml", None);
+    every_route(&server, "csp/nurikabe.toml", None);
+    every_route(&server, "akh-vaquot.toml", None);
+    every_route(&server, "tile-cover-end.toml", Some("L"));
+    // Keys and doors: a hint is the next leg; a move into the edge is named.
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "keys-doors/two-doors.toml" }));
+    let name = opened["session"].as_str().unwrap();
+    let hint = ok(&server, "POST", &format!("/api/sessions/{name}/hint"), json!({ "reveal": "what" }));
+    assert!(hint["text"].as_str().unwrap().contains("collect a next"), "{hint}");
+    ok(&server, "POST", &format!("/api/sessions/{name}/edit"), json!({ "enter": "moves=U" }));
+    let check = ok(&server, "POST", &format!("/api/sessions/{name}/check"), json!({}));
+    assert!(check["text"].as_str().unwrap().contains("leaves the grid"), "{check}");
+    let steps = ok(&server, "POST", &format!("/api/sessions/{name}/edit"), json!({ "entries": [] }));
+    assert_eq!(steps["entries"], json!([]));
+    let steps = ok(&server, "POST", &format!("/api/sessions/{name}/steps"), json!({}));
+    assert_eq!(steps["solved"], json!(true), "{steps}");
+    // The page and its files.
+    let page = call(&server, "GET", "/", "");
+    assert_eq!((page.status, page.content_type), (200, "text/html; charset=utf-8"));
+    for button in ["Hint", "Check", "Undo", "Redo", "Fill easy steps", "Steps"] {
+        assert!(page.text().contains(&format!(">{button}</button>")), "{button}");
+    }
+    assert!(page.text().contains("role=\"status\""));
+    assert_eq!(call(&server, "GET", "/play.js", "").content_type, "text/javascript; charset=utf-8");
+    assert!(ok(&server, "GET", "/api/models", json!({}))["models"].as_array().unwrap().len() > 20);
+}
+
+#[test]
+fn a_state_is_restored_from_its_entries_and_refused_when_unreadable() {
+    let server = server(Config::default());
+    let body = json!({ "model": "akh-vaquot.toml", "entries": ["fan 2=left"] });
+    assert_eq!(ok(&server, "POST", "/api/sessions", body)["entries"], json!(["fan 2=left"]));
+    let body = json!({ "model": "akh-vaquot.toml", "entries": ["fan 9=left"] });
+    let message = refused(call(&server, "POST", "/api/sessions", &body.to_string()), 400);
+    assert!(message.contains("fan 9"), "{message}");
+    assert_eq!(server.live_sessions(), 1, "a refused session is not kept");
+}
+
+#[test]
+fn hostile_requests_are_refused() {
+    let server = server(Config { body_cap: 1000, ..Config::default() });
+    let wrong_host = server.handle(&Request { method: "GET", url: "/", host: Some("evil.example:7357"), body: b"" });
+    assert!(refused(wrong_host, 403).contains("evil.example"));
+    refused(server.handle(&Request { method: "GET", url: "/", host: None, body: b"" }), 400);
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml" }));
+    let hint = format!("/api/sessions/{}/hint", opened["session"].as_str().unwrap());
+    assert!(refused(call(&server, "POST", &hint, &" ".repeat(1001)), 413).contains("at most 1000"));
+    assert!(refused(call(&server, "POST", &hint, "{\"reveal\":"), 400).contains("not JSON"));
+    assert!(refused(call(&server, "POST", &hint, "[1]"), 400).contains("expected a JSON object"));
+    assert!(refused(call(&server, "POST", &hint, "{\"reveal\":\"all\"}"), 400).contains("where, why or what"));
+    let steps = hint.replace("/hint", "/steps");
+    assert!(refused(call(&server, "POST", &steps, "{\"most\":-1}"), 400).contains("from 1"));
+    for path in ["/../Cargo.toml", "/api/../../etc/passwd", "/play.js/..", "/models/akh-vaquot.toml", "/api/nothing"] {
+        refused(call(&server, "GET", path, ""), 404);
+    }
+    for model in ["../Cargo.toml", "/etc/passwd", "csp/../../Cargo.toml", "nothing.toml"] {
+        let message = refused(call(&server, "POST", "/api/sessions", &json!({ "model": model }).to_string()), 404);
+        assert!(message.contains("no model is named"), "{message}");
+    }
+    refused(call(&server, "POST", "/", ""), 405);
+    refused(call(&server, "GET", "/api/sessions/0000", ""), 404);
+    let edit = hint.replace("/hint", "/edit");
+    assert!(refused(call(&server, "POST", &edit, "{}"), 400).contains("an edit of nothing"));
+    assert!(refused(call(&server, "POST", &edit, "{\"enter\":\"fan 2\"}"), 400).contains("NAME=VALUE"));
+}
+
+#[test]
+fn a_hint_that_takes_long_is_stopped_at_its_deadline() {
+    let server = server(Config { timeout: Duration::from_millis(1), ..Config::default() });
+    let body = json!({ "model": "csp/slitherlink-20x20.toml" });
+    let opened = ok(&server, "POST", "/api/sessions", body);
+    let hint = format!("/api/sessions/{}/hint", opened["session"].as_str().unwrap());
+    let message = refused(call(&server, "POST", &hint, "{\"reveal\":\"what\"}"), 503);
+    assert!(message.contains("stopped") || message.contains("deadline"), "{message}");
+}
+
+#[test]
+fn live_sessions_are_capped_and_the_idle_one_dropped() {
+    let server = server(Config { max_sessions: 2, ..Config::default() });
+    let open = || ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml" }))["session"].clone();
+    let first = open();
+    let second = open();
+    ok(&server, "GET", &format!("/api/sessions/{}", second.as_str().unwrap()), json!({}));
+    open();
+    assert_eq!(server.live_sessions(), 2);
+    refused(call(&server, "GET", &format!("/api/sessions/{}", first.as_str().unwrap()), ""), 404);
+    ok(&server, "GET", &format!("/api/sessions/{}", second.as_str().unwrap()), json!({}));
+}
