@@ -1,0 +1,299 @@
+//! What the genres share between their codecs, their models' parameters
+//! and their pzprv3 files: rooms from borders, parameter tables built and
+//! read back with their errors, and the solution's arrays read by name.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::codec::Walls;
+
+/// The rooms of a grid divided by `walls`: each cell's room, numbered from
+/// 0 in the order of each room's first cell in reading order (pzprjs's
+/// order), and each room's top cell (its leftmost column, then its top
+/// row: where pzprjs puts a room's number).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rooms {
+    /// The room of each cell, row by row.
+    pub of: Vec<usize>,
+    /// How many rooms.
+    pub count: usize,
+    /// Each room's top cell.
+    pub top: Vec<usize>,
+}
+
+impl Rooms {
+    /// The rooms `walls` make.
+    pub fn of(walls: &Walls) -> Rooms {
+        let (rows, cols) = (walls.rows, walls.cols);
+        let mut of = vec![usize::MAX; rows * cols];
+        let mut top = Vec::new();
+        for start in 0..rows * cols {
+            if of[start] != usize::MAX {
+                continue;
+            }
+            let id = top.len();
+            let (mut stack, mut best) = (vec![start], start);
+            of[start] = id;
+            while let Some(cell) = stack.pop() {
+                let (r, c) = (cell / cols, cell % cols);
+                if (c, r) < (best % cols, best / cols) {
+                    best = cell;
+                }
+                let open = [
+                    (r > 0 && !walls.below(r - 1, c)).then(|| cell - cols),
+                    (r + 1 < rows && !walls.below(r, c)).then(|| cell + cols),
+                    (c > 0 && !walls.right_of(r, c - 1)).then(|| cell - 1),
+                    (c + 1 < cols && !walls.right_of(r, c)).then(|| cell + 1),
+                ];
+                for next in open.into_iter().flatten() {
+                    if of[next] == usize::MAX {
+                        of[next] = id;
+                        stack.push(next);
+                    }
+                }
+            }
+            top.push(best);
+        }
+        Rooms { count: top.len(), of, top }
+    }
+
+    /// The walls between cells of different rooms.
+    pub fn walls(of: &[usize], rows: usize, cols: usize) -> Walls {
+        let mut walls = Walls::none(rows, cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                if c + 1 < cols {
+                    walls.vertical[r * (cols - 1) + c] = of[r * cols + c] != of[r * cols + c + 1];
+                }
+                if r + 1 < rows {
+                    walls.horizontal[r * cols + c] = of[r * cols + c] != of[(r + 1) * cols + c];
+                }
+            }
+        }
+        walls
+    }
+}
+
+/// A model's parameters as a TOML table, built value by value.
+#[derive(Clone, Debug, Default)]
+pub struct ParamsOut(pub toml::Table);
+
+impl ParamsOut {
+    /// An integer.
+    pub fn int(mut self, name: &str, value: impl Into<i64>) -> ParamsOut {
+        self.0.insert(name.into(), toml::Value::Integer(value.into()));
+        self
+    }
+
+    /// A Boolean.
+    pub fn bool(mut self, name: &str, value: bool) -> ParamsOut {
+        self.0.insert(name.into(), toml::Value::Boolean(value));
+        self
+    }
+
+    /// A 1-D array of integers.
+    pub fn list(mut self, name: &str, values: impl IntoIterator<Item = i64>) -> ParamsOut {
+        self.0.insert(name.into(), toml::Value::Array(values.into_iter().map(toml::Value::Integer).collect()));
+        self
+    }
+
+    /// A 2-D array of integers, `cols` to a row.
+    pub fn grid(self, name: &str, cols: usize, values: &[i32]) -> ParamsOut {
+        let rows = values.chunks(cols.max(1)).map(|row| row.iter().map(|&v| i64::from(v)).collect());
+        self.table(name, rows)
+    }
+
+    /// A 2-D array of integers, row by row.
+    pub fn table(mut self, name: &str, rows: impl IntoIterator<Item = Vec<i64>>) -> ParamsOut {
+        let row = |r: Vec<i64>| toml::Value::Array(r.into_iter().map(toml::Value::Integer).collect());
+        self.0.insert(name.into(), toml::Value::Array(rows.into_iter().map(row).collect()));
+        self
+    }
+}
+
+/// A parameter that does not hold what its genre needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamError {
+    /// The parameter.
+    pub param: String,
+    /// What was found.
+    pub found: String,
+    /// What was expected.
+    pub expected: String,
+}
+
+/// A model's parameters, read back into a genre's puzzle: each value with
+/// where it stands in its file, for errors.
+#[derive(Clone, Debug, Default)]
+pub struct ParamsIn {
+    values: BTreeMap<String, (toml::Value, Option<Range<usize>>)>,
+}
+
+impl ParamsIn {
+    /// Parameters from a table, each at `span` when known.
+    pub fn new(values: impl IntoIterator<Item = (String, toml::Value, Option<Range<usize>>)>) -> ParamsIn {
+        ParamsIn { values: values.into_iter().map(|(k, v, s)| (k, (v, s))).collect() }
+    }
+
+    /// Where parameter `name` stands in its file.
+    pub fn span(&self, name: &str) -> Option<Range<usize>> {
+        self.values.get(name).and_then(|(_, s)| s.clone())
+    }
+
+    fn get(&self, name: &str, expected: &str) -> Result<&toml::Value, ParamError> {
+        self.values.get(name).map(|(v, _)| v).ok_or_else(|| ParamError {
+            param: name.into(),
+            found: "no such parameter".into(),
+            expected: format!("`{name}` = {expected}"),
+        })
+    }
+
+    /// An integer in `range`.
+    pub fn int(&self, name: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, ParamError> {
+        let expected = format!("an integer from {} to {}", range.start(), range.end());
+        match self.get(name, &expected)? {
+            toml::Value::Integer(v) if range.contains(v) => Ok(*v),
+            other => Err(ParamError { param: name.into(), found: shown(other), expected }),
+        }
+    }
+
+    /// A Boolean.
+    pub fn bool(&self, name: &str) -> Result<bool, ParamError> {
+        match self.get(name, "true or false")? {
+            toml::Value::Boolean(b) => Ok(*b),
+            other => Err(ParamError { param: name.into(), found: shown(other), expected: "true or false".into() }),
+        }
+    }
+
+    /// A 2-D array of `rows` × `cols` integers, each of which `ok` takes
+    /// (`what` says which), row by row.
+    pub fn grid(
+        &self,
+        name: &str,
+        (rows, cols): (usize, usize),
+        ok: impl Fn(i64) -> bool,
+        what: &str,
+    ) -> Result<Vec<i32>, ParamError> {
+        let expected = format!("{rows} rows of {cols} integers, each {what}");
+        let bad = |found: String| ParamError { param: name.into(), found, expected: expected.clone() };
+        let toml::Value::Array(lines) = self.get(name, &expected)? else {
+            return Err(bad(shown(self.get(name, &expected)?)));
+        };
+        if lines.len() != rows {
+            return Err(bad(format!("{} rows", lines.len())));
+        }
+        let mut out = Vec::with_capacity(rows * cols);
+        for (r, line) in lines.iter().enumerate() {
+            let cells = line
+                .as_array()
+                .filter(|l| l.len() == cols)
+                .ok_or_else(|| bad(format!("row {} = {}", r + 1, shown(line))))?;
+            for (c, v) in cells.iter().enumerate() {
+                match v.as_integer() {
+                    Some(n) if ok(n) => out.push(n as i32),
+                    _ => return Err(bad(format!("{} at row {}, column {}", shown(v), r + 1, c + 1))),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A 1-D array of `len` integers, each of which `ok` takes.
+    pub fn list(&self, name: &str, len: usize, ok: impl Fn(i64) -> bool, what: &str) -> Result<Vec<i32>, ParamError> {
+        let expected = format!("an array of {len} integers, each {what}");
+        let bad = |found: String| ParamError { param: name.into(), found, expected: expected.clone() };
+        let value = self.get(name, &expected)?;
+        let items = value.as_array().filter(|a| a.len() == len).ok_or_else(|| bad(shown(value)))?;
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, v)| match v.as_integer() {
+                Some(n) if ok(n) => Ok(n as i32),
+                _ => Err(bad(format!("{} at item {}", shown(v), k + 1))),
+            })
+            .collect()
+    }
+}
+
+fn shown(value: &toml::Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 { format!("{}...", text.chars().take(40).collect::<String>()) } else { text }
+}
+
+/// A solution as `solve --format json` gives it, read by variable name.
+pub struct Answer<'a>(pub &'a Value);
+
+impl Answer<'_> {
+    fn array(&self, name: &str, rows: usize, cols: usize) -> Result<Vec<&Value>, String> {
+        let lines = self.0[name].as_array().ok_or_else(|| format!("the solution has no array `{name}`"))?;
+        if lines.len() != rows {
+            return Err(format!("`{name}` has {} rows; expected {rows}", lines.len()));
+        }
+        let mut out = Vec::with_capacity(rows * cols);
+        for line in lines {
+            let cells = line.as_array().filter(|l| l.len() == cols);
+            out.extend(cells.ok_or_else(|| format!("a row of `{name}` is not {cols} long"))?);
+        }
+        Ok(out)
+    }
+
+    /// A `rows` × `cols` Boolean array, row by row.
+    pub fn bools(&self, name: &str, rows: usize, cols: usize) -> Result<Vec<bool>, String> {
+        let values = self.array(name, rows, cols)?;
+        values.into_iter().map(|v| v.as_bool().ok_or_else(|| format!("`{name}` holds {v}, not a Boolean"))).collect()
+    }
+
+    /// A `rows` × `cols` integer array, row by row.
+    pub fn ints(&self, name: &str, rows: usize, cols: usize) -> Result<Vec<i64>, String> {
+        let values = self.array(name, rows, cols)?;
+        values.into_iter().map(|v| v.as_i64().ok_or_else(|| format!("`{name}` holds {v}, not an integer"))).collect()
+    }
+
+    /// The cells of each route the solution lists under `key` (`grid_path`
+    /// or `grid_loop`), in order, as (row, column) in the array's indices.
+    pub fn routes(&self, key: &str) -> Result<Vec<Vec<(i64, i64)>>, String> {
+        let routes = self.0[key].as_array().ok_or_else(|| format!("the solution lists no `{key}`"))?;
+        let cell = |c: &Value| Some((c.get(0)?.as_i64()?, c.get(1)?.as_i64()?));
+        routes
+            .iter()
+            .map(|r| {
+                let cells = r["cells"].as_array().ok_or_else(|| format!("a `{key}` without cells"))?;
+                cells.iter().map(|c| cell(c).ok_or_else(|| format!("a cell {c} of `{key}`"))).collect()
+            })
+            .collect()
+    }
+}
+
+/// Lines between neighbouring cells from routes through cell centres:
+/// (vertical borders `rows` × (`cols` - 1), horizontal (`rows` - 1) ×
+/// `cols`), each counting the routes that cross it; `origin` is the
+/// routes' index of the first row and column.
+pub fn route_lines(routes: &[Vec<(i64, i64)>], rows: usize, cols: usize, origin: i64, closed: bool) -> Walls3 {
+    let mut lines =
+        Walls3 { vertical: vec![0; rows * cols.saturating_sub(1)], horizontal: vec![0; rows.saturating_sub(1) * cols] };
+    for route in routes {
+        let steps = route.windows(2).map(|w| (w[0], w[1]));
+        let closing = (closed && route.len() > 2).then(|| (route[route.len() - 1], route[0]));
+        for (a, b) in steps.chain(closing) {
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            let (r, c) = ((a.0 - origin) as usize, (a.1 - origin) as usize);
+            if a.0 == b.0 && b.1 == a.1 + 1 {
+                lines.vertical[r * (cols - 1) + c] += 1;
+            } else if a.1 == b.1 && b.0 == a.0 + 1 {
+                lines.horizontal[r * cols + c] += 1;
+            }
+        }
+    }
+    lines
+}
+
+/// A count per border of a grid (lines or bridges across it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walls3 {
+    /// `rows` × (`cols` - 1).
+    pub vertical: Vec<u8>,
+    /// (`rows` - 1) × `cols`.
+    pub horizontal: Vec<u8>,
+}

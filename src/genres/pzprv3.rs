@@ -1,0 +1,78 @@
+//! pzprjs's own file format ("pzprv3" text, which puzz.link opens with
+//! File > Open), written block by block: a header (the format version, the
+//! genre, the size), then grids of tokens, each row a line with every
+//! token followed by a space.
+
+use super::codec::Walls;
+
+/// A pzprv3 file being written.
+#[derive(Clone, Debug)]
+pub struct FileText {
+    text: String,
+}
+
+impl FileText {
+    /// The header: `version` (`pzprv3`, `pzprv3.1`, ...), the genre id and
+    /// the size lines (rows then columns; one line for sudoku).
+    pub fn new(version: &str, pid: &str, sizes: &[usize]) -> FileText {
+        let mut text = format!("{version}\n{pid}\n");
+        for size in sizes {
+            text.push_str(&format!("{size}\n"));
+        }
+        FileText { text }
+    }
+
+    /// One line as it is.
+    pub fn line(mut self, line: &str) -> FileText {
+        self.text.push_str(line);
+        self.text.push('\n');
+        self
+    }
+
+    /// A block of `rows` lines of `cols` tokens each.
+    pub fn grid(mut self, rows: usize, cols: usize, token: impl Fn(usize, usize) -> String) -> FileText {
+        for r in 0..rows {
+            for c in 0..cols {
+                self.text.push_str(&token(r, c));
+                self.text.push(' ');
+            }
+            self.text.push('\n');
+        }
+        self
+    }
+
+    /// The inner borders of a grid as pzprjs's BorderQues/BorderAns/
+    /// BorderLine blocks: the vertical ones, then the horizontal ones.
+    pub fn borders(self, rows: usize, cols: usize, token: impl Fn(bool, usize, usize) -> String) -> FileText {
+        self.grid(rows, cols - 1, |r, c| token(true, r, c)).grid(rows - 1, cols, |r, c| token(false, r, c))
+    }
+
+    /// Given borders as `1` and `0`.
+    pub fn walls(self, walls: &Walls) -> FileText {
+        self.borders(walls.rows, walls.cols, |vertical, r, c| {
+            let on = if vertical { walls.right_of(r, c) } else { walls.below(r, c) };
+            if on { "1" } else { "0" }.to_string()
+        })
+    }
+
+    /// The rooms block of npm pzpr's files (AreaRoom): the number of rooms,
+    /// then each cell's room.
+    pub fn rooms(self, rooms: &super::board::Rooms, rows: usize, cols: usize) -> FileText {
+        self.line(&rooms.count.to_string()).grid(rows, cols, |r, c| rooms.of[r * cols + c].to_string())
+    }
+
+    /// The text.
+    pub fn finish(self) -> String {
+        self.text
+    }
+}
+
+/// A clue as pzprjs's CellQnum writes it: the number, `-` for a clue
+/// without a number, `.` for none.
+pub fn qnum(v: i32) -> String {
+    match v {
+        -2 => "-".to_string(),
+        v if v < 0 => ".".to_string(),
+        v => v.to_string(),
+    }
+}
