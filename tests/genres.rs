@@ -13,12 +13,16 @@
 //! and a few others came after npm's 0.10.1); those are judged by the
 //! answer text and somaria's own independent check alone.
 
+#[path = "genres/cli.rs"]
+mod cli;
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use somaria::genres::{self, Instance};
+use somaria::genres::{self, Answer, Instance};
 use somaria::{CountOptions, SolveOptions, Status};
 
 fn samples() -> Value {
@@ -76,14 +80,14 @@ fn check_sample(id: &str) {
     let report = opened.puzzle.solve(&SolveOptions::default()).unwrap();
     assert_eq!(report.status, Status::Solved);
     let answer = report.solution.unwrap().json;
-    let file = instance.file(Some(&answer)).unwrap();
+    let file = instance.file(&Answer::Solution(&answer)).unwrap();
     if let Some(expected) = sample["answer"].as_str() {
         assert_eq!(file, expected, "{id}: the pzprv3 answer is the sample's");
     }
     match judge(id, &file) {
         Ok(verdict) => {
             assert_eq!(verdict["complete"], true, "pzprjs judges {id}'s answer: {verdict}\n{file}");
-            let question = judge(id, &instance.file(None).unwrap()).unwrap();
+            let question = judge(id, &instance.file(&Answer::Question).unwrap()).unwrap();
             assert_eq!(question["complete"], false, "pzprjs judges {id}'s question alone: {question}");
         }
         Err(why) => eprintln!("{id}: pzprjs's checker skipped: {why}"),

@@ -222,39 +222,115 @@ fn shown(value: &toml::Value) -> String {
     if text.chars().count() > 40 { format!("{}...", text.chars().take(40).collect::<String>()) } else { text }
 }
 
-/// A solution as `solve --format json` gives it, read by variable name.
-pub struct Answer<'a>(pub &'a Value);
+/// What a pzprv3 file is written with: nothing (the question alone), a
+/// solution as `solve --format json` gives it, or the state `steps`
+/// reached (the facts known, `"across[0,3]" = false`), read by variable
+/// name.
+#[derive(Clone, Debug)]
+pub enum Answer<'a> {
+    /// The question alone.
+    Question,
+    /// A whole solution.
+    Solution(&'a Value),
+    /// The facts known, by the model's names of the cells.
+    State(BTreeMap<String, Value>),
+}
 
-impl Answer<'_> {
-    fn array(&self, name: &str, rows: usize, cols: usize) -> Result<Vec<&Value>, String> {
-        let lines = self.0[name].as_array().ok_or_else(|| format!("the solution has no array `{name}`"))?;
-        if lines.len() != rows {
-            return Err(format!("`{name}` has {} rows; expected {rows}", lines.len()));
+impl<'a> Answer<'a> {
+    /// The state of a list of `steps` facts (`{"var", "op", "value"}`): the
+    /// values known, a Boolean ruled out counting as the other one.
+    pub fn of_facts(facts: &[Value]) -> Answer<'a> {
+        let mut known = BTreeMap::new();
+        for fact in facts {
+            let (Some(var), Some(op)) = (fact["var"].as_str(), fact["op"].as_str()) else { continue };
+            let value = match (op, &fact["value"]) {
+                ("=", v) => v.clone(),
+                ("!=", Value::Bool(b)) => Value::Bool(!b),
+                _ => continue,
+            };
+            known.insert(var.to_string(), value);
         }
-        let mut out = Vec::with_capacity(rows * cols);
-        for line in lines {
-            let cells = line.as_array().filter(|l| l.len() == cols);
-            out.extend(cells.ok_or_else(|| format!("a row of `{name}` is not {cols} long"))?);
+        Answer::State(known)
+    }
+
+    /// Whether this is a state, whose ruled-out marks are written (a cross,
+    /// a dot) where a solution leaves the cell plain.
+    pub fn is_state(&self) -> bool {
+        matches!(self, Answer::State(_))
+    }
+
+    /// The `rows` × `cols` values of array `name`, row by row, `None` where
+    /// unknown; `origin` is the model's first index of each dimension.
+    fn values(&self, name: &str, origin: (i64, i64), rows: usize, cols: usize) -> Result<Vec<Option<&Value>>, String> {
+        match self {
+            Answer::Question => Ok(vec![None; rows * cols]),
+            Answer::State(known) => Ok((0..rows * cols)
+                .map(|k| {
+                    known.get(&format!("{name}[{},{}]", origin.0 + (k / cols) as i64, origin.1 + (k % cols) as i64))
+                })
+                .collect()),
+            Answer::Solution(solution) => {
+                let lines = solution[name].as_array().ok_or_else(|| format!("the solution has no array `{name}`"))?;
+                if lines.len() != rows {
+                    return Err(format!("`{name}` has {} rows; expected {rows}", lines.len()));
+                }
+                let mut out = Vec::with_capacity(rows * cols);
+                for line in lines {
+                    let cells = line.as_array().filter(|l| l.len() == cols);
+                    out.extend(cells.ok_or_else(|| format!("a row of `{name}` is not {cols} long"))?.iter().map(Some));
+                }
+                Ok(out)
+            }
         }
-        Ok(out)
     }
 
     /// A `rows` × `cols` Boolean array, row by row.
-    pub fn bools(&self, name: &str, rows: usize, cols: usize) -> Result<Vec<bool>, String> {
-        let values = self.array(name, rows, cols)?;
-        values.into_iter().map(|v| v.as_bool().ok_or_else(|| format!("`{name}` holds {v}, not a Boolean"))).collect()
+    pub fn bools(&self, name: &str, origin: (i64, i64), rows: usize, cols: usize) -> Result<Vec<Option<bool>>, String> {
+        let values = self.values(name, origin, rows, cols)?;
+        let read = |v: &Value| v.as_bool().ok_or_else(|| format!("`{name}` holds {v}, not a Boolean"));
+        values.into_iter().map(|v| v.map(read).transpose()).collect()
     }
 
     /// A `rows` × `cols` integer array, row by row.
-    pub fn ints(&self, name: &str, rows: usize, cols: usize) -> Result<Vec<i64>, String> {
-        let values = self.array(name, rows, cols)?;
-        values.into_iter().map(|v| v.as_i64().ok_or_else(|| format!("`{name}` holds {v}, not an integer"))).collect()
+    pub fn ints(&self, name: &str, origin: (i64, i64), rows: usize, cols: usize) -> Result<Vec<Option<i64>>, String> {
+        let values = self.values(name, origin, rows, cols)?;
+        let read = |v: &Value| v.as_i64().ok_or_else(|| format!("`{name}` holds {v}, not an integer"));
+        values.into_iter().map(|v| v.map(read).transpose()).collect()
+    }
+
+    /// A 1-D integer array of `len`, from index `origin`.
+    pub fn list(&self, name: &str, origin: i64, len: usize) -> Result<Vec<Option<i64>>, String> {
+        match self {
+            Answer::Question => Ok(vec![None; len]),
+            Answer::State(known) => Ok((0..len)
+                .map(|k| known.get(&format!("{name}[{}]", origin + k as i64)).and_then(Value::as_i64))
+                .collect()),
+            Answer::Solution(solution) => {
+                let items = solution[name].as_array().filter(|a| a.len() == len);
+                let items = items.ok_or_else(|| format!("the solution has no array `{name}` of {len}"))?;
+                items.iter().map(|v| v.as_i64().map(Some).ok_or_else(|| format!("`{name}` holds {v}"))).collect()
+            }
+        }
+    }
+
+    /// The token of a Boolean mark: `yes` when on; when ruled out, `no` in a
+    /// state (a cross, a dot) and `plain` in a solution, which marks only
+    /// what is on, as pzprjs's answers do; `plain` when unknown.
+    pub fn mark(&self, value: Option<bool>, yes: &str, no: &str, plain: &str) -> String {
+        match value {
+            Some(true) => yes,
+            Some(false) if self.is_state() => no,
+            _ => plain,
+        }
+        .to_string()
     }
 
     /// The cells of each route the solution lists under `key` (`grid_path`
-    /// or `grid_loop`), in order, as (row, column) in the array's indices.
+    /// or `grid_loop`), in order, as (row, column) in the array's indices;
+    /// none for a question or a state.
     pub fn routes(&self, key: &str) -> Result<Vec<Vec<(i64, i64)>>, String> {
-        let routes = self.0[key].as_array().ok_or_else(|| format!("the solution lists no `{key}`"))?;
+        let Answer::Solution(solution) = self else { return Ok(Vec::new()) };
+        let routes = solution[key].as_array().ok_or_else(|| format!("the solution lists no `{key}`"))?;
         let cell = |c: &Value| Some((c.get(0)?.as_i64()?, c.get(1)?.as_i64()?));
         routes
             .iter()

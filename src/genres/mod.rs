@@ -33,10 +33,10 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::{self, Puzzle};
+pub use board::Answer;
 use board::{ParamError, ParamsIn};
 use codec::Unwritable;
 use url::{Envelope, UrlError};
@@ -91,8 +91,8 @@ pub trait Instance: fmt::Debug + Send + Sync {
     /// The values of its model's parameters.
     fn params(&self) -> toml::Table;
     /// The pzprjs file of the puzzle, with `answer` (a solution of its
-    /// model, as `solve --format json` writes it) filled in.
-    fn file(&self, answer: Option<&Value>) -> Result<String, String>;
+    /// model, or a state `steps` reached) filled in.
+    fn file(&self, answer: &Answer<'_>) -> Result<String, String>;
 }
 
 /// Every genre, one row each.

@@ -6,8 +6,6 @@
 //! clues, a zero background block, then the loop's edges on the cells'
 //! sides, the frame included.
 
-use serde_json::Value;
-
 use super::board::{Answer, ParamError, ParamsIn, ParamsOut};
 use super::codec::{Cells, FOUR_CELL, Unwritable, encode_body};
 use super::pzprv3::{FileText, qnum};
@@ -74,22 +72,21 @@ impl Instance for Slither {
         p.grid("clue", self.cols, &self.clues).bool("full", self.full).0
     }
 
-    fn file(&self, answer: Option<&Value>) -> Result<String, String> {
+    fn file(&self, answer: &Answer<'_>) -> Result<String, String> {
         let (rows, cols) = (self.rows, self.cols);
-        let (across, down) = match answer {
-            Some(a) => (Answer(a).bools("across", rows + 1, cols)?, Answer(a).bools("down", rows, cols + 1)?),
-            None => (vec![false; (rows + 1) * cols], vec![false; rows * (cols + 1)]),
-        };
+        let across = answer.bools("across", (0, 0), rows + 1, cols)?;
+        let down = answer.bools("down", (0, 0), rows, cols + 1)?;
         let mut file = FileText::new("pzprv3.1", "slither", &[rows, cols]);
         if self.full {
             file = file.line("f");
         }
-        let bit = |b: bool| if b { "1" } else { "0" }.to_string();
+        // A line is 1, a cross (a side the loop does not take) -1.
+        let line = |b: Option<bool>| answer.mark(b, "1", "-1", "0");
         let file = file
             .grid(rows, cols, |r, c| qnum(self.clues[r * cols + c]))
             .grid(rows, cols, |_, _| "0".into())
-            .grid(rows, cols + 1, |r, c| bit(down[r * (cols + 1) + c]))
-            .grid(rows + 1, cols, |r, c| bit(across[r * cols + c]));
+            .grid(rows, cols + 1, |r, c| line(down[r * (cols + 1) + c]))
+            .grid(rows + 1, cols, |r, c| line(across[r * cols + c]));
         Ok(file.finish())
     }
 }
