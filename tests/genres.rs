@@ -13,6 +13,8 @@
 //! and a few others came after npm's 0.10.1); those are judged by the
 //! answer text and somaria's own independent check alone.
 
+#[path = "genres/brute.rs"]
+mod brute;
 #[path = "genres/cli.rs"]
 mod cli;
 mod common;
@@ -41,22 +43,34 @@ fn pzpr_modules() -> Option<PathBuf> {
     (node && dir.join("pzpr").is_dir()).then_some(dir)
 }
 
+/// Runs a node `script` with `args` and `input` on its standard input.
+fn node_run(script: &str, args: &[&str], modules: &std::path::Path, input: &str) -> std::process::Output {
+    let mut child = Command::new("node")
+        .arg(script)
+        .args(args)
+        .env("NODE_PATH", modules)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A node script's standard output; it must exit 0.
+fn node(script: &str, args: &[&str], modules: &std::path::Path, input: &str) -> String {
+    let out = node_run(script, args, modules, input);
+    assert_eq!(out.status.code(), Some(0), "{script} failed");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// pzprjs's verdict on a pzprv3 file, or why there is none.
 fn judge(genre: &str, file: &str) -> Result<Value, String> {
     let Some(modules) = pzpr_modules() else {
         return Err("node or the npm package pzpr is missing (npm install --prefix target/pzpr pzpr@0.10.1)".into());
     };
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/node/pzpr-check.js");
-    let mut child = Command::new("node")
-        .arg(script)
-        .arg(genre)
-        .env("NODE_PATH", modules)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(file.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = node_run(script, &[genre], &modules, file);
     let verdict: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     match out.status.code() {
         Some(0) => Ok(verdict),
@@ -114,4 +128,4 @@ macro_rules! samples {
     };
 }
 
-samples!(slither);
+samples!(slither, nurikabe);

@@ -7,7 +7,10 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use super::codec::Walls;
+use crate::rng::SplitMix64;
+
+use super::codec::{Cells, Token, Unwritable, Walls, encode_body};
+use super::url::{Envelope, MAX_SIDE, UrlError};
 
 /// The rooms of a grid divided by `walls`: each cell's room, numbered from
 /// 0 in the order of each room's first cell in reading order (pzprjs's
@@ -372,4 +375,74 @@ pub struct Walls3 {
     pub vertical: Vec<u8>,
     /// (`rows` - 1) × `cols`.
     pub horizontal: Vec<u8>,
+}
+
+/// A grid of one number (or none) per cell, the puzzle of many genres:
+/// `-1` an empty cell, `-2` a clue without a number (pzprjs's `?`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClueGrid {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The clues, row by row.
+    pub clues: Vec<i32>,
+}
+
+impl ClueGrid {
+    /// The codec of a body that is the grid's cells written with `tokens`.
+    pub fn codec(rows: usize, cols: usize, tokens: &'static [&'static dyn Token<i32>]) -> Cells<i32> {
+        Cells { len: rows * cols, blank: -1, tokens, what: "cell" }
+    }
+
+    /// The grid of a URL whose body is its cells written with `tokens`.
+    pub fn decode(env: &Envelope<'_>, tokens: &'static [&'static dyn Token<i32>]) -> Result<ClueGrid, UrlError> {
+        let clues = env.decode(&ClueGrid::codec(env.rows, env.cols, tokens))?;
+        Ok(ClueGrid { rows: env.rows, cols: env.cols, clues })
+    }
+
+    /// The body, its cells written with `tokens`.
+    pub fn body(&self, tokens: &'static [&'static dyn Token<i32>]) -> Result<String, Unwritable> {
+        encode_body(&ClueGrid::codec(self.rows, self.cols, tokens), &self.clues)
+    }
+
+    /// The parameters `rows`, `cols` and `clue`.
+    pub fn params(&self) -> ParamsOut {
+        ParamsOut::default().int("rows", self.rows as i64).int("cols", self.cols as i64).grid(
+            "clue",
+            self.cols,
+            &self.clues,
+        )
+    }
+
+    /// The grid read back from `rows`, `cols` and `clue`, each clue one
+    /// that `ok` takes (`what` says which).
+    pub fn read(p: &ParamsIn, ok: impl Fn(i64) -> bool, what: &str) -> Result<ClueGrid, ParamError> {
+        let (rows, cols) = read_size(p)?;
+        let clues = p.grid("clue", (rows, cols), ok, what)?;
+        Ok(ClueGrid { rows, cols, clues })
+    }
+
+    /// A random grid: each cell a clue with chance `density`, its value
+    /// drawn by `value`.
+    pub fn random(
+        rng: &mut SplitMix64,
+        (rows, cols): (usize, usize),
+        density: f64,
+        value: impl Fn(&mut SplitMix64) -> i32,
+    ) -> ClueGrid {
+        let clues = (0..rows * cols).map(|_| if rng.chance(density) { value(rng) } else { -1 }).collect();
+        ClueGrid { rows, cols, clues }
+    }
+
+    /// The clue at (r, c), from 0.
+    pub fn at(&self, r: usize, c: usize) -> i32 {
+        self.clues[r * self.cols + c]
+    }
+}
+
+/// The parameters `rows` and `cols`, each from 1 to [`MAX_SIDE`].
+pub fn read_size(p: &ParamsIn) -> Result<(usize, usize), ParamError> {
+    let side = 1..=MAX_SIDE as i64;
+    Ok((p.int("rows", side.clone())? as usize, p.int("cols", side)? as usize))
 }

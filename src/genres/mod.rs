@@ -26,6 +26,7 @@ pub mod codec;
 pub mod pzprv3;
 pub mod url;
 
+mod nurikabe;
 mod slither;
 
 use std::collections::BTreeMap;
@@ -36,6 +37,7 @@ use serde::Deserialize;
 
 use crate::model::{LoadError, Problem, Source, Spanned};
 use crate::puzzles::{self, Puzzle};
+use crate::rng::SplitMix64;
 pub use board::Answer;
 use board::{ParamError, ParamsIn};
 use codec::Unwritable;
@@ -61,6 +63,9 @@ pub struct Genre {
     pub decode: fn(&Envelope<'_>) -> Result<Box<dyn Instance>, UrlError>,
     /// Reads the puzzle back from its model's parameters.
     pub read: fn(&ParamsIn) -> Result<Box<dyn Instance>, ParamError>,
+    /// A random puzzle of `rows` × `cols` (random clues, solvable or not),
+    /// for property tests of the codec and the model.
+    pub random: fn(&mut SplitMix64, usize, usize) -> Box<dyn Instance>,
 }
 
 impl fmt::Debug for Genre {
@@ -96,7 +101,7 @@ pub trait Instance: fmt::Debug + Send + Sync {
 }
 
 /// Every genre, one row each.
-pub static GENRES: &[&Genre] = &[&slither::GENRE];
+pub static GENRES: &[&Genre] = &[&slither::GENRE, &nurikabe::GENRE];
 
 /// The genre that `name` (an id or an alias) names.
 ///

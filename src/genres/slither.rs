@@ -6,7 +6,7 @@
 //! clues, a zero background block, then the loop's edges on the cells'
 //! sides, the frame included.
 
-use super::board::{Answer, ParamError, ParamsIn, ParamsOut};
+use super::board::{Answer, ClueGrid, ParamError, ParamsIn, ParamsOut};
 use super::codec::{Cells, FOUR_CELL, Unwritable, encode_body};
 use super::pzprv3::{FileText, qnum};
 use super::url::{Envelope, MAX_SIDE, UrlError};
@@ -22,6 +22,11 @@ pub static GENRE: Genre = Genre {
     sample: "https://puzz.link/p?slither/5/5/cbcbcddad",
     decode,
     read,
+    random: |rng, rows, cols| {
+        let grid =
+            ClueGrid::random(rng, (rows, cols), 0.4, |rng| if rng.chance(0.05) { -2 } else { rng.below(4) as i32 });
+        Box::new(Slither { rows, cols, clues: grid.clues, full: rng.chance(0.1) })
+    },
 };
 
 /// A slitherlink: its clues row by row (-1 none, -2 a clue without a
