@@ -128,4 +128,22 @@ macro_rules! samples {
     };
 }
 
-samples!(slither, nurikabe);
+samples!(
+    slither,
+    nurikabe,
+    heyawake,
+    starbattle,
+    lightup,
+    shikaku,
+    hitori,
+    sudoku,
+    numlin,
+    kurodoko,
+    norinori,
+    yinyang,
+    mashu,
+    yajilin,
+    ripple,
+    creek,
+    skyscrapers
+);

@@ -446,3 +446,90 @@ pub fn read_size(p: &ParamsIn) -> Result<(usize, usize), ParamError> {
     let side = 1..=MAX_SIDE as i64;
     Ok((p.int("rows", side.clone())? as usize, p.int("cols", side)? as usize))
 }
+
+/// A grid divided into rooms by borders, the puzzle of the region genres.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomGrid {
+    /// The borders.
+    pub walls: Walls,
+    /// The rooms they make.
+    pub rooms: Rooms,
+}
+
+impl RoomGrid {
+    /// The rooms of `walls`.
+    pub fn new(walls: Walls) -> RoomGrid {
+        let rooms = Rooms::of(&walls);
+        RoomGrid { walls, rooms }
+    }
+
+    /// Rows and columns.
+    pub fn size(&self) -> (usize, usize) {
+        (self.walls.rows, self.walls.cols)
+    }
+
+    /// The parameters `rows`, `cols`, `rooms` (how many) and `room` (each
+    /// cell's room, from 1 in pzprjs's order).
+    pub fn params(&self) -> ParamsOut {
+        let (rows, cols) = self.size();
+        let ids: Vec<i32> = self.rooms.of.iter().map(|&r| r as i32 + 1).collect();
+        let p = ParamsOut::default().int("rows", rows as i64).int("cols", cols as i64);
+        p.int("rooms", self.rooms.count as i64).grid("room", cols, &ids)
+    }
+
+    /// The rooms read back from `rows`, `cols`, `rooms` and `room`: each
+    /// room's cells one piece, the rooms numbered 1 to `rooms`.
+    pub fn read(p: &ParamsIn) -> Result<RoomGrid, ParamError> {
+        let (rows, cols) = read_size(p)?;
+        let count = p.int("rooms", 1..=(rows * cols) as i64)?;
+        let ids = p.grid("room", (rows, cols), |v| (1..=count).contains(&v), &format!("a room from 1 to {count}"))?;
+        let ids: Vec<usize> = ids.into_iter().map(|v| v as usize).collect();
+        let grid = RoomGrid::new(Rooms::walls(&ids, rows, cols));
+        if grid.rooms.count != count as usize {
+            let found = format!("{} pieces of cells of one room each", grid.rooms.count);
+            let expected = format!("{count} rooms, each one piece of cells next to each other");
+            return Err(ParamError { param: "room".into(), found, expected });
+        }
+        Ok(grid)
+    }
+
+    /// A random division: random borders, then only those between two
+    /// rooms kept (a border inside a room does not survive a model's
+    /// `room` parameter).
+    pub fn random(rng: &mut SplitMix64, rows: usize, cols: usize) -> RoomGrid {
+        let mut walls = Walls::none(rows, cols);
+        for wall in walls.vertical.iter_mut().chain(walls.horizontal.iter_mut()) {
+            *wall = rng.chance(0.45);
+        }
+        let rooms = Rooms::of(&walls);
+        RoomGrid::new(Rooms::walls(&rooms.of, rows, cols))
+    }
+}
+
+/// One value per room, placed as pzprjs places it: at the room's top cell
+/// (its leftmost column, then its top row).
+pub fn room_values_at_top(rooms: &Rooms, values: &[i32], cells: usize) -> Vec<i32> {
+    let mut grid = vec![-1; cells];
+    for (room, &top) in rooms.top.iter().enumerate() {
+        grid[top] = values[room];
+    }
+    grid
+}
+
+/// The value of each room from a grid that gives at most one per room,
+/// anywhere in it (read back from a `clue` parameter).
+pub fn room_values_of_grid(rooms: &Rooms, grid: &[i32], param: &str) -> Result<Vec<i32>, ParamError> {
+    let mut values = vec![-1; rooms.count];
+    for (cell, &v) in grid.iter().enumerate() {
+        if v == -1 {
+            continue;
+        }
+        let room = rooms.of[cell];
+        if values[room] != -1 {
+            let found = format!("two numbers in room {}", room + 1);
+            return Err(ParamError { param: param.into(), found, expected: "at most one number per room".into() });
+        }
+        values[room] = v;
+    }
+    Ok(values)
+}

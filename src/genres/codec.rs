@@ -222,6 +222,23 @@ where
     }
 }
 
+/// A part pzprjs always writes but reads as blank when the body ends
+/// before it (a heyawake's room numbers).
+pub struct Trailing<C>(pub C);
+
+impl<C: Codec> Codec for Trailing<C> {
+    type Value = C::Value;
+    fn decode(&self, r: &mut Reader<'_>) -> Result<C::Value, Fault> {
+        if r.at_end() { Ok(self.0.blank()) } else { self.0.decode(r) }
+    }
+    fn encode(&self, value: &C::Value, out: &mut String) -> Result<(), Unwritable> {
+        self.0.encode(value, out)
+    }
+    fn blank(&self) -> C::Value {
+        self.0.blank()
+    }
+}
+
 /// One literal character, such as the `/` between two parts.
 pub struct Literal(pub u8);
 

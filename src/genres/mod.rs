@@ -26,8 +26,23 @@ pub mod codec;
 pub mod pzprv3;
 pub mod url;
 
+mod creek;
+mod heyawake;
+mod hitori;
+mod kurodoko;
+mod lightup;
+mod mashu;
+mod norinori;
+mod numlin;
 mod nurikabe;
+mod ripple;
+mod shikaku;
+mod skyscrapers;
 mod slither;
+mod starbattle;
+mod sudoku;
+mod yajilin;
+mod yinyang;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -101,7 +116,25 @@ pub trait Instance: fmt::Debug + Send + Sync {
 }
 
 /// Every genre, one row each.
-pub static GENRES: &[&Genre] = &[&slither::GENRE, &nurikabe::GENRE];
+pub static GENRES: &[&Genre] = &[
+    &slither::GENRE,
+    &nurikabe::GENRE,
+    &heyawake::GENRE,
+    &starbattle::GENRE,
+    &lightup::GENRE,
+    &shikaku::GENRE,
+    &hitori::GENRE,
+    &sudoku::GENRE,
+    &numlin::GENRE,
+    &kurodoko::GENRE,
+    &norinori::GENRE,
+    &yinyang::GENRE,
+    &mashu::GENRE,
+    &yajilin::GENRE,
+    &ripple::GENRE,
+    &creek::GENRE,
+    &skyscrapers::GENRE,
+];
 
 /// The genre that `name` (an id or an alias) names.
 ///

@@ -3,6 +3,7 @@
 //! genre, the size), then grids of tokens, each row a line with every
 //! token followed by a space.
 
+use super::board::Answer;
 use super::codec::Walls;
 
 /// A pzprv3 file being written.
@@ -74,5 +75,36 @@ pub fn qnum(v: i32) -> String {
         -2 => "-".to_string(),
         v if v < 0 => ".".to_string(),
         v => v.to_string(),
+    }
+}
+
+impl FileText {
+    /// The clues of a grid as pzprjs's CellQnum (`-` for a clue without a
+    /// number, `.` for none).
+    pub fn qnums(self, rows: usize, cols: usize, clues: &[i32]) -> FileText {
+        self.grid(rows, cols, |r, c| qnum(clues[r * cols + c]))
+    }
+
+    /// Shaded cells as pzprjs's CellAns: `#` shaded, `+` a dot (a cell
+    /// known unshaded, in a state), `.`.
+    pub fn shading(self, rows: usize, cols: usize, answer: &Answer<'_>, shaded: &[Option<bool>]) -> FileText {
+        self.grid(rows, cols, |r, c| answer.mark(shaded[r * cols + c], "#", "+", "."))
+    }
+
+    /// Lines between cell centres as pzprjs's BorderLine: the vertical
+    /// borders (between (r, c) and (r, c + 1)), then the horizontal ones;
+    /// `1` a line, `-1` a cross (in a state), `0`.
+    pub fn center_lines(
+        self,
+        rows: usize,
+        cols: usize,
+        answer: &Answer<'_>,
+        across: &[Option<bool>],
+        down: &[Option<bool>],
+    ) -> FileText {
+        self.borders(rows, cols, |vertical, r, c| {
+            let on = if vertical { across[r * (cols - 1) + c] } else { down[r * cols + c] };
+            answer.mark(on, "1", "-1", "0")
+        })
     }
 }

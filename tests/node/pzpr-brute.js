@@ -12,7 +12,8 @@
 //   prints one line per job: {"count": n, "complete": bool, "slots": k, "first": pzprv3 text or null}
 //
 // A value pzprjs's board refuses for an item (a shaded number in nurikabe)
-// is skipped, so no filling is counted twice. "empty" keeps the items
+// is skipped, so no filling is counted twice; so is a number outside the
+// cell's own range (getminnum..getmaxnum). "empty" keeps the items
 // without a clue (qnum -1, ques 0), "inner" the borders between two cells.
 "use strict";
 const pzpr = require("pzpr");
@@ -28,7 +29,16 @@ function items(puzzle, slot) {
 		if (slot.where === "inner" && (item.sidecell[0].isnull || item.sidecell[1].isnull)) {
 			continue;
 		}
-		out.push({ item: item, prop: slot.prop, values: slot.values });
+		// A number beyond what pzprjs lets a player enter in the cell (a
+		// ripple's digit above its room's size) is no answer, though the
+		// checker, which relies on the input, would not object.
+		let values = slot.values;
+		if (slot.prop === "anum" && typeof item.getmaxnum === "function") {
+			const lo = item.getminnum(),
+				hi = item.getmaxnum();
+			values = values.filter((v) => v >= lo && v <= hi);
+		}
+		out.push({ item: item, prop: slot.prop, values: values });
 	}
 	return out;
 }
