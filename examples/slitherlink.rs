@@ -1,5 +1,6 @@
 //! Makes a slitherlink with exactly one solution and prints it as a somaria
-//! csp model (the layout of `models/csp/slitherlink.toml`).
+//! csp model: the genre's model (`models/genres/slither.toml`) with the
+//! puzzle's parameters.
 //!
 //! ```text
 //! cargo run --release --example slitherlink -- N SEED [--engine NAME] [--budget SECONDS] > slitherlink.toml
@@ -25,13 +26,11 @@
 use std::time::Duration;
 
 use somaria::generate::check::{Verdict, budgeted};
+use somaria::genres;
 use somaria::model::Source;
 use somaria::puzzles::{self, CountOptions};
 use somaria::rng::SplitMix64;
 use somaria::solver::SolverConfig;
-
-#[path = "common/grid_models.rs"]
-mod grid_models;
 
 /// The share of the cells the region tries to cover: about half keeps the
 /// loop long and winding.
@@ -209,17 +208,21 @@ fn clues_of(n: usize, inside: &[Vec<bool>]) -> Vec<Vec<i64>> {
         .collect()
 }
 
-/// The model text, in the layout the puzz.link decoder writes too;
-/// `arguments` are the generator's, named in the header so that the file
-/// says how to make it again.
+/// The model text: the genre's model with this puzzle's parameters (the
+/// library writes it; no rule is written here), under a header naming the
+/// generator's `arguments`, so that the file says how to make it again.
 fn model(n: usize, arguments: &str, clues: &[Vec<i64>]) -> String {
     let origin = format!(
-        "# Slitherlink, {n} × {n}: draw one closed loop along the grid lines, never\n\
-         # crossing or touching itself, so that each number tells how many of the four\n\
-         # sides of its cell the loop runs along. Made by\n\
-         # `cargo run --release --example slitherlink -- {arguments}` (a random loop,\n\
-         # every clue, then clues dropped while somaria counts one solution)."
+        "# Slitherlink, {n} × {n}, made by `cargo run --release --example slitherlink -- {arguments}`\n\
+         # (a random loop, every clue, then clues dropped while somaria counts one solution).\n"
     );
-    let cells: Vec<Option<u32>> = clues.iter().flatten().map(|&v| u32::try_from(v).ok()).collect();
-    grid_models::slitherlink_model(n, n, &cells, &origin)
+    let mut params = toml::Table::new();
+    params.insert("rows".into(), (n as i64).into());
+    params.insert("cols".into(), (n as i64).into());
+    let rows = clues.iter().map(|row| toml::Value::Array(row.iter().map(|&v| v.into()).collect()));
+    params.insert("clue".into(), toml::Value::Array(rows.collect()));
+    params.insert("full".into(), false.into());
+    let puzzle = genres::instance_of("slither", &params).unwrap_or_else(|e| fail(&e));
+    let source = genres::model_of(puzzle.as_ref()).unwrap_or_else(|e| fail(&e.to_string()));
+    origin + source.text()
 }

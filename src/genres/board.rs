@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::rng::SplitMix64;
 
-use super::codec::{Cells, Token, Unwritable, Walls, encode_body};
+use super::codec::{Borders, Cells, Then, Token, Trailing, Unwritable, Walls, encode_body};
 use super::url::{Envelope, MAX_SIDE, UrlError};
 
 /// The rooms of a grid divided by `walls`: each cell's room, numbered from
@@ -401,6 +401,18 @@ impl ClueGrid {
         Ok(ClueGrid { rows: env.rows, cols: env.cols, clues })
     }
 
+    /// A `rows` × `cols` grid (of cells or grid points) that is a URL's
+    /// whole body, written with `tokens`.
+    pub fn decode_grid(
+        env: &Envelope<'_>,
+        rows: usize,
+        cols: usize,
+        tokens: &'static [&'static dyn Token<i32>],
+    ) -> Result<ClueGrid, UrlError> {
+        let clues = env.decode(&ClueGrid::codec(rows, cols, tokens))?;
+        Ok(ClueGrid { rows, cols, clues })
+    }
+
     /// The body, its cells written with `tokens`.
     pub fn body(&self, tokens: &'static [&'static dyn Token<i32>]) -> Result<String, Unwritable> {
         encode_body(&ClueGrid::codec(self.rows, self.cols, tokens), &self.clues)
@@ -532,4 +544,36 @@ pub fn room_values_of_grid(rooms: &Rooms, grid: &[i32], param: &str) -> Result<V
         values[room] = v;
     }
     Ok(values)
+}
+
+/// The numbers outside the grid above each column and left of each row
+/// (pzprjs's excells of a board with them on the top and left sides),
+/// read and written as pzprjs's number16 for outside cells: the columns'
+/// numbers, then the rows'.
+pub fn outside_codec(rows: usize, cols: usize) -> Cells<i32> {
+    Cells { len: cols + rows, blank: -1, tokens: super::codec::NUMBER16_EXCELL, what: "number outside" }
+}
+
+/// Random numbers outside, each present with chance `density`, from 0 to
+/// `most`.
+pub fn random_outside(rng: &mut SplitMix64, len: usize, density: f64, most: usize) -> Vec<i32> {
+    (0..len).map(|_| if rng.chance(density) { rng.below(most + 1) as i32 } else { -1 }).collect()
+}
+
+/// Lists of integers as parameter values.
+pub fn as_i64(values: &[i32]) -> Vec<i64> {
+    values.iter().map(|&v| i64::from(v)).collect()
+}
+
+/// The body of a division into rooms with a number per room: the borders,
+/// then one number16 entry per room in pzprjs's room order (heyawake,
+/// country road).
+pub fn room_numbers_codec(rows: usize, cols: usize) -> Then<Borders, impl Fn(&Walls) -> Trailing<Cells<i32>>> {
+    Then {
+        first: Borders { rows, cols },
+        then: |walls: &Walls| {
+            let rooms = Rooms::of(walls).count;
+            Trailing(Cells { len: rooms, blank: -1, tokens: super::codec::NUMBER16, what: "room" })
+        },
+    }
 }

@@ -7,8 +7,10 @@
 //! pzprjs's room order. File (npm pzpr's): the rooms, the numbers (at each
 //! room's top cell), then the shaded cells.
 
-use super::board::{Answer, ParamError, ParamsIn, RoomGrid, Rooms, room_values_at_top, room_values_of_grid};
-use super::codec::{Borders, Cells, NUMBER16, Then, Trailing, Unwritable, Walls, encode_body};
+use super::board::{
+    Answer, ParamError, ParamsIn, RoomGrid, Rooms, room_numbers_codec, room_values_at_top, room_values_of_grid,
+};
+use super::codec::{Unwritable, Walls, encode_body};
 use super::pzprv3::FileText;
 use super::url::{Envelope, UrlError};
 use super::{Genre, Instance};
@@ -42,19 +44,8 @@ pub struct Heyawake {
     pub numbers: Vec<i32>,
 }
 
-/// The body: the borders, then a number per room.
-pub fn codec(rows: usize, cols: usize) -> Then<Borders, impl Fn(&Walls) -> Trailing<Cells<i32>>> {
-    Then {
-        first: Borders { rows, cols },
-        then: |walls: &Walls| {
-            let rooms = Rooms::of(walls).count;
-            Trailing(Cells { len: rooms, blank: -1, tokens: NUMBER16, what: "room" })
-        },
-    }
-}
-
 fn decode(env: &Envelope<'_>) -> Result<Box<dyn Instance>, UrlError> {
-    let (walls, numbers) = env.decode(&codec(env.rows, env.cols))?;
+    let (walls, numbers) = env.decode(&room_numbers_codec(env.rows, env.cols))?;
     Ok(Box::new(Heyawake { grid: RoomGrid::new(walls), numbers }))
 }
 
@@ -90,7 +81,7 @@ impl Instance for Heyawake {
 
     fn body(&self) -> Result<String, Unwritable> {
         let (rows, cols) = self.size();
-        encode_body(&codec(rows, cols), &(self.grid.walls.clone(), self.numbers.clone()))
+        encode_body(&room_numbers_codec(rows, cols), &(self.grid.walls.clone(), self.numbers.clone()))
     }
 
     fn params(&self) -> toml::Table {

@@ -26,21 +26,37 @@ pub mod codec;
 pub mod pzprv3;
 pub mod url;
 
+mod aquarium;
+mod cave;
+mod country;
 mod creek;
+mod doppelblock;
+mod gokigen;
+mod hashikake;
 mod heyawake;
 mod hitori;
+mod kakuro;
 mod kurodoko;
 mod lightup;
+mod lits;
 mod mashu;
+mod mochikoro;
+mod moonsun;
+mod nanro;
+mod nonogram;
 mod norinori;
 mod numlin;
 mod nurikabe;
+mod nurimisaki;
 mod ripple;
 mod shikaku;
 mod skyscrapers;
 mod slither;
 mod starbattle;
 mod sudoku;
+mod tapa;
+mod tentaisho;
+mod tents;
 mod yajilin;
 mod yinyang;
 
@@ -134,6 +150,22 @@ pub static GENRES: &[&Genre] = &[
     &ripple::GENRE,
     &creek::GENRE,
     &skyscrapers::GENRE,
+    &cave::GENRE,
+    &nurimisaki::GENRE,
+    &tents::GENRE,
+    &aquarium::GENRE,
+    &doppelblock::GENRE,
+    &kakuro::GENRE,
+    &country::GENRE,
+    &moonsun::GENRE,
+    &nanro::GENRE,
+    &tentaisho::GENRE,
+    &hashikake::GENRE,
+    &gokigen::GENRE,
+    &nonogram::GENRE,
+    &lits::GENRE,
+    &mochikoro::GENRE,
+    &tapa::GENRE,
 ];
 
 /// The genre that `name` (an id or an alias) names.
@@ -161,6 +193,25 @@ pub fn decode(url: &str) -> Result<Box<dyn Instance>, UrlError> {
 pub fn url_of(instance: &dyn Instance) -> Result<String, Unwritable> {
     let (rows, cols) = instance.size();
     Ok(url::write(instance.genre(), &instance.flags(), cols, rows, &instance.body()?))
+}
+
+/// The puzzle of genre `name` (an id or an alias) whose model parameters
+/// are `params`, as a program makes one (a generator's clue grid); the
+/// error says which parameter is wrong.
+///
+/// ```
+/// let mut params = toml::Table::new();
+/// params.insert("rows".into(), 1.into());
+/// params.insert("cols".into(), 2.into());
+/// params.insert("clue".into(), toml::Value::Array(vec![toml::Value::Array(vec![3.into(), (-1).into()])]));
+/// params.insert("full".into(), false.into());
+/// let puzzle = somaria::genres::instance_of("slitherlink", &params).unwrap();
+/// assert_eq!(somaria::genres::url_of(puzzle.as_ref()).unwrap(), "https://puzz.link/p?slither/2/1/d");
+/// ```
+pub fn instance_of(name: &str, params: &toml::Table) -> Result<Box<dyn Instance>, String> {
+    let genre = lookup(name).ok_or_else(|| format!("no genre {name:?}; `somaria genres` lists them"))?;
+    let values = ParamsIn::new(params.iter().map(|(k, v)| (k.clone(), v.clone(), None)));
+    (genre.read)(&values).map_err(|e| format!("`{}` = {}; expected {}", e.param, e.found, e.expected))
 }
 
 /// The model of a puzzle: its genre's model with its parameters.

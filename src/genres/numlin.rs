@@ -33,13 +33,17 @@ pub static GENRE: Genre = Genre {
                 }
             }
         }
-        Box::new(Numlin(ClueGrid { rows, cols, clues }))
+        Box::new(Numlin { grid: ClueGrid { rows, cols, clues }, fill: false })
     },
 };
 
-/// A numberlink: its numbers (from 1).
+/// A numberlink: its numbers (from 1), and whether every cell is on a line
+/// (the variant of Flow Free, which puzz.link's URLs cannot say).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Numlin(pub ClueGrid);
+pub struct Numlin {
+    pub grid: ClueGrid,
+    pub fill: bool,
+}
 
 fn decode(env: &Envelope<'_>) -> Result<Box<dyn Instance>, UrlError> {
     let grid = ClueGrid::decode(env, NUMBER16)?;
@@ -47,11 +51,12 @@ fn decode(env: &Envelope<'_>) -> Result<Box<dyn Instance>, UrlError> {
         let found = format!("the clue {} in cell {}", if grid.clues[k] == 0 { "0" } else { "?" }, k + 1);
         return Err(env.body_error(0, &found, "numbers from 1: somaria reads no numberlink without them"));
     }
-    Ok(Box::new(Numlin(grid)))
+    Ok(Box::new(Numlin { grid, fill: false }))
 }
 
 fn read(p: &ParamsIn) -> Result<Box<dyn Instance>, ParamError> {
-    Ok(Box::new(Numlin(ClueGrid::read(p, |v| v == -1 || v >= 1, "a number from 1, or -1 (none)")?)))
+    let grid = ClueGrid::read(p, |v| v == -1 || v >= 1, "a number from 1, or -1 (none)")?;
+    Ok(Box::new(Numlin { grid, fill: p.bool("fill")? }))
 }
 
 impl Instance for Numlin {
@@ -60,15 +65,20 @@ impl Instance for Numlin {
     }
 
     fn size(&self) -> (usize, usize) {
-        (self.0.rows, self.0.cols)
+        (self.grid.rows, self.grid.cols)
     }
 
     fn body(&self) -> Result<String, Unwritable> {
-        self.0.body(NUMBER16)
+        if self.fill {
+            return Err(Unwritable(
+                "a numberlink whose every cell is on a line: puzz.link's URLs have no such variant".into(),
+            ));
+        }
+        self.grid.body(NUMBER16)
     }
 
     fn params(&self) -> toml::Table {
-        self.0.params().0
+        self.grid.params().bool("fill", self.fill).0
     }
 
     fn file(&self, answer: &Answer<'_>) -> Result<String, String> {
@@ -76,7 +86,7 @@ impl Instance for Numlin {
         let across = answer.bools("across", (1, 1), rows, cols - 1)?;
         let down = answer.bools("down", (1, 1), rows - 1, cols)?;
         let file = FileText::new("pzprv3", "numlin", &[rows, cols])
-            .qnums(rows, cols, &self.0.clues)
+            .qnums(rows, cols, &self.grid.clues)
             .center_lines(rows, cols, answer, &across, &down);
         Ok(file.finish())
     }

@@ -8,7 +8,7 @@
 use super::board::{Answer, ClueGrid, ParamError, ParamsIn};
 use super::codec::{NUMBER16, Unwritable};
 use super::pzprv3::FileText;
-use super::url::Envelope;
+use super::url::{Envelope, UrlError};
 use super::{Genre, Instance};
 
 pub static GENRE: Genre = Genre {
@@ -19,7 +19,7 @@ pub static GENRE: Genre = Genre {
     flags: &[],
     template: include_str!("../../models/genres/nurikabe.toml"),
     sample: "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g",
-    decode: |env: &Envelope<'_>| Ok(Box::new(Nurikabe(ClueGrid::decode(env, NUMBER16)?))),
+    decode,
     read,
     random: |rng, rows, cols| {
         let most = (rows * cols).min(9);
@@ -32,6 +32,14 @@ pub static GENRE: Genre = Genre {
 /// A nurikabe: its clues (island sizes from 1, -2 a clue without a number).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Nurikabe(pub ClueGrid);
+
+fn decode(env: &Envelope<'_>) -> Result<Box<dyn Instance>, UrlError> {
+    let grid = ClueGrid::decode(env, NUMBER16)?;
+    if let Some(k) = grid.clues.iter().position(|&v| v == 0) {
+        return Err(env.body_error(0, &format!("an island of size 0 in cell {}", k + 1), "island sizes from 1"));
+    }
+    Ok(Box::new(Nurikabe(grid)))
+}
 
 fn read(p: &ParamsIn) -> Result<Box<dyn Instance>, ParamError> {
     let grid = ClueGrid::read(p, |v| v == -1 || v == -2 || v >= 1, "a size from 1, -1 (none) or -2 (no number)")?;

@@ -12,8 +12,11 @@
 //   prints one line per job: {"count": n, "complete": bool, "slots": k, "first": pzprv3 text or null}
 //
 // A value pzprjs's board refuses for an item (a shaded number in nurikabe)
-// is skipped, so no filling is counted twice; so is a number outside the
-// cell's own range (getminnum..getmaxnum). "empty" keeps the items
+// is skipped, so no filling is counted twice ("white" keeps the cells
+// with no ques, a kakuro's white cells, whose qnum is 0); so is a number outside the
+// cell's own range (getminnum..getmaxnum; -1, no number, always stays). A slot with "straight" keeps
+// only lines that go straight through the cells without a number, as
+// pzprjs's input draws a hashikake's bridges (its checker assumes it). "empty" keeps the items
 // without a clue (qnum -1, ques 0), "inner" the borders between two cells.
 "use strict";
 const pzpr = require("pzpr");
@@ -23,10 +26,14 @@ function items(puzzle, slot) {
 	const out = [];
 	for (let i = 0; i < list.length; i++) {
 		const item = list[i];
-		if (slot.where === "empty" && (item.qnum !== -1 || item.ques !== 0)) {
+		const clued = item.qnum !== -1 || item.ques !== 0 || (item.qnums && item.qnums.length > 0);
+		if (slot.where === "empty" && clued) {
 			continue;
 		}
 		if (slot.where === "inner" && (item.sidecell[0].isnull || item.sidecell[1].isnull)) {
+			continue;
+		}
+		if (slot.where === "white" && item.ques !== 0) {
 			continue;
 		}
 		// A number beyond what pzprjs lets a player enter in the cell (a
@@ -36,7 +43,7 @@ function items(puzzle, slot) {
 		if (slot.prop === "anum" && typeof item.getmaxnum === "function") {
 			const lo = item.getminnum(),
 				hi = item.getmaxnum();
-			values = values.filter((v) => v >= lo && v <= hi);
+			values = values.filter((v) => v === -1 || (v >= lo && v <= hi));
 		}
 		out.push({ item: item, prop: slot.prop, values: values });
 	}
@@ -51,6 +58,7 @@ function count(job) {
 	for (const slot of job.slots) {
 		places = places.concat(items(puzzle, slot));
 	}
+	const straight = job.slots.some((s) => s.straight);
 	const limit = job.limit || 1000;
 	let found = 0;
 	let first = null;
@@ -60,6 +68,9 @@ function count(job) {
 			return;
 		}
 		if (depth === places.length) {
+			if (straight && !allStraight(puzzle)) {
+				return;
+			}
 			if (puzzle.check(true).complete) {
 				found++;
 				if (first === null) {
@@ -83,6 +94,23 @@ function count(job) {
 	}
 	visit(0);
 	return { count: found, complete: !stopped, slots: places.length, first: first };
+}
+
+function allStraight(puzzle) {
+	const cells = puzzle.board.cell;
+	for (let i = 0; i < cells.length; i++) {
+		const cell = cells[i];
+		if (cell.qnum !== -1) {
+			continue;
+		}
+		const line = (b) => (b.isnull ? 0 : b.line);
+		const a = cell.adjborder;
+		const [t, b, l, r] = [line(a.top), line(a.bottom), line(a.left), line(a.right)];
+		if (t !== b || l !== r || (t > 0 && l > 0)) {
+			return false;
+		}
+	}
+	return true;
 }
 
 const lines = require("fs").readFileSync(0, "utf8").split("\n").filter((l) => l.trim());
