@@ -78,7 +78,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.bench_function("scene alone", |b| b.iter(|| puzzle.picture(Drawn::Solution(&report)).unwrap().marks.len()));
-    group.bench_function("text report", |b| b.iter(|| report.text(puzzle.kind(), puzzle.title()).len()));
+    group.bench_function("text report", |b| b.iter(|| report.text(puzzle.as_ref()).unwrap().len()));
     group.finish();
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# How soon a run ends after its limit: the figures that tests/time_limits.rs,
-# tests/stop_token.rs and tests/cli_contract.rs no longer assert (they assert
+# How soon a run ends after its limit: the figures that tests/cli/time_limits.rs,
+# tests/cli/stop_token.rs and tests/cli/cli_contract.rs no longer assert (they assert
 # the kind of answer, and kill a run after a minute). Whole process, wall
 # clock: per case the limit, the median and worst run time over RUNS runs
 # (default 5), and the median and worst overrun past the limit. Each run is

@@ -25,10 +25,18 @@
 //!   behind one trait, [`report::Report`].
 //!
 //! - [`deduce`] sits on [`solver`] and knows no puzzle: a family's named
-//!   rules as switches and its facts as literals ([`Puzzle::deductions`]),
+//!   rules as switches and its facts as literals ([`puzzles::Deducible::deductions`]),
 //!   from which `facts` and `explain` are computed once for every family,
 //!   and the planner of step-by-step deductions with its re-check;
 //! - [`hints`] runs that planner on any [`Puzzle`] for `hint` and `steps`.
+//!
+//! - [`grid_models`] writes csp models of grid puzzles from their clues:
+//!   decoded from puzz.link URLs, or made unique by a generator of one
+//!   genre (the example programs print them).
+//!
+//! Beside the layers, [`limits`] runs work under a time limit, a memory cap
+//! and an interrupt flag on a worker thread, for the command line and a
+//! server alike.
 //!
 //! What an application needs is re-exported here: load a model, run a
 //! command on it under options (whose [`SolverConfig`] picks the backend
@@ -55,8 +63,10 @@ pub mod generate;
 pub mod genres;
 pub mod graph;
 pub mod grid;
+pub mod grid_models;
 pub mod hints;
 pub mod lang;
+pub mod limits;
 pub mod model;
 pub mod puzzles;
 pub mod report;
@@ -67,8 +77,8 @@ pub use deduce::{Deductions, Fact, Rule, Wanted};
 pub use draw::Scene;
 pub use model::{LoadError, Source};
 pub use puzzles::{
-    CountOptions, CountReport, Drawn, Error, ExplainReport, FactsReport, Puzzle, SolveOptions, SolveReport, Status,
-    load, load_file, load_str,
+    CountOptions, CountReport, Deducible, Drawn, Error, ExplainReport, FactsReport, Puzzle, SolveOptions, SolveReport,
+    Status, load, load_file, load_str,
 };
 pub use report::{Report, Stoppable};
 pub use solver::{Backend, Progress, SolverConfig, Stop, StopCause};

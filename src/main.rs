@@ -12,17 +12,19 @@ use std::sync::atomic::Ordering;
 
 use clap::{Parser, Subcommand};
 
+use cli::Failure;
 use cli::args::{Common, CountMethodArg, EngineArg, PlanArg, ProofFormatArg, RevealArg};
 use cli::commands::{self, PlanArgs, SolveArgs};
 use cli::run::run_report;
 use cli::supervise::INTERRUPTED;
-use cli::{Failure, memory};
 use somaria::puzzles::CountOptions;
 use somaria::puzzles::compare::CompareOptions;
 use somaria::solver::Backend;
 
+/// Counts the Rust heap for the memory cap (a library cannot install a
+/// global allocator; the binary chooses it).
 #[global_allocator]
-static ALLOCATOR: memory::CountingAllocator = memory::CountingAllocator;
+static ALLOCATOR: somaria::limits::memory::CountingAllocator = somaria::limits::memory::CountingAllocator;
 
 #[derive(Parser)]
 #[command(

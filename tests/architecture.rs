@@ -118,3 +118,52 @@ fn the_check_finds_a_cycle() {
     assert!(code_of("use crate::a;\n// crate::b\n#[cfg(test)]\nuse crate::c;\n").contains("crate::a"));
     assert!(!code_of("// crate::b\n#[cfg(test)]\nuse crate::c;\n").contains("crate::"));
 }
+
+/// The crates that only the command line (`src/main.rs` and `src/cli/`)
+/// may use: the library builds without them (the `cli` feature).
+const CLI_CRATES: &[&str] = &["clap", "ctrlc", "indicatif"];
+
+/// The crates of [`CLI_CRATES`] that `code` names, as a whole word.
+fn cli_crates_named(code: &str) -> Vec<&'static str> {
+    let words: BTreeSet<&str> = code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+    CLI_CRATES.iter().copied().filter(|name| words.contains(name)).collect()
+}
+
+#[test]
+fn no_module_but_the_command_line_names_its_crates() {
+    let mut sources = Vec::new();
+    files(Path::new("src"), &mut sources);
+    assert!(sources.len() > 50, "{sources:?}");
+    let command_line = |path: &Path| path.starts_with("src/cli") || path == Path::new("src/main.rs");
+    let mut named = BTreeMap::new();
+    for path in &sources {
+        let found = cli_crates_named(&code_of(&std::fs::read_to_string(path).unwrap()));
+        if !found.is_empty() {
+            named.insert(path.display().to_string(), found);
+        }
+    }
+    let outside: Vec<_> = named.iter().filter(|(path, _)| !command_line(Path::new(path.as_str()))).collect();
+    assert!(outside.is_empty(), "only src/cli and src/main.rs may name {CLI_CRATES:?}; found {outside:?}");
+    // The check sees them where they are.
+    assert_eq!(named.get("src/main.rs").map(Vec::as_slice), Some(&["clap", "ctrlc"][..]), "{named:?}");
+    assert_eq!(cli_crates_named("use clap::Parser;\nlet bar = indicatif::ProgressBar::new(1);"), ["clap", "indicatif"]);
+    assert!(cli_crates_named("let clapped = ctrlcx;").is_empty());
+}
+
+#[test]
+fn the_command_line_crates_and_rayon_are_behind_default_features() {
+    let manifest: toml::Table = std::fs::read_to_string("Cargo.toml").unwrap().parse().unwrap();
+    let feature = |name: &str| -> Vec<String> {
+        let list = manifest["features"][name].as_array().unwrap_or_else(|| panic!("no feature {name}"));
+        list.iter().map(|v| v.as_str().unwrap().to_string()).collect()
+    };
+    for (dependency, behind) in CLI_CRATES.iter().map(|&c| (c, "cli")).chain([("rayon", "parallel")]) {
+        let entry = &manifest["dependencies"][dependency];
+        assert_eq!(entry.get("optional").and_then(|v| v.as_bool()), Some(true), "{dependency}: {entry}");
+        assert!(feature(behind).contains(&format!("dep:{dependency}")), "{dependency} is not in {behind}");
+    }
+    assert_eq!(feature("default"), ["cli", "parallel"]);
+    let binaries = manifest["bin"].as_array().unwrap();
+    let somaria = binaries.iter().find(|b| b["name"].as_str() == Some("somaria")).unwrap();
+    assert_eq!(somaria["required-features"].as_array().unwrap(), &[toml::Value::from("cli")]);
+}

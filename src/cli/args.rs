@@ -4,9 +4,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::ValueEnum;
+use somaria::limits::memory;
 use somaria::solver::{Backend, ProofFormat};
-
-use super::memory;
 
 /// The arguments every command shares.
 #[derive(clap::Args)]

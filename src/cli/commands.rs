@@ -54,7 +54,7 @@ pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
     let options = SolveOptions {
         keep_cnf: dimacs.is_some(),
         skip_presolve: args.no_presolve,
-        proof: proof_temp.as_ref().map(|t| ProofRequest { path: t.path().to_path_buf(), format: proof_format }),
+        proof: proof_temp.as_ref().map(|temp| ProofRequest::new(proof_format, file_sink(temp.path().to_path_buf()))),
         ..run.solve_options(args.engine.clone())
     };
     let finished = run.supervise(move |puzzle| puzzle.solve(&options));
@@ -71,6 +71,16 @@ pub fn solve(common: &Common, args: SolveArgs) -> Result<u8, Failure> {
     }
     run.emit(&report, notes)?;
     Ok(report.exit_code())
+}
+
+/// The proof's writer: the file at `path` (a temporary file of the run),
+/// made afresh when the proof is written.
+fn file_sink(path: std::path::PathBuf) -> impl somaria::puzzles::ProofSink {
+    move || -> std::io::Result<Box<dyn std::io::Write + Send>> {
+        let file = std::fs::File::create(&path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        Ok(Box::new(file))
+    }
 }
 
 /// The proof format of `--proof-format`, or the backend's own when none is
@@ -379,8 +389,14 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     let finished = run.supervise(move |puzzle| hints::hint(puzzle, &options, &request, reveal));
     let report = run.finish(args.engine.as_deref(), finished)?;
     let scene = match &report.step {
-        Some(step) => hints::step_picture(run.puzzle.as_ref(), report.extent, &report.start, step, reveal)?,
-        None => hints::no_step_picture(run.puzzle.as_ref(), &report)?,
+        Some(step) => somaria::report::picture::step_picture(
+            run.puzzle.as_ref(),
+            report.end.extent,
+            &report.end.start.facts,
+            step,
+            reveal,
+        )?,
+        None => somaria::report::picture::no_step_picture(run.puzzle.as_ref(), &report)?,
     };
     run.emit_scene(&scene)?;
     Ok(report.exit_code())
@@ -408,9 +424,10 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     for path in &paths {
         inputs.refuse("--output", path).map_err(Failure::bad_input)?;
     }
-    let mut known = report.start.clone();
+    let mut known = report.end.start.facts.clone();
     for (step, path) in report.steps.iter().zip(&paths) {
-        let scene = hints::step_picture(run.puzzle.as_ref(), report.extent, &known, step, Reveal::What)?;
+        let scene =
+            somaria::report::picture::step_picture(run.puzzle.as_ref(), report.end.extent, &known, step, Reveal::What)?;
         let target = Target::resolve(path).map_err(Failure::bad_input)?;
         target.write(|out| somaria::draw::svg::write(&scene, out)).map_err(|e| cannot_write(path, e))?;
         known.extend(step.facts.iter().filter(|f| f.op == "=").cloned());

@@ -1,16 +1,15 @@
 //! The command line's machinery, apart from the list of commands in
 //! `main.rs`: the shared arguments, one command's run and its generic
 //! runner, the commands with more to do than print a report (solve's
-//! output files, compare, encode), safe output files, the supervisor that
-//! enforces time and memory limits, and the memory counter behind the
-//! latter.
+//! output files, compare, encode), safe output files, and the supervisor
+//! that runs a command under the library's limits ([`somaria::limits`])
+//! with Ctrl-C and a progress display.
 
 pub mod args;
 pub mod commands;
 pub mod generate;
 pub mod genres;
 pub mod given;
-pub mod memory;
 pub mod output;
 pub mod run;
 pub mod supervise;

@@ -5,18 +5,18 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde_json::Value;
 use somaria::genres::{self, Answer, Instance};
+use somaria::limits::memory;
 use somaria::puzzles::{self, CountOptions, Drawn, Puzzle, SolveOptions, Stats};
 use somaria::report::{self, Report, Stoppable};
 use somaria::solver::{Backend, Progress, SolverConfig};
 
 use super::args::{Common, OutputFormat};
 use super::output::{Inputs, Target, refuse_shared};
-use super::supervise::{Finished, Limits, supervise};
-use super::{Failure, exit, memory};
+use super::supervise::{self, Finished, Limits, supervise};
+use super::{Failure, exit};
 
 /// Loads the model of `common`, runs on it the job that `job` makes for the
 /// run (with the run's options), and prints the job's report, or the report
@@ -87,8 +87,8 @@ impl Run {
 
     /// Loads the model under the limits, which the rest of the run shares.
     pub fn start_with(common: &Common, report_target: Option<Target>) -> Result<Run, Failure> {
-        let limits =
-            Limits::new(Instant::now(), common.timeout, common.memory_limit.unwrap_or_else(memory::default_cap));
+        let cap = common.memory_limit.unwrap_or_else(memory::default_cap);
+        let limits = Limits::new(common.timeout, Some(cap)).with_interrupt(Arc::clone(&supervise::INTERRUPTED));
         let progress = Arc::new(Progress::default());
         let arg = common.model.to_string_lossy().to_string();
         let opened = match supervise(&limits, &progress, move || Ok(genres::open(&arg)?)) {
@@ -165,7 +165,11 @@ impl Run {
     /// output or the `--output` file.
     pub fn emit<R: Report>(&self, report: &R, notes: Vec<Note>) -> Result<(), Failure> {
         let mut json = report.json(self.kind());
-        let mut text = report.text(self.kind(), self.puzzle.title());
+        // The text is drawn only when it is printed.
+        let mut text = match self.format {
+            OutputFormat::Text => report.text(self.puzzle.as_ref())?,
+            OutputFormat::Json | OutputFormat::Svg | OutputFormat::Url | OutputFormat::Pzprv3 => String::new(),
+        };
         for (key, value, line) in notes {
             json[key] = value;
             text.push_str(&line);

@@ -1,7 +1,7 @@
 //! Deductions over a puzzle's named rules: what holds in every solution,
 //! which rules cannot all hold together, and (for the commands to come)
 //! which few rules force a fact. It knows no puzzle and no family: a family
-//! hands it a [`Deductions`] through `Puzzle::deductions`, and `facts`,
+//! hands it a [`Deductions`] through `Deducible::deductions`, and `facts`,
 //! `explain`, hints, steps and clue minimisation are written once, here.
 //!
 //! A [`Deductions`] is a solver holding the puzzle with each named [`Rule`]
@@ -98,11 +98,12 @@ pub struct Deductions<'p> {
     pub rules: Vec<Rule>,
     /// The candidate facts (empty unless [`Wanted::facts`]).
     pub facts: Vec<Fact>,
-    /// The rules (indices into `rules`, increasing) that state facts
-    /// outright, such as a Sudoku's given digit: each speaks of one thing
-    /// that has facts, so it says no more than the facts it forces by
-    /// itself. A player knows those facts from the start; they are not
-    /// deductions, and no easiest set of rules needs such a rule.
+    /// The givens: the rules (indices into `rules`, increasing) that fix
+    /// things that have facts to values outright and say nothing else,
+    /// such as a Sudoku's given digit or a clue (a `x = 5`, not a `x >= 2`).
+    /// A player knows their facts from the start, as the entries they
+    /// make; every other fact, however simple, is a step that names its
+    /// rules. No easiest set needs a given, since its facts are known.
     pub stated: Vec<usize>,
     /// Set when building already proved that the puzzle has no solution
     /// (an optimisation found none), so nothing need be asked.
@@ -209,15 +210,6 @@ pub fn switchable(cnf: &Cnf, soft: &[GroupId]) -> (Cnf, Vec<Lit>) {
         guarded.add_clause(&clause);
     }
     (guarded, selectors)
-}
-
-/// The rules (indices, increasing) that speak of exactly one subject, one
-/// that some fact is about: such a rule constrains that one thing alone,
-/// so it says exactly what the facts it forces by itself say.
-pub fn single_subject_rules(rules: &[Rule], facts: &[Fact]) -> Vec<usize> {
-    let subjects: std::collections::HashSet<usize> = facts.iter().map(|f| f.subject).collect();
-    let single = |r: &Rule| matches!(&r.subjects[..], [s] if subjects.contains(s));
-    rules.iter().enumerate().filter(|(_, r)| single(r)).map(|(i, _)| i).collect()
 }
 
 /// The rule a clause group of `cnf` states, behind `selector`: its name

@@ -14,14 +14,15 @@
 //! first about the facts near the narrow rules' cells, and about the rest
 //! only when no set of its size forces anything near: the first answer is
 //! cheap and still a smallest set (see [`exhaustive`]). The facts of the
-//! rules that state them outright ([`Deductions::stated`], such as a
-//! Sudoku's givens) are known from the start and are never a step.
+//! rules that fix values outright ([`Deductions::stated`], such as a
+//! Sudoku's givens) are known from the start, as the player's entries
+//! are, and are never a step; every other fact is.
 //!
 //! Only facts that hold in every solution (the target, computed once with
 //! every rule on) can ever be forced, so only those are candidates. Nothing
 //! here is trusted by itself: [`super::verify`] re-checks every step.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use super::Deductions;
@@ -77,22 +78,33 @@ pub struct Limits {
     /// The most target facts explained by a deletion-minimal set when the
     /// exhaustive search finds nothing; the smallest of their sets is kept.
     pub fallback_facts: usize,
+    /// Only the easiest step is wanted (a hint): the exhaustive search
+    /// stops at the first set that forces something with no known fact,
+    /// as no later set of its size is easier, so the first step is the
+    /// one the whole search would put first.
+    pub first_only: bool,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { exact_size: 2, sets_per_search: 2000, fallback_facts: 8 }
+        Limits { exact_size: 2, sets_per_search: 2000, fallback_facts: 8, first_only: false }
     }
 }
 
 /// The sets of rules found to force nothing, each with a digest of the
 /// known facts it was tested with: a set tested again with the same facts
 /// would force nothing again, so it is skipped.
-/// It also keeps the models met so far ([`Witnesses`]).
+/// It also keeps the models met so far ([`Witnesses`]), and which rules
+/// the known facts entail ([`taken`]).
 #[derive(Clone, Debug, Default)]
 pub struct Memo {
     forced_nothing: HashMap<Vec<usize>, u64>,
     pool: Option<Witnesses>,
+    /// Per subject asked about, whether its facts cover every value it
+    /// can take: with no rule, some one of them holds.
+    covers: HashMap<usize, bool>,
+    /// Per rule, whether the known facts entail it (empty: none does).
+    spent: Vec<bool>,
 }
 
 /// Past this many relevant known facts, the facts used are shrunk from the
@@ -106,6 +118,13 @@ const SEED_FROM: usize = 64;
 /// a test); the facts kept still suffice, and the step says they may not
 /// be minimal.
 pub const USED_ROUNDS: u64 = 100;
+
+/// The most models a lazy rule may refuse in one SAT call of an
+/// exhaustive search's test before the test gives up on its set, which
+/// then counts as untested (as past the budget of sets). A grid global by
+/// itself, with few facts known, can take thousands of repair rounds a
+/// call (the 20×20 slitherlink's loop: 2-23 s a call).
+pub const SET_ROUNDS: u64 = USED_ROUNDS;
 
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
@@ -186,9 +205,13 @@ pub fn lit(deductions: &Deductions<'_>, settled: Settled) -> Lit {
 
 /// How a planner starts on a player's state.
 pub enum Start {
-    /// The state agrees with some solution; the state is closed under the
-    /// puzzle's mechanics (what follows with no rule at all).
-    Ready(Target, State),
+    /// The state agrees with some solution. It holds what the model fixes
+    /// (the facts its mechanics force before anything is known, and those
+    /// of the rules that fix values outright, [`Deductions::stated`]), the
+    /// player's entries, and, of each thing whose value these fix, that it
+    /// takes no other value. The last member is what the model fixes
+    /// alone, before the entries.
+    Ready(Target, State, Vec<Settled>),
     /// No solution agrees with the state: a minimal set of the given facts
     /// (indices into the givens) and rules (indices into the rules) that
     /// cannot all hold.
@@ -207,7 +230,9 @@ fn all_rules_with(d: &Deductions<'_>, extra: &[Lit]) -> Vec<Lit> {
 
 /// The target from the givens, or the clash that rules them out. Every
 /// model behind the target passes the family's check of the whole puzzle.
-pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, SolverError> {
+/// The models met are kept in `memo`, for the steps that follow: the
+/// first search starts with the same test with no rule, which they answer.
+pub fn start(d: &mut Deductions<'_>, givens: &[Settled], memo: &mut Memo) -> Result<Start, SolverError> {
     let given: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
     let assumptions = all_rules_with(d, &given);
     let candidates: Vec<Lit> = d.facts.iter().flat_map(|f| [f.lit, !f.lit]).collect();
@@ -226,21 +251,37 @@ pub fn start(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Start, Solver
             _ => None,
         })
         .collect();
-    let mut state = State::new(d.facts.len());
-    state.apply(givens);
     let target = Target(target);
+    let mut state = State::new(d.facts.len());
+    // What the model fixes is known from the start, as the player's entries
+    // are: what its mechanics force before anything is known (a value its
+    // declaration fixes), and its givens. Nothing else is, however simple:
+    // every other fact is a step that names its rules, or none when it
+    // follows from the known facts alone.
     let open = open_facts(&target, &state);
-    let mut pool = Witnesses::new(d, 1);
-    let follows = forced(d, &mut pool, &[], &state.settled(), &open)?.facts;
-    state.apply(&follows);
-    // What the model states outright is known, as the player's entries are.
+    let board = forced(d, memo.pool(d), &[], &[], &open)?.facts;
+    state.apply(&board);
     if !d.stated.is_empty() {
         let stated = d.stated.clone();
-        let open = open_facts(&target, &state);
-        let given = forced(d, &mut pool, &stated, &state.settled(), &open)?.facts;
+        let fixed: HashSet<usize> = stated.iter().flat_map(|&r| d.rules[r].subjects.iter().copied()).collect();
+        let open = open_about(d, &target, &state, &fixed);
+        let given = forced(d, memo.pool(d), &stated, &state.settled(), &open)?.facts;
         state.apply(&given);
     }
-    Ok(Start::Ready(target, state))
+    let model = state.settled();
+    state.apply(givens);
+    // A thing's value known, so is that it takes no other.
+    let valued: HashSet<usize> = state.settled().iter().filter(|s| s.holds).map(|s| d.facts[s.fact].subject).collect();
+    let open = open_about(d, &target, &state, &valued);
+    let others = forced(d, memo.pool(d), &[], &state.settled(), &open)?.facts;
+    state.apply(&others);
+    Ok(Start::Ready(target, state, model))
+}
+
+/// The open target facts about the `subjects`.
+fn open_about(d: &Deductions<'_>, target: &Target, state: &State, subjects: &HashSet<usize>) -> Vec<Settled> {
+    let open = open_facts(target, state).into_iter();
+    open.filter(|o| subjects.contains(&d.facts[o.fact].subject)).collect()
 }
 
 /// A minimal set of givens and rules that cannot all hold.
@@ -291,9 +332,10 @@ pub struct Forced {
 /// rest are settled by the solver, each model found kept in `pool`.
 ///
 /// Each round asks for a model refuting one of the candidates left, while
-/// preferring (as assumptions that may be given up) more: a core that meets
-/// the preferred literals drops them and the round is solved again, and a
-/// core that meets none proves every candidate left forced.
+/// preferring more ([`Preferences`]), as assumptions that may be given up:
+/// a core that meets the preferred literals drops them and the round is
+/// solved again, and a core that meets none proves every candidate left
+/// forced.
 pub(super) fn forced(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
@@ -313,14 +355,11 @@ pub(super) fn forced(
     // selector retired at the end, so the solver is unchanged for later calls.
     let selector = d.solver.new_var().pos();
     assumptions.push(selector);
-    // With no rule, models that refute as many candidates at once as they
-    // can. (Preferring the other rules' selectors as well cut sudoku's SAT
-    // calls further, but broke a tile-cover step with tiles that may be
-    // left; until that is understood, it stays out.)
-    let prefer_negations = rules.is_empty();
+    // (Preferring the other rules' selectors as well cut sudoku's SAT calls
+    // further, but broke a tile-cover step with tiles that may be left;
+    // until that is understood, it stays out.)
+    let mut preferences = Preferences::default();
     let mut core_known: Vec<Settled> = Vec::new();
-    let mut preferred: Vec<Lit> = Vec::new();
-    let mut dropped: std::collections::HashSet<Lit> = std::collections::HashSet::new();
     let fixed = assumptions.len();
     let mut fresh = true;
     let outcome = loop {
@@ -330,27 +369,13 @@ pub(super) fn forced(
             d.solver.add_clause(&clause);
         }
         assumptions.truncate(fixed);
-        if prefer_negations {
-            // One per subject: the values of one variable exclude each other.
-            let mut subjects = std::collections::HashSet::new();
-            let wanted = refuted.iter().map(|&r| (r, lit(d, r))).filter(|(_, l)| !dropped.contains(l));
-            let wanted: Vec<Lit> =
-                wanted.filter(|(r, _)| subjects.insert(d.facts[r.fact].subject)).map(|(_, l)| l).collect();
-            assumptions.extend(wanted);
-        }
-        assumptions.extend_from_slice(&preferred);
+        assumptions.extend(preferences.pick(d, &refuted));
         fresh = true;
         match d.solver.solve_under(&assumptions) {
             Err(e) => break Err(e),
             Ok(Answer::Unsat) => {
                 let core: std::collections::HashSet<Lit> = d.solver.failed_core().into_iter().collect();
-                let (rules_before, dropped_before) = (preferred.len(), dropped.len());
-                preferred.retain(|p| !core.contains(p));
-                if prefer_negations {
-                    let negations: Vec<Lit> = refuted.iter().map(|&r| lit(d, r)).collect();
-                    dropped.extend(negations.into_iter().filter(|l| core.contains(l)));
-                }
-                if preferred.len() == rules_before && dropped.len() == dropped_before {
+                if !preferences.give_up(&core) {
                     core_known = known.iter().filter(|&&k| core.contains(&lit(d, k))).copied().collect();
                     break Ok(());
                 }
@@ -364,30 +389,137 @@ pub(super) fn forced(
                 if refuted.is_empty() {
                     break Ok(());
                 }
+                preferences.next_round();
             }
         }
     };
     d.solver.add_clause(&[!selector]);
     outcome?;
-    let facts: Vec<Settled> = candidates.iter().filter(|c| refuted.iter().any(|r| r.fact == c.fact)).copied().collect();
+    let left: std::collections::HashSet<Settled> = refuted.into_iter().collect();
+    let facts: Vec<Settled> =
+        candidates.iter().filter(|c| left.contains(&Settled { fact: c.fact, holds: !c.holds })).copied().collect();
     let core = if facts.is_empty() { Vec::new() } else { core_known };
     Ok(Forced { facts, core })
 }
 
-/// Whether `step`, found in an earlier state, is still an easiest step in
-/// `state`: none of its facts follows from fewer rules now. Steps of one
-/// search are found in the state before any of them; once one is applied,
-/// a later one may need fewer rules, so it is taken only when that is
-/// cheap to rule out (no rule, or one, whose only smaller set is none).
-pub fn still_easiest(d: &mut Deductions<'_>, state: &State, step: &Step, memo: &mut Memo) -> Result<bool, SolverError> {
-    match step.size() {
-        0 => Ok(true),
-        1 => {
-            let pool = memo.pool(d);
-            Ok(forced(d, pool, &[], &state.settled(), &step.facts)?.facts.is_empty())
+/// The negations [`forced`] prefers in a round, so that one model refutes
+/// many candidates at once: one per subject (the values of one variable
+/// exclude each other), the one given up least often so far, so that the
+/// rounds try new combinations.
+///
+/// A core that meets several preferred negations shows only that they
+/// cannot all hold together (with the rules and known facts): they are
+/// given up until the next model. A core that meets one shows that
+/// negation impossible by itself: it is given up for good, and its subject
+/// is preferred no more until the next model, as its other values are
+/// likely impossible too. (Giving every negation up for good once a core
+/// met it left a rule of the magic sequence, whose negations clash in
+/// large groups, with one candidate refuted per model: 4,000 SAT calls
+/// for n = 20.)
+#[derive(Default)]
+struct Preferences {
+    /// The negations preferred in the last round, with their subjects.
+    picked: Vec<(Lit, usize)>,
+    /// Given up until the next model.
+    dropped: std::collections::HashSet<Lit>,
+    /// Subjects preferred no more until the next model.
+    resting: std::collections::HashSet<usize>,
+    /// Given up for good.
+    impossible: std::collections::HashSet<Lit>,
+    /// How often each negation was given up.
+    strikes: HashMap<Lit, u32>,
+}
+
+impl Preferences {
+    /// The negations of `refuted` to prefer in the next round.
+    fn pick(&mut self, d: &Deductions<'_>, refuted: &[Settled]) -> Vec<Lit> {
+        self.picked.clear();
+        let mut best: HashMap<usize, (u32, usize)> = HashMap::new();
+        let mut subjects = Vec::new();
+        for (i, &r) in refuted.iter().enumerate() {
+            let subject = d.facts[r.fact].subject;
+            let l = lit(d, r);
+            if self.resting.contains(&subject) || self.dropped.contains(&l) || self.impossible.contains(&l) {
+                continue;
+            }
+            let strikes = self.strikes.get(&l).copied().unwrap_or(0);
+            match best.get(&subject) {
+                None => {
+                    subjects.push(subject);
+                    best.insert(subject, (strikes, i));
+                }
+                Some(&(least, _)) if strikes < least => {
+                    best.insert(subject, (strikes, i));
+                }
+                Some(_) => {}
+            }
         }
-        _ => Ok(false),
+        self.picked = subjects.iter().map(|&s| (lit(d, refuted[best[&s].1]), s)).collect();
+        self.picked.iter().map(|&(l, _)| l).collect()
     }
+
+    /// Gives up the negations preferred in the last round that `core`
+    /// meets; false when it meets none (the core proves every candidate
+    /// left forced).
+    fn give_up(&mut self, core: &std::collections::HashSet<Lit>) -> bool {
+        let met: Vec<(Lit, usize)> = self.picked.iter().copied().filter(|(l, _)| core.contains(l)).collect();
+        if let [(alone, subject)] = met[..] {
+            self.impossible.insert(alone);
+            self.resting.insert(subject);
+        }
+        for &(l, _) in &met {
+            self.dropped.insert(l);
+            *self.strikes.entry(l).or_default() += 1;
+        }
+        !met.is_empty()
+    }
+
+    /// A model was found: what was given up for one round is tried again.
+    fn next_round(&mut self) {
+        self.dropped.clear();
+        self.resting.clear();
+    }
+}
+
+/// `step`, found with others in an earlier state, derived again in
+/// `state`, where it is shown: its facts are every open fact its rules
+/// force there (empty when they force nothing new), and the facts it uses
+/// are shrunk again from those known there, so that it is the step a
+/// search in `state` would make of its rules. `None` when it may no longer
+/// be an easiest step: some fact now follows from the known facts alone
+/// (that step of no constraint comes first), or it needs more than one
+/// rule, whose smaller sets may now force something (a new search decides).
+pub fn shown_in(
+    d: &mut Deductions<'_>,
+    target: &Target,
+    state: &State,
+    step: &Step,
+    memo: &mut Memo,
+    stats: &mut PlanStats,
+) -> Result<Option<Step>, SolverError> {
+    if step.size() > 1 {
+        return Ok(None);
+    }
+    let open = open_facts(target, state);
+    let known = state.settled();
+    let pool = memo.pool(d);
+    if !forced(d, pool, &[], &known, &open)?.facts.is_empty() {
+        return Ok(None);
+    }
+    if step.size() == 0 {
+        // Nothing follows from the known facts alone any more.
+        return Ok(Some(Step { facts: Vec::new(), ..step.clone() }));
+    }
+    let subjects = &d.rules[step.because[0]].subjects;
+    let about = |o: &&Settled| subjects.is_empty() || subjects.binary_search(&d.facts[o.fact].subject).is_ok();
+    let candidates: Vec<Settled> = open.iter().filter(about).copied().collect();
+    let relevant = relevant_known(d, &step.because, &known);
+    let found = forced(d, memo.pool(d), &step.because, &relevant, &candidates)?;
+    if found.facts.is_empty() {
+        return Ok(Some(Step { facts: Vec::new(), ..step.clone() }));
+    }
+    let shown = finish_step(d, step.because.clone(), found, step.smallest, &known, memo, stats)?;
+    Ok(shown.into_iter().next())
 }
 
 /// A minimal set of the `known` facts that, with `rules`, forces all of
@@ -425,8 +557,10 @@ fn used_facts(
 }
 
 /// A subset of `known` that, with `rules`, forces all of `new`, shrunk by
-/// deletion from `known`, and whether every deletion test reached a verdict
-/// (then the subset is minimal); `None` when `known` does not force `new`.
+/// deletion from `known` one fact at a time, from the last (so the same for
+/// the same `known`, whatever the solver did before), and whether every
+/// deletion test reached a verdict (then the subset is minimal); `None`
+/// when `known` does not force `new`.
 fn shrink_used(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
@@ -444,8 +578,10 @@ fn shrink_used(
     let known_lits: Vec<Lit> = known.iter().map(|&k| lit(d, k)).collect();
     let of_lit: HashMap<Lit, Settled> = known_lits.iter().copied().zip(known.iter().copied()).collect();
     let refuted: Vec<Settled> = new.iter().map(|n| Settled { fact: n.fact, holds: !n.holds }).collect();
-    let mut minimal = true;
-    let kept = shrink_by_deletion(&known_lits, |set| {
+    let minimal = std::cell::Cell::new(true);
+    // A test that gives up counts against `minimal` only when `keeps` says
+    // its fact is then kept.
+    let mut test = |set: &[Lit], keeps: bool| {
         let assumed: Vec<Settled> = set.iter().map(|l| of_lit[l]).collect();
         let mut shown = refuted.clone();
         pool.drop_shown(rules, &assumed, &mut shown);
@@ -461,14 +597,30 @@ fn shrink_used(
         d.solver.limit_repair_rounds(None);
         match verdict {
             Err(SolverError::Stopped(StopCause::Rounds(_))) if limited => {
-                minimal = false;
+                minimal.set(minimal.get() && !keeps);
                 Ok(None)
             }
+            // Not the solver's core, which depends on its history: each fact
+            // is dropped in turn, from the last, while the rest still force
+            // the new facts, so the same state gives the same facts used
+            // whichever command asks (hint and steps agree).
+            Ok(Some(_)) => Ok(Some(set.to_vec())),
             other => other,
         }
-    });
+    };
+    // When the rules force the new facts by themselves, deletion would drop
+    // every fact in turn; one test shows it at once (a rule's own step,
+    // such as a nurikabe's `island[i,j] != k`, uses nothing).
+    let kept = match known_lits.is_empty() {
+        true => shrink_by_deletion(&known_lits, |set| test(set, true)),
+        false => match test(&[], false) {
+            Ok(Some(_)) => Ok(Some(Vec::new())),
+            Ok(None) => shrink_by_deletion(&known_lits, |set| test(set, true)),
+            Err(e) => Err(e),
+        },
+    };
     d.solver.add_clause(&[!active]);
-    Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal)))
+    Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal.get())))
 }
 
 /// The known facts worth assuming for a deduction by `rules`: those about
@@ -500,20 +652,47 @@ struct Live {
     open: bool,
 }
 
+/// Notes that `step` was taken. A rule about one subject (a scalar, a fan)
+/// whose facts cover every value it can take says only "it takes one of
+/// the values I leave", and a step of that rule alone leaves every value it
+/// rules out known: from then on the known facts entail it, so it adds
+/// nothing to any set and no smallest set holds it, and the searches leave
+/// it out. (A nurikabe's 958 rules `island[i,j] != k` are such steps.)
+pub fn taken(d: &mut Deductions<'_>, step: &Step, memo: &mut Memo) -> Result<(), SolverError> {
+    let &[r] = &step.because[..] else { return Ok(()) };
+    let &[s] = &d.rules[r].subjects[..] else { return Ok(()) };
+    let covers = match memo.covers.get(&s) {
+        Some(&covers) => covers,
+        None => {
+            let facts = d.facts.iter().filter(|f| f.subject == s).map(|f| !f.lit);
+            let none_holds: Vec<Lit> = d.assumptions.iter().copied().chain(facts).collect();
+            let covers = none_holds.len() > d.assumptions.len() && d.solver.solve_under(&none_holds)? == Answer::Unsat;
+            memo.covers.insert(s, covers);
+            covers
+        }
+    };
+    if covers {
+        memo.spent.resize(d.rules.len(), false);
+        memo.spent[r] = true;
+    }
+    Ok(())
+}
+
 /// The rules that speak of some subject whose value is not known, or of
-/// nothing in particular. A rule about no open subject can still be needed:
+/// nothing in particular, and that the known facts do not entail (`spent`,
+/// see [`taken`]). A rule about no open subject can still be needed:
 /// on `x[2] = x[1]` and `x[4] != x[2]` with the objective `-2*x[2] + x[3] -
 /// 2*x[4]` at its least, the second rule and the objective force `x[3]` once
 /// `x[2]` and `x[4]` are known to be 2 or 3, with neither value fixed. So
 /// such rules are kept, and a set needs one rule about an open subject.
-fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled]) -> Vec<Live> {
+fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled], spent: &[bool]) -> Vec<Live> {
     let mut subjects: Vec<usize> = open.iter().map(|o| d.facts[o.fact].subject).collect();
     subjects.sort_unstable();
     subjects.dedup();
     let fixed: std::collections::HashSet<usize> =
         known.iter().filter(|k| k.holds).map(|k| d.facts[k.fact].subject).collect();
     let live = d.rules.iter().enumerate().filter_map(|(rule, r)| {
-        if d.stated.binary_search(&rule).is_ok() {
+        if d.stated.binary_search(&rule).is_ok() || spent.get(rule) == Some(&true) {
             return None;
         }
         if r.subjects.is_empty() {
@@ -600,7 +779,7 @@ pub fn next_steps(
     let mut probe = None;
     let budget = limits.sets_per_search;
     let pairs = if search.found.is_empty() && search.complete && exact >= 2 {
-        pairs_sharing_a_subject(d, &open, &known_settled, budget + 1)
+        pairs_sharing_a_subject(d, &open, &known_settled, memo, budget + 1)
     } else {
         0
     };
@@ -652,8 +831,8 @@ pub fn next_steps(
 
 /// How many pairs of live rules share an open subject, counted up to
 /// `cap`.
-fn pairs_sharing_a_subject(d: &Deductions<'_>, open: &[Settled], known: &[Settled], cap: usize) -> usize {
-    let live = live_rules(d, open, known);
+fn pairs_sharing_a_subject(d: &Deductions<'_>, open: &[Settled], known: &[Settled], memo: &Memo, cap: usize) -> usize {
+    let live = live_rules(d, open, known, &memo.spent);
     let mut pairs = 0;
     for (i, a) in live.iter().enumerate() {
         pairs += live[i + 1..].iter().filter(|b| (a.open || b.open) && shares(a, b)).count();
@@ -695,7 +874,8 @@ fn timed_fallback(
     stats.fallbacks += 1;
     let started = Instant::now();
     let c0 = d.solver.stats().sat_calls;
-    let step = fallback(d, memo.pool(d), open, known, limits)?;
+    let spent = memo.spent.clone();
+    let step = fallback(d, memo.pool(d), &spent, open, known, limits)?;
     stats.calls[2] += d.solver.stats().sat_calls - c0;
     stats.fallback += started.elapsed();
     Ok(step)
@@ -743,7 +923,7 @@ fn exhaustive(
     limits: &Limits,
     memo: &mut Memo,
 ) -> Result<Exhaustive, SolverError> {
-    let live = live_rules(d, open, known);
+    let live = live_rules(d, open, known, &memo.spent);
     let touches: Vec<Vec<bool>> = live.iter().map(|a| live.iter().map(|b| shares(a, b)).collect()).collect();
     let wide = wide_rules(d, &live);
     let near: Vec<std::collections::HashSet<crate::grid::Pos>> =
@@ -751,10 +931,14 @@ fn exhaustive(
     let restricted = |set: &[usize]| set.iter().any(|&i| wide[i]) && set.iter().any(|&i| !wide[i]);
     let (mut budget, mut tested) = (limits.sets_per_search, 0);
     let largest = (*sizes.end()).min(live.len());
+    // Set once a set forces something with no known fact, for a search
+    // that wants only the first step; and once a test gives up on its set.
+    let (enough, gave_up) = (std::cell::Cell::new(false), std::cell::Cell::new(false));
     for size in *sizes.start()..=largest {
         for local in [true, false] {
             let admits = |set: &[usize]| {
                 set.len() == size
+                    && !enough.get()
                     && set.iter().any(|&i| live[i].open)
                     && connected(set, &touches)
                     && (local || restricted(set))
@@ -785,16 +969,28 @@ fn exhaustive(
                 if memo.forced_nothing.get(&key) == Some(&seen) {
                     return Ok(None);
                 }
-                let found = forced(d, memo.pool(d), &rules, &relevant, &candidates)?;
+                d.solver.limit_repair_rounds(Some(SET_ROUNDS));
+                let found = forced(d, memo.pool(d), &rules, &relevant, &candidates);
+                d.solver.limit_repair_rounds(None);
+                let found = match found {
+                    Err(SolverError::Stopped(StopCause::Rounds(_))) => {
+                        gave_up.set(true);
+                        return Ok(None);
+                    }
+                    found => found?,
+                };
                 if found.facts.is_empty() {
                     memo.forced_nothing.insert(key, seen);
                     return Ok(None);
                 }
+                enough.set(limits.first_only && found.core.is_empty());
                 Ok::<_, SolverError>(Some((rules, found)))
             })?;
             tested += search.tested;
             budget -= search.tested;
-            let complete = search.complete;
+            // A set given up on is untested: with nothing found, no larger
+            // set found later is known to be smallest.
+            let complete = search.complete && (!search.found.is_empty() || !gave_up.get());
             if !search.found.is_empty() || !complete {
                 let found = search.found.into_iter().map(|(_, found)| found).collect();
                 let complete_below = if complete { size } else { size - 1 };
@@ -843,6 +1039,7 @@ type Deduction = (Vec<usize>, Forced);
 fn fallback(
     d: &mut Deductions<'_>,
     pool: &mut Witnesses,
+    spent: &[bool],
     open: &[Settled],
     known: &[Settled],
     limits: &Limits,
@@ -856,7 +1053,9 @@ fn fallback(
         let subject = d.facts[t.fact].subject;
         // Deletion drops from the back first, so the rules about the fact's
         // own subject, in front, are the likeliest to stay.
-        let mut order: Vec<usize> = (0..d.rules.len()).filter(|r| d.stated.binary_search(r).is_err()).collect();
+        let mut order: Vec<usize> = (0..d.rules.len())
+            .filter(|&r| d.stated.binary_search(&r).is_err() && spent.get(r) != Some(&true))
+            .collect();
         order.sort_by_key(|&r| !d.rules[r].subjects.contains(&subject));
         let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
         let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();

@@ -19,9 +19,7 @@
 
 pub mod check;
 
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -74,7 +72,7 @@ pub struct GenerateOptions {
     /// designer keeps one solver for all of a draft's checks (for
     /// cross-checking the two; a budget implies it).
     pub reload_each_check: bool,
-    /// Threads.
+    /// Threads (with the `parallel` feature; without it, one).
     pub jobs: usize,
     /// Random solutions drawn for one puzzle before it is given up: one is
     /// drawn again when its clues do not make it unique, or the rating
@@ -197,11 +195,12 @@ pub fn shard_indices(count: u64, shard: Shard) -> Vec<u64> {
     (0..count).filter(|k| k % shard.of.max(1) == shard.index).collect()
 }
 
-/// Makes this shard's puzzles on `options.jobs` threads and hands each to
-/// `each` as soon as it and every puzzle before it are done, in index order
-/// (so the output is the same with any number of threads). Each puzzle's
-/// result comes on its own: one that fails does not stop the others; `each`
-/// returning false stops the run (no new puzzle is started).
+/// Makes this shard's puzzles and hands each to `each` as soon as it and
+/// every puzzle before it are done, in index order (so the output is the
+/// same with any number of threads). Each puzzle's result comes on its own:
+/// one that fails does not stop the others; `each` returning false stops
+/// the run (no new puzzle is started). A symmetry the designer cannot keep
+/// is refused before any puzzle is made.
 pub fn generate_each(
     designer: &dyn Designer,
     options: &GenerateOptions,
@@ -211,6 +210,21 @@ pub fn generate_each(
     designer
         .allows(options.symmetry)
         .map_err(|why| Error::BadRequest(format!("--symmetry {}: {why}", options.symmetry.name())))?;
+    make_each(designer, options, progress, each)
+}
+
+/// [`generate_each`]'s puzzles on `options.jobs` threads of a rayon pool.
+#[cfg(feature = "parallel")]
+fn make_each(
+    designer: &dyn Designer,
+    options: &GenerateOptions,
+    progress: &GenerateProgress,
+    each: &mut dyn FnMut(Result<Generated, Error>) -> bool,
+) -> Result<(), Error> {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    use std::sync::mpsc;
+
     let indices = shard_indices(options.count, options.shard);
     let jobs = options.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -256,6 +270,25 @@ pub fn generate_each(
             }
         }
     });
+    Ok(())
+}
+
+/// [`generate_each`]'s puzzles one after another on the calling thread:
+/// the library built without the `parallel` feature (no thread pool), where
+/// `options.jobs` is not used. The puzzles are those that any number of
+/// threads makes.
+#[cfg(not(feature = "parallel"))]
+fn make_each(
+    designer: &dyn Designer,
+    options: &GenerateOptions,
+    progress: &GenerateProgress,
+    each: &mut dyn FnMut(Result<Generated, Error>) -> bool,
+) -> Result<(), Error> {
+    for k in shard_indices(options.count, options.shard) {
+        if !each(make(designer, options, k, progress)) {
+            break;
+        }
+    }
     Ok(())
 }
 

@@ -4,14 +4,12 @@
 //! second [`Deductions`] built for checking only, and the outcome in the
 //! puzzle's words ([`crate::report::steps`]).
 
-mod picture;
 mod proof;
 mod route;
 mod state;
 
 use std::time::Instant;
 
-pub use picture::{no_step_picture, state_text, step_picture};
 pub use proof::step_formula;
 
 use crate::deduce::plan::{self, Limits, PlanStats, Settled, Start, State, Step, Target};
@@ -19,7 +17,8 @@ use crate::deduce::verify::check_step;
 use crate::deduce::{Deductions, Wanted};
 use crate::puzzles::{Entry, Error, NamedConstraint, Puzzle, SolveOptions, Stats, Status};
 use crate::report::steps::{
-    Clash, Difficulty, HintReport, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StepsReport,
+    Clash, Difficulty, HintReport, PlanEnd, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StartState,
+    StepsReport,
 };
 use crate::solver::SolverError;
 
@@ -51,38 +50,15 @@ struct Planned {
     status: PlanStatus,
     steps: Vec<ShownStep>,
     state: Vec<ShownFact>,
-    start: Vec<ShownFact>,
-    extent: (usize, usize),
-    remaining: Option<u64>,
-    remaining_complete: bool,
-    explanation: Option<Vec<NamedConstraint>>,
-    clash: Option<Clash>,
-    stopped: Option<String>,
-    times: PlanTimes,
+    end: PlanEnd,
 }
 
 /// `somaria steps`: every step from the given state to the end.
 pub fn steps(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<StepsReport, Error> {
     let p = plan(puzzle, options, request)?;
-    let short = matches!(p.status, PlanStatus::Partial | PlanStatus::GuessNeeded);
-    let picture = if short { state_text(puzzle, &p.state, None, Reveal::What) } else { None };
     let difficulty = Difficulty::of(&p.steps);
     let steps = if request.merge { merged(p.steps) } else { p.steps };
-    Ok(StepsReport {
-        status: p.status,
-        difficulty,
-        steps,
-        remaining: p.remaining,
-        remaining_complete: p.remaining_complete,
-        state: p.state,
-        explanation: p.explanation,
-        clash: p.clash,
-        stopped: p.stopped,
-        stats: p.times,
-        start: p.start,
-        extent: p.extent,
-        picture,
-    })
+    Ok(StepsReport { status: p.status, difficulty, steps, state: p.state, end: p.end })
 }
 
 /// `somaria hint`: the easiest next step from the given state.
@@ -92,25 +68,12 @@ pub fn hint(
     request: &PlanRequest,
     reveal: Reveal,
 ) -> Result<HintReport, Error> {
-    let request = PlanRequest { max_steps: Some(1), ..request.clone() };
+    let limits = Limits { first_only: true, ..request.limits };
+    let request = PlanRequest { max_steps: Some(1), limits, ..request.clone() };
     let p = plan(puzzle, options, &request)?;
     let step = p.steps.into_iter().next();
     let status = if step.is_some() { PlanStatus::Hint } else { p.status };
-    let picture = step.as_ref().and_then(|step| state_text(puzzle, &p.start, Some(step), reveal));
-    Ok(HintReport {
-        status,
-        step,
-        reveal,
-        remaining: p.remaining,
-        remaining_complete: p.remaining_complete,
-        explanation: p.explanation,
-        clash: p.clash,
-        stopped: p.stopped,
-        stats: p.times,
-        start: p.start,
-        extent: p.extent,
-        picture,
-    })
+    Ok(HintReport { status, step, reveal, end: p.end })
 }
 
 fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> Result<Planned, Error> {
@@ -118,16 +81,20 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
     for source in &request.state_files {
         given.extend(state::entries(puzzle, source)?);
     }
-    if let Some(legs) = puzzle.route_legs(options, &given)? {
+    if let Some(routed) = puzzle.routed() {
+        let legs = routed.route_legs(options, &given)?;
         if request.proof.is_some() {
             return Err(proof::unavailable(puzzle.kind()));
         }
-        return Ok(route::planned(legs, request.max_steps));
+        return Ok(route::planned(legs, &given, request.max_steps));
     }
-    let (entries, labels): (Vec<String>, Vec<String>) = puzzle.given_entries(&given)?.into_iter().unzip();
+    let Some(deducible) = puzzle.deducible() else {
+        return Err(Error::Unsupported { command: "deductions", kind: puzzle.kind() });
+    };
+    let (entries, labels): (Vec<String>, Vec<String>) = deducible.given_entries(&given)?.into_iter().unzip();
     let started = Instant::now();
-    let mut d = puzzle.deductions(options, Wanted::STEPS)?;
-    let mut checker = puzzle.deductions(options, Wanted::STEPS)?;
+    let mut d = deducible.deductions(options, Wanted::STEPS)?;
+    let mut checker = deducible.deductions(options, Wanted::STEPS)?;
     same_shape(&d, &checker)?;
     if request.proof.is_some() {
         proof::available(&checker, puzzle.kind())?;
@@ -137,14 +104,11 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         status: PlanStatus::Unknown,
         steps: Vec::new(),
         state: Vec::new(),
-        start: Vec::new(),
-        extent: extent(&d),
-        remaining: None,
-        remaining_complete: false,
-        explanation: None,
-        clash: None,
-        stopped: None,
-        times: PlanTimes::default(),
+        end: PlanEnd {
+            start: StartState { entries: labels.clone(), ..StartState::default() },
+            extent: extent(&d),
+            ..PlanEnd::default()
+        },
     };
     let mut stats = PlanStats::default();
     let mut check_time = std::time::Duration::ZERO;
@@ -157,21 +121,21 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
         Ok(Some((given, rules))) => {
             if given.is_empty() {
                 let explained = puzzle.explain(options)?;
-                planned.explanation = Some(explained.constraints);
+                planned.end.explanation = Some(explained.constraints);
             } else {
-                planned.clash = Some(Clash {
+                planned.end.clash = Some(Clash {
                     entries: given.iter().map(|&g| labels.get(g).cloned().unwrap_or_default()).collect(),
                     constraints: rules.iter().map(|&r| NamedConstraint::from(&d.rules[r])).collect(),
                 });
             }
             planned.status = PlanStatus::NoSolution;
-            planned.remaining = Some(0);
-            planned.remaining_complete = true;
+            planned.end.remaining = Some(0);
+            planned.end.remaining_complete = true;
         }
         Ok(None) => {}
         Err(SolverError::Stopped(cause)) => {
             planned.status = PlanStatus::Unknown;
-            planned.stopped = Some(format!("stopped before the end: {cause}"));
+            planned.end.stopped = Some(format!("stopped before the end: {cause}"));
         }
         Err(e) => return Err(e.into()),
     }
@@ -180,7 +144,7 @@ fn plan(puzzle: &dyn Puzzle, options: &SolveOptions, request: &PlanRequest) -> R
     let mut run = Stats::of_sat_size(puzzle.engines()[0], (0, 0), solver_stats, 0.0);
     run.sat_calls += checker_stats.sat_calls;
     run.solve_ms = Stats::ms(started.elapsed());
-    planned.times = PlanTimes {
+    planned.end.stats = PlanTimes {
         run,
         searches: stats.searches,
         sets_tested: stats.sets_tested,
@@ -223,25 +187,35 @@ fn walk(
     if d.refuted {
         return Ok(Some((Vec::new(), Vec::new())));
     }
-    let (target, mut state) = match plan::start(d, givens)? {
-        Start::Clash(given, rules) => return Ok(Some((given, rules))),
-        Start::Ready(target, state) => (target, state),
-    };
-    planned.start = fixed_values(d, &state);
-    let mut taken = 0;
     let mut memo = plan::Memo::default();
+    let (target, mut state) = match plan::start(d, givens, &mut memo)? {
+        Start::Clash(given, rules) => return Ok(Some((given, rules))),
+        Start::Ready(target, state, model) => {
+            let valued = model.iter().filter(|s| s.holds).map(|s| d.facts[s.fact].subject);
+            planned.end.start.given_values = valued.collect::<std::collections::HashSet<_>>().len();
+            (target, state)
+        }
+    };
+    planned.end.start.givens = d.stated.iter().map(|&r| shown_rule(&d.rules[r])).collect();
+    planned.end.start.facts = fixed_values(d, &state);
+    let mut taken = 0;
     'outer: loop {
         let found = plan::next_steps(d, &target, &state, request.upto, &request.limits, &mut memo, stats)?;
         if found.is_empty() {
             break;
         }
-        for (i, mut step) in found.into_iter().enumerate() {
-            step.facts.retain(|f| !state.knows(f.fact));
+        for (i, step) in found.into_iter().enumerate() {
+            // The first step is found in this state; a later one, in the
+            // state before the first, so it is derived again here.
+            let step = match i {
+                0 => step,
+                _ => match plan::shown_in(d, &target, &state, &step, &mut memo, stats)? {
+                    Some(step) => step,
+                    None => continue 'outer,
+                },
+            };
             if step.facts.is_empty() {
                 continue;
-            }
-            if i > 0 && !plan::still_easiest(d, &state, &step, &mut memo)? {
-                continue 'outer;
             }
             let started = Instant::now();
             check_step(checker, &step)?;
@@ -259,6 +233,7 @@ fn walk(
             }
             planned.steps.push(shown);
             state.apply(&step.facts);
+            plan::taken(d, &step, &mut memo)?;
             taken += 1;
             if request.max_steps.is_some_and(|m| taken >= m) {
                 break 'outer;
@@ -284,8 +259,8 @@ fn finish(
         return Ok(());
     }
     let (count, complete) = plan::remaining(d, state, request.count_limit.max(2))?;
-    planned.remaining = Some(count);
-    planned.remaining_complete = complete;
+    planned.end.remaining = Some(count);
+    planned.end.remaining_complete = complete;
     planned.status = match count {
         0 => return Err(SolverError::ModelRejected("the steps reached a state that no solution agrees with".into())),
         1 if complete => PlanStatus::Solved,
@@ -325,11 +300,12 @@ fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
     }
 }
 
+fn shown_rule(rule: &crate::deduce::Rule) -> ShownRule {
+    ShownRule { name: rule.name.clone(), line: rule.line, cells: rule.cells.clone() }
+}
+
 fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
-    let because = step.because.iter().map(|&r| {
-        let rule = &d.rules[r];
-        ShownRule { name: rule.name.clone(), line: rule.line, cells: rule.cells.clone() }
-    });
+    let because = step.because.iter().map(|&r| shown_rule(&d.rules[r]));
     ShownStep {
         facts: step.facts.iter().map(|&f| shown_fact(d, f)).collect(),
         because: because.collect(),

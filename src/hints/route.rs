@@ -4,36 +4,36 @@
 
 use super::{PlanStatus, Planned};
 use crate::puzzles::{NamedConstraint, RouteLeg, RouteLegs};
-use crate::report::steps::{Clash, PlanTimes, ShownFact, ShownRule, ShownStep, ShownWalk};
+use crate::report::steps::{Clash, PlanEnd, PlanTimes, ShownFact, ShownRule, ShownStep, ShownWalk, StartState};
 
 /// The plan of `legs`, the first `max_steps` of them when limited.
-pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
+pub(super) fn planned(legs: RouteLegs, entries: &[String], max_steps: Option<usize>) -> Planned {
     let reached = legs.reached.len();
-    let start: Vec<ShownFact> = legs.reached.iter().enumerate().map(|(i, g)| goal_fact(i + 1, g)).collect();
+    let facts: Vec<ShownFact> = legs.reached.iter().enumerate().map(|(i, g)| goal_fact(i + 1, g)).collect();
+    let start = StartState { entries: entries.to_vec(), facts, ..StartState::default() };
     let mut planned = Planned {
         status: PlanStatus::Solved,
         steps: Vec::new(),
         state: Vec::new(),
-        start,
-        extent: (0, 0),
-        remaining: Some(1),
-        remaining_complete: true,
-        explanation: None,
-        clash: None,
-        stopped: None,
-        times: PlanTimes { run: legs.stats.clone(), ..PlanTimes::default() },
+        end: PlanEnd {
+            remaining: Some(1),
+            remaining_complete: true,
+            stats: PlanTimes { run: legs.stats.clone(), ..PlanTimes::default() },
+            start,
+            ..PlanEnd::default()
+        },
     };
     if let Some((entry, why)) = legs.clash {
         let constraints = vec![NamedConstraint { name: why, row: None, col: None, line: None, cells: Vec::new() }];
-        planned.clash = Some(Clash { entries: vec![entry], constraints });
+        planned.end.clash = Some(Clash { entries: vec![entry], constraints });
         return no_solution(planned);
     }
     let Some(fewest) = legs.fewest_in_all else {
-        planned.explanation = legs.explanation;
+        planned.end.explanation = legs.explanation;
         return no_solution(planned);
     };
     let mut walked = legs.walked.clone();
-    let mut known = planned.start.clone();
+    let mut known = planned.end.start.facts.clone();
     let taken = legs.legs.len().min(max_steps.unwrap_or(usize::MAX));
     for (i, leg) in legs.legs.iter().take(taken).enumerate() {
         let step = leg_step(reached + i + 1, leg, &known, fewest, legs.fewest_from_start);
@@ -43,8 +43,8 @@ pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
     }
     if taken < legs.legs.len() {
         planned.status = PlanStatus::Partial;
-        planned.remaining = None;
-        planned.remaining_complete = false;
+        planned.end.remaining = None;
+        planned.end.remaining_complete = false;
     }
     // What `--given` takes back: the moves walked, given and shown.
     let moves = ShownFact::named("moves".into(), walked.join(",").into(), None);
@@ -54,7 +54,7 @@ pub(super) fn planned(legs: RouteLegs, max_steps: Option<usize>) -> Planned {
 
 fn no_solution(mut planned: Planned) -> Planned {
     planned.status = PlanStatus::NoSolution;
-    planned.remaining = Some(0);
+    planned.end.remaining = Some(0);
     planned
 }
 

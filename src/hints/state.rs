@@ -1,6 +1,6 @@
 //! The player's state from a file (`--given FILE`): TOML, or JSON in the
 //! shape of `solve --format json`'s `solution` (or the whole report), with
-//! holes. The family reads the values ([`Puzzle::entries_of_solution`]);
+//! holes. The family reads the values ([`crate::puzzles::Deducible::entries_of_solution`]);
 //! this reads the file and places every error at its line and column.
 
 use serde_json::Value;
@@ -17,7 +17,14 @@ pub fn entries(puzzle: &dyn Puzzle, source: &Source) -> Result<Vec<String>, Erro
         return Err(Error::BadRequest(source.error(None, Problem::Toml(message)).to_string()));
     }
     let (value, member_at) = if is_json(source) { read_json(source)? } else { read_toml(source)? };
-    puzzle.entries_of_solution(&value).map_err(|StateError { member, message }| {
+    let Some(read) = puzzle.deducible().and_then(|d| d.entries_of_solution(&value)) else {
+        let message = format!(
+            "a state file is not taken for {} puzzles; expected --given entries such as NAME=VALUE",
+            puzzle.kind()
+        );
+        return Err(Error::BadRequest(source.error(Some(start), Problem::Toml(message)).to_string()));
+    };
+    read.map_err(|StateError { member, message }| {
         // A problem with no member is one with the whole value.
         let at = member.map_or(Some(start), |m| member_at(source, &m));
         Error::BadRequest(source.error(at, Problem::Toml(message)).to_string())

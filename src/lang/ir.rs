@@ -157,7 +157,46 @@ pub fn read_scalars(expr: &BExpr, grids: &[GridGlobal]) -> std::collections::BTr
     found
 }
 
+/// The scalars a constraint fixes and the values it fixes them to, when
+/// that is all it says: `x = 5` (either way round), `x in {5}`, a Boolean
+/// `b` or `not b` (1 or 0), or a conjunction of these, once parameters are
+/// folded in (a Sudoku's given digit, a clue). `None` for anything else,
+/// however simple (`x >= 2`, `2*x - 3 >= -1`, `x = y`): what those say
+/// about a value is a deduction.
+pub fn fixed_values(expr: &BExpr) -> Option<Vec<(usize, i64)>> {
+    let mut fixed = Vec::new();
+    expr.fixes(&mut fixed).then_some(fixed)
+}
+
 impl BExpr {
+    /// Adds what [`fixed_values`] finds to `fixed`; false when the
+    /// expression says anything else.
+    fn fixes(&self, fixed: &mut Vec<(usize, i64)>) -> bool {
+        let one = |set: &IntSet| match set.intervals() {
+            [(lo, hi)] if lo == hi => Some(*lo),
+            _ => None,
+        };
+        let pair = match self {
+            BExpr::Var(b) => Some((*b, 1)),
+            BExpr::Not(inner) => match &**inner {
+                BExpr::Var(b) => Some((*b, 0)),
+                _ => None,
+            },
+            BExpr::And(items) => return items.iter().all(|item| item.fixes(fixed)),
+            BExpr::Cmp(Cmp::Eq, a, b) => match (&a.kind, &b.kind) {
+                (IKind::Var(v), IKind::Const(c)) | (IKind::Const(c), IKind::Var(v)) => Some((*v, *c)),
+                _ => None,
+            },
+            BExpr::In(a, set) => match (&a.kind, one(set)) {
+                (IKind::Var(v), Some(c)) => Some((*v, c)),
+                _ => None,
+            },
+            _ => None,
+        };
+        fixed.extend(pair);
+        pair.is_some()
+    }
+
     fn read(&self, grids: &[GridGlobal], found: &mut std::collections::BTreeSet<usize>) {
         match self {
             BExpr::Const(_) => {}
@@ -818,6 +857,30 @@ mod tests {
                 assert_eq!(lt.eval(&known), Some(a < b));
                 assert_eq!(BExpr::not(lt).eval(&|_| None), None, "unknown values give no value");
             }
+        }
+    }
+
+    /// Only `x = c`, `x in {c}`, `b`, `not b` and their conjunctions fix
+    /// values outright; anything else says more, or less.
+    #[test]
+    fn only_a_constant_for_a_variable_fixes_a_value() {
+        let (x, y) = (v(0, 0, 9), v(1, 0, 9));
+        let eq = |a: IExpr, b: IExpr| BExpr::Cmp(Cmp::Eq, a, b);
+        let five = IExpr::constant(5);
+        let both = BExpr::And(vec![eq(five.clone(), x.clone()), BExpr::Not(Box::new(BExpr::Var(2)))]);
+        assert_eq!(fixed_values(&both), Some(vec![(0, 5), (2, 0)]));
+        assert_eq!(fixed_values(&BExpr::In(y.clone(), IntSet::range(3, 3))), Some(vec![(1, 3)]));
+        assert_eq!(fixed_values(&BExpr::Var(2)), Some(vec![(2, 1)]));
+        let twice = IExpr::sum(vec![(2, x.clone())], -3).unwrap();
+        for says_more in [
+            BExpr::Cmp(Cmp::Le, five.clone(), x.clone()),
+            eq(twice, five.clone()),
+            eq(x.clone(), y.clone()),
+            BExpr::In(y.clone(), IntSet::range(3, 4)),
+            BExpr::Or(vec![eq(x.clone(), five.clone()), eq(y.clone(), five.clone())]),
+            BExpr::And(vec![eq(x.clone(), five.clone()), BExpr::Cmp(Cmp::Ne, y.clone(), five.clone())]),
+        ] {
+            assert_eq!(fixed_values(&says_more), None, "{says_more:?}");
         }
     }
 

@@ -291,7 +291,7 @@ mod tests {
     }
 
     fn refused(engine: &str) -> EngineResult {
-        EngineResult::unfinished(engine, Backend::Varisat, Outcome::Refused, "too large")
+        EngineResult::unfinished(engine, Backend::default(), Outcome::Refused, "too large")
     }
 
     #[test]
@@ -301,7 +301,7 @@ mod tests {
         assert!(!report.stopped() && !report.all_refused());
         let report = CompareReport::of(vec![refused("direct"), refused("order")]);
         assert!(report.all_refused() && !report.stopped());
-        let stopped = EngineResult::unfinished("log", Backend::Varisat, Outcome::Stopped, "time limit");
+        let stopped = EngineResult::unfinished("log", Backend::default(), Outcome::Stopped, "time limit");
         let report = CompareReport::of(vec![answered("auto", Status::Solved), refused("direct"), stopped]);
         assert!(report.stopped() && !report.all_refused());
         assert_eq!(report.unfinished, ["direct", "log"]);

@@ -7,13 +7,16 @@
 //! Each report's JSON is its `Serialize` form with the puzzle's `kind`
 //! added, members in alphabetical order.
 
+pub mod picture;
 pub mod steps;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::puzzles::compare::{Agreement, CompareReport, Outcome, several_solvers};
-use crate::puzzles::{CountReport, Drawn, ExplainReport, FactsReport, Payload, SolveReport, Stats, Status};
+use crate::puzzles::{
+    CountReport, Drawn, Error, ExplainReport, FactsReport, Payload, Puzzle, SolveReport, Stats, Status,
+};
 use crate::solver::Progress;
 
 /// The exit codes of the command line, part of its contract.
@@ -51,8 +54,10 @@ pub trait Report: Serialize {
         json
     }
 
-    /// The report for a person, under the model's title when it has one.
-    fn text(&self, kind: &str, title: Option<&str>) -> String;
+    /// The report for a person, under the model's title when it has one,
+    /// made on demand: what the family draws of it comes from
+    /// [`Puzzle::text`], from the report's payload.
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error>;
 
     /// What a picture of the report shows; `None` when it has none.
     fn drawn(&self) -> Option<Drawn<'_>> {
@@ -83,11 +88,11 @@ pub fn status_code(status: Status) -> u8 {
 impl Report for SolveReport {
     /// The title, the drawn solution or the reason there is none, and a
     /// summary line.
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
-        if let Some(solution) = &self.solution {
-            out.push_str(&solution.text);
-            if !solution.text.ends_with('\n') {
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
+        if let Some(text) = puzzle.text(Drawn::Solution(self))? {
+            out.push_str(&text);
+            if !text.ends_with('\n') {
                 out.push('\n');
             }
         }
@@ -100,7 +105,7 @@ impl Report for SolveReport {
             out.push_str(&format!("why: {why}\n"));
         }
         out.push_str(&format!("{verdict} ({})\n", stats_line(&self.stats)));
-        out
+        Ok(out)
     }
 
     fn drawn(&self) -> Option<Drawn<'_>> {
@@ -128,8 +133,8 @@ impl Stoppable for SolveReport {
 }
 
 impl Report for CountReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         let noun = if self.count == 1 { "solution" } else { "solutions" };
         let line = if self.saturated {
             format!("more than {} solutions; the count saturated", self.count)
@@ -145,7 +150,7 @@ impl Report for CountReport {
             format!("at least {} {noun}; {why}", self.count)
         };
         out.push_str(&format!("{line} ({})\n", stats_line(&self.stats)));
-        out
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {
@@ -161,14 +166,25 @@ impl Stoppable for CountReport {
 }
 
 impl Report for FactsReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
-        out.push_str(&self.text);
-        if !self.text.is_empty() && !self.text.ends_with('\n') {
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
+        let text = match puzzle.text(Drawn::Facts(self))? {
+            Some(text) => text,
+            None => match self.status {
+                Status::NoSolution => "no solution, so there are no facts to report\n".to_string(),
+                Status::Unknown => {
+                    let why = self.json.get("explanation").and_then(Value::as_str).unwrap_or("no verdict was reached");
+                    format!("unknown: {why}\n")
+                }
+                Status::Solved => String::new(),
+            },
+        };
+        out.push_str(&text);
+        if !text.is_empty() && !text.ends_with('\n') {
             out.push('\n');
         }
         out.push_str(&format!("({})\n", stats_line(&self.stats)));
-        out
+        Ok(out)
     }
 
     fn drawn(&self) -> Option<Drawn<'_>> {
@@ -185,7 +201,6 @@ impl Stoppable for FactsReport {
         FactsReport {
             status: Status::Unknown,
             json: serde_json::Map::from_iter([("explanation".to_string(), Value::from(why.clone()))]),
-            text: format!("unknown: {why}\n"),
             stats,
             payload: Payload::default(),
         }
@@ -193,8 +208,8 @@ impl Stoppable for FactsReport {
 }
 
 impl Report for ExplainReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         match self.status {
             Status::Solved => out.push_str("the puzzle has a solution, so there is nothing to explain\n"),
             Status::Unknown => out.push_str("unknown; no explanation was reached\n"),
@@ -228,14 +243,14 @@ impl Report for ExplainReport {
                 } else if self.certificate.is_none() {
                     out.push_str("no solution: the puzzle's fixed rules alone cannot be met\n");
                 }
-                out.push_str(self.picture.as_deref().unwrap_or_default());
+                out.push_str(&puzzle.text(Drawn::Explanation(self))?.unwrap_or_default());
             }
         }
         out.push_str(&format!("({})\n", stats_line(&self.stats)));
         if let Some(why) = &self.stopped {
             out.push_str(&format!("why: {why}\n"));
         }
-        out
+        Ok(out)
     }
 
     fn drawn(&self) -> Option<Drawn<'_>> {
@@ -256,15 +271,14 @@ impl Stoppable for ExplainReport {
             rule: None,
             stats,
             stopped: Some(why),
-            picture: None,
         }
     }
 }
 
 impl Report for CompareReport {
     /// A table, one row per engine, and whether they agree.
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         let counting = self.results.iter().any(|r| r.count.is_some());
         let costs = self.results.iter().any(|r| r.cost.is_some());
         let objectives = self.results.iter().any(|r| r.objective.is_some());
@@ -352,7 +366,7 @@ impl Report for CompareReport {
             Agreement::Partial => "the engines that answered agree, but not every engine answered\n",
             Agreement::Disagree => "ENGINES DISAGREE\n",
         });
-        out
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {

@@ -5,9 +5,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::picture::state_text;
 use super::{Report, Stoppable, exit, heading, printable};
 use crate::grid::Pos;
-use crate::puzzles::{Entry, NamedConstraint, Stats, counted};
+use crate::puzzles::{Entry, Error, NamedConstraint, Puzzle, Stats, counted};
 use crate::solver::Progress;
 
 /// A fact as a step states it: `{"var": "q[3]", "op": "=", "value": 5}`.
@@ -115,6 +116,25 @@ pub struct ShownWalk {
     pub moves: Vec<crate::grid::Dir>,
 }
 
+/// What is known before the first step: the model's givens (constraints
+/// that fix a value outright, such as a Sudoku's digits), the player's
+/// entries, and the facts they state. Every other fact is a step's, and a
+/// step uses only facts known from here or found by a step before it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct StartState {
+    /// The constraints that fix values outright, as `explain` names them.
+    pub givens: Vec<ShownRule>,
+    /// The things whose value the model fixes: by those constraints, or in
+    /// their declaration (a partly given array).
+    #[serde(skip)]
+    pub given_values: usize,
+    /// The player's entries, as given.
+    pub entries: Vec<String>,
+    /// Every fact they state, either way: with a thing's value, that it
+    /// takes no other.
+    pub facts: Vec<ShownFact>,
+}
+
 /// How hard the deductions were.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Difficulty {
@@ -194,23 +214,16 @@ pub struct Clash {
     pub constraints: Vec<NamedConstraint>,
 }
 
-/// The report of `steps`.
-#[derive(Clone, Debug, Serialize)]
-pub struct StepsReport {
-    /// The outcome.
-    pub status: PlanStatus,
-    /// The steps, in order.
-    pub steps: Vec<ShownStep>,
+/// What `steps` and `hint` both report beside their steps: how the plan
+/// ended, from what start, and at what cost. Flattened into each report's
+/// JSON, so its members sit beside the report's own.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PlanEnd {
     /// Solutions that agree with the final state: 1 when solved, 0 with no
     /// solution, and with a guess needed as many as were counted.
     pub remaining: Option<u64>,
     /// Whether `remaining` is the whole count (otherwise a floor).
     pub remaining_complete: bool,
-    /// The rating.
-    pub difficulty: Difficulty,
-    /// Every fact known in the final state, either way: entries that
-    /// `--given` takes back as `var=value` or `var!=value`.
-    pub state: Vec<ShownFact>,
     /// With no solution: `explain`'s constraints.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<Vec<NamedConstraint>>,
@@ -222,17 +235,41 @@ pub struct StepsReport {
     pub stopped: Option<String>,
     /// Sizes, calls and times.
     pub stats: PlanTimes,
-    /// The facts known before the first step (the given entries and what
-    /// follows from them alone).
-    #[serde(skip)]
-    pub start: Vec<ShownFact>,
+    /// What is known before the first step.
+    pub start: StartState,
     /// The rows and columns the facts' cells span, for pictures.
     #[serde(skip)]
     pub extent: (usize, usize),
-    /// The state reached drawn as text, when the steps stop short of a
-    /// solution and the puzzle draws its states.
-    #[serde(skip)]
-    pub picture: Option<String>,
+}
+
+impl PlanEnd {
+    /// The end of a run stopped before it planned anything.
+    pub fn stopped(stats: Stats, why: String) -> PlanEnd {
+        PlanEnd { stopped: Some(why), stats: PlanTimes { run: stats, ..PlanTimes::default() }, ..PlanEnd::default() }
+    }
+
+    /// How the plan ended, for a person: the solutions left, or why there
+    /// are none.
+    fn ending_text(&self, status: PlanStatus) -> String {
+        ending_text(status, self.remaining, self.remaining_complete, &self.explanation, &self.clash)
+    }
+}
+
+/// The report of `steps`.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepsReport {
+    /// The outcome.
+    pub status: PlanStatus,
+    /// The steps, in order.
+    pub steps: Vec<ShownStep>,
+    /// The rating.
+    pub difficulty: Difficulty,
+    /// Every fact known in the final state, either way: entries that
+    /// `--given` takes back as `var=value` or `var!=value`.
+    pub state: Vec<ShownFact>,
+    /// How the steps ended, from what start.
+    #[serde(flatten)]
+    pub end: PlanEnd,
 }
 
 /// How much a hint's text and picture give away.
@@ -257,43 +294,35 @@ pub struct HintReport {
     pub step: Option<ShownStep>,
     /// How much the text gives away.
     pub reveal: Reveal,
-    /// As in [`StepsReport`].
-    pub remaining: Option<u64>,
-    /// As in [`StepsReport`].
-    pub remaining_complete: bool,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<Vec<NamedConstraint>>,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub clash: Option<Clash>,
-    /// As in [`StepsReport`].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stopped: Option<String>,
-    /// As in [`StepsReport`].
-    pub stats: PlanTimes,
-    /// As in [`StepsReport`].
-    #[serde(skip)]
-    pub start: Vec<ShownFact>,
-    /// As in [`StepsReport`].
-    #[serde(skip)]
-    pub extent: (usize, usize),
-    /// The state before the step drawn as text, as much as `reveal` gives
-    /// away, when the puzzle draws its states.
-    #[serde(skip)]
-    pub picture: Option<String>,
+    /// As in [`StepsReport`]; its start is the state the hint starts from.
+    #[serde(flatten)]
+    pub end: PlanEnd,
 }
 
 /// Facts for a person: one entry per variable, "x = 5" or "x ≠ 1, 2"; a
 /// variable that is fixed shows only its value.
 pub fn facts_text(facts: &[ShownFact], values: bool) -> String {
+    let entries = fact_entries(facts, values);
+    if entries.is_empty() { "nothing".to_string() } else { entries.join("; ") }
+}
+
+/// [`facts_text`] of at most `most` variables, with a count of the rest.
+fn facts_text_at_most(facts: &[ShownFact], most: usize) -> String {
+    let entries = fact_entries(facts, true);
+    if entries.len() <= most {
+        return facts_text(facts, true);
+    }
+    format!("{}; and {} more", entries[..most].join("; "), entries.len() - most)
+}
+
+fn fact_entries(facts: &[ShownFact], values: bool) -> Vec<String> {
     let mut order: Vec<&str> = Vec::new();
     for f in facts {
         if !order.contains(&f.var.as_str()) {
             order.push(&f.var);
         }
     }
-    let entries: Vec<String> = order
+    order
         .iter()
         .map(|&var| {
             let about: Vec<&ShownFact> = facts.iter().filter(|f| f.var == var).collect();
@@ -308,8 +337,27 @@ pub fn facts_text(facts: &[ShownFact], values: bool) -> String {
                 }
             }
         })
-        .collect();
-    if entries.is_empty() { "nothing".to_string() } else { entries.join("; ") }
+        .collect()
+}
+
+/// The variables the start line lists before it counts the rest.
+const START_SHOWN: usize = 8;
+
+/// "known from the start: 30 givens: cell[1,1] = 8; ...; and 22 more".
+pub fn start_text(start: &StartState) -> String {
+    let mut sources = Vec::new();
+    if start.given_values > 0 {
+        sources.push(counted(start.given_values, "given"));
+    }
+    if !start.entries.is_empty() {
+        let n = start.entries.len();
+        sources.push(if n == 1 { "1 entry".to_string() } else { format!("{n} entries") });
+    }
+    if start.facts.is_empty() && sources.is_empty() {
+        return "known from the start: nothing\n".to_string();
+    }
+    let from = if sources.is_empty() { String::new() } else { format!("{}: ", sources.join(" and ")) };
+    format!("known from the start: {from}{}\n", facts_text_at_most(&start.facts, START_SHOWN))
 }
 
 fn rule_text(rule: &ShownRule) -> String {
@@ -451,32 +499,33 @@ fn times_line(t: &PlanTimes) -> String {
 }
 
 impl Report for StepsReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
+        let ran = self.status != Status::Unknown || !self.steps.is_empty();
+        if ran && self.end.clash.is_none() && self.end.explanation.is_none() {
+            out.push_str(&start_text(&self.end.start));
+        }
         for (i, step) in self.steps.iter().enumerate() {
             out.push_str(&format!("step {}: {}", i + 1, step_text(step, Reveal::What)));
         }
         if self.status == Status::Partial {
             out.push_str(&format!("state reached: {}\n", facts_text(&self.state, true)));
         }
-        out.push_str(self.picture.as_deref().unwrap_or_default());
-        out.push_str(&ending_text(
-            self.status,
-            self.remaining,
-            self.remaining_complete,
-            &self.explanation,
-            &self.clash,
-        ));
+        // The state reached, drawn when the steps stop short of a solution.
+        if matches!(self.status, Status::Partial | Status::GuessNeeded) {
+            out.push_str(&state_text(puzzle, &self.state, None, Reveal::What).unwrap_or_default());
+        }
+        out.push_str(&self.end.ending_text(self.status));
         let d = &self.difficulty;
         out.push_str(&format!(
             "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint\n",
             d.steps, d.largest, d.total, d.multi_rule_steps
         ));
-        if let Some(why) = &self.stopped {
+        if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));
         }
-        out.push_str(&format!("({})\n", times_line(&self.stats)));
-        out
+        out.push_str(&format!("({})\n", times_line(&self.end.stats)));
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {
@@ -493,42 +542,30 @@ impl Stoppable for StepsReport {
         StepsReport {
             status: Status::Unknown,
             steps: Vec::new(),
-            remaining: None,
-            remaining_complete: false,
             difficulty: Difficulty::default(),
             state: Vec::new(),
-            explanation: None,
-            clash: None,
-            stopped: Some(why),
-            stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: Vec::new(),
-            extent: (0, 0),
-            picture: None,
+            end: PlanEnd::stopped(stats, why),
         }
     }
 }
 
 impl Report for HintReport {
-    fn text(&self, kind: &str, title: Option<&str>) -> String {
-        let mut out = heading(kind, title);
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
         match &self.step {
             Some(step) => {
+                out.push_str(&start_text(&self.end.start));
                 out.push_str(&format!("hint: {}", step_text(step, self.reveal)));
-                out.push_str(self.picture.as_deref().unwrap_or_default());
+                // The state before the step, as much as `reveal` gives away.
+                out.push_str(&state_text(puzzle, &self.end.start.facts, Some(step), self.reveal).unwrap_or_default());
             }
-            None => out.push_str(&ending_text(
-                self.status,
-                self.remaining,
-                self.remaining_complete,
-                &self.explanation,
-                &self.clash,
-            )),
+            None => out.push_str(&self.end.ending_text(self.status)),
         }
-        if let Some(why) = &self.stopped {
+        if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));
         }
-        out.push_str(&format!("({})\n", times_line(&self.stats)));
-        out
+        out.push_str(&format!("({})\n", times_line(&self.end.stats)));
+        Ok(out)
     }
 
     fn exit_code(&self) -> u8 {
@@ -542,20 +579,7 @@ impl Report for HintReport {
 
 impl Stoppable for HintReport {
     fn stopped(stats: Stats, why: String, _: &Progress) -> HintReport {
-        HintReport {
-            status: Status::Unknown,
-            step: None,
-            reveal: Reveal::default(),
-            remaining: None,
-            remaining_complete: false,
-            explanation: None,
-            clash: None,
-            stopped: Some(why),
-            stats: PlanTimes { run: stats, ..PlanTimes::default() },
-            start: Vec::new(),
-            extent: (0, 0),
-            picture: None,
-        }
+        HintReport { status: Status::Unknown, step: None, reveal: Reveal::default(), end: PlanEnd::stopped(stats, why) }
     }
 }
 

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-pub use backend::{Backend, UnknownBackend};
+pub use backend::{Backend, BackendInfo, UnknownBackend};
 pub use checked::Checked;
 pub use enumerate::ProjectedModels;
 pub use exact_count::count_projected;

@@ -1,5 +1,6 @@
-//! What the test suites share. Each file under `tests/` is its own crate and
-//! takes these in with `mod common;`, so a helper lives here once instead of
+//! What the test suites share. Each test binary (`tests/*/main.rs`) takes
+//! these in once with `#[path = "../common/mod.rs"] mod common;`, and its
+//! modules with `use crate::common;`, so a helper lives here once instead of
 //! being copied from suite to suite. None of it shares code with somaria's
 //! encodings: the oracles here (walks over tile rooms, varisat reading a
 //! DIMACS file on its own) are what the library is checked against.
@@ -9,6 +10,8 @@
 //! - [`models`]: model texts, and loading and counting them in the library;
 //! - [`reports`]: the parts of a JSON report that suites check;
 //! - [`dimacs`]: a written formula read back by varisat;
+//! - [`proofs`]: refutation proofs checked (DRAT by a naive RUP checker,
+//!   varisat's format by varisat-checker);
 //! - [`rooms`]: random tile rooms and every walk through one;
 //! - [`random_csp`]: random small csp models of placed calls, and their
 //!   brute force;
@@ -26,6 +29,7 @@ pub mod fans;
 pub mod keys_doors;
 pub mod models;
 pub mod pixels;
+pub mod proofs;
 pub mod random_csp;
 pub mod reports;
 pub mod rooms;

@@ -35,16 +35,13 @@
 //! the encoding, and the puzzle output is counted once more from its text
 //! ([`crate::generate::check::recount`]).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use super::clue_reads::ClueReads;
+use super::instance::{Instance, Setup};
 use super::{CspPuzzle, Engine};
 use crate::cnf::Lit;
-use crate::compile::repair::RepairLog;
 use crate::compile::repair::Route;
-use crate::compile::{Compiled, GridEncoding, ObjectiveUse};
 use crate::lang::design::{unroll, unroll_instances};
 use crate::lang::ir::BExpr;
 use crate::lang::model::{Model, Value, flat_position};
@@ -61,17 +58,13 @@ pub type Anchor = (Vec<i64>, Vec<Option<Route>>);
 
 /// A csp template's [`ClueSolver`].
 pub struct CspClueSolver<'a> {
-    /// The template without the constraints that read its clue arrays,
-    /// which is what `compiled` encodes.
-    puzzle: &'a CspPuzzle,
     /// The whole template with the clue arrays as the last check's puzzle
     /// writes them, for the verifier and the unrolling.
     written: Model,
     /// The constraints of `written` that read a clue array.
     dependent: &'a [usize],
-    compiled: Compiled,
-    solver: Box<dyn Solve + 'a>,
-    log: Rc<RefCell<RepairLog>>,
+    /// The puzzle prepared for the checks.
+    instance: Instance<'a>,
     clues: Vec<Clue>,
     /// When the clues are read cell by cell, per clue the literal that
     /// makes the instances of its cell hold.
@@ -114,20 +107,14 @@ impl CspPuzzle {
         if template.design.is_none() {
             return Ok(None);
         }
-        let (mut compiled, _) = self.compiled(Engine::choose(engine)?, ObjectiveUse::Optimize)?;
-        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
-        let log = Rc::new(RefCell::new(RepairLog::default()));
         // No splicing, as in `count`: solutions are told apart by their routes.
-        let solver = self.driver(&grids, config.new_solver(&compiled.cnf, None), Vec::new(), false, &log);
-        let (projection, one_hot) = self.solution_projection(&compiled.encoder, &grids);
+        let instance = self.prepare(Setup::counting(Engine::choose(engine)?), |cnf| config.new_solver(cnf, None))?;
+        let (projection, one_hot) = instance.reader.projection();
         let cellwise = reads.cellwise && anchor.is_none();
         let mut solver = CspClueSolver {
-            puzzle: self,
             written: template.clone(),
             dependent: &reads.dependent,
-            compiled,
-            solver,
-            log,
+            instance,
             clues,
             per_clue: None,
             selectors: HashMap::new(),
@@ -213,10 +200,9 @@ impl CspClueSolver<'_> {
                 }
             }
         }
-        let lits = self.compiled.encoder.extend(&mut *self.solver, |enc| {
+        self.instance.extend(|enc| {
             parts.into_iter().map(|exprs| enc.selector(&BExpr::and(exprs))).collect::<Result<Vec<_>, _>>()
-        })?;
-        Ok(lits)
+        })
     }
 
     /// The literals to assume for the clues of `kept`: per clue, or the
@@ -244,7 +230,7 @@ impl CspClueSolver<'_> {
             let lit = match self.selectors.get(&conjunct) {
                 Some(&lit) => lit,
                 None => {
-                    let lit = self.compiled.encoder.extend(&mut *self.solver, |enc| enc.selector(&conjunct))?;
+                    let lit = self.instance.extend(|enc| enc.selector(&conjunct))?;
                     self.selectors.insert(conjunct, lit);
                     lit
                 }
@@ -261,15 +247,13 @@ impl CspClueSolver<'_> {
         let mut assumptions = selectors.to_vec();
         assumptions.extend(extra);
         let verifier = Verifier::new(&self.written);
-        let (puzzle, encoder, log) = (self.puzzle, &self.compiled.encoder, &self.log);
+        let Instance { solver, reader, .. } = &mut self.instance;
         let mut last = None;
         let check = |value: &dyn Fn(Lit) -> bool| {
-            let routes = log.borrow().routes.clone();
-            let (values, _) = puzzle.check_model(&verifier, encoder, None, value, &routes)?;
-            last = Some((values, routes));
+            last = Some(reader.solution(&verifier, value)?);
             Ok(())
         };
-        let answer = Checked::new(&mut *self.solver, check).solve_under(&assumptions)?;
+        let answer = Checked::new(&mut **solver, check).solve_under(&assumptions)?;
         if let Some(found) = last.filter(|_| answer == Answer::Sat && extra.is_none()) {
             self.first = found;
         }
@@ -294,18 +278,19 @@ impl CspClueSolver<'_> {
     /// Blocks the last model on the projection under a fresh activation
     /// literal, which it returns.
     fn block_last(&mut self) -> Lit {
-        let activation = self.solver.new_var().pos();
+        let solver = &mut self.instance.solver;
+        let activation = solver.new_var().pos();
         let mut clause: Vec<Lit> = self
             .projection
             .iter()
-            .filter_map(|&l| match self.solver.value(l) {
+            .filter_map(|&l| match solver.value(l) {
                 true => Some(!l),
                 false if !self.one_hot => Some(l),
                 false => None,
             })
             .collect();
         clause.push(!activation);
-        crate::cnf::card::linked_clause(&mut *self.solver, &clause, 48);
+        crate::cnf::card::linked_clause(&mut **solver, &clause, 48);
         activation
     }
 }
@@ -327,7 +312,7 @@ impl ClueSolver for CspClueSolver<'_> {
                     Answer::Unsat => Ok(Verdict::Unique),
                 };
             }
-            self.solver.add_clause(&[!*activation]);
+            self.instance.solver.add_clause(&[!*activation]);
             self.blocked = None;
         }
         if self.call(&selectors, None)? == Answer::Unsat {
@@ -342,6 +327,6 @@ impl ClueSolver for CspClueSolver<'_> {
     }
 
     fn stats(&self) -> SolveStats {
-        self.solver.stats()
+        self.instance.solver.stats()
     }
 }

@@ -3,18 +3,16 @@
 //! parts (cubes of assumptions). Every solution counted passes the
 //! independent verifier.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use super::instance::{CspEngine, Holder, Instance, Setup};
 use super::{CspPuzzle, Engine};
 use crate::cnf::{Cnf, Lit};
-use crate::compile::repair::RepairLog;
-use crate::compile::{Compiled, Encoder, GridEncoding, ObjectiveUse};
+use crate::compile::Encoder;
 use crate::lang::model::Model;
 use crate::lang::verify::{self, IncrementalCheck};
 use crate::puzzles::{CountOptions, CountReport, Error, Stats};
-use crate::solver::{Checked, ProjectedModels, Solve, SolverError, Walk, WalkStep};
+use crate::solver::{Checked, ProjectedModels, Solve, SolverError, Walk, WalkStep, count_projected};
 
 /// A count that passes this many solutions starts again split into cubes:
 /// measured on the queens, a restart this early pays for itself (8 queens
@@ -212,79 +210,120 @@ impl CspPuzzle {
     /// once over a large projection and otherwise past [`CUBE_AFTER`]
     /// solutions, and the CDCL enumeration of the cubes it leaves.
     pub(super) fn count_by_enumeration(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
-        let log = Rc::new(RefCell::new(RepairLog::default()));
         // No splicing: a spliced route takes other arcs than the model, and
         // solutions are told apart by their routes.
-        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), false, &log);
+        let mut instance = self.prepare(Setup::counting(engine), |cnf| options.new_solver(cnf))?;
         let mut count = 0u64;
         let (mut complete, mut walked) = (true, Duration::ZERO);
         // Without an objective the enumeration itself finds the first solution.
         let optimum = match self.program.objective {
             None => Some(None),
-            Some(_) => self.search(&verifier, &mut compiled, &mut *solver, &log)?.map(|(_, optimum, _)| optimum),
+            Some(_) => instance.search()?.map(|(_, optimum, _)| optimum),
         };
         if let Some(optimum) = optimum {
-            let assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
-            let (projection, one_hot) = self.solution_projection(&compiled.encoder, &grids);
-            // A walk needs the whole formula in the CNF, so no grid's cuts
-            // and no objective's bound. It starts at once over a large
-            // projection, where each CDCL model would cost a decision per
-            // variable, and otherwise once the formula shows many models.
-            let walkable = grids.is_empty() && self.program.objective.is_none() && assumptions.is_empty();
-            let plain = vec![assumptions.clone()];
-            let runs: Vec<Vec<Vec<Lit>>> = match walkable {
-                true if projection.len() >= WALK_FROM => Vec::new(),
-                true => vec![plain],
-                false => {
-                    let cubes = self.value_cubes(&mut compiled, &mut *solver, &assumptions)?;
-                    if cubes.is_empty() { vec![plain] } else { vec![plain, cubes] }
-                }
-            };
-            let (encoder, objective) = (&compiled.encoder, compiled.objective.as_ref());
-            let check = |value: &dyn Fn(Lit) -> bool| {
-                let (_, found) = self.check_model(&verifier, encoder, objective, value, &log.borrow().routes)?;
-                if found != optimum {
-                    return Err(format!("a counted solution has the objective {found:?}, not the optimum {optimum:?}"));
-                }
-                Ok(())
-            };
-            let mut checked = Checked::new(&mut *solver, check);
-            let walk = walkable.then_some((&self.model, encoder, &verifier));
-            let groups = self.shown_scalars().iter().map(|&s| encoder.projection(&[s]).0.len()).collect();
-            let enumeration = Enumeration { projection: &projection, one_hot, cnf: &compiled.cnf, walk, groups };
-            (complete, walked) = enumeration.count_runs(&mut checked, &runs, options, &mut count)?;
+            (complete, walked) = self.enumerate(&mut instance, optimum, options, &mut count)?;
         }
-        let cuts = log.borrow().cuts.len();
-        let mut stats = Self::run_stats(engine, &compiled.cnf, cuts, &*solver, encode_ms);
+        let mut stats = instance.stats();
         stats.solve_ms += Stats::ms(walked);
         Ok(CountReport { count, complete, saturated: false, stats, stopped: None })
+    }
+
+    /// Counts into `count` the solutions of `instance` whose objective is
+    /// `optimum`, each checked: see [`CspPuzzle::count_by_enumeration`].
+    /// Returns whether the count is complete, and the time a walk took.
+    fn enumerate(
+        &self,
+        instance: &mut Instance<'_>,
+        optimum: Option<i64>,
+        options: &CountOptions,
+        count: &mut u64,
+    ) -> Result<(bool, Duration), Error> {
+        let assumptions = instance.at_optimum(optimum)?;
+        let (projection, one_hot) = instance.reader.projection();
+        // A walk needs the whole formula in the CNF, so no grid's cuts
+        // and no objective's bound. It starts at once over a large
+        // projection, where each CDCL model would cost a decision per
+        // variable, and otherwise once the formula shows many models.
+        let walkable = !instance.reader.has_grids() && self.program.objective.is_none() && assumptions.is_empty();
+        let plain = vec![assumptions.clone()];
+        let runs: Vec<Vec<Vec<Lit>>> = match walkable {
+            true if projection.len() >= WALK_FROM => Vec::new(),
+            true => vec![plain],
+            false => {
+                let cubes = self.value_cubes(instance, &assumptions)?;
+                if cubes.is_empty() { vec![plain] } else { vec![plain, cubes] }
+            }
+        };
+        let Instance { solver, reader, .. } = instance;
+        let check = |value: &dyn Fn(Lit) -> bool| {
+            let (_, found) = reader.check(value)?;
+            if found != optimum {
+                return Err(format!("a counted solution has the objective {found:?}, not the optimum {optimum:?}"));
+            }
+            Ok(())
+        };
+        let mut checked = Checked::new(&mut **solver, check);
+        let encoder = &reader.compiled.encoder;
+        let walk = walkable.then_some((&self.model, encoder, &reader.verifier));
+        let groups = self.shown_scalars().iter().map(|&s| encoder.projection(&[s]).0.len()).collect();
+        let enumeration = Enumeration { projection: &projection, one_hot, cnf: &reader.compiled.cnf, walk, groups };
+        enumeration.count_runs(&mut checked, &runs, options, count)
+    }
+
+    /// `count --method exact`: the formula, with what the search for an
+    /// optimum added, counted by [`count_projected`] onto the variables of
+    /// the shown scalars, under the optimum when there is an objective.
+    /// These are the literals the enumeration blocks on, so both count the
+    /// same solutions. A grid global is cut lazily between SAT calls: its
+    /// formula alone allows more than the solutions, so it is refused.
+    pub(super) fn count_exact(&self, options: &CountOptions) -> Result<CountReport, Error> {
+        if let Some(grid) = self.program.grids.first() {
+            return Err(Error::BadRequest(format!(
+                "count --method exact cannot count this model: its {} constraint is cut lazily between SAT calls, \
+                 so its formula alone allows more than the solutions; expected --method enumerate",
+                grid.name()
+            )));
+        }
+        let engine = Engine::choose(options.engine.as_deref())?;
+        let setup = Setup { holder: Holder::Recorded, ..Setup::solving(engine) };
+        let mut instance = self.prepare(setup, |cnf| options.new_solver(cnf))?;
+        let optimum = match self.program.objective {
+            None => Some(None),
+            Some(_) => instance.search()?.map(|(_, optimum, _)| optimum),
+        };
+        let mut count = 0u128;
+        let counting = Instant::now();
+        if let Some(optimum) = optimum {
+            let record =
+                instance.record().ok_or_else(|| Error::Internal("a recorded count without its record".into()))?;
+            let assumptions = instance.at_optimum(optimum)?;
+            let (vars, _) = instance.encoder().projection(&self.shown_scalars());
+            let stop = &options.solver.stop;
+            count = count_projected(record.borrow().cnf(), &vars, &assumptions, stop).map_err(Error::Stopped)?;
+        }
+        let mut stats = instance.stats();
+        stats.solve_ms += Stats::ms(counting.elapsed());
+        Ok(CountReport::exact(count, options, stats))
     }
 
     /// Cubes: one per value of the shown scalar with the most values (up
     /// to [`CUBE_VALUES`]), each under `assumptions`, so that each
     /// enumeration's blocking clauses stay few; they are retired when its
     /// cube is done. None when no shown scalar fits.
-    fn value_cubes(
-        &self,
-        compiled: &mut Compiled,
-        solver: &mut dyn Solve,
-        assumptions: &[Lit],
-    ) -> Result<Vec<Vec<Lit>>, Error> {
+    fn value_cubes(&self, instance: &mut Instance<'_>, assumptions: &[Lit]) -> Result<Vec<Vec<Lit>>, Error> {
+        let encoder = instance.encoder();
         let splitter = self
             .shown_scalars()
             .into_iter()
-            .filter_map(|s| compiled.encoder.scalar_int(s))
-            .filter(|&x| (2..=CUBE_VALUES).contains(&compiled.encoder.domain(x).len()))
-            .max_by_key(|&x| compiled.encoder.domain(x).len());
+            .filter_map(|s| encoder.scalar_int(s))
+            .filter(|&x| (2..=CUBE_VALUES).contains(&encoder.domain(x).len()))
+            .max_by_key(|&x| encoder.domain(x).len());
         let mut cubes = Vec::new();
         if let Some(x) = splitter {
-            let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
+            let values: Vec<i64> = encoder.domain(x).values().collect();
             for v in values {
-                let lit = compiled.encoder.extend(solver, |enc| enc.eq_lit(x, v))?;
+                let lit = instance.extend(|enc| enc.eq_lit(x, v))?;
                 cubes.push([assumptions, &[lit]].concat());
             }
         }

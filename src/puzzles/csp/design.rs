@@ -2,17 +2,12 @@
 //! solution drawn by a seeded generator, the clues it gives, and the
 //! model's text with new clue values.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
+use super::instance::Setup;
 use super::{CspPuzzle, Engine, render};
-use crate::compile::repair::RepairLog;
-use crate::compile::{GridEncoding, ObjectiveUse};
 use crate::lang::design::Design;
-use crate::lang::verify;
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
-use crate::solver::{Answer, Solve};
+use crate::solver::Answer;
 
 impl CspPuzzle {
     /// The model's design table, if it has one.
@@ -32,31 +27,21 @@ impl CspPuzzle {
         rng: &mut SplitMix64,
         options: &SolveOptions,
     ) -> Result<Option<super::clue_solver::Anchor>, Error> {
-        let verifier = verify::Verifier::new(&self.model);
-        let (mut compiled, _) = self.compiled(Engine::Auto, ObjectiveUse::Optimize)?;
-        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
-        let log = Rc::new(RefCell::new(RepairLog::default()));
-        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
-        let check = |solver: &dyn Solve, compiled: &crate::compile::Compiled| {
-            let routes = log.borrow().routes.clone();
-            self.check_model(&verifier, &compiled.encoder, None, &|l| solver.value(l), &routes)
-                .map(|(values, _)| (values, routes))
-                .map_err(Error::CheckFailed)
-        };
-        if solver.solve()? == Answer::Unsat {
+        let mut instance = self.prepare(Setup::solving(Engine::Auto), |cnf| options.new_solver(cnf))?;
+        if instance.solver.solve()? == Answer::Unsat {
             return Ok(None);
         }
-        let mut values = check(&*solver, &compiled)?;
+        let mut values = instance.solution()?;
         let mut order = self.design_reads();
         rng.shuffle(&mut order);
         let mut assumptions = Vec::new();
         for s in order {
-            let (lit, value) = if let Some(l) = compiled.encoder.scalar_lit(s) {
+            let (lit, value) = if let Some(l) = instance.encoder().scalar_lit(s) {
                 if rng.below(2) == 1 { (l, 1) } else { (!l, 0) }
-            } else if let Some(x) = compiled.encoder.scalar_int(s) {
-                let domain: Vec<i64> = compiled.encoder.domain(x).values().collect();
+            } else if let Some(x) = instance.encoder().scalar_int(s) {
+                let domain: Vec<i64> = instance.encoder().domain(x).values().collect();
                 let v = domain[rng.below(domain.len())];
-                (compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?, v)
+                (instance.extend(|enc| enc.eq_lit(x, v))?, v)
             } else {
                 continue;
             };
@@ -65,8 +50,8 @@ impl CspPuzzle {
             if values.0[s] == value {
                 continue;
             }
-            match solver.solve_under(&assumptions)? {
-                Answer::Sat => values = check(&*solver, &compiled)?,
+            match instance.solver.solve_under(&assumptions)? {
+                Answer::Sat => values = instance.solution()?,
                 Answer::Unsat => {
                     assumptions.pop();
                 }

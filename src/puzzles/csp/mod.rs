@@ -4,10 +4,11 @@
 //! A thin adapter from the modeler to the [`Puzzle`] trait: the language
 //! ([`crate::lang`]: syntax, checker, unrolling, the independent verifier)
 //! loads the model, [`crate::compile`] encodes it as CNF and repairs the
-//! grid globals between solves, and this module runs the solver for each
-//! command (an objective's search, counting, facts, explanations), checks
-//! every answer with the verifier, and shows it in the model's terms
-//! (`render`).
+//! grid globals between solves, and this module prepares the compiled
+//! model in a solver, with its verifier, for each command (`instance`),
+//! runs the command's search (an objective's, counting, facts,
+//! explanations), checks every answer with the verifier, and shows it in
+//! the model's terms (`render`).
 //!
 //! ```
 //! use somaria::model::Source;
@@ -22,31 +23,31 @@ pub mod clue_solver;
 mod count;
 pub mod design;
 pub mod designer;
+mod instance;
 mod render;
 mod state;
 pub mod table;
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::time::Instant;
 
-use crate::compile::repair::{GridRepair, RepairLog, Route};
-use crate::compile::{self, Compiled, Encoder, Encoding, GridEncoding, Objective, ObjectiveUse};
+use crate::compile::repair::Route;
+use crate::compile::{self, Compiled, Encoding, ObjectiveUse};
 pub use crate::compile::{Linear, OBJECTIVE_DEFINED};
 use crate::lang::ir;
+use crate::lang::load_model;
 use crate::lang::model::{Base, Model, Sense};
 pub use crate::lang::{Group, Program, model, syntax};
-use crate::lang::{load_model, verify};
 
 use super::{
     CountMethod, CountOptions, CountReport, DecidedBy, Drawn, Error, ExplainReport, FactsReport, Formula,
     NamedConstraint, Payload, PlayState, Puzzle, Solution, SolveOptions, SolveReport, Stats, Status,
 };
-use crate::cnf::{ClauseSink, Cnf, GroupId, Lit};
-use crate::deduce::{self, Deductions, Fact, ModelCheck, Rule, Wanted};
+use crate::cnf::{ClauseSink, Cnf, Lit};
+use crate::deduce::{self, Deductions, Fact, Rule, Wanted};
 use crate::draw::Scene;
 use crate::model::{LoadError, Source};
-use crate::solver::{Answer, Lazy, Recorded, Solve, SolveStats, count_projected};
+use crate::solver::SolveStats;
+use instance::{CspEngine, Holder, Instance, Setup};
 
 pub use render::{CspFacts, CspSolution, Shown, ShownRoute};
 
@@ -125,10 +126,6 @@ pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     Ok(CspPuzzle { model, program, linear: Linear::default(), presolve: true, drawn_cells })
 }
 
-/// The checked values of every scalar, the objective's value, and each grid
-/// global's route.
-type Found = (Vec<i64>, Option<i64>, Vec<Option<Route>>);
-
 impl CspPuzzle {
     /// The same puzzle with linear constraints encoded the given way, to
     /// compare the decision diagrams with the pseudo-Boolean encodings.
@@ -194,222 +191,6 @@ impl CspPuzzle {
         let compiled =
             compile::compile(&self.model, &self.program, engine.encoding(), use_, (self.linear, self.presolve))?;
         Ok((compiled, Stats::ms(started.elapsed())))
-    }
-
-    /// Decodes a model and checks it against the rules; returns the values
-    /// of every scalar and the objective's value, if any.
-    fn check_model(
-        &self,
-        verifier: &verify::Verifier<'_>,
-        encoder: &Encoder,
-        objective: Option<&Objective>,
-        value: &dyn Fn(Lit) -> bool,
-        routes: &[Option<Route>],
-    ) -> Result<(Vec<i64>, Option<i64>), String> {
-        let values = encoder.decode(&self.model, value)?;
-        verifier.check(&values, routes)?;
-        let objective = match objective {
-            Some(z) => {
-                let encoded = encoder.objective_value(z, value)?;
-                let evaluated = verifier.objective(&values)?;
-                if encoded != evaluated {
-                    return Err(format!(
-                        "the encoding gives the objective {encoded}, the model's expression {evaluated}"
-                    ));
-                }
-                Some(evaluated)
-            }
-            None => None,
-        };
-        Ok((values, objective))
-    }
-
-    /// Finds a solution, optimal when there is an objective: a
-    /// solution-improving search, each step one call on the same solver
-    /// under an assumption that asks for better than the best so far, until
-    /// the bounds meet: the best value, and the best not ruled out (the
-    /// relaxation's bound, lowered by each failed call). Halving the gap
-    /// from the top instead sent the calls to hard bounds far above the
-    /// optimum. Returns the checked values and objective.
-    /// One solve, trying first with every wide variable near zero (within
-    /// 2^4, then 2^8, …), then without: wide arithmetic spelt in bits
-    /// propagates poorly, and a sum of products over -1000..1000 equal to 7
-    /// was beyond varisat in minutes while its small solutions were found
-    /// at once. Only a model counts from the probes; their "no" says
-    /// nothing, so the last call is the plain one.
-    fn solve_small_values_first(compiled: &mut Compiled, solver: &mut dyn Solve) -> Result<Answer, Error> {
-        for bits in PROBE_BITS {
-            let near_zero = compiled.encoder.extend(solver, |enc| enc.small_values(bits))?;
-            if near_zero.is_empty() {
-                break;
-            }
-            if solver.solve_under(&near_zero)? == Answer::Sat {
-                return Ok(Answer::Sat);
-            }
-        }
-        Ok(solver.solve()?)
-    }
-
-    fn search(
-        &self,
-        verifier: &verify::Verifier<'_>,
-        compiled: &mut Compiled,
-        solver: &mut dyn Solve,
-        log: &RefCell<RepairLog>,
-    ) -> Result<Option<Found>, Error> {
-        if Self::solve_small_values_first(compiled, solver)? == Answer::Unsat {
-            return Ok(None);
-        }
-        let objective = compiled.objective.clone();
-        let check = |enc: &Encoder, solver: &dyn Solve| {
-            let routes = log.borrow().routes.clone();
-            let (values, best) = self
-                .check_model(verifier, enc, objective.as_ref(), &|l| solver.value(l), &routes)
-                .map_err(Error::CheckFailed)?;
-            Ok::<_, Error>((values, best, routes))
-        };
-        let (mut values, mut best, mut routes) = check(&compiled.encoder, solver)?;
-        let (Some(z), Some((sense, _))) = (&objective, &self.program.objective) else {
-            return Ok(Some((values, best, routes)));
-        };
-        let Some(mut value) = best else { return Err(Error::Internal("an objective without a value".into())) };
-        let (lo, hi) = compiled.encoder.objective_range(z);
-        let relaxed = compiled.encoder.objective_relaxation(z, *sense == Sense::Maximize);
-        // The best value not ruled out: the range's end, or the relaxation's
-        // bound when tighter. Distances below count towards better values.
-        let sign = if *sense == Sense::Maximize { 1 } else { -1 };
-        let end = if *sense == Sense::Maximize { hi } else { lo };
-        let mut limit = relaxed.as_ref().map_or(end, |(r, _)| if sign > 0 { (*r).min(hi) } else { (*r).max(lo) });
-        if sign * (limit - value) < 0 {
-            return Err(Error::Internal(format!("a solution of value {value} beats the relaxation's bound {limit}")));
-        }
-        // First the relaxation's own optimum, which reaches the bound when
-        // the other constraints allow it.
-        if let Some((_, witness)) = relaxed.filter(|(_, w)| !w.is_empty() && value != limit) {
-            let lits = compiled.encoder.extend(solver, |enc| {
-                witness.iter().map(|&(x, v)| enc.eq_lit(x, v)).collect::<Result<Vec<Lit>, _>>()
-            })?;
-            if solver.solve_under(&lits)? == Answer::Sat {
-                let (v, b, r) = check(&compiled.encoder, solver)?;
-                let found = b.ok_or_else(|| Error::Internal("an objective without a value".into()))?;
-                if sign * (found - value) > 0 {
-                    (values, routes, value) = (v, r, found);
-                }
-            }
-        }
-        // Then solution-improving steps that double while they succeed, so
-        // that a failing call asks for little more than the best so far.
-        let mut step = 1i64;
-        while sign * (limit - value) > 0 {
-            let target = value + sign * step.min(sign * (limit - value));
-            let bound = compiled.encoder.extend(solver, |enc| {
-                let order = if sign > 0 { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less };
-                enc.objective_bound(z, order, target)
-            })?;
-            if solver.solve_under(&[bound])? == Answer::Unsat {
-                limit = target - sign;
-                step = 1;
-                continue;
-            }
-            (values, best, routes) = check(&compiled.encoder, solver)?;
-            let found = best.ok_or_else(|| Error::Internal("an objective without a value".into()))?;
-            if sign * (found - target) < 0 || sign * (limit - found) < 0 {
-                return Err(Error::Internal(format!("a bound asked for {target} within {limit} and got {found}")));
-            }
-            value = found;
-            step = step.saturating_mul(2);
-        }
-        Ok(Some((values, Some(value), routes)))
-    }
-
-    /// The solver for a compiled model: the plain SAT solver, or, with grid
-    /// globals, the lazy driver that judges every model against them (each
-    /// under its guard, when `guards` has them) before anyone reads it.
-    fn driver<'a>(
-        &'a self,
-        grids: &Rc<[GridEncoding]>,
-        plain: Box<dyn Solve>,
-        guards: Vec<Option<Lit>>,
-        splice: bool,
-        log: &Rc<RefCell<RepairLog>>,
-    ) -> Box<dyn Solve + 'a> {
-        if grids.is_empty() {
-            return plain;
-        }
-        let guards = if guards.is_empty() { vec![None; grids.len()] } else { guards };
-        let repair = GridRepair::new(&self.program.grids, Rc::clone(grids), guards, splice, Rc::clone(log));
-        Box::new(Lazy::new(plain, repair))
-    }
-
-    /// The literals that tell two solutions apart (the shown values and
-    /// each path's or loop's route), and whether blocking a solution on its
-    /// true literals alone is enough: with grid globals, each variable that
-    /// is not in an exactly-one group comes with both signs.
-    fn solution_projection(&self, encoder: &Encoder, grids: &[GridEncoding]) -> (Vec<Lit>, bool) {
-        let (vars, one_hot) = encoder.projection(&self.shown_scalars());
-        let projection: Vec<Lit> = if grids.is_empty() || one_hot {
-            vars.iter().map(|v| v.pos()).collect()
-        } else {
-            vars.iter().flat_map(|v| [v.pos(), v.neg()]).collect()
-        };
-        let projection: Vec<Lit> =
-            projection.into_iter().chain(grids.iter().flat_map(GridEncoding::distinguishing_literals)).collect();
-        (projection, one_hot || !grids.is_empty())
-    }
-
-    /// The stats of a run over `cnf` that added `cuts`.
-    fn run_stats(engine: Engine, cnf: &Cnf, cuts: usize, solver: &dyn Solve, encode_ms: f64) -> Stats {
-        Stats::of_sat_size(engine.name(), (cnf.num_vars(), cnf.num_clauses() + cuts), solver.stats(), encode_ms)
-    }
-
-    /// The assumptions that keep a search among optimal solutions.
-    fn at_optimum(
-        &self,
-        compiled: &mut Compiled,
-        solver: &mut dyn Solve,
-        optimum: Option<i64>,
-    ) -> Result<Vec<Lit>, Error> {
-        match (&compiled.objective, optimum) {
-            (Some(z), Some(v)) => {
-                Ok(vec![compiled.encoder.extend(solver, |enc| enc.objective_bound(z, std::cmp::Ordering::Equal, v))?])
-            }
-            _ => Ok(Vec::new()),
-        }
-    }
-
-    /// `count --method exact`: the formula, with what the search for an
-    /// optimum added, counted by [`count_projected`] onto the variables of
-    /// the shown scalars, under the optimum when there is an objective.
-    /// These are the literals the enumeration blocks on, so both count the
-    /// same solutions. A grid global is cut lazily between SAT calls: its
-    /// formula alone allows more than the solutions, so it is refused.
-    fn count_exact(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        if let Some(grid) = self.program.grids.first() {
-            return Err(Error::BadRequest(format!(
-                "count --method exact cannot count this model: its {} constraint is cut lazily between SAT calls, \
-                 so its formula alone allows more than the solutions; expected --method enumerate",
-                grid.name()
-            )));
-        }
-        let verifier = verify::Verifier::new(&self.model);
-        let engine = Engine::choose(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let log = RefCell::new(RepairLog::default());
-        let mut solver = Recorded::from_parts(compiled.cnf.clone(), options.new_solver(&compiled.cnf));
-        let optimum = match self.program.objective {
-            None => Some(None),
-            Some(_) => self.search(&verifier, &mut compiled, &mut solver, &log)?.map(|(_, optimum, _)| optimum),
-        };
-        let mut count = 0u128;
-        let counting = Instant::now();
-        if let Some(optimum) = optimum {
-            let assumptions = self.at_optimum(&mut compiled, &mut solver, optimum)?;
-            let (vars, _) = compiled.encoder.projection(&self.shown_scalars());
-            count = count_projected(solver.cnf(), &vars, &assumptions, &options.solver.stop).map_err(Error::Stopped)?;
-        }
-        let mut stats = Self::run_stats(engine, &compiled.cnf, 0, &solver, encode_ms);
-        stats.solve_ms += Stats::ms(counting.elapsed());
-        Ok(CountReport::exact(count, options, stats))
     }
 
     /// The routes of the grid paths and loops, for the output.
@@ -508,63 +289,73 @@ impl CspPuzzle {
     /// takes this value", per scalar and value.
     fn deduce(&self, options: &SolveOptions, wanted: Wanted) -> Result<(Deductions<'_>, Built), Error> {
         let engine = Engine::choose(options.engine.as_deref())?;
-        let use_ = if wanted.switchable { ObjectiveUse::Group } else { ObjectiveUse::Optimize };
-        let (mut compiled, encode_ms) = self.compiled(engine, use_)?;
-        let compiled_at = Instant::now();
-        let size = (compiled.cnf.num_vars(), compiled.cnf.num_clauses());
-        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
-        let log = Rc::new(RefCell::new(RepairLog::default()));
-        let verifier = verify::Verifier::new(&self.model);
-        let (mut solver, mut rules, record) = if wanted.switchable {
-            let (solver, rules, record) = self.switchable_solver(&compiled.cnf, &grids, options, &log);
-            (solver, rules, Some(record))
-        } else {
-            (self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log), Vec::new(), None)
+        let setup = match wanted.switchable {
+            true => Setup { objective: ObjectiveUse::Group, holder: Holder::Switchable, ..Setup::solving(engine) },
+            false => Setup::solving(engine),
         };
+        let mut instance = self.prepare(setup, |cnf| options.new_solver(cnf))?;
+        let ((encode_ms, compiled), size) = (instance.encoded(), instance.size());
+        let mut rules = self.rules(instance.selectors());
         // A fixed scalar's facts are the constant literal: a model that
         // left it false would need one more call to show them possible.
-        solver.add_clause(&[compiled.encoder.truth()]);
+        let truth = instance.encoder().truth();
+        instance.solver.add_clause(&[truth]);
         let mut optimum = None;
         let mut assumptions = Vec::new();
         if !wanted.switchable {
-            match self.search(&verifier, &mut compiled, &mut *solver, &log)? {
+            match instance.search()? {
                 None => {
-                    let built = Built { size, encode_ms, compiled: compiled_at, optimum };
-                    let mut deductions = Deductions::new(solver, |_, _| Ok(()));
-                    deductions.refuted = true;
-                    return Ok((deductions, built));
+                    let built = Built { size, encode_ms, compiled, optimum };
+                    return Ok((instance.into_refuted_deductions(), built));
                 }
                 Some((_, best, _)) => optimum = best,
             }
-            assumptions = self.at_optimum(&mut compiled, &mut *solver, optimum)?;
+            assumptions = instance.at_optimum(optimum)?;
         }
+        let mut refuted = false;
         if wanted.switchable && wanted.facts && self.program.objective.is_some() {
             // Steps lead to the optimal solutions, the ones `facts` reports:
-            // the objective's rule becomes "it takes its best value".
-            let Some(best) = self.optimum(options)? else {
-                let built = Built { size, encode_ms, compiled: compiled_at, optimum };
-                let mut deductions = Deductions::new(solver, |_, _| Ok(()));
-                deductions.refuted = true;
-                return Ok((deductions, built));
-            };
-            optimum = best;
-            self.objective_at_optimum(&mut compiled, &mut *solver, &mut rules, best)?;
+            // the objective's rule becomes "it takes its best value". With
+            // no solution there is no best value; the rules and facts are
+            // still built, so that the player's entries are read (and a
+            // wrong one refused) before the steps end with the explanation.
+            match self.optimum(options)? {
+                None => refuted = true,
+                Some(best) => {
+                    optimum = best;
+                    self.objective_at_optimum(&mut instance, &mut rules, best)?;
+                }
+            }
         }
-        let facts = if wanted.facts { self.value_facts(&mut compiled, &mut *solver)? } else { Vec::new() };
+        let facts = if wanted.facts { self.value_facts(&mut instance)? } else { Vec::new() };
         let at = if wanted.switchable { optimum.map(|v| (rules.len() - 1, v)) } else { None };
         let whole = (!wanted.switchable || at.is_some()).then_some(optimum);
-        let check = self.model_check(verifier, compiled, log, whole, at);
-        let mut deductions = Deductions::new(solver, check);
+        let record = instance.record();
+        let mut deductions = instance.into_deductions(whole, at);
         deductions.assumptions = assumptions;
-        // A constraint on one shown variable is the model's data, such as a
-        // given digit: its facts are known from the start.
-        deductions.stated = deduce::single_subject_rules(&rules, &facts);
+        deductions.refuted = refuted;
+        // A constraint that fixes shown values to constants is the model's
+        // data, such as a given digit: its facts are known from the start.
+        deductions.stated = if wanted.switchable { self.givens(&facts) } else { Vec::new() };
         deductions.rules = rules;
         deductions.facts = facts;
         if let Some(record) = record {
             deductions.formula = Some(Box::new(move || record.borrow().cnf().clone()));
         }
-        Ok((deductions, Built { size, encode_ms, compiled: compiled_at, optimum }))
+        Ok((deductions, Built { size, encode_ms, compiled, optimum }))
+    }
+
+    /// The rules (indices, increasing) that fix shown scalars to constants
+    /// and say nothing else ([`ir::fixed_values`]): the givens, known from
+    /// the start. Rule `g` is group `g`; the objective's rule comes after
+    /// them and is never one.
+    fn givens(&self, facts: &[Fact]) -> Vec<usize> {
+        let shown: std::collections::HashSet<usize> = facts.iter().map(|f| f.subject).collect();
+        let fixes_shown = |group: &Group| {
+            ir::fixed_values(&group.expr)
+                .is_some_and(|fixed| !fixed.is_empty() && fixed.iter().all(|(scalar, _)| shown.contains(scalar)))
+        };
+        self.program.groups.iter().enumerate().filter(|(_, g)| fixes_shown(g)).map(|(i, _)| i).collect()
     }
 
     /// The best value of the objective, as `facts` finds it: `None` when
@@ -579,16 +370,16 @@ impl CspPuzzle {
     /// and switches the definition on.
     fn objective_at_optimum(
         &self,
-        compiled: &mut Compiled,
-        solver: &mut dyn Solve,
+        instance: &mut Instance<'_>,
         rules: &mut [Rule],
         best: Option<i64>,
     ) -> Result<(), Error> {
-        let (Some(z), Some(v), Some(rule)) = (compiled.objective.clone(), best, rules.last_mut()) else {
+        let objective = instance.reader.compiled.objective.clone();
+        let (Some(z), Some(v), Some(rule)) = (objective, best, rules.last_mut()) else {
             return Err(Error::Internal("an optimum without an objective rule".into()));
         };
-        let bound = compiled.encoder.extend(solver, |enc| enc.objective_bound(&z, std::cmp::Ordering::Equal, v))?;
-        solver.add_clause(&[!bound, rule.selector]);
+        let bound = instance.extend(|enc| enc.objective_bound(&z, std::cmp::Ordering::Equal, v))?;
+        instance.solver.add_clause(&[!bound, rule.selector]);
         let most = match self.program.objective {
             Some((Sense::Maximize, _)) => "the most",
             _ => "the least",
@@ -598,24 +389,10 @@ impl CspPuzzle {
         Ok(())
     }
 
-    /// The solver with each group of `cnf` but the first behind a selector,
-    /// the rules they state, and the record of every clause the solver is
-    /// given (cuts included), for proofs.
-    fn switchable_solver<'a>(
-        &'a self,
-        cnf: &Cnf,
-        grids: &Rc<[GridEncoding]>,
-        options: &SolveOptions,
-        log: &Rc<RefCell<RepairLog>>,
-    ) -> (Box<dyn Solve + 'a>, Vec<Rule>, Rc<RefCell<Recorded>>) {
-        // The first group only defines literals; the others are the model's.
-        let soft: Vec<GroupId> = cnf.opened_groups().collect();
-        let (guarded, selectors) = deduce::switchable(cnf, &soft);
-        // A grid global's cuts hold only while its constraint is selected.
-        let guards = self.program.grids.iter().map(|g| Some(selectors[g.group])).collect();
-        let plain = options.new_solver(&guarded);
-        let (recorded, record) = Recorded::from_parts(guarded, plain).shared();
-        let solver = self.driver(grids, Box::new(recorded), guards, true, log);
+    /// The rules the groups of a switchable instance state, one per
+    /// selector: each group of the formula after the first (a constraint
+    /// instance, and last, with an objective, "the objective is defined").
+    fn rules(&self, selectors: &[Lit]) -> Vec<Rule> {
         let rules = selectors.iter().enumerate().map(|(g, &selector)| {
             let (name, line, read) = match (self.program.groups.get(g), &self.program.objective) {
                 (Some(group), _) => {
@@ -633,7 +410,7 @@ impl CspPuzzle {
             cells.dedup();
             Rule { selector, name, place: None, line: Some(line), cells, subjects }
         });
-        (solver, rules.collect(), record)
+        rules.collect()
     }
 
     /// The cells of a scalar: where the drawing table draws it, or without
@@ -658,8 +435,8 @@ impl CspPuzzle {
     }
 
     /// "This shown scalar takes this value": a Boolean's two values, an
-    /// integer's every value, as literals made on `solver`.
-    fn value_facts(&self, compiled: &mut Compiled, solver: &mut dyn Solve) -> Result<Vec<Fact>, Error> {
+    /// integer's every value, as literals made on the instance's solver.
+    fn value_facts(&self, instance: &mut Instance<'_>) -> Result<Vec<Fact>, Error> {
         let mut facts = Vec::new();
         for s in self.shown_scalars() {
             let fact = |lit: Lit, value: i64| {
@@ -667,65 +444,18 @@ impl CspPuzzle {
                 let (about, shown) = (self.model.scalar_name(s), render::value_json(&self.model, s, value));
                 Fact { lit, name, place: self.cell_of(s), subject: s, value, about, shown }
             };
-            if let Some(l) = compiled.encoder.scalar_lit(s) {
+            if let Some(l) = instance.encoder().scalar_lit(s) {
                 facts.extend([fact(!l, 0), fact(l, 1)]);
-            } else if let Some(x) = compiled.encoder.scalar_int(s) {
-                let values: Vec<i64> = compiled.encoder.domain(x).values().collect();
+            } else if let Some(x) = instance.encoder().scalar_int(s) {
+                let values: Vec<i64> = instance.encoder().domain(x).values().collect();
                 for v in values {
-                    facts.push(fact(compiled.encoder.extend(&mut *solver, |enc| enc.eq_lit(x, v))?, v));
+                    facts.push(fact(instance.extend(|enc| enc.eq_lit(x, v))?, v));
                 }
             }
         }
         Ok(facts)
     }
-
-    /// The independent check of a model: against the whole model (at the
-    /// optimum, when `optimum` is given), or against the groups switched on.
-    fn model_check<'a>(
-        &'a self,
-        verifier: verify::Verifier<'a>,
-        compiled: Compiled,
-        log: Rc<RefCell<RepairLog>>,
-        optimum: Option<Option<i64>>,
-        at_optimum: Option<(usize, i64)>,
-    ) -> impl ModelCheck + 'a {
-        move |value: &dyn Fn(Lit) -> bool, on: Option<&[usize]>| {
-            let routes = log.borrow().routes.clone();
-            let Some(on) = on else {
-                let (_, found) =
-                    self.check_model(&verifier, &compiled.encoder, compiled.objective.as_ref(), value, &routes)?;
-                return match optimum {
-                    Some(optimum) if found != optimum => Err(format!(
-                        "a solution behind the facts has the objective {found:?}, not the optimum {optimum:?}"
-                    )),
-                    _ => Ok(()),
-                };
-            };
-            let values = compiled.encoder.decode(&self.model, value)?;
-            for &g in on {
-                let Some(group) = self.program.groups.get(g) else {
-                    let found = verifier.objective(&values)?;
-                    if let Some((rule, best)) = at_optimum
-                        && rule == g
-                        && found != best
-                    {
-                        return Err(format!("the witness has the objective {found}, not its best value {best}"));
-                    }
-                    continue;
-                };
-                let first_grid = self.program.grids.partition_point(|grid| grid.group < g);
-                if !verifier.instance_holds(group.constraint, &group.positions, &values, &routes, first_grid)? {
-                    return Err(format!("the witness breaks \"{}\"", group.name));
-                }
-            }
-            Ok(())
-        }
-    }
 }
-
-/// The reaches, in bits around zero, that a first solve tries in turn
-/// before the whole domains ([`CspPuzzle::solve_small_values_first`]).
-const PROBE_BITS: [u32; 3] = [4, 8, 16];
 
 impl Puzzle for CspPuzzle {
     fn kind(&self) -> &'static str {
@@ -741,28 +471,18 @@ impl Puzzle for CspPuzzle {
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
-        let verifier = verify::Verifier::new(&self.model);
         let engine = Engine::choose(options.engine.as_deref())?;
-        let (mut compiled, encode_ms) = self.compiled(engine, ObjectiveUse::Optimize)?;
-        let grids: Rc<[GridEncoding]> = std::mem::take(&mut compiled.grids).into();
-        let log = Rc::new(RefCell::new(RepairLog::default()));
-        let mut solver = self.driver(&grids, options.new_solver(&compiled.cnf), Vec::new(), true, &log);
-        let found = self.search(&verifier, &mut compiled, &mut *solver, &log)?;
-        let cuts = std::mem::take(&mut log.borrow_mut().cuts);
-        let cnf = options.settle_formula(found.is_none(), || {
-            compiled.cnf.extended("cuts against grid globals in pieces, added between solves", &cuts)
-        })?;
-        let stats = Self::run_stats(engine, &compiled.cnf, cuts.len(), &*solver, encode_ms);
+        let mut instance = self.prepare(Setup::solving(engine), |cnf| options.new_solver(cnf))?;
+        let search: &mut dyn CspEngine = &mut instance;
+        let found = search.search()?;
+        let cnf = search.settle(options, found.is_none())?;
+        let stats = search.stats();
         let (status, solution, objective) = match found {
             None => (Status::NoSolution, None, None),
             Some((values, objective, routes)) => {
                 let typed = render::solution(&self.model, &values, objective, &self.shown_routes(&routes));
                 let json = serde_json::to_value(&typed).map_err(|e| Error::Internal(e.to_string()))?;
-                let text = match self.solution_scene(&typed) {
-                    Some(scene) => table::text(&scene) + &render::objective_text(&typed),
-                    None => render::solution_text(&self.model, &typed),
-                };
-                (Status::Solved, Some(Solution { json, text, payload: Payload::of(typed) }), objective)
+                (Status::Solved, Some(Solution { json, payload: Payload::of(typed) }), objective)
             }
         };
         Ok(SolveReport {
@@ -792,8 +512,7 @@ impl Puzzle for CspPuzzle {
         if deductions.refuted {
             let mut json = serde_json::Map::new();
             json.insert("values".into(), serde_json::Value::Null);
-            let text = "no solution, so there are no facts to report\n".to_string();
-            return Ok(FactsReport { status: Status::NoSolution, json, text, stats, payload: Payload::default() });
+            return Ok(FactsReport { status: Status::NoSolution, json, stats, payload: Payload::default() });
         }
         let possible = possible.ok_or_else(|| Error::Internal("a model with a solution has no facts".into()))?;
         let mut sets: std::collections::HashMap<usize, Vec<i64>> = std::collections::HashMap::new();
@@ -808,11 +527,7 @@ impl Puzzle for CspPuzzle {
         if let Some(v) = built.optimum {
             json.insert("objective".into(), serde_json::json!(v));
         }
-        let text = match self.facts_scene(&typed, true) {
-            Some(scene) => table::text(&scene) + table::facts_legend(&scene),
-            None => render::facts_text(&self.model, &typed),
-        };
-        Ok(FactsReport { status: Status::Solved, json, text, stats, payload: Payload::of(typed) })
+        Ok(FactsReport { status: Status::Solved, json, stats, payload: Payload::of(typed) })
     }
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
@@ -825,19 +540,7 @@ impl Puzzle for CspPuzzle {
         let Some(kept) = kept else { return Ok(ExplainReport::solved(stats)) };
         let constraints: Vec<NamedConstraint> =
             kept.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
-        let picture = self.explanation_scene(&constraints).map(|scene| {
-            let legend = if scene.outlines.is_empty() { "" } else { "([ ]: the cells these constraints read)\n" };
-            table::text(&scene) + legend
-        });
-        Ok(ExplainReport { picture, ..ExplainReport::conflict(constraints, stats) })
-    }
-
-    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
-        Ok(self.deduce(options, wanted)?.0)
-    }
-
-    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
-        state::entries(&self.model, solution)
+        Ok(ExplainReport::conflict(constraints, stats))
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
@@ -908,6 +611,48 @@ impl Puzzle for CspPuzzle {
                 scene
             }
         })
+    }
+
+    /// The shown arrays drawn as text (with the objective), the facts
+    /// with a legend, or the puzzle with the explanation's cells outlined;
+    /// a listing where the model draws no grid.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(SolveReport { solution: Some(solution), .. }) => {
+                let typed: &CspSolution = solution.typed()?;
+                Some(match self.solution_scene(typed) {
+                    Some(scene) => table::text(&scene) + &render::objective_text(typed),
+                    None => render::solution_text(&self.model, typed),
+                })
+            }
+            Drawn::Solution(_) => None,
+            Drawn::Facts(report) => report.typed::<CspFacts>()?.map(|typed| match self.facts_scene(typed, true) {
+                Some(scene) => table::text(&scene) + table::facts_legend(&scene),
+                None => render::facts_text(&self.model, typed),
+            }),
+            Drawn::Explanation(report) if report.status == Status::NoSolution => {
+                self.explanation_scene(&report.constraints).map(|scene| {
+                    let legend =
+                        if scene.outlines.is_empty() { "" } else { "([ ]: the cells these constraints read)\n" };
+                    table::text(&scene) + legend
+                })
+            }
+            Drawn::Explanation(_) => None,
+        })
+    }
+
+    fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Deducible for CspPuzzle {
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
+    }
+
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Option<Result<Vec<String>, super::StateError>> {
+        Some(state::entries(&self.model, solution))
     }
 
     /// A state of play drawn by the table: the scalars the entries fix (a

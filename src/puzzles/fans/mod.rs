@@ -386,7 +386,7 @@ impl Puzzle for FanPuzzle {
             Answer::Unsat => (Status::NoSolution, None),
             Answer::Sat => {
                 let solution = self.solution(&self.checked(encoding.decode(|lit| solver.value(lit)))?);
-                (Status::Solved, Some(Solution::of(&solution, self.solution_text(&solution))))
+                (Status::Solved, Some(Solution::of(&solution)))
             }
         };
         let explanation = (status == Status::NoSolution).then(|| self.unsolvable_hint()).flatten();
@@ -446,7 +446,7 @@ impl Puzzle for FanPuzzle {
         });
         let status = if fans.is_some() { Status::Solved } else { Status::NoSolution };
         let facts = FanFacts { fans };
-        Ok(FactsReport::of(status, &facts, self.facts_text(&facts), stats))
+        Ok(FactsReport::of(status, &facts, stats))
     }
 
     /// The weathercocks are the demands; each fan turning one way is the
@@ -462,10 +462,6 @@ impl Puzzle for FanPuzzle {
         let Some(rules) = found else { return Ok(ExplainReport::solved(stats)) };
         let constraints = rules.iter().map(|&r| NamedConstraint::from(&deductions.rules[r])).collect();
         Ok(ExplainReport::conflict(constraints, stats))
-    }
-
-    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
-        Ok(self.deduce(options, wanted)?.0)
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
@@ -522,6 +518,28 @@ impl Puzzle for FanPuzzle {
         }
         scene.caption = caption;
         Ok(scene)
+    }
+
+    /// The solution drawn with its list of fans, or the facts listed.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(report) => match &report.solution {
+                Some(solution) => Some(self.solution_text(solution.typed()?)),
+                None => None,
+            },
+            Drawn::Facts(report) => report.typed::<FanFacts>()?.map(|facts| self.facts_text(facts)),
+            Drawn::Explanation(_) => None,
+        })
+    }
+
+    fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Deducible for FanPuzzle {
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
     }
 }
 

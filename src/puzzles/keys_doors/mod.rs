@@ -587,10 +587,9 @@ impl Puzzle for KeysDoorsPuzzle {
         Ok(match route {
             Some(moves) => {
                 let typed = self.solution(&moves);
-                let text = self.solution_text(&typed);
                 SolveReport {
                     status: Status::Solved,
-                    solution: Some(Solution::of(&typed, text)),
+                    solution: Some(Solution::of(&typed)),
                     explanation: None,
                     cost: Some(moves.len() as u64),
                     objective: None,
@@ -683,10 +682,6 @@ impl Puzzle for KeysDoorsPuzzle {
                 })
             }
         }
-    }
-
-    fn route_legs(&self, options: &SolveOptions, given: &[String]) -> Result<Option<super::RouteLegs>, Error> {
-        route_hints::route_legs(self, options, given).map(Some)
     }
 
     /// Keys only ever open doors and every move can be walked back, so the
@@ -813,6 +808,26 @@ impl Puzzle for KeysDoorsPuzzle {
         };
         scene.caption = caption;
         Ok(scene)
+    }
+
+    /// The route drawn and listed.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(SolveReport { solution: Some(solution), .. }) => {
+                Some(self.solution_text(solution.typed()?))
+            }
+            _ => None,
+        })
+    }
+
+    fn routed(&self) -> Option<&dyn crate::puzzles::Routed> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Routed for KeysDoorsPuzzle {
+    fn route_legs(&self, options: &SolveOptions, given: &[String]) -> Result<super::RouteLegs, Error> {
+        route_hints::route_legs(self, options, given)
     }
 }
 

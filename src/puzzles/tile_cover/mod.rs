@@ -375,7 +375,7 @@ impl TileCoverPuzzle {
             Answer::Sat => {
                 let route = self.route_in(&self.room, solver.repairer().walk()).map_err(Error::CheckFailed)?;
                 let solution = self.solution(&route);
-                (Status::Solved, Some(Solution::of(&solution, self.route_text(&solution))))
+                (Status::Solved, Some(Solution::of(&solution)))
             }
         };
         let stats = Self::sat_stats(engine, &encoding, solver.cuts().len(), &solver, encode_ms);
@@ -398,7 +398,7 @@ impl TileCoverPuzzle {
         let stats = Stats { engine: method.to_string(), encode_ms: Stats::ms(started.elapsed()), ..Stats::default() };
         Ok(SolveReport {
             status: Status::Solved,
-            solution: Some(Solution::of(&solution, self.route_text(&solution))),
+            solution: Some(Solution::of(&solution)),
             explanation: None,
             cost: None,
             objective: None,
@@ -530,7 +530,7 @@ impl TileCoverPuzzle {
 
     fn no_facts(&self, stats: Stats, explanation: Option<String>) -> FactsReport {
         let facts = CoverFacts { can_be_left: None, always_covered: None, explanation };
-        FactsReport::of(Status::NoSolution, &facts, self.facts_text(&facts), stats)
+        FactsReport::of(Status::NoSolution, &facts, stats)
     }
 }
 
@@ -756,7 +756,7 @@ impl Puzzle for TileCoverPuzzle {
             marked.filter_map(|(fact, _)| fact.place).collect()
         };
         let facts = CoverFacts { can_be_left: Some(pick(true)), always_covered: Some(pick(false)), explanation: None };
-        Ok(FactsReport::of(Status::Solved, &facts, self.facts_text(&facts), stats))
+        Ok(FactsReport::of(Status::Solved, &facts, stats))
     }
 
     /// Leads with the presolve's certificate when it refutes the room, then
@@ -803,35 +803,6 @@ impl Puzzle for TileCoverPuzzle {
         let rule =
             (budget > 0).then(|| format!("a route may leave at most {budget} of the tiles named below uncovered"));
         Ok(ExplainReport { certificate, rule, ..ExplainReport::conflict(constraints, stats) })
-    }
-
-    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
-        Ok(self.deduce(options, wanted)?.0)
-    }
-
-    /// `moves=R,R,D`, walked from the start, as the steps it takes.
-    fn given_entries(&self, given: &[String]) -> Result<Vec<(String, String)>, Error> {
-        route_steps::given_entries(&self.grid, given)
-    }
-
-    /// A route's `moves` (a prefix of them, or all), as `moves=...`.
-    fn entries_of_solution(&self, solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
-        let bad = |message: String| super::StateError { member: Some("moves".into()), message };
-        let Some(moves) = solution.get("moves") else {
-            return Err(super::StateError {
-                member: None,
-                message: "no member \"moves\"; expected the moves walked so far, as solve's solution gives them".into(),
-            });
-        };
-        let Some(list) = moves.as_array() else { return Err(bad(format!("moves is {moves}; expected a list"))) };
-        let mut words = Vec::new();
-        for m in list {
-            match m.as_str() {
-                Some(word) if Dir::from_name(word).is_some() => words.push(word.to_string()),
-                _ => return Err(bad(format!("a move {m}; expected \"up\", \"down\", \"left\" or \"right\""))),
-            }
-        }
-        Ok(if words.is_empty() { Vec::new() } else { vec![format!("moves={}", words.join(","))] })
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
@@ -919,6 +890,58 @@ impl Puzzle for TileCoverPuzzle {
             }
         })
     }
+
+    /// The route drawn and listed, or the tiles some route may leave.
+    fn text(&self, of: Drawn<'_>) -> Result<Option<String>, Error> {
+        Ok(match of {
+            Drawn::Solution(report) => match &report.solution {
+                Some(solution) => Some(self.route_text(solution.typed()?)),
+                None => None,
+            },
+            Drawn::Facts(report) => report.typed::<CoverFacts>()?.map(|facts| self.facts_text(facts)),
+            Drawn::Explanation(_) => None,
+        })
+    }
+
+    fn deducible(&self) -> Option<&dyn crate::puzzles::Deducible> {
+        Some(self)
+    }
+}
+
+impl crate::puzzles::Deducible for TileCoverPuzzle {
+    fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<deduce::Deductions<'_>, Error> {
+        Ok(self.deduce(options, wanted)?.0)
+    }
+
+    /// `moves=R,R,D`, walked from the start, as the steps it takes.
+    fn given_entries(&self, given: &[String]) -> Result<Vec<(String, String)>, Error> {
+        route_steps::given_entries(&self.grid, given)
+    }
+
+    /// The moves of a route in the shape of `solve`'s solution.
+    fn entries_of_solution(&self, solution: &serde_json::Value) -> Option<Result<Vec<String>, super::StateError>> {
+        Some(moves_of_solution(solution))
+    }
+}
+
+/// A route's `moves` (a prefix of them, or all), as `moves=...`.
+fn moves_of_solution(solution: &serde_json::Value) -> Result<Vec<String>, super::StateError> {
+    let bad = |message: String| super::StateError { member: Some("moves".into()), message };
+    let Some(moves) = solution.get("moves") else {
+        return Err(super::StateError {
+            member: None,
+            message: "no member \"moves\"; expected the moves walked so far, as solve's solution gives them".into(),
+        });
+    };
+    let Some(list) = moves.as_array() else { return Err(bad(format!("moves is {moves}; expected a list"))) };
+    let mut words = Vec::new();
+    for m in list {
+        match m.as_str() {
+            Some(word) if Dir::from_name(word).is_some() => words.push(word.to_string()),
+            _ => return Err(bad(format!("a move {m}; expected \"up\", \"down\", \"left\" or \"right\""))),
+        }
+    }
+    Ok(if words.is_empty() { Vec::new() } else { vec![format!("moves={}", words.join(","))] })
 }
 
 /// How the room is drawn as text: the model's own symbols, `o` for a tile

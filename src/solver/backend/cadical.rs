@@ -8,9 +8,19 @@ use rustsat::solvers::{ControlSignal, Solve as _, SolveIncremental as _, SolverR
 use rustsat::types::TernaryVal;
 use rustsat_cadical::CaDiCaL;
 
-use super::BackendSolver;
+use super::{BackendInfo, BackendSolver, Build, metered, prove};
 use crate::cnf::{ClauseSink, Lit, Var};
-use crate::solver::{Answer, SolverError, Stop, StopCause};
+use crate::solver::{Answer, ProofFormat, SolverError, Stop, StopCause};
+
+/// CaDiCaL's row of the backend table.
+pub(super) const ROW: BackendInfo = BackendInfo {
+    name: "cadical",
+    summary: "a CDCL solver in C++, through the rustsat-cadical crate",
+    proof_formats: &[ProofFormat::Drat],
+    interruptible: true,
+    new: metered::<Cadical>,
+    prove: prove::<Cadical>,
+};
 
 /// CaDiCaL behind [`BackendSolver`].
 pub(super) struct Cadical {
@@ -23,14 +33,16 @@ pub(super) struct Cadical {
     seen: Vec<bool>,
     model: Vec<bool>,
     core: Vec<Lit>,
-    proof: Option<tempfile::NamedTempFile>,
+    /// The proof CaDiCaL's tracer writes, and where it is copied when it
+    /// is finished.
+    proof: Option<(tempfile::NamedTempFile, Box<dyn Write + Send>)>,
     /// Reused for each clause, to spare an allocation per clause.
     lits: Vec<rustsat::types::Lit>,
 }
 
 impl Cadical {
     /// A solver whose search stops, inside a call too, when `stop` says so.
-    pub(super) fn new(stop: Stop) -> Cadical {
+    fn new(stop: Stop) -> Cadical {
         let mut inner = CaDiCaL::default();
         // CaDiCaL asks the callback only every `terminateint` of its checks
         // (10, and 100 times that in some inprocessing loops); the token is
@@ -51,33 +63,6 @@ impl Cadical {
             proof: None,
             lits: Vec::new(),
         }
-    }
-
-    /// A solver that writes a DRAT proof of its verdict, to be copied to
-    /// the caller's writer by [`Cadical::finish_proof`]. CaDiCaL's tracer
-    /// writes to a path, so the proof goes to a temporary file first.
-    pub(super) fn writing_drat(stop: Stop) -> Result<Cadical, SolverError> {
-        let file = tempfile::NamedTempFile::new()
-            .map_err(|e| SolverError::Backend(format!("cannot make a file for CaDiCaL's proof: {e}")))?;
-        let mut solver = Cadical::new(stop);
-        solver
-            .inner
-            .trace_proof(file.path(), rustsat_cadical::ProofFormat::Drat { binary: false })
-            .map_err(|e| SolverError::Backend(format!("CaDiCaL cannot write its proof: {e}")))?;
-        solver.proof = Some(file);
-        Ok(solver)
-    }
-
-    /// Closes the proof (releasing the solver flushes CaDiCaL's tracer) and
-    /// copies it to `out`.
-    pub(super) fn finish_proof(self, mut out: Box<dyn Write + Send>) -> Result<(), SolverError> {
-        let Cadical { inner, proof, .. } = self;
-        drop(inner);
-        let Some(file) = proof else { return Ok(()) };
-        let copied = std::fs::File::open(file.path())
-            .and_then(|mut proof| std::io::copy(&mut proof, &mut out))
-            .and_then(|_| out.flush());
-        copied.map_err(|e| SolverError::Backend(format!("cannot finish the proof: {e}")))
     }
 
     /// `lit` in CaDiCaL's numbering, marking its variable seen.
@@ -101,6 +86,42 @@ impl Cadical {
             }
         }
         Ok(())
+    }
+}
+
+impl Build for Cadical {
+    fn build(stop: Stop) -> Cadical {
+        Cadical::new(stop)
+    }
+
+    /// A solver that writes a DRAT proof of its verdict, to be copied to
+    /// `out` by [`Build::finish_proof`]. CaDiCaL's tracer writes to a path,
+    /// so the proof goes to a temporary file first.
+    fn proving(stop: Stop, out: Box<dyn Write + Send>, format: ProofFormat) -> Result<Cadical, SolverError> {
+        if format != ProofFormat::Drat {
+            return Err(SolverError::Backend(format!("CaDiCaL cannot write a {} proof", format.name())));
+        }
+        let file = tempfile::NamedTempFile::new()
+            .map_err(|e| SolverError::Backend(format!("cannot make a file for CaDiCaL's proof: {e}")))?;
+        let mut solver = Cadical::new(stop);
+        solver
+            .inner
+            .trace_proof(file.path(), rustsat_cadical::ProofFormat::Drat { binary: false })
+            .map_err(|e| SolverError::Backend(format!("CaDiCaL cannot write its proof: {e}")))?;
+        solver.proof = Some((file, out));
+        Ok(solver)
+    }
+
+    /// Closes the proof (releasing the solver flushes CaDiCaL's tracer) and
+    /// copies it to its writer.
+    fn finish_proof(self) -> Result<(), SolverError> {
+        let Cadical { inner, proof, .. } = self;
+        drop(inner);
+        let Some((file, mut out)) = proof else { return Ok(()) };
+        let copied = std::fs::File::open(file.path())
+            .and_then(|mut proof| std::io::copy(&mut proof, &mut out))
+            .and_then(|_| out.flush());
+        copied.map_err(|e| SolverError::Backend(format!("cannot finish the proof: {e}")))
     }
 }
 

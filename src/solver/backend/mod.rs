@@ -1,7 +1,13 @@
-//! The SAT backends: which ones there are and what each can do
-//! ([`Backend`]), and the thin trait each implements ([`BackendSolver`]).
-//! Callers never see a backend's type: [`super::SolverConfig::new_solver`]
-//! wraps it in [`super::Metered`], which does the accounting for all of them.
+//! The SAT backends: one table of them ([`Backend::ALL`], one row each: its
+//! name, what it can do beyond solving, and how its solvers are built), and
+//! the thin trait each implements ([`BackendSolver`]). Callers never see a
+//! backend's type: [`super::SolverConfig::new_solver`] wraps it in
+//! [`super::Metered`], which does the accounting for all of them.
+//!
+//! A new backend is a file here implementing [`BackendSolver`] and
+//! `Build`, its row (a `ROW` constant beside its type), and one line of
+//! [`Backend::ALL`] under its cargo feature; `tests/properties/backends.rs` runs the
+//! backend contract on every row.
 
 #[cfg(feature = "cadical")]
 mod cadical;
@@ -12,7 +18,6 @@ use std::sync::Arc;
 
 use super::{Answer, Metered, Progress, ProofFormat, Solve, SolverError, Stop};
 use crate::cnf::{ClauseSink, Cnf, Lit};
-
 /// What a SAT backend implements: incremental variables and clauses (as a
 /// [`ClauseSink`]), solving under assumptions, the last model and the failed
 /// assumptions. Nothing else: counting, timing and stopping are
@@ -34,32 +39,97 @@ pub trait BackendSolver: ClauseSink {
     fn num_vars(&self) -> usize;
 }
 
-/// The SAT backends somaria can solve with, and what each can do beyond
-/// solving: the proof formats it writes. Every backend honours the [`Stop`]
-/// token between calls; CaDiCaL also inside a call, from its terminate
-/// callback, while varisat cannot be interrupted and runs a call to its end.
-/// CaDiCaL is built only with the `cadical` cargo feature (its build compiles
-/// C++ and needs libclang for the bindings); without it the name is known
-/// but refused, saying how to build it.
+/// How a backend's solvers are built: plain, or writing a proof of their
+/// verdict. A row of the table builds its solvers through [`metered`] and
+/// [`prove`] over its type.
+trait Build: BackendSolver + Sized + 'static {
+    /// A solver whose search stops on `stop`, inside a call too when the
+    /// backend can be interrupted ([`BackendInfo::interruptible`]).
+    fn build(stop: Stop) -> Self;
+
+    /// A solver that writes a proof of the verdict of its calls to `out`
+    /// in `format` (one of the row's [`BackendInfo::proof_formats`]); the
+    /// proof is complete after [`Build::finish_proof`].
+    fn proving(stop: Stop, out: Box<dyn Write + Send>, format: ProofFormat) -> Result<Self, SolverError>;
+
+    /// Finishes the proof, after the last call, and flushes it to its
+    /// writer; a solver without a proof does nothing.
+    fn finish_proof(self) -> Result<(), SolverError>;
+}
+
+/// A solver of backend `B` holding `cnf`, metered under `stop` and
+/// `progress`: what every row's `new` is.
+fn metered<B: Build>(cnf: &Cnf, stop: Stop, progress: Option<Arc<Progress>>) -> Box<dyn Solve> {
+    let mut solver = Metered::new(B::build(stop.clone()), stop, progress);
+    solver.add_cnf(cnf);
+    Box::new(solver)
+}
+
+/// Solves `cnf` once on backend `B`, with no assumptions, writing the proof
+/// of the verdict to `out`: what every row's `prove` is.
+fn prove<B: Build>(
+    cnf: &Cnf,
+    stop: Stop,
+    progress: Option<Arc<Progress>>,
+    out: Box<dyn Write + Send>,
+    format: ProofFormat,
+) -> Result<Answer, SolverError> {
+    let mut prover = Metered::new(B::proving(stop.clone(), out, format)?, stop, progress);
+    prover.add_cnf(cnf);
+    let answer = prover.solve()?;
+    prover.into_backend().finish_proof()?;
+    Ok(answer)
+}
+
+/// One row of the backend table: a SAT backend's name, what it can do
+/// beyond solving, and how its solvers are built.
+pub struct BackendInfo {
+    /// The name `--solver` takes.
+    pub name: &'static str,
+    /// What it is, in a few words.
+    pub summary: &'static str,
+    /// The proof formats it writes, its default first.
+    pub proof_formats: &'static [ProofFormat],
+    /// Whether the [`Stop`] token stops a SAT call under way (from a
+    /// terminate callback). Every backend honours it between calls; one that
+    /// cannot be interrupted runs a call to its end, so a watchdog must
+    /// abandon it (see [`crate::limits`]).
+    pub interruptible: bool,
+    new: NewSolver,
+    prove: Prove,
+}
+
+/// How a row builds a metered solver holding a formula ([`metered`]).
+type NewSolver = fn(&Cnf, Stop, Option<Arc<Progress>>) -> Box<dyn Solve>;
+
+/// How a row solves a formula once, writing the proof of the verdict
+/// ([`prove`]).
+type Prove = fn(&Cnf, Stop, Option<Arc<Progress>>, Box<dyn Write + Send>, ProofFormat) -> Result<Answer, SolverError>;
+
+/// A SAT backend somaria can solve with: a row of the table
+/// [`Backend::ALL`], which says what it can do. Every backend honours the
+/// [`Stop`] token between calls; CaDiCaL also inside a call, from its
+/// terminate callback, while varisat cannot be interrupted and runs a call
+/// to its end. CaDiCaL is built only with the `cadical` cargo feature (its
+/// build compiles C++ and needs libclang for the bindings); without it the
+/// name is known but refused, saying how to build it.
 ///
 /// ```
 /// use somaria::solver::{Backend, ProofFormat};
 /// let backend: Backend = "varisat".parse().unwrap();
 /// assert_eq!(backend, Backend::default());
 /// assert!(backend.proof_formats().contains(&ProofFormat::Drat));
+/// assert!(!backend.interruptible());
 /// assert!("minisat".parse::<Backend>().unwrap_err().to_string().contains("expected one of varisat"));
 /// ```
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// varisat, a CDCL solver in pure Rust.
-    #[default]
-    Varisat,
-    /// CaDiCaL, a CDCL solver in C++, through the `rustsat-cadical` crate.
-    #[cfg(feature = "cadical")]
-    Cadical,
-}
+#[derive(Copy, Clone)]
+pub struct Backend(&'static BackendInfo);
 
-/// A backend name that is not one of [`Backend::NAMES`].
+/// The backends that cargo features add, by name and feature, so that a
+/// build without one can say how to get it.
+const OPTIONAL: &[(&str, &str)] = &[("cadical", "cadical")];
+
+/// A backend name that is not in [`Backend::ALL`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", unknown_backend_message(found))]
 pub struct UnknownBackend {
@@ -68,66 +138,59 @@ pub struct UnknownBackend {
 }
 
 fn unknown_backend_message(found: &str) -> String {
-    let expected = Backend::NAMES.join(", ");
-    if found == "cadical" {
-        format!(
-            "this somaria was built without the cadical SAT backend (build it with `cargo build --release --features \
-             cadical`); expected one of {expected}"
-        )
-    } else {
-        format!("unknown SAT backend {found:?}; expected one of {expected}")
+    let expected = Backend::names().collect::<Vec<_>>().join(", ");
+    match OPTIONAL.iter().find(|&&(name, _)| name == found) {
+        Some((name, feature)) => format!(
+            "this somaria was built without the {name} SAT backend (build it with `cargo build --release --features \
+             {feature}`); expected one of {expected}"
+        ),
+        None => format!("unknown SAT backend {found:?}; expected one of {expected}"),
     }
 }
 
 impl Backend {
-    /// Every backend, the default first.
+    /// The table: every backend built in, the default first, one row each
+    /// under its cargo feature.
     pub const ALL: &'static [Backend] = &[
-        Backend::Varisat,
+        Backend(&varisat::ROW),
         #[cfg(feature = "cadical")]
-        Backend::Cadical,
+        Backend(&cadical::ROW),
     ];
 
     /// Every backend's name, in the order of [`Backend::ALL`].
-    pub const NAMES: &'static [&'static str] = &[
-        "varisat",
-        #[cfg(feature = "cadical")]
-        "cadical",
-    ];
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        Backend::ALL.iter().map(|b| b.name())
+    }
+
+    /// The backend of this name, when it is built in.
+    pub fn named(name: &str) -> Option<Backend> {
+        Backend::ALL.iter().copied().find(|b| b.name() == name)
+    }
+
+    /// The backend's row.
+    pub fn info(self) -> &'static BackendInfo {
+        self.0
+    }
 
     /// The backend's name, as `--solver` takes it.
     pub fn name(self) -> &'static str {
-        match self {
-            Backend::Varisat => "varisat",
-            #[cfg(feature = "cadical")]
-            Backend::Cadical => "cadical",
-        }
+        self.0.name
     }
 
-    /// The proof formats the backend can write.
+    /// The proof formats the backend can write, its default first.
     pub fn proof_formats(self) -> &'static [ProofFormat] {
-        match self {
-            Backend::Varisat => &[ProofFormat::Varisat, ProofFormat::Drat],
-            #[cfg(feature = "cadical")]
-            Backend::Cadical => &[ProofFormat::Drat],
-        }
+        self.0.proof_formats
+    }
+
+    /// Whether the [`Stop`] token stops a SAT call under way.
+    pub fn interruptible(self) -> bool {
+        self.0.interruptible
     }
 
     /// A solver of this backend holding `cnf`, metered under `stop` and
     /// `progress`.
     pub(super) fn new_solver(self, cnf: &Cnf, stop: Stop, progress: Option<Arc<Progress>>) -> Box<dyn Solve> {
-        match self {
-            Backend::Varisat => {
-                let mut solver = Metered::new(varisat::Varisat::new(), stop, progress);
-                solver.add_cnf(cnf);
-                Box::new(solver)
-            }
-            #[cfg(feature = "cadical")]
-            Backend::Cadical => {
-                let mut solver = Metered::new(cadical::Cadical::new(stop.clone()), stop, progress);
-                solver.add_cnf(cnf);
-                Box::new(solver)
-            }
-        }
+        (self.0.new)(cnf, stop, progress)
     }
 
     /// Solves `cnf` once, with no assumptions, writing the proof of the
@@ -141,23 +204,35 @@ impl Backend {
         out: Box<dyn Write + Send>,
         format: ProofFormat,
     ) -> Result<Answer, SolverError> {
-        match self {
-            Backend::Varisat => {
-                let mut prover = Metered::new(varisat::Varisat::writing_proof(out, format), stop, progress);
-                prover.add_cnf(cnf);
-                let answer = prover.solve()?;
-                prover.into_backend().finish_proof()?;
-                Ok(answer)
-            }
-            #[cfg(feature = "cadical")]
-            Backend::Cadical => {
-                let mut prover = Metered::new(cadical::Cadical::writing_drat(stop.clone())?, stop, progress);
-                prover.add_cnf(cnf);
-                let answer = prover.solve()?;
-                prover.into_backend().finish_proof(out)?;
-                Ok(answer)
-            }
-        }
+        (self.0.prove)(cnf, stop, progress, out, format)
+    }
+}
+
+impl Default for Backend {
+    /// The first row of the table: varisat.
+    fn default() -> Backend {
+        Backend::ALL[0]
+    }
+}
+
+/// Backends are told apart by name, which the table keeps unique.
+impl PartialEq for Backend {
+    fn eq(&self, other: &Backend) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Backend {}
+
+impl std::hash::Hash for Backend {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state)
+    }
+}
+
+impl std::fmt::Debug for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Backend").field(&self.name()).finish()
     }
 }
 
@@ -165,87 +240,12 @@ impl std::str::FromStr for Backend {
     type Err = UnknownBackend;
 
     fn from_str(text: &str) -> Result<Backend, UnknownBackend> {
-        Backend::ALL.iter().copied().find(|b| b.name() == text).ok_or_else(|| UnknownBackend { found: text.into() })
+        Backend::named(text).ok_or_else(|| UnknownBackend { found: text.into() })
     }
 }
 
 impl std::fmt::Display for Backend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cnf::Var;
-    use proptest::prelude::*;
-
-    #[test]
-    fn the_names_are_the_enum_in_order() {
-        let names: Vec<&str> = Backend::ALL.iter().map(|b| b.name()).collect();
-        assert_eq!(names, Backend::NAMES);
-        assert_eq!(Backend::ALL[0], Backend::default());
-        for &backend in Backend::ALL {
-            assert_eq!(backend.to_string().parse::<Backend>(), Ok(backend));
-        }
-    }
-
-    /// Solves `clauses` over `vars` variables on `solver` under
-    /// `assumptions`; when unsatisfiable, checks that the failed core is a
-    /// subset of the assumptions and is itself unsatisfiable, by trying every
-    /// assignment.
-    fn failed_core_holds(
-        mut solver: impl BackendSolver,
-        vars: usize,
-        clauses: &[Vec<Lit>],
-        assumptions: &[Lit],
-    ) -> Result<(), TestCaseError> {
-        for _ in 0..vars {
-            solver.new_var();
-        }
-        for clause in clauses {
-            solver.add_clause(clause);
-        }
-        let holds = |assumed: &[Lit]| {
-            (0u32..1 << vars).any(|bits| {
-                let assignment: Vec<bool> = (0..vars).map(|i| bits >> i & 1 == 1).collect();
-                let holds = |l: &Lit| l.holds(&assignment);
-                clauses.iter().all(|c| c.iter().any(holds)) && assumed.iter().all(holds)
-            })
-        };
-        let answer = solver.solve_under(assumptions).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(answer == Answer::Sat, holds(assumptions));
-        if answer == Answer::Unsat {
-            let core = solver.failed_core();
-            prop_assert!(core.iter().all(|l| assumptions.contains(l)), "{core:?} is not within {assumptions:?}");
-            prop_assert!(!holds(&core), "the core {core:?} can hold");
-        }
-        Ok(())
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-
-        /// Random 3-CNF over 5 variables and random assumptions, on every
-        /// backend.
-        #[test]
-        fn a_failed_core_is_an_unsatisfiable_subset_of_the_assumptions(
-            clauses in prop::collection::vec(prop::collection::vec((0usize..5, any::<bool>()), 1..4), 0..12),
-            assumed in prop::collection::vec((0usize..5, any::<bool>()), 0..6),
-        ) {
-            let lit = |&(v, positive): &(usize, bool)| Var::from_index(v).lit(positive);
-            let clauses: Vec<Vec<Lit>> = clauses.iter().map(|c| c.iter().map(lit).collect()).collect();
-            let assumptions: Vec<Lit> = assumed.iter().map(lit).collect();
-            for &backend in Backend::ALL {
-                match backend {
-                    Backend::Varisat => failed_core_holds(varisat::Varisat::new(), 5, &clauses, &assumptions)?,
-                    #[cfg(feature = "cadical")]
-                    Backend::Cadical => {
-                        failed_core_holds(cadical::Cadical::new(Stop::never()), 5, &clauses, &assumptions)?
-                    }
-                }
-            }
-        }
     }
 }

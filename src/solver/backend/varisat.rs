@@ -4,9 +4,19 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::BackendSolver;
+use super::{BackendInfo, BackendSolver, Build, metered, prove};
 use crate::cnf::{ClauseSink, Lit, Var};
-use crate::solver::{Answer, ProofFormat, SolverError};
+use crate::solver::{Answer, ProofFormat, SolverError, Stop};
+
+/// varisat's row of the backend table.
+pub(super) const ROW: BackendInfo = BackendInfo {
+    name: "varisat",
+    summary: "a CDCL solver in pure Rust",
+    proof_formats: &[ProofFormat::Varisat, ProofFormat::Drat],
+    interruptible: false,
+    new: metered::<Varisat>,
+    prove: prove::<Varisat>,
+};
 
 /// varisat behind [`BackendSolver`].
 pub(super) struct Varisat {
@@ -64,11 +74,27 @@ impl Varisat {
         solver
     }
 
+    fn writes_drat(&self) -> bool {
+        self.proof.as_ref().is_some_and(|p| p.format == ProofFormat::Drat)
+    }
+}
+
+impl Build for Varisat {
+    /// varisat has no terminate callback: [`super::Metered`] checks the
+    /// token before each call, and a call runs to its end.
+    fn build(_stop: Stop) -> Varisat {
+        Varisat::new()
+    }
+
+    fn proving(_stop: Stop, out: Box<dyn Write + Send>, format: ProofFormat) -> Result<Varisat, SolverError> {
+        Ok(Varisat::writing_proof(out, format))
+    }
+
     /// Finishes and flushes the proof. varisat omits the empty clause from a
     /// DRAT refutation when unit propagation alone refutes the formula; some
     /// checkers insist on it, and it is always a valid last step of a
     /// refutation, so it is added when missing.
-    pub(super) fn finish_proof(mut self) -> Result<(), SolverError> {
+    fn finish_proof(mut self) -> Result<(), SolverError> {
         let Some(proof) = self.proof.take() else { return Ok(()) };
         self.inner.close_proof().map_err(|e| SolverError::Backend(e.to_string()))?;
         let mut out = proof.out.lock().unwrap_or_else(PoisonError::into_inner);
@@ -78,10 +104,6 @@ impl Varisat {
             out.flush()
         };
         finished.map_err(|e| SolverError::Backend(format!("cannot finish the proof: {e}")))
-    }
-
-    fn writes_drat(&self) -> bool {
-        self.proof.as_ref().is_some_and(|p| p.format == ProofFormat::Drat)
     }
 }
 

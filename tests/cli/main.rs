@@ -1,0 +1,18 @@
+//! The `somaria` command as a process: its contract on output files, exit
+//! codes, limits and JSON, per family, and its refusal of bad models and
+//! options with exit 2.
+//!
+//! One test binary: each module was a binary of its own and keeps its name,
+//! so `cargo test --release --test cli MODULE::` runs one of them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli_contract;
+mod fans_cli;
+mod generate_forms;
+mod keys_doors_cli;
+mod load_errors;
+mod stop_token;
+mod tile_cover_cli;
+mod time_limits;

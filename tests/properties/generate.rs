@@ -1,0 +1,631 @@
+//! `somaria generate`: the same seed gives the same puzzles with one job or
+//! two, the shards of a run make exactly its puzzles, every puzzle has one
+//! solution by a brute force that shares nothing with the encoding (and with
+//! `--minimal`, two or more once any one clue is dropped), `--difficulty`
+//! keeps its range, and malformed design tables and options are refused
+//! with exit 2 and their place.
+
+use crate::common;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use common::cli::{somaria, write_model};
+use proptest::prelude::*;
+use serde_json::Value;
+use somaria::generate::{self, GenerateOptions, GenerateProgress, Generated, Shard, Symmetry};
+use somaria::model::Source;
+use somaria::puzzles::csp::designer::CspDesigner;
+use somaria::puzzles::fans::designer::FansDesigner;
+use somaria::puzzles::{self, CountOptions};
+
+/// A 4 × 4 Sudoku (2 × 2 boxes) with no givens and a design table.
+const SUDOKU4: &str = r#"kind = "csp"
+title = "Sudoku 4 × 4"
+show = ["cell"]
+
+[params]
+givens = [
+  [0, 0, 0, 0],
+  [0, 0, 0, 0],
+  [0, 0, 0, 0],
+  [0, 0, 0, 0],
+]
+
+[vars]
+cell = { index = ["1..4", "1..4"], domain = "1..4" }
+
+[[constraint]]
+name = "the givens"
+expr = 'forall(i, j in 1..4 where givens[i, j] > 0)(cell[i, j] = givens[i, j])'
+
+[[constraint]]
+expr = 'forall(i in 1..4)(alldifferent(row(cell, i)))'
+
+[[constraint]]
+expr = 'forall(j in 1..4)(alldifferent(col(cell, j)))'
+
+[[constraint]]
+expr = 'forall(r, c in 0..1)(alldifferent([cell[2 * r + i, 2 * c + j] | i, j in 1..2]))'
+
+[[design.clue]]
+param = "givens"
+blank = 0
+read = "cell"
+"#;
+
+/// A 4 × 4 slitherlink whose clues are a string holding `[| .. |]`.
+fn slitherlink(n: usize) -> String {
+    let row = vec!["-1"; n].join(", ");
+    let rows = vec![row; n].join(" |\n  ");
+    format!(
+        r#"kind = "csp"
+show = ["across", "down"]
+
+[params]
+clue = """[|
+  {rows} |]"""
+
+[vars]
+on = {{ index = ["0..{n}", "0..{n}"], domain = "bool" }}
+across = {{ index = ["0..{n}", "0..{m}"], domain = "bool" }}
+down = {{ index = ["0..{m}", "0..{n}"], domain = "bool" }}
+
+[[constraint]]
+expr = 'grid_loop(on, across, down)'
+
+[[constraint]]
+expr = """forall(i in 1..{n}, j in 1..{n} where clue[i, j] >= 0)(
+  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
+
+[[design.clue]]
+param = "clue"
+blank = -1
+read = "array2d(1..{n}, 1..{n}, [bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) | i, j in 1..{n}])"
+"#,
+        m = n - 1
+    )
+}
+
+fn options(count: u64, seed: u64) -> GenerateOptions {
+    GenerateOptions { count, seed, ..GenerateOptions::default() }
+}
+
+fn csp_run(text: &str, options: &GenerateOptions) -> Vec<Generated> {
+    let designer = CspDesigner::new(&Source::from_text("m.toml", text)).unwrap();
+    let results = generate::generate(&designer, options, &Arc::new(GenerateProgress::default())).unwrap();
+    results.into_iter().map(|r| r.unwrap()).collect()
+}
+
+/// Every 4 × 4 Sudoku grid, by backtracking over the rules alone.
+fn all_sudoku4() -> Vec<[u8; 16]> {
+    fn fill(grid: &mut [u8; 16], at: usize, out: &mut Vec<[u8; 16]>) {
+        if at == 16 {
+            out.push(*grid);
+            return;
+        }
+        let (r, c) = (at / 4, at % 4);
+        for v in 1..=4 {
+            let clash = (0..at).any(|k| {
+                let (r2, c2) = (k / 4, k % 4);
+                grid[k] == v && (r2 == r || c2 == c || (r2 / 2 == r / 2 && c2 / 2 == c / 2))
+            });
+            if !clash {
+                grid[at] = v;
+                fill(grid, at + 1, out);
+            }
+        }
+        grid[at] = 0;
+    }
+    let mut out = Vec::new();
+    fill(&mut [0; 16], 0, &mut out);
+    out
+}
+
+/// The `givens` of a generated 4 × 4 Sudoku, read from its text by TOML.
+fn givens_of(model: &str) -> Vec<u8> {
+    let table: toml::Table = toml::from_str(model).unwrap();
+    let rows = table["params"]["givens"].as_array().unwrap();
+    rows.iter().flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_integer().unwrap() as u8)).collect()
+}
+
+fn grids_agreeing(all: &[[u8; 16]], givens: &[u8]) -> Vec<[u8; 16]> {
+    all.iter().filter(|g| givens.iter().zip(g.iter()).all(|(&c, &v)| c == 0 || c == v)).copied().collect()
+}
+
+fn count_text(text: &str) -> u64 {
+    let puzzle = puzzles::load(&Source::from_text("g.toml", text)).unwrap();
+    puzzle.count(&CountOptions::default()).unwrap().count
+}
+
+#[test]
+fn sudoku_puzzles_have_one_solution_by_brute_force_and_minimal_ones_lose_it_with_any_clue() {
+    let all = all_sudoku4();
+    assert_eq!(all.len(), 288);
+    for minimal in [false, true] {
+        let run = csp_run(SUDOKU4, &GenerateOptions { minimal, ..options(12, 3) });
+        assert_eq!(run.len(), 12);
+        for puzzle in &run {
+            let givens = givens_of(&puzzle.model);
+            assert_eq!(givens.iter().filter(|&&g| g > 0).count(), puzzle.clues);
+            let agreeing = grids_agreeing(&all, &givens);
+            assert_eq!(agreeing.len(), 1, "{}", puzzle.model);
+            let wanted: Vec<u8> = puzzle.solution["cell"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u8))
+                .collect();
+            assert_eq!(agreeing[0].to_vec(), wanted, "the solution the clues were read from");
+            assert_eq!(puzzle.uniqueness.recount.count, 1);
+            if minimal {
+                for k in (0..16).filter(|&k| givens[k] > 0) {
+                    let mut fewer = givens.clone();
+                    fewer[k] = 0;
+                    assert!(grids_agreeing(&all, &fewer).len() >= 2, "clue {k} could be dropped: {}", puzzle.model);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_puzzles_with_one_job_or_two() {
+    let one = csp_run(SUDOKU4, &GenerateOptions { jobs: 1, ..options(8, 11) });
+    let two = csp_run(SUDOKU4, &GenerateOptions { jobs: 2, ..options(8, 11) });
+    let again = csp_run(SUDOKU4, &GenerateOptions { jobs: 2, ..options(8, 11) });
+    let texts = |run: &[Generated]| run.iter().map(|g| (g.index, g.model.clone())).collect::<Vec<_>>();
+    assert_eq!(texts(&one), texts(&two));
+    assert_eq!(texts(&two), texts(&again));
+    let other = csp_run(SUDOKU4, &GenerateOptions { jobs: 1, ..options(8, 12) });
+    assert_ne!(texts(&one), texts(&other), "another seed, other puzzles");
+    let distinct: std::collections::BTreeSet<Vec<u8>> = one.iter().map(|g| givens_of(&g.model)).collect();
+    assert!(distinct.len() >= 6, "puzzles of one run differ: {}", distinct.len());
+}
+
+#[test]
+fn the_union_of_three_shards_is_the_unsharded_run() {
+    let whole = csp_run(SUDOKU4, &options(7, 5));
+    let mut union: BTreeMap<u64, String> = BTreeMap::new();
+    for index in 0..3 {
+        let shard = csp_run(SUDOKU4, &GenerateOptions { shard: Shard { index, of: 3 }, ..options(7, 5) });
+        assert!(shard.iter().all(|g| g.index % 3 == index));
+        for g in shard {
+            assert!(union.insert(g.index, g.model).is_none(), "each index in one shard");
+        }
+    }
+    let whole: BTreeMap<u64, String> = whole.into_iter().map(|g| (g.index, g.model)).collect();
+    assert_eq!(union, whole);
+}
+
+#[test]
+fn the_cli_makes_the_same_json_lines_with_jobs_and_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_model(dir.path(), "sudoku4.toml", SUDOKU4);
+    let lines = |extra: &[&str]| -> Vec<Value> {
+        let out = somaria()
+            .arg("generate")
+            .arg(&path)
+            .args(["--count", "6", "--seed", "9", "--minimal", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    let models = |v: &[Value]| v.iter().map(|p| (p["index"].as_u64().unwrap(), p["model"].clone())).collect::<Vec<_>>();
+    let one = lines(&["--jobs", "1"]);
+    assert_eq!(one.len(), 6);
+    assert_eq!(models(&one), models(&lines(&["--jobs", "2"])));
+    let mut sharded: Vec<(u64, Value)> = (0..3).flat_map(|i| models(&lines(&["--shard", &format!("{i}/3")]))).collect();
+    sharded.sort_by_key(|(k, _)| *k);
+    assert_eq!(models(&one), sharded);
+    for p in &one {
+        assert_eq!(count_text(p["model"].as_str().unwrap()), 1, "a fresh count of the written text");
+        assert_eq!(p["uniqueness"]["recount"]["count"], 1);
+        assert!(p["clues"].as_u64().unwrap() <= p["clues_drawn"].as_u64().unwrap());
+    }
+    // -o DIR writes one model per puzzle, each of which loads and counts 1.
+    let out_dir = dir.path().join("out");
+    let out = somaria().arg("generate").arg(&path).args(["--count", "2", "-o"]).arg(&out_dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    for k in 0..2 {
+        let text = std::fs::read_to_string(out_dir.join(format!("sudoku4-{k:04}.toml"))).unwrap();
+        assert_eq!(count_text(&text), 1);
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), SUDOKU4, "the template is untouched");
+}
+
+#[test]
+fn slitherlinks_keep_their_string_clues_and_have_one_loop() {
+    let template = slitherlink(4);
+    for symmetry in [Symmetry::None, Symmetry::Rot180] {
+        let run = csp_run(&template, &GenerateOptions { minimal: true, symmetry, ..options(3, 2) });
+        for puzzle in &run {
+            assert!(puzzle.model.contains("clue = \"\"\"[|\n"), "{}", puzzle.model);
+            assert_eq!(count_text(&puzzle.model), 1);
+            let source = Source::from_text("g.toml", puzzle.model.clone());
+            let loaded = puzzles::csp::load_puzzle(&source).unwrap();
+            let param = &loaded.model().params[loaded.design().unwrap().clues[0].param];
+            let somaria::lang::model::Value::Array(array) = &param.value else { panic!("an array") };
+            let clues: Vec<bool> = array.elems.iter().map(|v| *v != somaria::lang::model::Value::Int(-1)).collect();
+            assert_eq!(clues.iter().filter(|&&c| c).count(), puzzle.clues);
+            if symmetry == Symmetry::Rot180 {
+                assert!((0..16).all(|k| clues[k] == clues[15 - k]), "symmetric: {}", puzzle.model);
+            }
+        }
+    }
+}
+
+#[test]
+fn fans_grids_have_one_orientation_and_minimal_ones_lose_it_with_any_weathercock() {
+    let template = "kind = \"fans\"\ngrid = \"\"\"\nF....\n.....\n..F..\n.#...\nF...F\n\"\"\"\n";
+    let designer = FansDesigner::new(&Source::from_text("f.toml", template)).unwrap();
+    let run = generate::generate(
+        &designer,
+        &GenerateOptions { minimal: true, ..options(6, 4) },
+        &Arc::new(GenerateProgress::default()),
+    )
+    .unwrap();
+    let mut made = 0;
+    for puzzle in run.into_iter().flatten() {
+        made += 1;
+        assert_eq!(count_text(&puzzle.model), 1, "{}", puzzle.model);
+        let table: toml::Table = toml::from_str(&puzzle.model).unwrap();
+        let grid = table["grid"].as_str().unwrap().to_string();
+        assert_eq!(grid.trim().lines().count(), 5);
+        for (k, _) in grid.char_indices().filter(|(_, c)| *c == 'W') {
+            let mut fewer = grid.clone();
+            fewer.replace_range(k..k + 1, ".");
+            let text = format!("kind = \"fans\"\ngrid = \"\"\"{fewer}\"\"\"\n");
+            assert!(count_text(&text) >= 2, "weathercock at {k} could be dropped:\n{grid}");
+        }
+    }
+    assert!(made >= 3, "most fans puzzles are made: {made}");
+}
+
+#[test]
+fn difficulty_keeps_puzzles_in_its_range() {
+    let run = csp_run(SUDOKU4, &GenerateOptions { minimal: true, difficulty: Some((1, 1)), ..options(3, 8) });
+    for puzzle in &run {
+        let rating = puzzle.rating.as_ref().unwrap();
+        assert_eq!(rating.largest, 1);
+        // Rated again from the text alone.
+        let again = generate::rate("g.toml", &puzzle.model, &GenerateOptions::default()).unwrap();
+        assert_eq!(again.largest, rating.largest);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_model(dir.path(), "s.toml", SUDOKU4);
+    let out = somaria()
+        .arg("generate")
+        .arg(&path)
+        .args(["--count", "2", "--difficulty", "0..1", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let p: Value = serde_json::from_str(line).unwrap();
+        assert!(p["rating"]["largest"].as_u64().unwrap() <= 1);
+    }
+}
+
+#[test]
+fn a_tiny_budget_keeps_clues_and_still_makes_unique_puzzles() {
+    let template = slitherlink(4);
+    let budget = Some(std::time::Duration::from_micros(1000));
+    let run = csp_run(&template, &GenerateOptions { minimal: true, budget, ..options(2, 1) });
+    for puzzle in &run {
+        assert_eq!(count_text(&puzzle.model), 1);
+        assert!(puzzle.uniqueness.checks >= 1);
+    }
+}
+
+/// Runs `generate` on a file `bad.toml` holding `text`; exit 2, nothing on
+/// stdout, and stderr, which is returned.
+fn refused(text: &str, args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_model(dir.path(), "bad.toml", text);
+    let out = somaria().arg("generate").arg(&path).args(args).output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    stderr
+}
+
+#[test]
+fn malformed_design_tables_are_refused_at_their_place() {
+    let with =
+        |table: &str| SUDOKU4.replace("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n", table);
+    let cases: &[(&str, &str, &str)] = &[
+        ("[[design.clue]]\nparam = \"given\"\nblank = 0\nread = \"cell\"\n", ":30:9:", "did you mean `givens`?"),
+        ("[[design.clue]]\nparam = \"cell\"\nblank = 0\nread = \"cell\"\n", ":30:9:", "a decision variable"),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = true\nread = \"cell\"\n", ":31:9:", "blank as bool"),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"row(cell, 1)\"\n", ":32:9:", "index of `givens`"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"array2d(1..4, 1..4, [cell[i, j] > 1 | i, j in 1..4])\"\n",
+            ":32:9:",
+            "bool2int",
+        ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"array2d(0..3, 1..4, [cell[i+1, j] | i in 0..3, j in 1..4])\"\n",
+            ":32:9:",
+            "read over [0..3, 1..4]",
+        ),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cel\"\n", ":32:9:", "unknown name `cel`"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\nfill = 1\n",
+            ":33:1:",
+            "unknown field `fill`",
+        ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n",
+            ":34:9:",
+            "a second clue array",
+        ),
+        ("[design]\n", "bad.toml:29:1:", "no clue array"),
+    ];
+    for (table, place, words) in cases {
+        let stderr = refused(&with(table), &[]);
+        assert!(stderr.starts_with("error: ") && stderr.lines().count() == 1, "{stderr}");
+        assert!(stderr.contains(place) && stderr.contains(words), "{table}: {stderr}");
+        // Every command refuses it alike.
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_model(dir.path(), "bad.toml", with(table));
+        let solve = somaria().arg("solve").arg(&path).output().unwrap();
+        assert_eq!(solve.status.code(), Some(2));
+    }
+    let no_design = SUDOKU4.split("[[design.clue]]").next().unwrap();
+    assert!(refused(no_design, &[]).contains("without a [design] table"));
+    // Every kind has a designer; a template one cannot keep is refused.
+    let keys = std::fs::read_to_string("models/keys-doors/two-walkers.toml").unwrap();
+    assert!(refused(&keys, &[]).contains("a second walker"));
+}
+
+#[test]
+fn malformed_options_are_refused() {
+    for (args, words) in [
+        (&["--shard", "3/3"][..], "0 <= I < N"),
+        (&["--shard", "1"][..], "I/N"),
+        (&["--difficulty", "3..1"][..], "LO <= HI"),
+        (&["--difficulty", "x"][..], "LO..HI"),
+        (&["--symmetry", "diagonal"][..], "rot180"),
+        (&["--budget", "0"][..], "seconds"),
+        (&["--count", "0"][..], "count"),
+        (&["--jobs", "0"][..], "jobs"),
+    ] {
+        let stderr = refused(SUDOKU4, args);
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A design table of any of these pieces loads or is refused with a
+    /// place in the file; it never panics.
+    #[test]
+    fn design_tables_load_or_are_refused_with_a_place(
+        param in prop::sample::select(vec!["givens", "cell", "nothing", "", "1"]),
+        blank in prop::sample::select(vec!["0", "-1", "true", "\"x\"", "[1]", "\"1 +\""]),
+        read in prop::sample::select(vec!["cell", "givens", "row(cell, 1)", "cell[1, 1]", "[|1|]", "cell +", ""]),
+    ) {
+        let table = format!("[[design.clue]]\nparam = \"{param}\"\nblank = {blank}\nread = \"{read}\"\n");
+        let text = SUDOKU4.replace("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n", &table);
+        match somaria::lang::load_model(&Source::from_text("m.toml", text)) {
+            Ok((model, _)) => prop_assert!(model.design.is_some()),
+            Err(e) => prop_assert!(e.to_string().starts_with("m.toml:"), "{}", e),
+        }
+    }
+}
+
+/// The routes of a tile-cover grid (rows of `S`, `.`, `#`) that leave at
+/// most `leave` tiles, up to `limit`, by a depth-first walk that shares
+/// nothing with the encodings; with the first route's tiles.
+fn routes(grid: &[Vec<char>], leave: usize, limit: usize) -> (usize, Option<Vec<(usize, usize)>>) {
+    fn walk(
+        grid: &[Vec<char>],
+        at: (usize, usize),
+        seen: &mut Vec<Vec<bool>>,
+        path: &mut Vec<(usize, usize)>,
+        need: usize,
+        found: &mut (usize, Option<Vec<(usize, usize)>>),
+        limit: usize,
+    ) {
+        if found.0 >= limit {
+            return;
+        }
+        if path.len() >= need {
+            found.0 += 1;
+            found.1.get_or_insert_with(|| path.clone());
+        }
+        let (r, c) = at;
+        for (dr, dc) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
+            let (nr, nc) = (r as i64 + dr, c as i64 + dc);
+            if nr < 0 || nc < 0 || nr as usize >= grid.len() || nc as usize >= grid[0].len() {
+                continue;
+            }
+            let next = (nr as usize, nc as usize);
+            if grid[next.0][next.1] != '.' || seen[next.0][next.1] {
+                continue;
+            }
+            seen[next.0][next.1] = true;
+            path.push(next);
+            walk(grid, next, seen, path, need, found, limit);
+            path.pop();
+            seen[next.0][next.1] = false;
+        }
+    }
+    let tiles = grid.iter().flatten().filter(|&&c| c == '.').count();
+    let start = (0..grid.len()).flat_map(|r| (0..grid[0].len()).map(move |c| (r, c))).find(|&(r, c)| grid[r][c] == 'S');
+    let mut seen = vec![vec![false; grid[0].len()]; grid.len()];
+    let mut found = (0, None);
+    // A route stops anywhere once it covers enough; each stop is a route.
+    walk(grid, start.unwrap(), &mut seen, &mut Vec::new(), tiles.saturating_sub(leave), &mut found, limit);
+    found
+}
+
+fn grid_of(model: &str) -> Vec<Vec<char>> {
+    let table: toml::Table = toml::from_str(model).unwrap();
+    table["grid"].as_str().unwrap().trim().lines().map(|l| l.chars().collect()).collect()
+}
+
+fn tile_template(rows: usize, cols: usize, start: (usize, usize), leave: usize) -> String {
+    let mut grid = vec![vec!['.'; cols]; rows];
+    grid[start.0][start.1] = 'S';
+    grid[rows - 1][cols - 1] = '#';
+    let lines: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    format!(
+        "kind = \"tile-cover\"\ntitle = \"template\"\nleave_uncovered = {leave}\ngrid = \"\"\"\n{}\n\"\"\"\n",
+        lines.join("\n")
+    )
+}
+
+fn tile_run(text: &str, options: &GenerateOptions) -> Vec<Generated> {
+    let designer = somaria::puzzles::designer(&Source::from_text("room.toml", text)).unwrap();
+    let results = generate::generate(designer.as_ref(), options, &GenerateProgress::default()).unwrap();
+    results.into_iter().map(|r| r.unwrap()).collect()
+}
+
+#[test]
+fn tile_cover_rooms_have_one_route_by_brute_force_and_minimal_ones_keep_no_wall_they_could_lose() {
+    for (rows, cols, start, leave) in [(5, 5, (0, 0), 0), (6, 5, (2, 3), 0), (5, 6, (1, 1), 1), (6, 6, (3, 0), 1)] {
+        let template = tile_template(rows, cols, start, leave);
+        for minimal in [false, true] {
+            let run = tile_run(&template, &GenerateOptions { minimal, ..options(6, 21) });
+            assert_eq!(run.len(), 6);
+            let mut grown = 0;
+            for puzzle in &run {
+                let grid = grid_of(&puzzle.model);
+                assert_eq!((grid.len(), grid[0].len()), (rows, cols), "the template's size");
+                assert_eq!(grid[start.0][start.1], 'S', "the template's start");
+                assert!(puzzle.model.contains(&format!("leave_uncovered = {leave}\n")));
+                let walls = grid.iter().flatten().filter(|&&c| c == '#').count();
+                assert_eq!(walls, puzzle.clues);
+                grown += usize::from(puzzle.clues < puzzle.clues_drawn);
+                let (count, route) = routes(&grid, leave, 2);
+                assert_eq!(count, 1, "{}", puzzle.model);
+                let path: Vec<(usize, usize)> = puzzle.solution["path"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize))
+                    .collect();
+                assert_eq!(Some(path), route, "the solution given is the one route");
+                assert_eq!(count_text(&puzzle.model), 1);
+                if minimal {
+                    for (r, c) in (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))) {
+                        if grid[r][c] == '#' {
+                            let mut opened = grid.clone();
+                            opened[r][c] = '.';
+                            assert_ne!(routes(&opened, leave, 2).0, 1, "wall {r},{c} could go: {}", puzzle.model);
+                        }
+                    }
+                }
+            }
+            assert!(grown >= 3, "walls are dropped: {grown} of 6 rooms grew");
+        }
+    }
+}
+
+#[test]
+fn tile_cover_rooms_are_the_same_with_one_job_or_two_and_across_three_shards() {
+    let template = tile_template(6, 6, (0, 2), 0);
+    let texts = |run: Vec<Generated>| run.into_iter().map(|g| (g.index, g.model)).collect::<BTreeMap<_, _>>();
+    let one = texts(tile_run(&template, &GenerateOptions { jobs: 1, minimal: true, ..options(9, 4) }));
+    let two = texts(tile_run(&template, &GenerateOptions { jobs: 2, minimal: true, ..options(9, 4) }));
+    assert_eq!(one, two);
+    let mut union = BTreeMap::new();
+    for index in 0..3 {
+        let shard = GenerateOptions { shard: Shard { index, of: 3 }, minimal: true, ..options(9, 4) };
+        for (k, model) in texts(tile_run(&template, &shard)) {
+            assert_eq!(k % 3, index);
+            assert!(union.insert(k, model).is_none());
+        }
+    }
+    assert_eq!(union, one);
+    let distinct: std::collections::BTreeSet<&String> = one.values().collect();
+    assert!(distinct.len() >= 7, "rooms of one run differ: {}", distinct.len());
+}
+
+#[test]
+fn the_cli_makes_tile_cover_rooms_as_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_model(dir.path(), "room.toml", tile_template(6, 6, (5, 0), 0));
+    let out = somaria()
+        .arg("generate")
+        .arg(&path)
+        .args(["--count", "3", "--seed", "2", "--minimal", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.iter().map(|p| p["index"].as_u64().unwrap()).collect::<Vec<_>>(), vec![0, 1, 2]);
+    for p in &lines {
+        let model = p["model"].as_str().unwrap();
+        assert_eq!(routes(&grid_of(model), 0, 2).0, 1, "{model}");
+        assert_eq!(p["uniqueness"]["recount"]["count"], 1);
+    }
+}
+
+#[test]
+fn a_design_title_replaces_the_templates_or_is_added() {
+    let titled = SUDOKU4.replace("[[design.clue]]", "[design]\ntitle = \"A new \\\"4 × 4\\\"\"\n\n[[design.clue]]");
+    let untitled = titled.replace("title = \"Sudoku 4 × 4\"\n", "");
+    for template in [&titled, &untitled] {
+        for puzzle in csp_run(template, &options(2, 6)) {
+            let table: toml::Table = toml::from_str(&puzzle.model).unwrap();
+            assert_eq!(table["title"].as_str(), Some("A new \"4 × 4\""), "{}", puzzle.model);
+            assert_eq!(count_text(&puzzle.model), 1);
+            assert_eq!(puzzle.model.matches("title = ").count(), 2, "one title, and the design's own");
+        }
+    }
+    // Without one, the template's title stays.
+    let puzzle = &csp_run(SUDOKU4, &options(1, 6))[0];
+    assert!(puzzle.model.contains("title = \"Sudoku 4 × 4\"\n"));
+}
+
+/// The checks on one solver kept for each draft (clues given by selector
+/// literals) and the checks that load each written text afresh are both
+/// exact counts up to 2, so they make the same puzzles from the same seeds:
+/// Sudokus, minimal or not, and slitherlinks, whose loops are cut lazily.
+#[test]
+fn one_kept_solver_makes_the_puzzles_that_reloading_each_check_makes() {
+    let runs = [
+        (SUDOKU4.to_string(), false, Symmetry::None, 6),
+        (SUDOKU4.to_string(), true, Symmetry::Mirror, 6),
+        (slitherlink(4), true, Symmetry::None, 3),
+        (slitherlink(5), false, Symmetry::Rot180, 2),
+    ];
+    for (template, minimal, symmetry, count) in runs {
+        let base = GenerateOptions { minimal, symmetry, ..options(count, 21) };
+        let kept = csp_run(&template, &base);
+        let reloaded = csp_run(&template, &GenerateOptions { reload_each_check: true, ..base.clone() });
+        assert!(kept.iter().all(|g| g.uniqueness.incremental));
+        assert!(reloaded.iter().all(|g| !g.uniqueness.incremental));
+        let texts = |run: &[Generated]| run.iter().map(|g| g.model.clone()).collect::<Vec<_>>();
+        assert_eq!(texts(&kept), texts(&reloaded));
+        for g in &kept {
+            assert_eq!(count_text(&g.model), 1);
+            assert_eq!(g.uniqueness.checks, reloaded[g.index as usize].uniqueness.checks);
+        }
+    }
+}
+
+/// The header names the clues kept (one clue is not "1 clues") and warns
+/// that the template's comments, kept in the body, describe the template.
+#[test]
+fn the_header_counts_the_clues_and_disowns_the_templates_comments() {
+    let template = format!("# A template comment: 17 givens.\n{SUDOKU4}");
+    for puzzle in csp_run(&template, &options(3, 4)) {
+        let mut lines = puzzle.model.lines();
+        let first = lines.next().unwrap();
+        let noun = if puzzle.clues == 1 { "clue" } else { "clues" };
+        assert!(
+            first.ends_with(&format!("(puzzle {}): {} {noun}, one solution", puzzle.index, puzzle.clues)),
+            "{first}"
+        );
+        assert_eq!(lines.next(), Some("# Any comment below is the template's, not this puzzle's."));
+        assert_eq!(lines.next(), Some("# A template comment: 17 givens."));
+    }
+}
