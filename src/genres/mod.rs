@@ -27,16 +27,20 @@ pub mod pzprv3;
 pub mod url;
 
 mod aquarium;
+mod araf;
 mod cave;
 mod country;
 mod creek;
 mod doppelblock;
+mod fillomino;
 mod gokigen;
 mod hashikake;
+mod hebi;
 mod heyawake;
 mod hitori;
 mod kakuro;
 mod kurodoko;
+mod kurotto;
 mod lightup;
 mod lits;
 mod mashu;
@@ -166,6 +170,10 @@ pub static GENRES: &[&Genre] = &[
     &lits::GENRE,
     &mochikoro::GENRE,
     &tapa::GENRE,
+    &kurotto::GENRE,
+    &fillomino::GENRE,
+    &araf::GENRE,
+    &hebi::GENRE,
 ];
 
 /// The genre that `name` (an id or an alias) names.

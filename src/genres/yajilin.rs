@@ -32,7 +32,7 @@ pub static GENRE: Genre = Genre {
 };
 
 /// No clue in a cell.
-const BLANK: (i32, i32) = (0, -1);
+pub(super) const BLANK: (i32, i32) = (0, -1);
 
 /// A yajilin: each cell's arrow (direction 0 none, 1 up, 2 down, 3 left,
 /// 4 right; number from 0, -2 none shown, -3 a clue cell without either),
@@ -95,7 +95,8 @@ impl Token<(i32, i32)> for Arrow {
 
 static ARROWS: &[&dyn Token<(i32, i32)>] = &[&Arrow, &Gap { from: b'a', to: b'z', first: 1 }];
 
-fn codec(rows: usize, cols: usize) -> Cells<(i32, i32)> {
+/// pzprjs's ArrowNumber16 over a grid's cells (hebi's clues are the same).
+pub(super) fn codec(rows: usize, cols: usize) -> Cells<(i32, i32)> {
     Cells { len: rows * cols, blank: BLANK, tokens: ARROWS, what: "cell" }
 }
 

@@ -34,6 +34,8 @@ fn answer_slots(id: &str) -> Option<(Value, &'static [(usize, usize)])> {
         "ripple" => (anum(json!([1, 2, 3, 4, 5, 6])), &[(1, 4), (2, 2), (2, 3)]),
         "creek" => (cells(json!([0, 1]), "all"), &[(2, 3), (3, 3), (3, 4)]),
         "skyscrapers" => (anum(json!([1, 2, 3])), &[(3, 3)]),
+        "fillomino" => (anum(json!([1, 2, 3, 4])), &[(2, 2), (2, 3)]),
+        "hebi" => (anum(json!([-1, 1, 2, 3, 4, 5])), &[(1, 5), (2, 3)]),
         "kakuro" => (
             json!([{"group": "cell", "prop": "anum", "values": [1, 2, 3, 4, 5, 6, 7, 8, 9], "where": "white"}]),
             &[(2, 2), (2, 3)],
@@ -47,7 +49,7 @@ fn answer_slots(id: &str) -> Option<(Value, &'static [(usize, usize)])> {
         ),
         "gokigen" => (cells(json!([31, 32]), "all"), &[(3, 3), (3, 4)]),
         "lits" => (cells(shading, "all"), &[(3, 3), (3, 4)]),
-        "mochikoro" | "tapa" => (cells(shading, "empty"), &[(3, 3), (3, 4), (4, 4)]),
+        "mochikoro" | "tapa" | "kurotto" => (cells(shading, "empty"), &[(3, 3), (3, 4), (4, 4)]),
         "yajilin" => (
             json!([{"group": "cell", "prop": "qans", "values": [0, 1], "where": "empty"},
                    {"group": "border", "prop": "line", "values": [0, 1], "where": "inner"}]),

@@ -173,4 +173,8 @@ samples!(
     lits,
     mochikoro,
     tapa,
+    kurotto,
+    fillomino,
+    araf,
+    hebi,
 );
