@@ -1,5 +1,6 @@
 //! Every genre against its sample puzzle (the sample of pzprjs's own test
-//! scripts, with its checked answer, in `tests/data/pzprjs-samples.json`):
+//! scripts, with its checked answer, in the shared data's
+//! `pzprjs-samples.json`, which stays outside the project):
 //! the URL decodes and is written back as itself; the genre's model
 //! solves it with exactly one solution; that answer, written as a pzprv3
 //! file, equals the sample's answer where the data has one; and pzprjs's
@@ -29,8 +30,23 @@ use somaria::genres::{self, Answer, Instance};
 use somaria::{CountOptions, SolveOptions, Status};
 
 fn samples() -> Value {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pzprjs-samples.json")).unwrap();
+    let path = samples_path().unwrap_or_else(|| {
+        panic!("no shared/data/pzprjs-samples.json above {}; set SOMARIA_SAMPLES to it", env!("CARGO_MANIFEST_DIR"))
+    });
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()
+}
+
+/// pzprjs's samples: `SOMARIA_SAMPLES`, or `shared/data/pzprjs-samples.json`
+/// in the checkout's folder or a folder above it. The data comes from
+/// pzprjs's test scripts, so it is read where it lies, never copied into
+/// the project.
+fn samples_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("SOMARIA_SAMPLES") {
+        return Some(PathBuf::from(path));
+    }
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().map(|dir| dir.join("shared/data/pzprjs-samples.json")).find(|path| path.is_file())
 }
 
 /// The node_modules folder that holds `pzpr`, when node and the package
