@@ -64,7 +64,8 @@ fn answer_slots(id: &str) -> Option<(Value, &'static [(usize, usize)])> {
 fn npm_reads(instance: &dyn genres::Instance) -> bool {
     let id = instance.genre().id;
     let left_out = instance.params().get("empty").is_some_and(|e| e.to_string().contains('1'));
-    !(id == "slither" && instance.flags().contains('f')) && !(id == "tentaisho" && left_out)
+    let newer_slither = id == "slither" && instance.flags().contains('f');
+    !(newer_slither || id == "tentaisho" && left_out)
 }
 
 /// pzprjs's counts of `jobs` (URL, slots), at most `limit` each; `None`
