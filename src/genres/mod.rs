@@ -43,6 +43,7 @@ mod kurodoko;
 mod kurotto;
 mod lightup;
 mod lits;
+mod lohkous;
 mod mashu;
 mod mochikoro;
 mod moonsun;
@@ -174,6 +175,7 @@ pub static GENRES: &[&Genre] = &[
     &fillomino::GENRE,
     &araf::GENRE,
     &hebi::GENRE,
+    &lohkous::GENRE,
 ];
 
 /// The genre that `name` (an id or an alias) names.

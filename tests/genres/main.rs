@@ -193,4 +193,5 @@ samples!(
     fillomino,
     araf,
     hebi,
+    lohkous,
 );
