@@ -6,7 +6,7 @@
 # worst SAT calls.
 #   sl10, sl15, sl20  N minimal slitherlinks a size (default 5), made by
 #                     `somaria generate --minimal --seed 1` from an all-blank
-#                     template that examples/puzzlink.rs decodes;
+#                     template that `somaria import` writes;
 #   sl20d3            each 20×20 of sl20 with 3 clues dropped (several
 #                     solutions);
 #   grow              one slitherlink each at 10×10, 20×20, 25×25, 30×30 and
@@ -15,8 +15,8 @@
 #   nk10              M 10×10 nurikabes (default 5) from examples/nurikabe.rs
 #                     (10 10 SEED --max-island 6);
 #   puzzlink          public puzz.link slitherlinks and nurikabes (the ones
-#                     tests/csp/puzzlink.rs checks, and a 30×20 nurikabe),
-#                     decoded by examples/puzzlink.rs.
+#                     tests/genres/puzzlink.rs checks, and a 30×20 nurikabe),
+#                     written as models by `somaria import`.
 # With CSPUZ set to a program that takes a puzz.link URL and prints cspuz's
 # irrefutable facts (see the README's Benchmarks), each puzzle is also
 # written as a URL and cspuz's time is given beside somaria's `facts`.
@@ -33,7 +33,6 @@ M=${2:-5}
 DIR=${3:-target/grid-tail}
 BIN=${BIN:-target/release/somaria}
 NURIKABE=${NURIKABE:-target/release/examples/nurikabe}
-PUZZLINK=${PUZZLINK:-target/release/examples/puzzlink}
 LIMIT=${LIMIT:-120}
 CSPUZ=${CSPUZ:-}
 mkdir -p "$DIR"
@@ -46,7 +45,7 @@ template() {
     if [ "$blanks" -ge 20 ]; then body="${body}z"; blanks=$((blanks - 20)); else
       body="$body$(printf "\\$(printf '%03o' $((102 + blanks)))")"; blanks=0; fi
   done
-  "$PUZZLINK" "https://puzz.link/p?slither/$size/$size/$body" > "$DIR/slitherlink-$size.toml"
+  "$BIN" import "https://puzz.link/p?slither/$size/$size/$body" -o "$DIR/slitherlink-$size.toml" > /dev/null
 }
 
 for size in 10 15 20; do
@@ -103,7 +102,7 @@ while k < len(cells):
 print(f"https://puzz.link/p?slither/{n}/{n}/{body}")
 EOF
 )
-    "$PUZZLINK" "$url" > "$DIR/grow/slitherlink-$size.toml"
+    "$BIN" import "$url" -o "$DIR/grow/slitherlink-$size.toml" > /dev/null
   done
 fi
 mkdir -p "$DIR/sl20d3"
@@ -143,7 +142,7 @@ for url in \
   i=$((i + 1))
   kind=${url#*\?}
   kind=${kind%%/*}
-  "$PUZZLINK" "$url" > "$DIR/puzzlink/$(printf '%02d' $i)-$kind.toml"
+  "$BIN" import "$url" -o "$DIR/puzzlink/$(printf '%02d' $i)-$kind.toml" > /dev/null
 done
 
 backends="varisat"

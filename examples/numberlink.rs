@@ -1,5 +1,6 @@
 //! Makes a numberlink with exactly one solution and prints it as a somaria
-//! csp model (the layout of `models/csp/numberlink.toml`).
+//! csp model: the genre's model (`models/genres/numlin.toml`, with `fill`
+//! set) with the puzzle's parameters.
 //!
 //! ```text
 //! cargo run --release --example numberlink -- ROWS COLS SEED [--longest N] > numberlink.toml

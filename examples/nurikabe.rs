@@ -1,5 +1,6 @@
 //! Makes a nurikabe with exactly one solution and prints it as a somaria csp
-//! model (the layout of `models/csp/nurikabe.toml`).
+//! model: the genre's model (`models/genres/nurikabe.toml`) with the
+//! puzzle's parameters.
 //!
 //! ```text
 //! cargo run --release --example nurikabe -- ROWS COLS SEED [--max-island N] [--repairs N] [--restarts N] > nurikabe.toml

@@ -1,5 +1,6 @@
 //! Makes a slitherlink with exactly one solution and prints it as a somaria
-//! csp model (the layout of `models/csp/slitherlink.toml`).
+//! csp model: the genre's model (`models/genres/slither.toml`) with the
+//! puzzle's parameters.
 //!
 //! ```text
 //! cargo run --release --example slitherlink -- N SEED [--engine NAME] [--budget SECONDS] > slitherlink.toml

@@ -60,6 +60,7 @@ pub mod compile;
 pub mod deduce;
 pub mod draw;
 pub mod generate;
+pub mod genres;
 pub mod graph;
 pub mod grid;
 pub mod grid_models;

@@ -163,6 +163,16 @@ enum Command {
     ///
     /// Exit code: 2 bad input (no model, or the address cannot be listened on); otherwise it serves until stopped.
     Play(cli::play::PlayArgs),
+    /// List the puzz.link genres somaria reads, each with a sample URL.
+    Genres {
+        /// Print a JSON array instead of a line per genre.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the puzzle of a puzz.link URL as a model file of its own.
+    ///
+    /// Exit code: 0 written, 2 a URL that cannot be read.
+    Import(cli::genres::ImportArgs),
     /// Write the CNF an engine would hand to the SAT solver, without solving, for use with another solver.
     ///
     /// Exit code: 0 written, 2 bad input or an engine without a CNF, 3 stopped by a limit, 4 internal error.
@@ -230,6 +240,8 @@ fn run(command: Command) -> Result<u8, Failure> {
         Command::Encode { common, engine } => commands::encode(&common, engine.engine),
         Command::Generate(args) => cli::generate::run(args),
         Command::Play(args) => cli::play::run(args),
+        Command::Genres { json } => cli::genres::list(json),
+        Command::Import(args) => cli::genres::import(&args),
         Command::Hint { common, plan, reveal, engine } => {
             let args = PlanArgs {
                 given: plan.given,

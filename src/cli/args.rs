@@ -10,10 +10,12 @@ use somaria::solver::{Backend, ProofFormat};
 /// The arguments every command shares.
 #[derive(clap::Args)]
 pub struct Common {
-    /// The model file (TOML), or - for standard input.
+    /// The model file (TOML), a puzz.link URL (quote it: 'https://puzz.link/p?slither/5/5/cbcbcddad'), or - for
+    /// standard input.
     pub model: PathBuf,
-    /// Output format: text, JSON, or an SVG picture (for solve, facts, explain and hint; steps writes one per step
-    /// into -o DIR).
+    /// Output format: text, JSON, an SVG picture (for solve, facts, explain and hint; steps writes one per step
+    /// into -o DIR), or for a puzz.link genre's puzzle its URL or its pzprv3 file (with solve's answer, or the
+    /// state steps reached, filled in).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// Write the report (for encode, the DIMACS file) to FILE instead of standard output.
@@ -49,6 +51,10 @@ pub enum OutputFormat {
     Text,
     Json,
     Svg,
+    /// The puzzle's puzz.link URL.
+    Url,
+    /// pzprjs's file format, which puzz.link opens with File > Open.
+    Pzprv3,
 }
 
 /// How `count` counts.

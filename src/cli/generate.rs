@@ -21,7 +21,8 @@ use super::{Failure, cannot_write, exit};
 /// The arguments of `generate`.
 #[derive(clap::Args)]
 pub struct GenerateArgs {
-    /// The template: a csp model with a [design] table, or a fans, tile-cover or keys-doors model (its size is kept).
+    /// The template: a csp model with a [design] table (a puzz.link genre's model or URL among them), or a fans,
+    /// tile-cover or keys-doors model (its size is kept).
     pub model: PathBuf,
     /// Puzzles in the whole run (every shard together).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -50,7 +51,8 @@ pub struct GenerateArgs {
     /// Write each puzzle to DIR as STEM-NNNN.toml (- for standard output, as without -o).
     #[arg(short, long, value_name = "DIR")]
     pub output: Option<PathBuf>,
-    /// text: the models (or with -o, a line per file written); json: one JSON object per puzzle and line.
+    /// text: the models (or with -o, a line per file written); json: one JSON object per puzzle and line; url: the
+    /// puzz.link URL of each puzzle of a genre's model, one a line.
     #[arg(long, value_enum, default_value_t = GenerateFormat::Text)]
     pub format: GenerateFormat,
     /// The encoding or engine of the checks.
@@ -72,6 +74,7 @@ pub enum SymmetryArg {
 pub enum GenerateFormat {
     Text,
     Json,
+    Url,
 }
 
 fn parse_range(text: &str) -> Result<(usize, usize), String> {
@@ -109,7 +112,10 @@ pub fn run(mut args: GenerateArgs) -> Result<u8, Failure> {
     if args.output.as_deref().is_some_and(is_stdout_alias) {
         args.output = None;
     }
-    let source = if args.model == Path::new("-") {
+    let arg = args.model.to_string_lossy();
+    let source = if somaria::genres::is_url(&arg) {
+        somaria::genres::open_url(&arg)?.source
+    } else if args.model == Path::new("-") {
         let mut text = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
             .map_err(|e| Failure::bad_input(format!("standard input: cannot read: {e}")))?;
@@ -216,6 +222,15 @@ fn write_puzzle(
         target.write(|out| out.write_all(puzzle.model.as_bytes())).map_err(|e| cannot_write(path, e))?;
     }
     match (args.format, &path) {
+        (GenerateFormat::Url, _) => {
+            let made = Source::from_text(name, puzzle.model.clone());
+            let opened = somaria::genres::open_source(made)?;
+            let instance = opened.instance.map_err(|why| {
+                Failure::bad_input(format!("{why}; expected a puzz.link genre's model or URL for --format url"))
+            })?;
+            let url = somaria::genres::url_of(instance.as_ref()).map_err(|e| Failure::bad_input(e.0))?;
+            writeln!(out, "{url}").map_err(broken)
+        }
         (GenerateFormat::Json, _) => {
             let line = serde_json::to_string(puzzle).map_err(|e| Failure::from(Error::Internal(e.to_string())))?;
             writeln!(out, "{line}").map_err(broken)

@@ -8,6 +8,7 @@
 pub mod args;
 pub mod commands;
 pub mod generate;
+pub mod genres;
 pub mod given;
 pub mod output;
 pub mod play;
@@ -41,6 +42,12 @@ impl Failure {
 
 impl From<somaria::model::LoadError> for Failure {
     fn from(e: somaria::model::LoadError) -> Failure {
+        Failure::bad_input(e.to_string())
+    }
+}
+
+impl From<somaria::genres::OpenError> for Failure {
+    fn from(e: somaria::genres::OpenError) -> Failure {
         Failure::bad_input(e.to_string())
     }
 }

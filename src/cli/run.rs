@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
+use somaria::genres::{self, Answer, Instance};
 use somaria::limits::memory;
 use somaria::puzzles::{self, CountOptions, Drawn, Puzzle, SolveOptions, Stats};
 use somaria::report::{self, Report, Stoppable};
@@ -56,6 +57,8 @@ pub type Note = (&'static str, Value, String);
 /// how to print the report.
 pub struct Run {
     pub puzzle: Arc<dyn Puzzle>,
+    /// The puzzle as a puzz.link genre's, or why it is none.
+    pub genre: Result<Box<dyn Instance>, String>,
     pub progress: Arc<Progress>,
     format: OutputFormat,
     ascii: bool,
@@ -87,8 +90,8 @@ impl Run {
         let cap = common.memory_limit.unwrap_or_else(memory::default_cap);
         let limits = Limits::new(common.timeout, Some(cap)).with_interrupt(Arc::clone(&supervise::INTERRUPTED));
         let progress = Arc::new(Progress::default());
-        let path = common.model.clone();
-        let puzzle = match supervise(&limits, &progress, move || Ok(puzzles::load_file(&path)?)) {
+        let arg = common.model.to_string_lossy().to_string();
+        let opened = match supervise(&limits, &progress, move || Ok(genres::open(&arg)?)) {
             Finished::Done(result) => result?,
             Finished::Stopped(reason) => {
                 let message = format!("{}: {} while loading the model", common.model.display(), reason.describe());
@@ -96,7 +99,8 @@ impl Run {
             }
         };
         Ok(Run {
-            puzzle: Arc::from(puzzle),
+            puzzle: Arc::from(opened.puzzle),
+            genre: opened.instance,
             progress,
             format: common.format,
             ascii: common.ascii,
@@ -164,7 +168,7 @@ impl Run {
         // The text is drawn only when it is printed.
         let mut text = match self.format {
             OutputFormat::Text => report.text(self.puzzle.as_ref())?,
-            OutputFormat::Json | OutputFormat::Svg => String::new(),
+            OutputFormat::Json | OutputFormat::Svg | OutputFormat::Url | OutputFormat::Pzprv3 => String::new(),
         };
         for (key, value, line) in notes {
             json[key] = value;
@@ -182,6 +186,15 @@ impl Run {
             OutputFormat::Text => {
                 let text = if self.ascii { report::ascii(text.trim_end()) } else { text.trim_end().to_string() };
                 target.write(|out| writeln!(out, "{text}"))
+            }
+            OutputFormat::Url => {
+                let url = genres::url_of(self.instance()?).map_err(|e| Failure::bad_input(e.0))?;
+                target.write(|out| writeln!(out, "{url}"))
+            }
+            OutputFormat::Pzprv3 => {
+                let answer = answer_in(&json);
+                let file = self.instance()?.file(&answer).map_err(|e| Failure::from(puzzles::Error::Internal(e)))?;
+                target.write(|out| write!(out, "{file}"))
             }
             OutputFormat::Svg => {
                 let Some(drawn) = drawn else {
@@ -212,10 +225,31 @@ impl Run {
         }
     }
 
+    /// The puzzle as a puzz.link genre's, for `--format url` and `pzprv3`.
+    fn instance(&self) -> Result<&dyn Instance, Failure> {
+        self.genre.as_deref().map_err(|why| {
+            Failure::bad_input(format!("{why}; expected a puzz.link genre's model or URL for --format url or pzprv3"))
+        })
+    }
+
     fn report_target_name(&self) -> String {
         match &self.report_target {
             Some(Target::File(path) | Target::Stream(path)) => path.display().to_string(),
             _ => "standard output".to_string(),
         }
+    }
+}
+
+/// What a report's JSON fills a pzprv3 file with: solve's solution, the
+/// state steps reached, or nothing (the question alone).
+fn answer_in(json: &Value) -> Answer<'_> {
+    if json["status"] == "solved"
+        && let Some(solution) = json.get("solution").filter(|s| s.is_object())
+    {
+        return Answer::Solution(solution);
+    }
+    match json.get("state").and_then(Value::as_array) {
+        Some(facts) => Answer::of_facts(facts),
+        None => Answer::Question,
     }
 }

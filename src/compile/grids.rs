@@ -44,6 +44,9 @@ pub enum Form {
         arcs: Vec<Var>,
         /// By node.
         lasts: Vec<Option<Lit>>,
+        /// Whether the model's step arrays are bound to the arcs: then a
+        /// route must keep the model's steps, and cycles cannot be spliced.
+        bound: bool,
     },
     /// A loop: an arc variable per arc, and a literal per undirected step.
     Loop {
@@ -112,6 +115,34 @@ impl Sink for Words<'_> {
     }
 }
 
+/// One literal per undirected step a path can take, "the path takes this
+/// step one way or the other": the arc itself where only one way exists
+/// (out of the start, into the end), else a fresh literal defined both
+/// ways from the two arcs (a simple path never takes both). `(arc,
+/// literal)`, one per step, as [`graph::undirected_steps`] gives a loop's.
+fn path_steps(words: &mut Words<'_>, graph: &GridGraph, arcs: &[Var]) -> Vec<(usize, Lit)> {
+    let mut steps = Vec::new();
+    for index in 0..graph.arcs().len() {
+        match graph.reverse(index) {
+            Some(back) if index < back => {
+                let step = words.new_var().pos();
+                let (a, b) = (arcs[index].pos(), arcs[back].pos());
+                // Definitions, true whatever the arcs: hard clauses.
+                let saved = words.enc.sink;
+                words.enc.sink = 0;
+                words.add_clause(&[!step, a, b]);
+                words.add_clause(&[step, !a]);
+                words.add_clause(&[step, !b]);
+                words.enc.sink = saved;
+                steps.push((index, step));
+            }
+            Some(_) => {}
+            None => steps.push((index, arcs[index].pos())),
+        }
+    }
+    steps
+}
+
 impl Encoder {
     /// Encodes grid global `id` into the current group.
     pub(super) fn grid(&mut self, id: usize) -> Result<(), CompileError> {
@@ -160,7 +191,11 @@ impl Encoder {
                     // the ranks.
                     graph::end_colour_link(&mut words, &graph, &on, truth, None, &lasts);
                 }
-                Form::Path { arcs, lasts }
+                if let Some(arrays) = &spec.steps {
+                    let steps = path_steps(&mut words, &graph, &arcs);
+                    words.enc.bind_steps(&graph, &steps, arrays, cols)?;
+                }
+                Form::Path { arcs, lasts, bound: spec.steps.is_some() }
             }
             GridKind::Loop => {
                 let arcs = graph::loop_arcs(&mut words, &graph, &on);

@@ -99,7 +99,9 @@ impl Repairer for GridRepair<'_> {
             let cover = Cover { on: &grid.on, always_on: &grid.always_on, most_off: None };
             let style = (!grid.eager).then_some(CUT_STYLE);
             let judged = match &grid.form {
-                Form::Path { arcs, lasts } => judge_path(&grid.graph, arcs, lasts, &cover, style, self.splice, value)?,
+                Form::Path { arcs, lasts, bound } => {
+                    judge_path(&grid.graph, arcs, lasts, &cover, style, self.splice && !bound, value)?
+                }
                 // Splicing takes other steps than the model's, which a
                 // model's own step arrays would then contradict.
                 Form::Loop { arcs, steps, bound } => {

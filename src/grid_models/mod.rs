@@ -1,28 +1,20 @@
-//! csp model texts of grid puzzles, written from their clues: read from a
-//! puzz.link URL ([`puzzlink`]), or made with exactly one solution by a
-//! generator of one genre ([`slitherlink`], [`nurikabe`], [`numberlink`]).
-//! The example programs of the same names print them; the tests call them
-//! here.
+//! Grid puzzles made with exactly one solution by a generator of one
+//! genre ([`slitherlink`], [`nurikabe`], [`numberlink`]). The example
+//! programs of the same names print them; the tests call them here.
 //!
 //! Each generator draws a random solution first, then looks for a second
 //! one with somaria and changes the puzzle until there is none. Nothing in
-//! them knows how somaria encodes a puzzle. `somaria generate` makes
-//! puzzles the other way, from a model's design table (see
-//! [`crate::generate`]).
-//!
-//! The model texts are `format!` templates ([`templates`]) in the layouts of
-//! `models/csp/slitherlink.toml` and `models/csp/nurikabe.toml`; the
-//! puzz.link layer of parametric genre models is meant to replace them and
-//! the decoder.
+//! them knows how somaria encodes a puzzle, and none writes a rule: the
+//! model text is the genre's parametric model (`models/genres/`) with the
+//! puzzle's parameters, written by [`crate::genres`] ([`genre_model`]).
+//! `somaria generate` makes puzzles the other way, from a model's design
+//! table (see [`crate::generate`]).
 
 pub mod numberlink;
 pub mod nurikabe;
-pub mod puzzlink;
 pub mod slitherlink;
-pub mod templates;
 
-pub use templates::{nurikabe_model, slitherlink_model};
-
+use crate::genres;
 use crate::model::Source;
 use crate::puzzles::{self, Puzzle};
 
@@ -55,4 +47,26 @@ fn take_option(args: &mut Vec<String>, name: &str, usage: &str) -> Result<Option
 /// `text` read as a number, or the usage line.
 fn parse_or_usage<T: std::str::FromStr>(text: &str, usage: &str) -> Result<T, String> {
     text.parse().map_err(|_| usage.to_string())
+}
+
+/// The text of `genre`'s model (a [`crate::genres`] id) with a grid of
+/// `clue`s (-1 where a cell has none) and the `extra` parameters, under
+/// the `origin` header.
+fn genre_model(
+    genre: &str,
+    clue: &[Vec<i64>],
+    extra: &[(&str, toml::Value)],
+    origin: &str,
+) -> Result<String, MakeError> {
+    let mut params = toml::Table::new();
+    params.insert("rows".into(), (clue.len() as i64).into());
+    params.insert("cols".into(), (clue.first().map_or(0, Vec::len) as i64).into());
+    let rows = clue.iter().map(|row| toml::Value::Array(row.iter().map(|&v| v.into()).collect()));
+    params.insert("clue".into(), toml::Value::Array(rows.collect()));
+    for (name, value) in extra {
+        params.insert((*name).into(), value.clone());
+    }
+    let puzzle = genres::instance_of(genre, &params).map_err(MakeError::Failed)?;
+    let source = genres::model_of(puzzle.as_ref()).map_err(|e| MakeError::Failed(e.to_string()))?;
+    Ok(format!("{origin}\n{}", source.text()))
 }

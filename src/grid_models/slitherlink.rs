@@ -88,7 +88,7 @@ pub fn make(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<String,
     let inside = region(n, &mut rng);
     let mut clues = clues_of(n, &inside);
     let unique = |clues: &[Vec<i64>]| -> Result<bool, MakeError> {
-        let text = model(n, &arguments, clues);
+        let text = model(n, &arguments, clues)?;
         let engine = options.engine.as_deref();
         match options.budget {
             None => Ok(count(text, engine)? == 1),
@@ -116,7 +116,7 @@ pub fn make(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<String,
     let left = clues.iter().flatten().filter(|&&v| v >= 0).count();
     let area = inside.iter().flatten().filter(|&&v| v).count();
     progress(&format!("clues left: {left}, cells inside the loop: {area}"));
-    Ok(model(n, &arguments, &clues))
+    model(n, &arguments, &clues)
 }
 
 /// The model's count with a limit of 2: 1 means unique.
@@ -211,10 +211,10 @@ fn clues_of(n: usize, inside: &[Vec<bool>]) -> Vec<Vec<i64>> {
         .collect()
 }
 
-/// The model text, in the layout the puzz.link decoder writes too;
-/// `arguments` are the generator's, named in the header so that the file
-/// says how to make it again.
-fn model(n: usize, arguments: &str, clues: &[Vec<i64>]) -> String {
+/// The model text: the genre's model (`models/genres/slither.toml`) with
+/// these clues; `arguments` are the generator's, named in the header so
+/// that the file says how to make it again.
+fn model(n: usize, arguments: &str, clues: &[Vec<i64>]) -> Result<String, MakeError> {
     let origin = format!(
         "# Slitherlink, {n} × {n}: draw one closed loop along the grid lines, never\n\
          # crossing or touching itself, so that each number tells how many of the four\n\
@@ -222,6 +222,5 @@ fn model(n: usize, arguments: &str, clues: &[Vec<i64>]) -> String {
          # `cargo run --release --example slitherlink -- {arguments}` (a random loop,\n\
          # every clue, then clues dropped while somaria counts one solution)."
     );
-    let cells: Vec<Option<u32>> = clues.iter().flatten().map(|&v| u32::try_from(v).ok()).collect();
-    super::templates::slitherlink_model(n, n, &cells, &origin)
+    super::genre_model("slither", clues, &[("full", false.into())], &origin)
 }

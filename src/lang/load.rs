@@ -36,6 +36,9 @@ struct CspFile {
     title: Option<String>,
     #[allow(dead_code)]
     description: Option<String>,
+    /// The puzz.link genre a genre template is of (read by `genres`).
+    #[allow(dead_code)]
+    genre: Option<String>,
     show: Option<Spanned<Vec<Spanned<String>>>>,
     minimize: Option<Spanned<String>>,
     maximize: Option<Spanned<String>>,

@@ -6,6 +6,7 @@
 //! [`Source::parse_grid`]; both report problems as [`LoadError`]s.
 
 mod grid_text;
+mod params;
 mod serde_words;
 
 use std::fmt;

@@ -164,10 +164,10 @@ fn the_shrine_svg_is_unchanged() {
     insta::assert_snapshot!(svg_of(&["solve", "models/akh-vaquot.toml"]));
 }
 
-/// The pictures in the README are what the tool draws today.
+/// The pictures in the README and docs/ are what the tool draws today.
 #[test]
 fn the_readme_pictures_are_current() {
-    let pictures: [(&str, &[&str]); 8] = [
+    let pictures: [(&str, &[&str]); 9] = [
         ("examples/pictures/shrine.svg", &["solve", "models/akh-vaquot.toml"]),
         ("examples/pictures/heros-cave-explain.svg", &["explain", "models/heros-cave.toml"]),
         ("examples/pictures/somaria-facts.svg", &["facts", "models/heros-cave-somaria.toml"]),
@@ -176,6 +176,7 @@ fn the_readme_pictures_are_current() {
         ("examples/pictures/sudoku-hardest.svg", &["solve", "models/csp/sudoku-hardest.toml"]),
         ("examples/pictures/shrine-hint.svg", &["hint", "models/akh-vaquot.toml", "--reveal", "why"]),
         ("examples/pictures/slitherlink-hint.svg", &["hint", "models/csp/slitherlink.toml", "--reveal", "what"]),
+        ("docs/pictures/heyawake.svg", &["solve", "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"]),
     ];
     for (file, args) in pictures {
         let current = svg_of(args);

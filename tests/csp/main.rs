@@ -1,8 +1,8 @@
 //! The csp family and its language: the shipped csp models, the globals,
 //! predicates, linear and wide constraints and drawing tables against brute
 //! force and answers computed here; bad csp models refused; `encode`; the
-//! public constructors; and the grid models decoded from puzz.link URLs or
-//! made by the library's grid generators.
+//! public constructors; and the grid puzzles made by the library's grid
+//! generators.
 //!
 //! One test binary: each module was a binary of its own and keeps its name,
 //! so `cargo test --release --test csp MODULE::` runs one of them.
@@ -34,4 +34,3 @@ mod drawing_layers;
 mod drawing_places;
 mod encode;
 mod generators;
-mod puzzlink;

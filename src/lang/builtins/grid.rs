@@ -23,9 +23,11 @@ use crate::lang::verify::{Ev, Eval, EvaluatedCall, bug};
 
 pub(super) const GRID_PATH: Builtin = Builtin {
     name: "grid_path",
-    forms: "grid_path(on, start_row, start_col) or grid_path(on, start_row, start_col, end_row, end_col)",
-    arities: &[3, 5],
-    scope: &[0],
+    forms: "grid_path(on, start_row, start_col), grid_path(on, start_row, start_col, end_row, end_col) or \
+            grid_path(on, start_row, start_col, end_row, end_col, across, down): across[i, j] is the step (i, j)-(i, j+1), \
+            down[i, j] the step (i, j)-(i+1, j)",
+    arities: &[3, 5, 7],
+    scope: &[0, 5, 6],
     drawing: Drawing::CellRoute,
     grid_global: true,
     conditional: None,
@@ -42,16 +44,19 @@ pub(super) const GRID_LOOP: Builtin = Builtin {
     arities: &[1, 3],
     scope: &[0, 1, 2],
     drawing: Drawing::CornerLoop,
+    grid_global: true,
+    conditional: None,
+    settled_by: None,
     check: check_loop,
     lower: lower_loop,
     verify: verify_loop,
-    ..GRID_PATH
 };
 
 pub(super) const GRID_CONNECTED: Builtin = Builtin {
     name: "grid_connected",
     forms: "grid_connected(on)",
     arities: &[1],
+    scope: &[0],
     drawing: Drawing::Region,
     check: |call| {
         check_on(call)?;
@@ -76,9 +81,12 @@ fn check_path(call: &TypedCall<'_>) -> Result<Type, Fault> {
     check_on(call)?;
     let index = call.index(0);
     let coordinates = [(1, 0, "start row"), (2, 1, "start column"), (3, 0, "end row"), (4, 1, "end column")];
-    for &(i, dim, role) in coordinates.iter().take(call.args.len() - 1) {
+    for &(i, dim, role) in coordinates.iter().take(call.args.len().min(5) - 1) {
         let base = call.base_name(index[dim]);
         call.scalar(i, index[dim], false, &format!("the {role}, a fixed {base} index of the array"))?;
+    }
+    if call.args.len() == 7 {
+        check_steps(call, 5, "path")?;
     }
     // A constraint to solve, even over a fixed array.
     Ok(Type::scalar(Base::Bool, true))
@@ -88,12 +96,21 @@ fn check_path(call: &TypedCall<'_>) -> Result<Type, Fault> {
 /// index kinds as `on`.
 fn check_loop(call: &TypedCall<'_>) -> Result<Type, Fault> {
     check_on(call)?;
+    if call.args.len() == 3 {
+        check_steps(call, 1, "loop")?;
+    }
+    Ok(Type::scalar(Base::Bool, true))
+}
+
+/// The step arrays `across` and `down` at arguments `first` and the next:
+/// Booleans over the same index kinds as `on`.
+fn check_steps(call: &TypedCall<'_>, first: usize, what: &str) -> Result<(), Fault> {
     let index = call.index(0);
-    for (i, role) in [(1, "across"), (2, "down")].into_iter().take(call.args.len() - 1) {
+    for (i, role) in [(first, "across"), (first + 1, "down")] {
         let rows = call.base_name(index[0]);
         let cols = call.base_name(index[1]);
         let steps = format!(
-            "a 2-D array of Booleans `{role}` with {rows} rows and {cols} columns like the loop's array, one per \
+            "a 2-D array of Booleans `{role}` with {rows} rows and {cols} columns like the {what}'s array, one per \
              step between neighbouring cells"
         );
         call.array(i, Some(Base::Bool), Some(2), &steps)?;
@@ -101,7 +118,7 @@ fn check_loop(call: &TypedCall<'_>) -> Result<Type, Fault> {
             return Err(call.wrong(i, steps));
         }
     }
-    Ok(Type::scalar(Base::Bool, true))
+    Ok(())
 }
 
 /// Registers the grid global of `call` with the unroller, and stands for it
@@ -145,7 +162,7 @@ fn booleans(arg: &(LVal, Span)) -> Result<Vec<BExpr>, Fault> {
 fn lower_path(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal, Fault> {
     let a = on_array(call)?;
     let mut cells = Vec::new();
-    for (pair, which) in call.args[1..].chunks(2).zip(["start", "end"]) {
+    for (pair, which) in call.args[1..call.args.len().min(5)].chunks(2).zip(["start", "end"]) {
         let mut cell = [0i64; 2];
         for (d, (value, at)) in pair.iter().enumerate() {
             let LVal::Int(x, _) = value else { return Err(internal(*at, "an index")) };
@@ -159,7 +176,29 @@ fn lower_path(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal,
         cells.push((cell[0], cell[1]));
     }
     let kind = GridKind::Path { start: cells[0], end: cells.get(1).copied() };
-    register(lowerer, call, kind, None)
+    let steps = match &call.args[..] {
+        [_, _, _, _, _, across, down] => {
+            Some(step_arrays(lowerer, a, across, down, "grid_path", ["sixth", "seventh"])?)
+        }
+        _ => None,
+    };
+    register(lowerer, call, kind, steps)
+}
+
+/// The step arrays `across` and `down` of a path or loop over `a`.
+fn step_arrays(
+    lowerer: &Lowerer<'_, '_>,
+    a: &LArray,
+    across: &(LVal, Span),
+    down: &(LVal, Span),
+    global: &str,
+    ordinals: [&str; 2],
+) -> Result<StepArrays, Fault> {
+    let [rows, cols] = [a.index[0], a.index[1]];
+    Ok(StepArrays {
+        across: step_array(lowerer, a, across, ("across", ordinals[0], global), [rows, (cols.0, cols.1 - 1)])?,
+        down: step_array(lowerer, a, down, ("down", ordinals[1], global), [(rows.0, rows.1 - 1), cols])?,
+    })
 }
 
 /// A start or end `v` in dimension `d` that lies outside the array `a`.
@@ -182,25 +221,22 @@ fn outside(lowerer: &Lowerer<'_, '_>, a: &LArray, d: usize, v: i64, which: &str,
 /// A loop, with its step arrays when given.
 fn lower_loop(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal, Fault> {
     let a = on_array(call)?;
-    let [rows, cols] = [a.index[0], a.index[1]];
     let steps = match &call.args[..] {
-        [_, across, down] => Some(StepArrays {
-            across: step_array(lowerer, a, across, "across", [rows, (cols.0, cols.1 - 1)])?,
-            down: step_array(lowerer, a, down, "down", [(rows.0, rows.1 - 1), cols])?,
-        }),
+        [_, across, down] => Some(step_arrays(lowerer, a, across, down, "grid_loop", ["second", "third"])?),
         _ => None,
     };
     register(lowerer, call, GridKind::Loop, steps)
 }
 
-/// A loop's step array (`across` or `down`, the argument `arg`), whose
-/// index ranges must be `wanted`: one element per pair of neighbouring
-/// cells of `on`, at the pair's first cell.
+/// A path's or loop's step array (`across` or `down`, the argument `arg`,
+/// the `ordinal` argument of `global`), whose index ranges must be
+/// `wanted`: one element per pair of neighbouring cells of `on`, at the
+/// pair's first cell.
 fn step_array(
     lowerer: &Lowerer<'_, '_>,
     on: &LArray,
     arg: &(LVal, Span),
-    role: &str,
+    (role, ordinal, global): (&str, &str, &str),
     wanted: [(i64, i64); 2],
 ) -> Result<Vec<BExpr>, Fault> {
     let LVal::Array(a) = &arg.0 else { return Err(internal(arg.1, "a 2-D array")) };
@@ -214,17 +250,18 @@ fn step_array(
     let fits = |(lo, hi): (i64, i64), (wlo, whi): (i64, i64)| (lo, hi) == (wlo, whi) || (lo > hi && wlo > whi);
     if a.index.len() != 2 || !fits(a.index[0], wanted[0]) || !fits(a.index[1], wanted[1]) {
         let shape = |index: &[(i64, i64)]| format!("rows {} and columns {}", range(0, index[0]), range(1, index[1]));
-        let (ordinal, along, pair) = if role == "across" {
-            ("second", "one fewer column than", "(i, j) and (i, j+1)")
+        let (along, pair) = if role == "across" {
+            ("one fewer column than", "(i, j) and (i, j+1)")
         } else {
-            ("third", "one fewer row than", "(i, j) and (i+1, j)")
+            ("one fewer row than", "(i, j) and (i+1, j)")
         };
         let found = if a.index.len() == 2 { shape(&a.index) } else { format!("{} dimension(s)", a.index.len()) };
+        let what = global.trim_start_matches("grid_");
         return Err(Fault::new(
             arg.1,
-            format!("a step array `{role}` (the {ordinal} argument of `grid_loop`) with {found}"),
+            format!("a step array `{role}` (the {ordinal} argument of `{global}`) with {found}"),
             format!(
-                "{}, {along} the loop's array (rows {}, columns {}): element [i, j] is the step between cells {pair}",
+                "{}, {along} the {what}'s array (rows {}, columns {}): element [i, j] is the step between cells {pair}",
                 shape(&wanted),
                 range(0, on.index[0]),
                 range(1, on.index[1])
@@ -309,10 +346,14 @@ fn verify_path(call: &EvaluatedCall<'_>) -> Eval<Ev> {
     let Some(route) = call.witness else { return Ok(Ev::Bool(false)) };
     let start = (fixed(call, 1)?, fixed(call, 2)?);
     let ends = match call.args.len() {
-        5 => route.last() == Some(&(fixed(call, 3)?, fixed(call, 4)?)),
+        3 => true,
+        _ => route.last() == Some(&(fixed(call, 3)?, fixed(call, 4)?)),
+    };
+    let given_steps = match call.args {
+        [_, _, _, _, _, across, down] => steps_match(route, false, across, down, [grid.rows, grid.cols])?,
         _ => true,
     };
-    Ok(Ev::Bool(grid.covered_by(route) && ends && route.first() == Some(&start)))
+    Ok(Ev::Bool(grid.covered_by(route) && ends && route.first() == Some(&start) && given_steps))
 }
 
 /// The witness covers the cells that are on and closes, along the steps the
@@ -322,21 +363,22 @@ fn verify_loop(call: &EvaluatedCall<'_>) -> Eval<Ev> {
     let Some(route) = call.witness else { return Ok(Ev::Bool(false)) };
     let closes = route.len() >= 3 && touching(route[route.len() - 1], route[0]);
     let given_steps = match call.args {
-        [_, across, down] => steps_match(route, across, down, [grid.rows, grid.cols])?,
+        [_, across, down] => steps_match(route, true, across, down, [grid.rows, grid.cols])?,
         _ => true,
     };
     Ok(Ev::Bool(grid.covered_by(route) && closes && given_steps))
 }
 
-/// Whether the step arrays of `grid_loop(on, across, down)` name exactly
-/// the steps of the closed `route` over `on`'s index ranges `index`:
+/// Whether the step arrays of a path or loop name exactly the steps of
+/// `route` (closed for a loop) over `on`'s index ranges `index`:
 /// `across[i, j]` the step between (i, j) and (i, j+1), `down[i, j]` the
 /// one between (i, j) and (i+1, j).
-fn steps_match(route: &[(i64, i64)], across: &Ev, down: &Ev, index: [(i64, i64); 2]) -> Eval<bool> {
+fn steps_match(route: &[(i64, i64)], closed: bool, across: &Ev, down: &Ev, index: [(i64, i64); 2]) -> Eval<bool> {
     let [(r0, r1), (c0, c1)] = index;
     let mut taken = HashSet::new();
-    for (k, &a) in route.iter().enumerate() {
-        let b = route[(k + 1) % route.len()];
+    let pairs = route.windows(2).map(|w| (w[0], w[1]));
+    let closing = (closed && route.len() > 1).then(|| (route[route.len() - 1], route[0]));
+    for (a, b) in pairs.chain(closing) {
         taken.insert((a.min(b), a.max(b)));
     }
     let mut named = 0;

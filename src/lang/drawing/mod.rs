@@ -657,7 +657,10 @@ impl Loader<'_> {
                 ),
             ));
         }
-        if found.is_empty() {
+        // A model may state its globals under a generator that some
+        // parameters leave empty (a numberlink without numbers): it then
+        // draws no line. A model that never calls the global is refused.
+        if found.is_empty() && !self.source.text().contains(&format!("{name}(")) {
             return Err(self.source.error_at(
                 text,
                 invalid(format!("lines = {name:?} in a model without `{name}`"), "a grid global the model states"),

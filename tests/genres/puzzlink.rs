@@ -1,19 +1,28 @@
-//! puzz.link slitherlinks and nurikabes, decoded by the library's decoder
-//! (`somaria::grid_models::puzzlink`, which the `puzzlink` example prints)
-//! into somaria models: the clue grids against the ones
-//! published beside the URLs, somaria's answers (and facts, where the
-//! puzzle has several solutions) against the published answers, and every
-//! other answer against the puzzle's rules, checked here by flood fills and
-//! a walk along the loop that share nothing with somaria's encodings.
+//! puzz.link slitherlinks and nurikabes read by the genres' codecs: the
+//! clue grids against the ones published beside the URLs, somaria's
+//! answers (and facts, where the puzzle has several solutions) against
+//! the published answers, and every other answer against the puzzle's
+//! rules, checked here by flood fills and a walk along the loop that share
+//! nothing with somaria's encodings.
 
 use serde_json::Value;
-use somaria::grid_models::puzzlink::{self, Decoded};
-use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
+use somaria::genres;
+use somaria::puzzles::{CountOptions, Puzzle, SolveOptions, Status};
 
 fn load(url: &str) -> Box<dyn Puzzle> {
-    let text = puzzlink::model_text(url).unwrap();
-    puzzles::load(&Source::from_text(url, text.clone())).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    genres::open_url(url).unwrap_or_else(|e| panic!("{url}: {e}")).puzzle
+}
+
+/// The decoded puzzle: rows, columns, and each cell's clue.
+fn decode(url: &str) -> (usize, usize, Vec<Option<u32>>) {
+    let params = genres::decode(url).unwrap_or_else(|e| panic!("{url}: {e}")).params();
+    let size = |k: &str| params[k].as_integer().unwrap() as usize;
+    let clues = params["clue"].as_array().unwrap().iter().flat_map(|r| r.as_array().unwrap().clone());
+    (size("rows"), size("cols"), clues.map(|v| u32::try_from(v.as_integer().unwrap()).ok()).collect())
+}
+
+fn genre(url: &str) -> &'static str {
+    genres::decode(url).unwrap().genre().id
 }
 
 fn solution(url: &str) -> Value {
@@ -30,10 +39,9 @@ fn bools(value: &Value) -> Vec<Vec<bool>> {
     value.as_array().unwrap().iter().map(row).collect()
 }
 
-/// Which cells a nurikabe solution shades (island 0).
+/// Which cells a nurikabe solution shades.
 fn sea(json: &Value) -> Vec<Vec<bool>> {
-    let row = |r: &Value| r.as_array().unwrap().iter().map(|v| v.as_i64() == Some(0)).collect();
-    json["island"].as_array().unwrap().iter().map(row).collect()
+    bools(&json["shaded"])
 }
 
 /// A picture of `#` (sea) and anything else (land), row by row.
@@ -126,7 +134,7 @@ fn check_slitherlink(clues: &[Option<u32>], cols: usize, across: &[Vec<bool>], d
 #[test]
 fn cspuzs_slitherlink_decodes_and_solves_as_published() {
     let url = "https://puzz.link/p?slither/4/4/dgdh2c71";
-    let Decoded::Slitherlink { rows: 4, cols: 4, clues } = puzzlink::decode(url).unwrap() else { panic!("4 x 4") };
+    let (4, 4, clues) = decode(url) else { panic!("4 x 4") };
     let grid = [[3, -1, -1, -1], [3, -1, -1, -1], [-1, 2, 2, -1], [-1, 2, -1, 1]];
     let published: Vec<Option<u32>> = grid.iter().flatten().map(|&n| u32::try_from(n).ok()).collect();
     assert_eq!(clues, published);
@@ -145,7 +153,7 @@ fn cspuzs_slitherlink_decodes_and_solves_as_published() {
 #[test]
 fn cspuzs_nurikabe_has_the_published_facts() {
     let url = "https://puzz.link/p?nurikabe/6/6/m8n8i9u";
-    let Decoded::Nurikabe { clues, .. } = puzzlink::decode(url).unwrap() else { panic!("a nurikabe") };
+    let (_, _, clues) = decode(url);
     let at = |r: usize, c: usize| clues[r * 6 + c];
     assert_eq!((at(1, 1), at(2, 4), at(3, 2)), (Some(8), Some(8), Some(9)));
     assert_eq!(clues.iter().flatten().count(), 3);
@@ -160,11 +168,11 @@ fn cspuzs_nurikabe_has_the_published_facts() {
     ];
     let report = load(url).facts(&SolveOptions::default()).unwrap();
     assert_eq!(report.status, Status::Solved);
-    let values = report.json["values"]["island"].as_array().unwrap();
+    let values = report.json["values"]["shaded"].as_array().unwrap();
     for (r, row) in values.iter().enumerate() {
         for (c, cell) in row.as_array().unwrap().iter().enumerate() {
-            let possible: Vec<i64> = cell.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
-            let fact = match (possible.contains(&0), possible.iter().any(|&v| v != 0)) {
+            let possible: Vec<bool> = cell.as_array().unwrap().iter().map(|v| v.as_bool().unwrap()).collect();
+            let fact = match (possible.contains(&true), possible.contains(&false)) {
                 (false, _) => 0,
                 (true, false) => 1,
                 (true, true) => 2,
@@ -190,7 +198,7 @@ fn nurikabes_solve_to_their_published_answers() {
         ),
     ];
     for (url, answer) in cases {
-        let Decoded::Nurikabe { cols, clues, .. } = puzzlink::decode(url).unwrap() else { panic!("{url}") };
+        let (_, cols, clues) = decode(url);
         let shaded = sea(&solution(url));
         check_nurikabe(&clues, cols, &shaded);
         assert_eq!(shaded, picture(answer), "{url}");
@@ -202,7 +210,7 @@ fn nurikabes_solve_to_their_published_answers() {
 #[test]
 fn a_large_nurikabe_decodes_to_its_published_grid() {
     let url = "https://puzz.link/p?nurikabe/30/20/h4gbh7i-12j2m8h3r4u1i2zufgczger1h6l1zr2t1j3kal2zzj1m3zjdk3l1h4u2o3k3zq3t5i1keq9r3zk3g7zczj-10zz3g2j1r3g8j2p4h-10rcj1g5k1";
-    let Decoded::Nurikabe { rows: 20, cols: 30, clues } = puzzlink::decode(url).unwrap() else { panic!("20 x 30") };
+    let (20, 30, clues) = decode(url) else { panic!("20 x 30") };
     // Each published row's clues as (column, number).
     let published: [&[(usize, u32)]; 20] = [
         &[(2, 4), (4, 11), (7, 7), (11, 18), (16, 2), (24, 8), (27, 3)],
@@ -247,11 +255,10 @@ fn puzzlink_puzzles_are_unique_and_keep_the_rules() {
     ];
     for url in urls {
         let json = solution(url);
-        match puzzlink::decode(url).unwrap() {
-            Decoded::Slitherlink { cols, clues, .. } => {
-                check_slitherlink(&clues, cols, &bools(&json["across"]), &bools(&json["down"]))
-            }
-            Decoded::Nurikabe { cols, clues, .. } => check_nurikabe(&clues, cols, &sea(&json)),
+        let (_, cols, clues) = decode(url);
+        match genre(url) {
+            "slither" => check_slitherlink(&clues, cols, &bools(&json["across"]), &bools(&json["down"])),
+            _ => check_nurikabe(&clues, cols, &sea(&json)),
         }
     }
 }
@@ -260,22 +267,20 @@ fn puzzlink_puzzles_are_unique_and_keep_the_rules() {
 #[test]
 fn malformed_urls_are_refused_with_what_was_expected() {
     let cases = [
-        ("https://puzz.link/slither/4/4/dgdh2c71", "has no `/p?`"),
-        ("https://puzz.link/p?slither/4/4", "expected KIND/COLS/ROWS/BODY"),
-        ("https://puzz.link/p?nurikabe/v:/6/6/4j4p6h4p6j6", "the variant flag \"v:\""),
-        ("https://puzz.link/p?sudoku/4/4/g2j1h1j3g", "expected slither, slitherlink or nurikabe"),
-        ("https://puzz.link/p?slither/0/4/dgdh2c71", "the width \"0\""),
-        ("https://puzz.link/p?slither/4/x/dgdh2c71", "the height \"x\""),
-        ("https://puzz.link/p?slither/4/4/dgdh2c7", "ends after 15 of 16 cells"),
-        ("https://puzz.link/p?slither/4/4/dgdh2c71g", "runs past its 16 cells"),
-        ("https://puzz.link/p?slither/4/4/dgdh2f71", "'f'; expected 0-9, a-e, . or g-z at character 6"),
-        ("https://puzz.link/p?nurikabe/6/6/m8n.i9u", "a question mark"),
-        ("https://puzz.link/p?nurikabe/6/6/m8n8i-1", "an unfinished number; expected 2 hex digits at character 6"),
-        ("https://puzz.link/p?nurikabe/6/6/m0n8i9u", "an island of size 0"),
-        ("https://puzz.link/p?nurikabe/6/6/m8n8i-xyu", "\"xy\" after a length mark; expected hex digits"),
+        ("https://puzz.link/slither/4/4/dgdh2c71", "no `?`"),
+        ("https://puzz.link/p?slither/4/4", "found the end of the URL after the rows"),
+        ("https://puzz.link/p?nurikabe/v:/6/6/4j4p6h4p6j6", "found the variant \"v:\""),
+        ("https://puzz.link/p?sudokuu/4/4/g2j1h1j3g", "found the genre \"sudokuu\""),
+        ("https://puzz.link/p?slither/0/4/dgdh2c71", "found the columns \"0\""),
+        ("https://puzz.link/p?slither/4/x/dgdh2c71", "found the rows \"x\""),
+        ("https://puzz.link/p?slither/4/4/dgdh2c7", "found the end of the body"),
+        ("https://puzz.link/p?slither/4/4/dgdh2c71g", "expected the end of the body"),
+        ("https://puzz.link/p?slither/4/4/dgdh2f71", "character 38: found 'f'"),
+        ("https://puzz.link/p?nurikabe/6/6/m8n8i-1", "found the end of the body; expected 2 hexadecimal digits"),
+        ("https://puzz.link/p?nurikabe/6/6/m8n8i-xyu", "found 'x'; expected 2 hexadecimal digits"),
     ];
     for (url, expected) in cases {
-        let error = puzzlink::decode(url).expect_err(url);
+        let error = genres::decode(url).expect_err(url).to_string();
         assert!(error.contains(expected), "{url}: {error}");
     }
 }

@@ -1,0 +1,201 @@
+//! Every genre's model against brute force by pzprjs's own checker: random
+//! tiny puzzles of each genre (random clues, solvable or not) are counted
+//! by somaria and, through `tests/node/pzpr-brute.js`, by filling every
+//! answer cell in every way on pzprjs's board and asking its checker; the
+//! counts must agree. The URL is the only thing the two share, so the
+//! codec is checked on the way: pzprjs reads what somaria writes.
+
+use proptest::prelude::*;
+use serde_json::{Value, json};
+use somaria::genres::{self, GENRES};
+use somaria::rng::SplitMix64;
+use somaria::{CountOptions, Status};
+
+/// How pzprjs's board holds a genre's answer (the slots the brute force
+/// fills), and the sizes (rows, columns) small enough to fill every way.
+fn answer_slots(id: &str) -> Option<(Value, &'static [(usize, usize)])> {
+    let cells =
+        |values: Value, where_: &str| json!([{"group": "cell", "prop": "qans", "values": values, "where": where_}]);
+    let borders = |prop: &str| json!([{"group": "border", "prop": prop, "values": [0, 1], "where": "inner"}]);
+    let anum = |values: Value| json!([{"group": "cell", "prop": "anum", "values": values, "where": "empty"}]);
+    let shading = json!([0, 1]);
+    Some(match id {
+        "slither" => {
+            (json!([{"group": "border", "prop": "line", "values": [0, 1], "where": "all"}]), &[(1, 3), (2, 2), (2, 3)])
+        }
+        "nurikabe" | "kurodoko" => (cells(shading, "empty"), &[(3, 3), (3, 4), (4, 4)]),
+        "lightup" => (cells(shading, "empty"), &[(3, 3), (4, 4), (4, 5)]),
+        "heyawake" | "hitori" | "norinori" => (cells(shading, "all"), &[(3, 3), (3, 4), (2, 6)]),
+        "starbattle" => (cells(shading, "all"), &[(3, 3), (3, 4), (4, 4)]),
+        "shikaku" => (borders("qans"), &[(2, 3), (3, 3), (3, 4)]),
+        "numlin" => (borders("line"), &[(2, 3), (3, 3), (3, 4)]),
+        "yinyang" => (anum(json!([1, 2])), &[(3, 3), (3, 4), (4, 4)]),
+        "mashu" => (borders("line"), &[(2, 3), (3, 3), (3, 4)]),
+        "ripple" => (anum(json!([1, 2, 3, 4, 5, 6])), &[(1, 4), (2, 2), (2, 3)]),
+        "creek" => (cells(json!([0, 1]), "all"), &[(2, 3), (3, 3), (3, 4)]),
+        "skyscrapers" => (anum(json!([1, 2, 3])), &[(3, 3)]),
+        "fillomino" => (anum(json!([1, 2, 3, 4])), &[(2, 2), (2, 3)]),
+        "hebi" => (anum(json!([-1, 1, 2, 3, 4, 5])), &[(1, 5), (2, 3)]),
+        "kakuro" => (
+            json!([{"group": "cell", "prop": "anum", "values": [1, 2, 3, 4, 5, 6, 7, 8, 9], "where": "white"}]),
+            &[(2, 2), (2, 3)],
+        ),
+        "country" | "moonsun" => (borders("line"), &[(2, 3), (3, 3)]),
+        "nanro" => (anum(json!([-1, 1, 2, 3, 4])), &[(2, 2), (2, 3)]),
+        "tentaisho" => (borders("qans"), &[(2, 3), (3, 3)]),
+        "hashikake" => (
+            json!([{"group": "border", "prop": "line", "values": [0, 1, 2], "where": "inner", "straight": true}]),
+            &[(2, 3), (1, 5), (3, 3)],
+        ),
+        "gokigen" => (cells(json!([31, 32]), "all"), &[(3, 3), (3, 4)]),
+        "lits" => (cells(shading, "all"), &[(3, 3), (3, 4)]),
+        "mochikoro" | "tapa" | "kurotto" => (cells(shading, "empty"), &[(3, 3), (3, 4), (4, 4)]),
+        "yajilin" => (
+            json!([{"group": "cell", "prop": "qans", "values": [0, 1], "where": "empty"},
+                   {"group": "border", "prop": "line", "values": [0, 1], "where": "inner"}]),
+            &[(2, 2), (2, 3), (2, 4)],
+        ),
+        _ => return None,
+    })
+}
+
+/// Whether npm's pzpr 0.10.1 reads the puzzle as puzz.link does: it
+/// predates slitherlink's `f` variant and a tentaisho's cells left out.
+fn npm_reads(instance: &dyn genres::Instance) -> bool {
+    let id = instance.genre().id;
+    let left_out = instance.params().get("empty").is_some_and(|e| e.to_string().contains('1'));
+    let newer_slither = id == "slither" && instance.flags().contains('f');
+    !(newer_slither || id == "tentaisho" && left_out)
+}
+
+/// pzprjs's counts of `jobs` (URL, slots), at most `limit` each; `None`
+/// when node or the package is missing.
+fn pzprjs_counts(jobs: &[(String, Value)], limit: u64) -> Option<Vec<(u64, bool)>> {
+    let modules = super::pzpr_modules()?;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/node/pzpr-brute.js");
+    let input: String = jobs
+        .iter()
+        .map(|(url, slots)| json!({"url": url, "slots": slots, "limit": limit}).to_string() + "\n")
+        .collect();
+    let out = super::node(script, &[], &modules, &input);
+    let lines: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), jobs.len(), "{out}");
+    Some(
+        lines
+            .iter()
+            .zip(jobs)
+            .map(|(l, (url, _))| {
+                assert!(l.get("error").is_none(), "pzprjs failed on {url}: {l}");
+                (l["count"].as_u64().unwrap(), l["complete"].as_bool().unwrap())
+            })
+            .collect(),
+    )
+}
+
+/// somaria's count of `url`, at most `limit`.
+fn somaria_count(url: &str, limit: u64) -> (u64, bool) {
+    let opened = genres::open_url(url).unwrap_or_else(|e| panic!("{url}: {e}"));
+    let count = opened.puzzle.count(&CountOptions { limit: Some(limit), ..Default::default() }).unwrap();
+    (count.count, count.complete)
+}
+
+#[test]
+fn every_genre_agrees_with_pzprjs_brute_force_on_tiny_puzzles() {
+    const LIMIT: u64 = 2000;
+    let mut jobs = Vec::new();
+    let mut rng = SplitMix64::new(38);
+    for genre in GENRES {
+        let Some((slots, sizes)) = answer_slots(genre.id) else {
+            eprintln!("{}: no brute force by pzprjs here", genre.id);
+            continue;
+        };
+        for &(rows, cols) in sizes {
+            let mut made = 0;
+            while made < 3 {
+                let instance = (genre.random)(&mut rng, rows, cols);
+                if !npm_reads(instance.as_ref()) {
+                    continue;
+                }
+                jobs.push((genres::url_of(instance.as_ref()).unwrap(), slots.clone()));
+                made += 1;
+            }
+        }
+    }
+    let Some(theirs) = pzprjs_counts(&jobs, LIMIT) else {
+        eprintln!("skipped: node or the npm package pzpr is missing");
+        return;
+    };
+    let mut solvable = 0;
+    for ((url, _), theirs) in jobs.iter().zip(theirs) {
+        let ours = somaria_count(url, LIMIT);
+        assert_eq!(ours, theirs, "{url}: somaria counts {ours:?}, pzprjs's checker {theirs:?}");
+        solvable += usize::from(ours.0 > 0);
+    }
+    eprintln!("{} tiny puzzles, {solvable} with a solution, counted alike", jobs.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A random puzzle's URL decodes to the same puzzle and is written back
+    /// as itself; its parameters read back to it; its model loads.
+    #[test]
+    fn urls_and_parameters_round_trip(which in 0..GENRES.len(), seed in any::<u64>(), rows in 1usize..9, cols in 1usize..9) {
+        let genre = GENRES[which];
+        let instance = (genre.random)(&mut SplitMix64::new(seed), rows, cols);
+        let url = genres::url_of(instance.as_ref()).unwrap();
+        let back = genres::decode(&url).map_err(|e| TestCaseError::fail(format!("{url}: {e}")))?;
+        prop_assert_eq!(back.params(), instance.params(), "{}", url);
+        prop_assert_eq!(genres::url_of(back.as_ref()).unwrap(), url.clone());
+        let model = genres::model_of(instance.as_ref()).unwrap();
+        let opened = genres::open_source(model).map_err(|e| TestCaseError::fail(format!("{url}: {e}")))?;
+        let again = opened.instance.unwrap();
+        prop_assert_eq!(again.params(), instance.params());
+        prop_assert_eq!(genres::url_of(again.as_ref()).unwrap(), url);
+    }
+
+    /// Any text as a URL is an answer or an error, never a panic.
+    #[test]
+    fn any_text_is_read_or_refused(text in ".{0,60}", genre in 0..GENRES.len(), tail in "[0-9a-z./?%=_&-]{0,40}") {
+        let _ = genres::decode(&text);
+        let url = format!("https://puzz.link/p?{}/{tail}", GENRES[genre].id);
+        if let Err(e) = genres::decode(&url) {
+            prop_assert!(e.to_string().contains("expected"), "{}", e);
+        }
+    }
+}
+
+#[test]
+fn a_solved_random_puzzle_is_judged_complete_by_pzprjs() {
+    // Random 4x4 to 5x5 puzzles with a solution: somaria's answer as a file,
+    // judged by pzprjs's checker.
+    let mut rng = SplitMix64::new(7);
+    for genre in GENRES {
+        let mut judged = 0;
+        for _ in 0..40 {
+            let (rows, cols) = (4 + rng.below(2), 4 + rng.below(2));
+            let instance = (genre.random)(&mut rng, rows, cols);
+            if !npm_reads(instance.as_ref()) {
+                continue;
+            }
+            let opened = genres::open_url(&genres::url_of(instance.as_ref()).unwrap()).unwrap();
+            let report = opened.puzzle.solve(&Default::default()).unwrap();
+            if report.status != Status::Solved {
+                continue;
+            }
+            let answer = report.solution.unwrap().json;
+            let file = instance.file(&genres::Answer::Solution(&answer)).unwrap();
+            match super::judge(genre.id, &file) {
+                Ok(verdict) => assert_eq!(verdict["complete"], true, "{}: {verdict}\n{file}", genre.id),
+                Err(why) => {
+                    eprintln!("{}: {why}", genre.id);
+                    break;
+                }
+            }
+            judged += 1;
+            if judged == 3 {
+                break;
+            }
+        }
+    }
+}

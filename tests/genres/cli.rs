@@ -1,0 +1,119 @@
+//! The command line with puzz.link URLs: a URL as MODEL for every command,
+//! `genres`, `import`, `--format url` and `--format pzprv3`, and bad URLs
+//! refused with exit 2.
+
+use super::common::cli::somaria;
+
+const SAMPLE: &str = "https://puzz.link/p?slither/5/5/cbcbcddad";
+
+fn stdout_of(args: &[&str]) -> (i32, String, String) {
+    let out = somaria().args(args).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+    (out.status.code().unwrap(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn every_command_takes_a_url() {
+    for command in [&["solve"][..], &["count", "--limit", "2"], &["facts"], &["explain"], &["hint"], &["steps"]] {
+        let mut args = command.to_vec();
+        args.extend([SAMPLE, "--format", "json"]);
+        let (code, out, err) = stdout_of(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["kind"], "csp", "{args:?}: {out}");
+    }
+    let (code, out, _) = stdout_of(&["count", SAMPLE, "--format", "json"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"count\":1"), "{out}");
+}
+
+#[test]
+fn the_formats_url_and_pzprv3() {
+    let (code, out, _) = stdout_of(&["count", SAMPLE, "--format", "url"]);
+    assert_eq!((code, out.as_str()), (0, "https://puzz.link/p?slither/5/5/cbcbcddad\n"));
+    let (code, answer, _) = stdout_of(&["solve", SAMPLE, "--format", "pzprv3"]);
+    assert_eq!(code, 0);
+    let data = super::samples();
+    assert_eq!(answer, data["genres"]["slither"]["answer"].as_str().unwrap());
+    // The state after the first steps: some sides crossed out (-1), no line
+    // drawn that the answer lacks.
+    let (code, state, _) = stdout_of(&["steps", SAMPLE, "--upto", "1", "--format", "pzprv3"]);
+    assert_eq!(code, 0);
+    assert!(state.contains("-1"), "{state}");
+    let tokens = |t: &str| {
+        t.lines()
+            .skip(14)
+            .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .collect::<Vec<_>>()
+    };
+    for (s, a) in tokens(&state).iter().zip(tokens(&answer)) {
+        assert!(s != "1" || a == "1", "a line drawn that the answer lacks");
+        assert!(s != "-1" || a == "0", "a side crossed out that the answer takes");
+    }
+    let (code, _, err) = stdout_of(&["solve", "models/csp/queens.toml", "--format", "url"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a puzz.link genre's model"), "{err}");
+}
+
+#[test]
+fn genres_lists_each_with_its_sample() {
+    let (code, out, _) = stdout_of(&["genres"]);
+    assert_eq!(code, 0);
+    for genre in somaria::genres::GENRES {
+        assert!(out.contains(genre.sample), "{} missing: {out}", genre.id);
+    }
+    let (code, out, _) = stdout_of(&["genres", "--json"]);
+    assert_eq!(code, 0);
+    let list: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), somaria::genres::GENRES.len());
+}
+
+#[test]
+fn import_writes_a_model_that_loads_and_gives_the_url_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("puzzle.toml");
+    let (code, _, err) = stdout_of(&["import", SAMPLE, "-o", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = stdout_of(&["solve", path.to_str().unwrap(), "--format", "url"]);
+    assert_eq!((code, out.trim()), (0, SAMPLE));
+    let (code, out, _) = stdout_of(&["count", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\"count\":1"), "{out}");
+}
+
+#[test]
+fn generate_from_a_url_gives_urls_that_decode_to_unique_puzzles() {
+    let (code, out, err) =
+        stdout_of(&["generate", "https://puzz.link/p?slither/4/4/", "--count", "2", "--seed", "5", "--format", "url"]);
+    assert_eq!(code, 0, "{err}");
+    let urls: Vec<&str> = out.lines().collect();
+    assert_eq!(urls.len(), 2, "{out}");
+    for url in urls {
+        assert!(url.starts_with("https://puzz.link/p?slither/4/4/"), "{url}");
+        let (code, count, _) = stdout_of(&["count", url, "--format", "json"]);
+        assert_eq!(code, 0);
+        assert!(count.contains("\"count\":1"), "{url}: {count}");
+        let (_, again, _) = stdout_of(&["count", url, "--format", "url", "--limit", "1"]);
+        assert_eq!(again.trim(), url);
+    }
+}
+
+#[test]
+fn bad_urls_exit_2_with_what_was_found_and_expected() {
+    let cases = [
+        ("https://puzz.link/p?nosuchgenre/5/5/abc", "found the genre \"nosuchgenre\""),
+        ("https://puzz.link/p?slither/5/5/cbcb", "found the end of the body"),
+        ("https://puzz.link/p?slither/1000000/1000000/", "found the columns \"1000000\""),
+        ("https://puzz.link/p?slither/5/5/cbcb#cddad", "found '#'"),
+        ("https://puzz.link/p?slither/5", "expected"),
+        ("https://puzz.link/", "no `?`"),
+    ];
+    for (url, found) in cases {
+        for command in ["solve", "count", "import"] {
+            let (code, out, err) = stdout_of(&[command, url]);
+            assert_eq!(code, 2, "{command} {url}: {out}{err}");
+            assert!(err.contains(found) && err.contains("expected"), "{command} {url}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+    }
+}
