@@ -19,7 +19,8 @@
 //! (above every line), the clues outside the grid and the caption. A
 //! picture with clues outside the grid frames the grid in ink.
 //!
-//! Over all of them, unseen (no fill, no stroke, but `pointer-events="all"`),
+//! Over all of them, unseen (no fill, no stroke, but `pointer-events="fill"`:
+//! the inside only, as "all" counts a stroke one cell wide around each),
 //! is one element per cell with its `data-row` and `data-col` (0-based, as
 //! the CLI's `(row, col)`), and where the scene has [`LinePlaces`](super::LinePlaces), one per
 //! line with its `data-edge`: `side R C across` is the side from corner
@@ -1056,7 +1057,7 @@ fn places(out: &mut impl Write, scene: &Scene) -> io::Result<()> {
     if rows == 0 || cols == 0 {
         return Ok(());
     }
-    writeln!(out, r#"<g fill="none" pointer-events="all">"#)?;
+    writeln!(out, r#"<g fill="none" pointer-events="fill">"#)?;
     let mut number = itoa::Buffer::new();
     for row in 0..rows {
         for col in 0..cols {
@@ -1289,7 +1290,7 @@ mod tests {
         assert!(text.contains(r#"<rect data-edge="side 0 1 down" height="0.7" width="0.3" x="0.85" y="0.15"/>"#));
         assert!(text.contains(r#"<rect data-edge="step 1 0 across" height="0.3" width="0.7" x="0.65" y="1.35"/>"#));
         // Unseen: the picture without them is the same, pixel for pixel.
-        let start = text.find("<g fill=\"none\" pointer-events=\"all\">").unwrap();
+        let start = text.find("<g fill=\"none\" pointer-events=\"fill\">").unwrap();
         let end = start + text[start..].find("</g>").unwrap() + "</g>\n".len();
         let without = format!("{}{}", &text[..start], &text[end..]);
         let tree = resvg::usvg::Tree::from_str(&without, &resvg::usvg::Options::default()).unwrap();

@@ -232,43 +232,11 @@ fn svg(scene: &Scene) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The board: the scene as `--format svg` draws it, with a clear target
-/// over each cell (`data-row`, `data-col`, from 0) and each edge between
-/// two cells (`data-edge="ROW,COL,right"` or `"ROW,COL,down"`) for the
-/// page's clicks.
+/// The board: the scene as `--format svg` draws it. Its unseen places are
+/// the page's click targets: one per cell (`data-row`, `data-col`, from 0)
+/// and one per line a player draws (`data-edge`).
 fn board(scene: &Scene) -> String {
-    use std::fmt::Write;
-    let drawn = svg(scene);
-    let Some(end) = drawn.rfind("</svg>") else { return drawn };
-    let mut targets = String::from("<g class=\"targets\" fill=\"transparent\">\n");
-    for row in 0..scene.rows() {
-        for col in 0..scene.cols() {
-            let _ = writeln!(
-                targets,
-                r#"<rect class="cell" data-row="{row}" data-col="{col}" x="{col}" y="{row}" width="1" height="1"/>"#
-            );
-        }
-    }
-    for row in 0..scene.rows() {
-        for col in 0..scene.cols() {
-            if col + 1 < scene.cols() {
-                let x = col as f64 + 0.9;
-                let _ = writeln!(
-                    targets,
-                    r#"<rect class="edge" data-edge="{row},{col},right" x="{x}" y="{row}.1" width="0.2" height="0.8"/>"#
-                );
-            }
-            if row + 1 < scene.rows() {
-                let y = row as f64 + 0.9;
-                let _ = writeln!(
-                    targets,
-                    r#"<rect class="edge" data-edge="{row},{col},down" x="{col}.1" y="{y}" width="0.8" height="0.2"/>"#
-                );
-            }
-        }
-    }
-    targets.push_str("</g>\n");
-    format!("{}{targets}{}", &drawn[..end], &drawn[end..])
+    svg(scene)
 }
 
 /// The state the page shows: the entries, undo and redo, and the board.

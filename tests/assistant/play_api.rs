@@ -40,7 +40,7 @@ fn every_route(server: &Server, model: &str, moves: Option<&str>) {
     let opened = ok(server, "POST", "/api/sessions", json!({ "model": model }));
     let name = opened["session"].as_str().unwrap().to_string();
     let at = |question: &str| format!("/api/sessions/{name}/{question}");
-    assert!(opened["svg"].as_str().unwrap().contains("data-row=\"0\" data-col=\"0\""), "{model}");
+    assert!(opened["svg"].as_str().unwrap().contains("data-col=\"0\" data-row=\"0\""), "{model}");
     assert_eq!(ok(server, "GET", &format!("/api/sessions/{name}"), json!({}))["entries"], json!([]));
     if let Some(moves) = moves {
         let view = ok(server, "POST", &at("edit"), json!({ "enter": format!("moves={moves}") }));

@@ -165,7 +165,11 @@ proptest! {
     }
 }
 
+/// Heavy, and one random 5x5 instance kept the lazy connectivity driver
+/// busy for over 7 CPU minutes on a loaded machine, so it runs on demand:
+/// `cargo test --release --test genres a_solved_random -- --ignored`.
 #[test]
+#[ignore = "heavy: run with --ignored"]
 fn a_solved_random_puzzle_is_judged_complete_by_pzprjs() {
     // Random 4x4 to 5x5 puzzles with a solution: somaria's answer as a file,
     // judged by pzprjs's checker.

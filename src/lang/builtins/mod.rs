@@ -14,7 +14,8 @@
 //! ```
 //! use somaria::lang::builtins::{self, Drawing};
 //! let path = builtins::lookup("grid_path").unwrap();
-//! assert_eq!((path.scope, path.drawing), (&[0][..], Drawing::CellRoute));
+//! // The cells, and the across and down step arrays when given.
+//! assert_eq!((path.scope, path.drawing), (&[0, 5, 6][..], Drawing::CellRoute));
 //! let count = builtins::lookup("count").unwrap();
 //! assert_eq!((count.arities, count.drawing), (&[2, 3][..], Drawing::Nothing));
 //! assert!(builtins::lookup("alldiferent").is_none());
