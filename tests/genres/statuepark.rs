@@ -82,9 +82,8 @@ fn brute_count(params: &toml::Table) -> u64 {
     let circles = flat("circle");
     let (widths, heights) = (list("width"), list("height"));
     let mut bank: Vec<Shape> = Vec::new();
-    if count > 0 {
+    if let Some(area) = flat("shape").len().checked_div(count) {
         let shapes = flat("shape");
-        let area = shapes.len() / count;
         for p in 0..count {
             let cells: Vec<(i64, i64)> = (0..widths[p] * heights[p])
                 .filter(|&k| shapes[p * area + k] == 1)
