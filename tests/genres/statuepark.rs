@@ -134,3 +134,27 @@ fn statue_park_agrees_with_brute_force_on_tiny_puzzles() {
     assert!(solvable >= 4, "too few random puzzles with a solution ({solvable}) to test anything");
     eprintln!("{} tiny statue parks, {solvable} with a solution, counted alike", shapes.len());
 }
+
+#[test]
+fn statue_park_banks_read_and_refused() {
+    let custom = "https://puzz.link/p?statuepark/3/3/000/2/22u/11g";
+    let instance = genres::decode(custom).unwrap();
+    assert_eq!(instance.params()["pieces"].as_integer(), Some(2));
+    assert_eq!(genres::url_of(instance.as_ref()).unwrap(), custom, "a custom bank is written back as itself");
+    // The preset's pieces, given one by one, are written as the preset.
+    let spelled = "https://puzz.link/p?statuepark/3/3/000/5/14u/23bg/22u/23f/23eg";
+    assert_eq!(
+        genres::url_of(genres::decode(spelled).unwrap().as_ref()).unwrap(),
+        "https://puzz.link/p?statuepark/3/3/000//t"
+    );
+    let cases = [
+        ("https://puzz.link/p?statuepark/3/3/000//x", "a preset's key"),
+        ("https://puzz.link/p?statuepark/3/3/000/1/22i", "joined by sides"),
+        ("https://puzz.link/p?statuepark/3/3/000/2/22u", "'/' and a piece"),
+        ("https://puzz.link/p?statuepark/3/3/000", "the piece bank"),
+    ];
+    for (url, expected) in cases {
+        let error = genres::decode(url).err().unwrap_or_else(|| panic!("{url} is read"));
+        assert!(error.to_string().contains(expected), "{url}: {error}");
+    }
+}
