@@ -112,6 +112,7 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("gokigen", "https://puzz.link/p?gokigen/3/3/", 2),
         ("yinyang", "https://puzz.link/p?yinyang/4/4/", 2),
         ("skyscrapers", "https://puzz.link/p?skyscrapers/4/4/", 2),
+        ("nurimisaki", "https://puzz.link/p?nurimisaki/5/5/", 2),
     ];
     for (genre, template, count) in templates {
         let count_text = count.to_string();
