@@ -54,6 +54,11 @@ impl<'a> Reader<'a> {
         self.text.as_bytes().get(self.at).copied()
     }
 
+    /// The text read since byte `at`.
+    pub fn since(&self, at: usize) -> &'a str {
+        &self.text[at..self.at]
+    }
+
     /// Whether the whole body is read.
     pub fn at_end(&self) -> bool {
         self.at >= self.text.len()

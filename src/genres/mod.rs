@@ -58,6 +58,7 @@ mod shikaku;
 mod skyscrapers;
 mod slither;
 mod starbattle;
+mod statuepark;
 mod sudoku;
 mod tapa;
 mod tentaisho;
@@ -176,6 +177,7 @@ pub static GENRES: &[&Genre] = &[
     &araf::GENRE,
     &hebi::GENRE,
     &lohkous::GENRE,
+    &statuepark::GENRE,
 ];
 
 /// The genre that `name` (an id or an alias) names.

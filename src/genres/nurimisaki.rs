@@ -29,7 +29,7 @@ pub static GENRE: Genre = Genre {
     random: |rng, rows, cols| {
         let most = rows.max(cols);
         Box::new(Nurimisaki(ClueGrid::random(rng, (rows, cols), 0.2, |rng| {
-            if rng.chance(0.6) { -2 } else { 2 + rng.below(most - 1) as i32 }
+            if rng.chance(0.6) { -2 } else { 2 + rng.below(most.max(2) - 1) as i32 }
         })))
     },
 };

@@ -98,6 +98,44 @@ fn generate_from_a_url_gives_urls_that_decode_to_unique_puzzles() {
     }
 }
 
+/// Every genre model with a design table: `generate` on a grid of the
+/// genre (a heyawake keeps its rooms) gives URLs of the genre that decode
+/// to a puzzle with one solution and are written back as themselves.
+#[test]
+fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
+    let templates = [
+        ("sudoku", "https://puzz.link/p?sudoku/4/4/", 2),
+        // Room counts alone seldom pin a heyawake down: one puzzle is asked.
+        ("heyawake", "https://puzz.link/p?heyawake/6/6/lll155007rs12222j", 1),
+        ("kurodoko", "https://puzz.link/p?kurodoko/4/4/", 2),
+        ("creek", "https://puzz.link/p?creek/4/4/", 2),
+        ("gokigen", "https://puzz.link/p?gokigen/3/3/", 2),
+        ("yinyang", "https://puzz.link/p?yinyang/4/4/", 2),
+        ("skyscrapers", "https://puzz.link/p?skyscrapers/4/4/", 2),
+        ("nurimisaki", "https://puzz.link/p?nurimisaki/5/5/", 2),
+    ];
+    for (genre, template, count) in templates {
+        let count_text = count.to_string();
+        let args = ["generate", template, "--count", &count_text, "--seed", "3", "--format", "url"];
+        let (code, out, err) = stdout_of(&args);
+        assert_eq!(code, 0, "{genre}: {err}");
+        let urls: Vec<&str> = out.lines().collect();
+        assert_eq!(urls.len(), count, "{genre}: {out}");
+        for url in urls {
+            let instance = somaria::genres::decode(url).unwrap_or_else(|e| panic!("{url}: {e}"));
+            assert_eq!(instance.genre().id, genre, "{url}");
+            assert_eq!(somaria::genres::url_of(instance.as_ref()).unwrap(), url, "written back as itself");
+            if genre == "heyawake" {
+                let rooms = |i: &dyn somaria::genres::Instance| i.params()["room"].clone();
+                assert_eq!(rooms(instance.as_ref()), rooms(somaria::genres::decode(template).unwrap().as_ref()));
+            }
+            let opened = somaria::genres::open_url(url).unwrap();
+            let count = opened.puzzle.count(&somaria::CountOptions { limit: Some(2), ..Default::default() }).unwrap();
+            assert_eq!(count.count, 1, "{url} has one solution");
+        }
+    }
+}
+
 #[test]
 fn bad_urls_exit_2_with_what_was_found_and_expected() {
     let cases = [

@@ -20,6 +20,7 @@ mod common;
 mod brute;
 mod cli;
 mod puzzlink;
+mod statuepark;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -194,4 +195,5 @@ samples!(
     araf,
     hebi,
     lohkous,
+    statuepark,
 );
