@@ -82,13 +82,77 @@ fn every_route(server: &Server, model: &str, moves: Option<&str>) {
     refused(call(server, "POST", &at("hint"), "{}"), 404);
 }
 
+/// A 5 × 5 slitherlink (made by `somaria generate --seed 3` from a blank
+/// 5 × 5 copy of models/csp/slitherlink.toml; `count` finds one solution):
+/// the 10 × 10 one's every route takes seconds where this takes a tenth.
+const SLITHERLINK_5: &str = r#"kind = "csp"
+title = "Slitherlink 5 × 5"
+show = ["across", "down"]
+
+[params]
+clue = """[|
+   3,  2, -1,  2, -1 |
+  -1,  3,  1,  1,  3 |
+   1,  2,  1, -1,  3 |
+  -1,  2,  2, -1,  3 |
+   3, -1, -1, -1,  1 |]"""
+
+[vars]
+on = { index = ["0..5", "0..5"], domain = "bool" }
+across = { index = ["0..5", "0..4"], domain = "bool" }
+down = { index = ["0..4", "0..5"], domain = "bool" }
+
+[[constraint]]
+name = "one loop along the grid lines"
+expr = 'grid_loop(on, across, down)'
+
+[[constraint]]
+name = "each clue counts the loop's steps around its cell"
+expr = """forall(i in 1..5, j in 1..5 where clue[i, j] >= 0)(
+  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
+
+[draw]
+rows = 5
+cols = 5
+
+[[draw.layer]]
+text = "clue"
+blank = -1
+
+[[draw.layer]]
+edges = ["across", "down"]
+"#;
+
+/// A 5 × 5 nurikabe with one solution (`count` says so): its clues on the
+/// rules of models/csp/nurikabe.toml, whose 10 × 10 puzzle takes a minute
+/// to fill and walk.
+fn nurikabe_5() -> String {
+    let rules = std::fs::read_to_string("models/csp/nurikabe.toml").unwrap();
+    let rules = &rules[rules.find("[vars]").unwrap()..];
+    format!(
+        "kind = \"csp\"\ntitle = \"Nurikabe 5x5\"\nshow = [\"island\"]\n\n[params]\nrows = 5\ncols = 5\nislands = 4\n\
+         clues = [[2, 2, 4], [2, 5, 1], [5, 2, 3], [5, 4, 1]]\n\n{rules}"
+    )
+}
+
+/// A server of the two small grids above, from a folder of their own.
+fn small_grids(config: Config) -> (tempfile::TempDir, Server) {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("slitherlink-5.toml"), SLITHERLINK_5).unwrap();
+    std::fs::write(folder.path().join("nurikabe-5.toml"), nurikabe_5()).unwrap();
+    let models = served(folder.path()).unwrap();
+    (folder, Server::new(models, Config { hosts: vec![HOST.into()], ..config }))
+}
+
 #[test]
 fn every_route_answers_on_every_kind() {
     // Generous: the other core may be busy.
-    let server = server(Config { timeout: Duration::from_secs(120), ..Config::default() });
+    let config = Config { timeout: Duration::from_secs(120), ..Config::default() };
+    let (_folder, grids) = small_grids(config.clone());
+    every_route(&grids, "slitherlink-5.toml", None);
+    every_route(&grids, "nurikabe-5.toml", None);
+    let server = server(config);
     every_route(&server, "csp/sudoku-17.toml", None);
-    every_route(&server, "csp/slitherlink.toml", None);
-    every_route(&server, "csp/nurikabe.toml", None);
     every_route(&server, "akh-vaquot.toml", None);
     every_route(&server, "tile-cover-end.toml", Some("L"));
     // Keys and doors: a hint is the next leg; a move into the edge is named.
