@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::session::{Session, Unanswered};
-use super::{Response, Server};
+use super::{Response, Server, generate};
 use crate::draw::Scene;
 use crate::hints::{Edit, PlanRequest, Planner};
 use crate::puzzles::Error;
@@ -35,7 +35,7 @@ const FILES: &[(&str, &str, &str)] = &[
 ];
 
 /// The routes, for the message that names them.
-const ROUTES: &str = "GET /, GET /api/models, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
+const ROUTES: &str = "GET /, GET /api/models, GET /api/progress/TOKEN, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
                       /api/sessions/ID/(edit|hint|check|fill|steps)";
 
 pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
@@ -49,6 +49,10 @@ pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
     let parts: Vec<&str> = path.split('/').collect();
     let answer = match (request.method, &parts[..]) {
         ("GET", ["", "api", "models"]) => Ok(models(server)),
+        ("GET", ["", "api", "progress", token]) => match generate::is_token(token) {
+            true => Ok(server.runs.progress(token).unwrap_or_else(|| json!({ "running": false }))),
+            false => Err(Response::error(400, format!("progress {token:?}: expected 1 to 32 letters, digits, - or _"))),
+        },
         ("POST", ["", "api", "sessions"]) => open(server, request.body),
         ("GET", ["", "api", "sessions", name]) => ask(server, name, view),
         ("DELETE", ["", "api", "sessions", name]) => match server.close(name) {
@@ -159,6 +163,8 @@ fn models(server: &Server) -> Value {
     json!({ "models": names })
 }
 
+/// A new session on a served model, or (given a `seed`) on a new puzzle
+/// made from it, with the page's entries when it sends them.
 fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
     let body = read_body(body)?;
     let model = match body.get("model") {
@@ -173,7 +179,16 @@ fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
             Edited::One(_) => None,
         },
     };
-    let (name, session) = server.open(&model)?;
+    let served = server.served(&model)?.clone();
+    let made = match body.get("seed") {
+        None => None,
+        Some(seed) => Some(new_puzzle(server, &served, seed, &body)?),
+    };
+    let puzzle = match &made {
+        None => crate::puzzles::load_file(&served.path).map_err(|e| Response::error(400, e.to_string()))?,
+        Some(made) => crate::generate::check::load(&model, &made.puzzle.model).map_err(refusal)?,
+    };
+    let (name, session) = server.open(&model, Arc::from(puzzle))?;
     let mut view = answer(server, &session, move |planner| {
         if let Some(entries) = entries {
             planner.set_entries(entries)?;
@@ -185,7 +200,52 @@ fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
     })?;
     view["session"] = json!(name);
     view["model"] = json!(model);
+    view["designable"] = json!(generate::designable(&served.path));
+    if let Some(made) = made {
+        let puzzle = &made.puzzle;
+        view["generated"] = json!({
+            "seed": puzzle.seed,
+            "run_seed": body.get("seed"),
+            "model": puzzle.model,
+            "clues": puzzle.clues,
+            "clues_drawn": puzzle.clues_drawn,
+            "rating": made.rating,
+        });
+    }
     Ok(view)
+}
+
+/// A new puzzle from `served` for the page's `seed`, `difficulty`
+/// (`[LO, HI]`) and `progress` token.
+fn new_puzzle(
+    server: &Server,
+    served: &super::Served,
+    seed: &Value,
+    body: &serde_json::Map<String, Value>,
+) -> Result<generate::Made, Response> {
+    let seed = seed.as_u64().ok_or_else(|| Response::error(400, format!("seed {seed}: expected a whole number")))?;
+    let difficulty = match body.get("difficulty") {
+        None | Some(Value::Null) => None,
+        Some(range) => {
+            let bounds: Option<Vec<usize>> = range
+                .as_array()
+                .map(|b| b.iter().map(|v| v.as_u64().and_then(|n| usize::try_from(n).ok())).collect::<Option<_>>())
+                .unwrap_or(None);
+            match bounds.as_deref() {
+                Some(&[lo, hi]) if lo <= hi => Some((lo, hi)),
+                _ => return Err(Response::error(400, format!("difficulty {range}: expected [LO, HI] with LO <= HI"))),
+            }
+        }
+    };
+    let token = match body.get("progress") {
+        None => None,
+        Some(Value::String(token)) if generate::is_token(token) => Some(token.as_str()),
+        Some(other) => {
+            return Err(Response::error(400, format!("progress {other}: expected 1 to 32 letters, digits, - or _")));
+        }
+    };
+    let wanted = generate::Wanted { name: &served.name, path: &served.path, seed, difficulty, token };
+    generate::make(&server.runs, &wanted, &server.config.options, server.config.timeout, server.config.memory)
 }
 
 /// Asks the session named `name` one question under the server's limits.

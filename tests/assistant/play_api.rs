@@ -239,3 +239,98 @@ fn live_sessions_are_capped_and_the_idle_one_dropped() {
     refused(call(&server, "GET", &format!("/api/sessions/{}", first.as_str().unwrap()), ""), 404);
     ok(&server, "GET", &format!("/api/sessions/{}", second.as_str().unwrap()), json!({}));
 }
+
+#[test]
+fn a_new_puzzle_is_made_rated_and_played_from_its_seed() {
+    let server = server(Config { timeout: Duration::from_secs(120), ..Config::default() });
+    let body = json!({ "model": "csp/sudoku-17.toml", "seed": 5, "difficulty": [1, 2], "progress": "page-1" });
+    let opened = ok(&server, "POST", "/api/sessions", body.clone());
+    assert_eq!(opened["designable"], json!(true));
+    let made = &opened["generated"];
+    let text = made["model"].as_str().unwrap();
+    // One solution, counted afresh from the text the page can download.
+    let puzzle = crate::common::models::load_text(text);
+    assert_eq!(crate::common::models::count(puzzle.as_ref(), None), 1, "{text}");
+    let rated = made["rating"]["difficulty"]["largest"].as_u64().unwrap();
+    assert!((1..=2).contains(&rated), "{made}");
+    assert!(made["rating"]["text"].as_str().unwrap().starts_with(&format!("rated {rated} (")), "{made}");
+    // The session plays the new puzzle: its steps from no entry solve it
+    // with the rating given.
+    let name = opened["session"].as_str().unwrap();
+    let steps = ok(&server, "POST", &format!("/api/sessions/{name}/steps"), json!({}));
+    assert_eq!(steps["solved"], json!(true), "{steps}");
+    assert_eq!(steps["difficulty"], made["rating"]["difficulty"]);
+    // The same seed makes the same puzzle (a reload), with the entries sent.
+    let again = json!({ "model": "csp/sudoku-17.toml", "seed": 5, "difficulty": [1, 2], "entries": ["cell[1,1]=1"] });
+    let reopened = ok(&server, "POST", "/api/sessions", again);
+    assert_eq!(reopened["generated"]["model"], made["model"]);
+    assert_eq!(reopened["entries"], json!(["cell[1,1]=1"]));
+    // No run under the token once it is done.
+    assert_eq!(ok(&server, "GET", "/api/progress/page-1", json!({}))["running"], json!(false));
+}
+
+#[test]
+fn a_new_puzzle_shows_its_progress_and_stops_at_its_deadline() {
+    let server = server(Config { timeout: Duration::from_secs(3), ..Config::default() });
+    let seen = std::thread::scope(|scope| {
+        // A range no 10 × 10 slitherlink of these clues reaches in 3 s.
+        let body = json!({ "model": "csp/slitherlink.toml", "seed": 5, "difficulty": [9, 9], "progress": "slow" });
+        let (server, body) = (&server, body.to_string());
+        let run = scope.spawn(move || call(server, "POST", "/api/sessions", &body));
+        let mut seen = None;
+        while !run.is_finished() {
+            let progress = ok(server, "GET", "/api/progress/slow", json!({}));
+            if progress["running"] == json!(true) && progress["checks"].as_u64() > Some(0) {
+                seen = Some(progress);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let message = refused(run.join().unwrap(), 503);
+        assert!(message.contains("stopped by the deadline of 3.0 s"), "{message}");
+        seen
+    });
+    let seen = seen.expect("the run's progress while it ran");
+    assert!(seen["clues_left"].as_u64().unwrap() <= 100, "{seen}");
+    assert_eq!(server.live_sessions(), 0, "a puzzle not made opens no session");
+}
+
+#[test]
+fn a_new_puzzle_is_refused_where_the_model_has_no_designer_or_the_request_is_bad() {
+    let server = server(Config::default());
+    let plain = ok(&server, "POST", "/api/sessions", json!({ "model": "csp/nurikabe.toml" }));
+    assert_eq!(plain["designable"], json!(false));
+    assert!(plain.get("generated").is_none());
+    let open = |body: Value| call(&server, "POST", "/api/sessions", &body.to_string());
+    let message = refused(open(json!({ "model": "csp/nurikabe.toml", "seed": 1 })), 400);
+    assert!(message.contains("without a [design] table"), "{message}");
+    let sudoku = "csp/sudoku-17.toml";
+    assert!(refused(open(json!({ "model": sudoku, "seed": "x" })), 400).contains("expected a whole number"));
+    for range in [json!([3, 1]), json!([1]), json!("1..2"), json!([-1, 2])] {
+        let message = refused(open(json!({ "model": sudoku, "seed": 1, "difficulty": range })), 400);
+        assert!(message.contains("expected [LO, HI]"), "{message}");
+    }
+    for token in [json!("../x"), json!(""), json!(7), json!("x".repeat(33))] {
+        let message = refused(open(json!({ "model": sudoku, "seed": 1, "progress": token })), 400);
+        assert!(message.contains("letters, digits"), "{message}");
+    }
+    assert!(refused(call(&server, "GET", "/api/progress/a.b", ""), 400).contains("letters, digits"));
+    assert_eq!(server.live_sessions(), 1);
+}
+
+#[test]
+fn idle_sessions_are_dropped_on_a_timer() {
+    let config = Config { idle: Duration::from_millis(50), ..Config::default() };
+    let server = std::sync::Arc::new(server(config));
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml" }));
+    assert_eq!(server.live_sessions(), 1);
+    server.drop_idle_every(Duration::from_millis(10)).unwrap();
+    // No new page opens: only the timer can drop it. A minute allows for a
+    // busy machine; it takes a few ticks.
+    let started = std::time::Instant::now();
+    while server.live_sessions() > 0 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(server.live_sessions(), 0);
+    let name = opened["session"].as_str().unwrap();
+    assert!(refused(call(&server, "GET", &format!("/api/sessions/{name}"), ""), 404).contains("idle too long"));
+}

@@ -1,11 +1,14 @@
 // The page: one session per page, its state kept in the address
-// (#model=NAME&e=ENTRY&e=ENTRY...), the board drawn by the server.
+// (#model=NAME&e=ENTRY&e=ENTRY..., with seed=N&lo=L&hi=H for a new puzzle,
+// which the server makes again from them), the board drawn by the server.
 const $ = (id) => document.getElementById(id);
 let session = null;
 let view = null;
 let selected = null;
 let walk = { steps: [], at: 0 };
 let pending = null;
+let made = null;
+let designable = false;
 
 function say(text, error = false) {
   $("status").textContent = text;
@@ -33,12 +36,15 @@ async function api(method, path, body) {
 
 function state() {
   const params = new URLSearchParams(location.hash.slice(1));
-  return { model: params.get("model"), entries: params.getAll("e") };
+  const seed = params.get("seed");
+  const make = seed === null ? null : { seed: Number(seed), lo: Number(params.get("lo")), hi: Number(params.get("hi")) };
+  return { model: params.get("model"), entries: params.getAll("e"), make };
 }
 
 function save() {
   const params = new URLSearchParams();
   if (view.model) params.set("model", view.model);
+  if (made) for (const key of ["seed", "lo", "hi"]) params.set(key, made[key]);
   for (const e of view.entries) params.append("e", e);
   history.replaceState(null, "", "#" + params.toString());
 }
@@ -160,21 +166,84 @@ async function steps() {
   if (!answer) return;
   walk = { steps: answer.steps, at: 0 };
   say(`${answer.steps.length} steps; ${answer.text}`);
+  const d = answer.difficulty;
+  if (d && !made) $("rating").textContent = `Difficulty from here: rated ${d.largest} (${d.steps} steps, ${d.total} constraints in all)`;
   drawWalk();
 }
 
-async function open(model, entries) {
+// Polls the progress of the new puzzle made under `token` until `done`.
+function watch(token, done) {
+  const started = Date.now();
+  $("progress").hidden = false;
+  const tick = async () => {
+    if (done.now) return;
+    let line = `working… ${((Date.now() - started) / 1000).toFixed(0)} s`;
+    try {
+      const answer = await (await fetch(`/api/progress/${token}`)).json();
+      if (answer.running) line += ` · ${answer.checks} checks · ${answer.clues_left} clues left`;
+    } catch (e) {
+      // The next tick tries again; the request itself reports failures.
+    }
+    if (done.now) return;
+    $("progress-text").textContent = line;
+    setTimeout(tick, 250);
+  };
+  $("progress-text").textContent = "working…";
+  tick();
+}
+
+// Opens a session on `model` (or, with `make`, on a new puzzle made from
+// it), with `entries` entered; the page keeps its session on a failure.
+async function open(model, entries, make = null) {
+  const body = { entries };
+  if (model) body.model = model;
+  const done = { now: false };
+  if (make) {
+    const token = Math.random().toString(36).slice(2, 12);
+    Object.assign(body, { seed: make.seed, difficulty: [make.lo, make.hi], progress: token });
+    say("Making a new puzzle…");
+    watch(token, done);
+  }
   try {
-    const body = { entries };
-    if (model) body.model = model;
     const opened = await api("POST", "/api/sessions", body);
     session = opened.session;
+    made = opened.generated ? { ...make, model: opened.generated.model } : null;
+    designable = opened.designable;
     view = null;
     show(opened);
-    say("Click a cell, then type a value; ask for a hint when stuck.");
+    $("new-puzzle").hidden = !designable;
+    $("original").hidden = !made;
+    $("download-puzzle").hidden = !made;
+    $("rating").textContent = made ? `Difficulty: ${opened.generated.rating.text}` : "";
+    walk = { steps: [], at: 0 };
+    drawWalk();
+    say(made
+      ? `A new puzzle (seed ${make.seed}): ${opened.generated.clues} clues, one solution. Click a cell, then type a value.`
+      : "Click a cell, then type a value; ask for a hint when stuck.");
   } catch (e) {
-    say(e.message, true);
+    if (e.name !== "AbortError") say(e.message, true);
+  } finally {
+    done.now = true;
+    $("progress").hidden = true;
   }
+}
+
+// Hands `text` to the browser as a file named `name`.
+function download(name, text, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+function newPuzzle() {
+  const lo = Number($("lo").value);
+  const hi = Number($("hi").value);
+  if (!(Number.isInteger(lo) && Number.isInteger(hi) && 0 <= lo && lo <= hi)) {
+    return say("Difficulty: expected whole numbers from 0 with from <= to", true);
+  }
+  return open(view.model, [], { seed: Math.floor(Math.random() * 2 ** 31), lo, hi });
 }
 
 async function start() {
@@ -191,6 +260,12 @@ async function start() {
   $("clear").addEventListener("click", () => edit({ clear_all: true }));
   $("fill").addEventListener("click", fill);
   $("steps").addEventListener("click", steps);
+  $("generate").addEventListener("click", newPuzzle);
+  $("download-puzzle").addEventListener("click", () => {
+    const stem = view.model.replace(/^.*\//, "").replace(/\.toml$/, "");
+    download(`${stem}-${made.seed}.toml`, made.model, "application/toml");
+  });
+  $("original").addEventListener("click", () => { made = null; open(view.model, []); });
   $("prev").addEventListener("click", () => { walk.at = Math.max(0, walk.at - 1); drawWalk(); });
   $("next").addEventListener("click", () => { walk.at = Math.min(walk.steps.length - 1, walk.at + 1); drawWalk(); });
   let listing;
@@ -204,9 +279,13 @@ async function start() {
   if (listing.models.length > 1) {
     $("models-label").hidden = false;
     for (const name of listing.models) $("models").add(new Option(name, name, false, name === model));
-    $("models").addEventListener("change", () => open($("models").value, []));
+    $("models").addEventListener("change", () => { made = null; open($("models").value, []); });
   }
-  await open(model, saved.model === model ? saved.entries : []);
+  if (saved.make) {
+    $("lo").value = saved.make.lo;
+    $("hi").value = saved.make.hi;
+  }
+  await open(model, saved.model === model ? saved.entries : [], saved.model === model ? saved.make : null);
 }
 
 start();
