@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::session::{Session, Unanswered};
 use super::{Response, Server, generate};
 use crate::draw::Scene;
-use crate::hints::{Edit, PlanRequest, Planner};
+use crate::hints::{EdgeThing, Edit, PlanRequest, Planner};
 use crate::puzzles::Error;
 use crate::report::picture::step_picture;
 use crate::report::steps::{HintReport, PlanStatus, Reveal, ShownFact, ending_text, step_text};
@@ -293,10 +293,10 @@ fn svg(scene: &Scene) -> String {
 }
 
 /// The board: the scene as `--format svg` draws it, with a clear target
-/// over each cell (`data-row`, `data-col`, from 0) and each edge between
-/// two cells (`data-edge="ROW,COL,right"` or `"ROW,COL,down"`) for the
-/// page's clicks.
-fn board(scene: &Scene) -> String {
+/// over each cell (`data-row`, `data-col`, from 0) and over each edge the
+/// player enters on (`data-edge`, the edge's key in the view's `edges`),
+/// for the page's clicks.
+fn board(scene: &Scene, edges: &[EdgeThing]) -> String {
     use std::fmt::Write;
     let drawn = svg(scene);
     let Some(end) = drawn.rfind("</svg>") else { return drawn };
@@ -309,40 +309,51 @@ fn board(scene: &Scene) -> String {
             );
         }
     }
-    for row in 0..scene.rows() {
-        for col in 0..scene.cols() {
-            if col + 1 < scene.cols() {
-                let x = col as f64 + 0.9;
-                let _ = writeln!(
-                    targets,
-                    r#"<rect class="edge" data-edge="{row},{col},right" x="{x}" y="{row}.1" width="0.2" height="0.8"/>"#
-                );
-            }
-            if row + 1 < scene.rows() {
-                let y = row as f64 + 0.9;
-                let _ = writeln!(
-                    targets,
-                    r#"<rect class="edge" data-edge="{row},{col},down" x="{col}.1" y="{y}" width="0.8" height="0.2"/>"#
-                );
-            }
-        }
+    // Edges after cells, so that they are on top where the two meet.
+    for edge in edges {
+        let (row, col) = (edge.at.0 as f64, edge.at.1 as f64);
+        // A side runs from its corner; a step crosses the side half way
+        // between its two cells' centres.
+        let (x, y) = match (edge.kind, edge.along) {
+            ("side", "across") => (col + 0.1, row - 0.15),
+            ("side", _) => (col - 0.15, row + 0.1),
+            (_, "across") => (col + 0.85, row + 0.1),
+            _ => (col + 0.1, row + 0.85),
+        };
+        let (width, height) = if (edge.kind == "side") == (edge.along == "across") { (0.8, 0.3) } else { (0.3, 0.8) };
+        let _ = writeln!(
+            targets,
+            r#"<rect class="edge" data-edge="{}" x="{x:.2}" y="{y:.2}" width="{width}" height="{height}"/>"#,
+            edge_key(edge)
+        );
     }
     targets.push_str("</g>\n");
     format!("{}{targets}{}", &drawn[..end], &drawn[end..])
+}
+
+/// How the page names an edge: `KIND:ROW,COL,ALONG`.
+fn edge_key(edge: &EdgeThing) -> String {
+    format!("{}:{},{},{}", edge.kind, edge.at.0, edge.at.1, edge.along)
 }
 
 /// The state the page shows: the entries, undo and redo, and the board.
 fn view(planner: &mut Planner<'_>) -> Result<Value, Response> {
     let (undo, redo) = planner.can_undo_redo();
     let puzzle = planner.puzzle();
+    let edges = planner.edges()?;
+    let keyed: Vec<Value> = edges
+        .iter()
+        .map(|e| json!({ "key": edge_key(e), "name": e.name, "values": e.values, "kind": e.kind }))
+        .collect();
     Ok(json!({
         "kind": puzzle.kind(),
         "title": puzzle.title(),
         "entries": planner.entries(),
         "undo": undo,
         "redo": redo,
-        "svg": board(&planner.scene()?),
+        "svg": board(&planner.scene()?, &edges),
         "cells": planner.cells()?,
+        "edges": keyed,
     }))
 }
 
@@ -376,7 +387,7 @@ fn hint(planner: &mut Planner<'_>, reveal: Reveal) -> Result<Value, Response> {
         "status": report.status,
         "text": step_text(step, reveal).trim_end(),
         "cells": cells,
-        "svg": board(&picture),
+        "svg": board(&picture, &planner.edges()?),
     });
     if reveal == Reveal::What {
         let entries: Vec<String> = step.facts.iter().map(entry_of).collect();

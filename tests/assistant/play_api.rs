@@ -334,3 +334,51 @@ fn idle_sessions_are_dropped_on_a_timer() {
     let name = opened["session"].as_str().unwrap();
     assert!(refused(call(&server, "GET", &format!("/api/sessions/{name}"), ""), 404).contains("idle too long"));
 }
+
+#[test]
+fn a_slitherlinks_sides_are_clickable_edges_named_by_their_variables() {
+    let (_folder, grids) = small_grids(Config::default());
+    let opened = ok(&grids, "POST", "/api/sessions", json!({ "model": "slitherlink-5.toml" }));
+    let edges = opened["edges"].as_array().unwrap();
+    // 6 rows of 5 sides across, 5 rows of 6 sides down.
+    assert_eq!(edges.len(), 6 * 5 + 5 * 6, "{edges:?}");
+    let svg = opened["svg"].as_str().unwrap();
+    for edge in edges {
+        let (name, key) = (edge["name"].as_str().unwrap(), edge["key"].as_str().unwrap());
+        // The model's own indices: across[i, j] is the side from corner
+        // (i, j) to the right, down[i, j] the one from (i, j) downwards.
+        let (array, index) = name.trim_end_matches(']').split_once('[').unwrap();
+        assert_eq!(key, format!("side:{index},{array}"), "{edge}");
+        assert!(svg.contains(&format!("data-edge=\"{key}\"")), "{key}");
+        assert_eq!(edge["values"], json!([false, true]), "{edge}");
+    }
+    // An edge's entry is an entry like any other, and drawn as a line.
+    let name = opened["session"].as_str().unwrap();
+    assert!(!svg.contains("<path d=\"M0 0h1\""), "no side drawn yet");
+    let drawn = ok(&grids, "POST", &format!("/api/sessions/{name}/edit"), json!({ "enter": "across[0,0]=true" }));
+    assert_eq!(drawn["entries"], json!(["across[0,0]=true"]));
+    // The top side of the top left cell: a line from (0, 0) one cell right.
+    assert!(drawn["svg"].as_str().unwrap().contains("<path d=\"M0 0h1\""), "the side drawn");
+    // A puzzle with no lines to enter has no edge targets.
+    let server = server(Config::default());
+    let sudoku = ok(&server, "POST", "/api/sessions", json!({ "model": "csp/sudoku-17.toml" }));
+    assert_eq!(sudoku["edges"], json!([]));
+    assert!(!sudoku["svg"].as_str().unwrap().contains("data-edge"));
+}
+
+#[test]
+fn the_shrines_fans_are_drawn_turned_as_entered() {
+    let server = server(Config::default());
+    let labels = |view: &Value| view["svg"].as_str().unwrap().matches("\nF\n</text>").count();
+    let blank = ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml" }));
+    let fans = blank["cells"].as_array().unwrap().len();
+    assert_eq!(labels(&blank), fans, "every fan unturned");
+    let turned = json!({ "model": "akh-vaquot.toml", "entries": ["fan 2=left"] });
+    let turned = ok(&server, "POST", "/api/sessions", turned);
+    assert_eq!(labels(&turned), fans - 1, "fan 2 drawn as an arrow");
+    let arrows = |view: &Value| view["svg"].as_str().unwrap().matches("<polygon").count();
+    assert_eq!(arrows(&turned), arrows(&blank) + 1);
+    // Ruling a direction out turns no fan.
+    let ruled_out = json!({ "model": "akh-vaquot.toml", "entries": ["fan 2!=left"] });
+    assert_eq!(labels(&ok(&server, "POST", "/api/sessions", ruled_out)), fans);
+}

@@ -83,21 +83,34 @@ async function edit(body) {
   }
 }
 
+// Turns a thing of few values (a shade, a mark, a fan, a line) to its
+// next value, and past the last clears it; true when it has few values.
+async function turn(t) {
+  let values = t.values.map(text);
+  if (values.length > 4) return false;
+  // A line or a shade is drawn first, then ruled out (a cross), then cleared.
+  if (values.length === 2 && values.includes("true") && values.includes("false")) values = ["true", "false"];
+  const current = view.entries.find((e) => e.startsWith(t.name + "=") && !e.includes("!="));
+  const at = current ? values.indexOf(current.slice(t.name.length + 1)) : -1;
+  if (at + 1 < values.length) await edit({ enter: `${t.name}=${values[at + 1]}` });
+  else await edit({ clear: t.name });
+  return true;
+}
+
 async function clickCell(row, col) {
   selected = { row, col };
   const t = thing(row, col);
   if (!t) return show(view);
-  const values = t.values.map(text);
-  // A thing of few values (a shade, a mark, a fan) turns on click.
-  if (values.length <= 4) {
-    const current = view.entries.find((e) => e.startsWith(t.name + "=") && !e.includes("!="));
-    const at = current ? values.indexOf(current.slice(t.name.length + 1)) : -1;
-    if (at + 1 < values.length) await edit({ enter: `${t.name}=${values[at + 1]}` });
-    else await edit({ clear: t.name });
-  } else {
+  if (!(await turn(t))) {
     show(view);
-    say(`${t.name}: type a value (${values.join(", ")}); Backspace clears`);
+    say(`${t.name}: type a value (${t.values.map(text).join(", ")}); Backspace clears`);
   }
+}
+
+// A line along a side or between two cells: each click turns it.
+async function clickEdge(key) {
+  const t = (view.edges || []).find((e) => e.key === key);
+  if (t) await turn(t);
 }
 
 const MOVES = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
@@ -248,8 +261,10 @@ function newPuzzle() {
 
 async function start() {
   $("board").addEventListener("click", (event) => {
+    const edge = event.target.closest("[data-edge]");
     const target = event.target.closest("[data-row]");
-    if (target) clickCell(Number(target.dataset.row), Number(target.dataset.col));
+    if (edge) clickEdge(edge.dataset.edge);
+    else if (target) clickCell(Number(target.dataset.row), Number(target.dataset.col));
     $("board").focus();
   });
   document.addEventListener("keydown", key);
