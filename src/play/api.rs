@@ -292,48 +292,18 @@ fn svg(scene: &Scene) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The board: the scene as `--format svg` draws it, with a clear target
-/// over each cell (`data-row`, `data-col`, from 0) and over each edge the
-/// player enters on (`data-edge`, the edge's key in the view's `edges`),
-/// for the page's clicks.
-fn board(scene: &Scene, edges: &[EdgeThing]) -> String {
-    use std::fmt::Write;
-    let drawn = svg(scene);
-    let Some(end) = drawn.rfind("</svg>") else { return drawn };
-    let mut targets = String::from("<g class=\"targets\" fill=\"transparent\">\n");
-    for row in 0..scene.rows() {
-        for col in 0..scene.cols() {
-            let _ = writeln!(
-                targets,
-                r#"<rect class="cell" data-row="{row}" data-col="{col}" x="{col}" y="{row}" width="1" height="1"/>"#
-            );
-        }
-    }
-    // Edges after cells, so that they are on top where the two meet.
-    for edge in edges {
-        let (row, col) = (edge.at.0 as f64, edge.at.1 as f64);
-        // A side runs from its corner; a step crosses the side half way
-        // between its two cells' centres.
-        let (x, y) = match (edge.kind, edge.along) {
-            ("side", "across") => (col + 0.1, row - 0.15),
-            ("side", _) => (col - 0.15, row + 0.1),
-            (_, "across") => (col + 0.85, row + 0.1),
-            _ => (col + 0.1, row + 0.85),
-        };
-        let (width, height) = if (edge.kind == "side") == (edge.along == "across") { (0.8, 0.3) } else { (0.3, 0.8) };
-        let _ = writeln!(
-            targets,
-            r#"<rect class="edge" data-edge="{}" x="{x:.2}" y="{y:.2}" width="{width}" height="{height}"/>"#,
-            edge_key(edge)
-        );
-    }
-    targets.push_str("</g>\n");
-    format!("{}{targets}{}", &drawn[..end], &drawn[end..])
+/// The board: the scene as `--format svg` draws it, with its unseen
+/// targets over each cell (`data-row`, `data-col`, from 0) and, where the
+/// drawing has lines, over each place of one (`data-edge`), for the page's
+/// clicks; the view's `edges` say which of those the player enters on.
+fn board(scene: &Scene) -> String {
+    svg(scene)
 }
 
-/// How the page names an edge: `KIND:ROW,COL,ALONG`.
+/// How the picture names an edge's place (its `data-edge`): `KIND ROW COL
+/// ALONG`, as [`crate::draw::svg`] writes it.
 fn edge_key(edge: &EdgeThing) -> String {
-    format!("{}:{},{},{}", edge.kind, edge.at.0, edge.at.1, edge.along)
+    format!("{} {} {} {}", edge.kind, edge.at.0, edge.at.1, edge.along)
 }
 
 /// The state the page shows: the entries, undo and redo, and the board.
@@ -351,7 +321,7 @@ fn view(planner: &mut Planner<'_>) -> Result<Value, Response> {
         "entries": planner.entries(),
         "undo": undo,
         "redo": redo,
-        "svg": board(&planner.scene()?, &edges),
+        "svg": board(&planner.scene()?),
         "cells": planner.cells()?,
         "edges": keyed,
     }))
@@ -387,7 +357,7 @@ fn hint(planner: &mut Planner<'_>, reveal: Reveal) -> Result<Value, Response> {
         "status": report.status,
         "text": step_text(step, reveal).trim_end(),
         "cells": cells,
-        "svg": board(&picture, &planner.edges()?),
+        "svg": board(&picture),
     });
     if reveal == Reveal::What {
         let entries: Vec<String> = step.facts.iter().map(entry_of).collect();

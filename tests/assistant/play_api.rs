@@ -40,7 +40,7 @@ fn every_route(server: &Server, model: &str, moves: Option<&str>) {
     let opened = ok(server, "POST", "/api/sessions", json!({ "model": model }));
     let name = opened["session"].as_str().unwrap().to_string();
     let at = |question: &str| format!("/api/sessions/{name}/{question}");
-    assert!(opened["svg"].as_str().unwrap().contains("data-row=\"0\" data-col=\"0\""), "{model}");
+    assert!(opened["svg"].as_str().unwrap().contains("data-col=\"0\" data-row=\"0\""), "{model}");
     assert_eq!(ok(server, "GET", &format!("/api/sessions/{name}"), json!({}))["entries"], json!([]));
     if let Some(moves) = moves {
         let view = ok(server, "POST", &at("edit"), json!({ "enter": format!("moves={moves}") }));
@@ -348,7 +348,7 @@ fn a_slitherlinks_sides_are_clickable_edges_named_by_their_variables() {
         // The model's own indices: across[i, j] is the side from corner
         // (i, j) to the right, down[i, j] the one from (i, j) downwards.
         let (array, index) = name.trim_end_matches(']').split_once('[').unwrap();
-        assert_eq!(key, format!("side:{index},{array}"), "{edge}");
+        assert_eq!(key, format!("side {} {array}", index.replace(',', " ")), "{edge}");
         assert!(svg.contains(&format!("data-edge=\"{key}\"")), "{key}");
         assert_eq!(edge["values"], json!([false, true]), "{edge}");
     }
