@@ -406,6 +406,25 @@ impl<'p> Planner<'p> {
         Ok(edges)
     }
 
+    /// The entries as a state file that `--given FILE` reads back (JSON in
+    /// the shape of `solve`'s solution); `None` where the family takes no
+    /// state file (a route puzzle's entries are its moves).
+    pub fn state_file(&mut self) -> Result<Option<serde_json::Value>, Error> {
+        let given = &self.entries;
+        let Engine::Deduced(deducible, built) = &mut self.engine else { return Ok(None) };
+        let deducible = *deducible;
+        let (entries, _): (Vec<String>, Vec<String>) = deducible.given_entries(given)?.into_iter().unzip();
+        let built = build(deducible, &self.options, built)?;
+        let known: Vec<Entry> = read_givens(&built.d, &entries)?
+            .iter()
+            .map(|g| {
+                let fact = &built.d.facts[g.fact];
+                Entry { subject: fact.subject, value: fact.value, holds: g.holds }
+            })
+            .collect();
+        Ok(deducible.state_file(&known))
+    }
+
     /// The puzzle with the entries written in, drawn as `hint --format
     /// svg` draws a state (a route puzzle: as drawn with no answer).
     pub fn scene(&mut self) -> Result<Scene, Error> {

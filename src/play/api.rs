@@ -36,7 +36,7 @@ const FILES: &[(&str, &str, &str)] = &[
 
 /// The routes, for the message that names them.
 const ROUTES: &str = "GET /, GET /api/models, GET /api/progress/TOKEN, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
-                      /api/sessions/ID/(edit|hint|check|fill|steps)";
+                      /api/sessions/ID/(edit|hint|check|fill|steps|state)";
 
 pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
     let path = request.url.split(['?', '#']).next().unwrap_or("");
@@ -98,6 +98,7 @@ fn question_route(server: &Server, name: &str, question: &str, body: &[u8]) -> R
             Ok(json!({ "text": check.text(), "check": check }))
         }),
         "fill" => ask(server, name, fill),
+        "state" => ask(server, name, |planner| Ok(json!({ "state": planner.state_file()? }))),
         "steps" => {
             let most = match body.get("most") {
                 None => None,
@@ -110,7 +111,10 @@ fn question_route(server: &Server, name: &str, question: &str, body: &[u8]) -> R
             };
             ask(server, name, move |planner| steps(planner, most))
         }
-        other => Err(Response::error(404, format!("no question {other:?}; expected edit, hint, check, fill or steps"))),
+        other => Err(Response::error(
+            404,
+            format!("no question {other:?}; expected edit, hint, check, fill, steps or state"),
+        )),
     }
 }
 

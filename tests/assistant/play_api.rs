@@ -382,3 +382,48 @@ fn the_shrines_fans_are_drawn_turned_as_entered() {
     let ruled_out = json!({ "model": "akh-vaquot.toml", "entries": ["fan 2!=left"] });
     assert_eq!(labels(&ok(&server, "POST", "/api/sessions", ruled_out)), fans);
 }
+
+/// `hint`'s report (but its counters), given the entries one by one or as
+/// the state file the page downloads.
+fn start_of(puzzle: &dyn somaria::puzzles::Puzzle, given: Vec<String>, file: Option<String>) -> Value {
+    use somaria::hints::PlanRequest;
+    let state_files = file.into_iter().map(|text| somaria::model::Source::from_text("state.json", text)).collect();
+    let request = PlanRequest { given, state_files, count_limit: 2, ..PlanRequest::default() };
+    let options = somaria::puzzles::SolveOptions::default();
+    let report = somaria::hints::hint(puzzle, &options, &request, somaria::report::steps::Reveal::Where).unwrap();
+    let mut report = serde_json::to_value(&report).unwrap();
+    // All but the counters and times.
+    report.as_object_mut().unwrap().remove("stats");
+    report
+}
+
+#[test]
+fn the_state_downloads_as_a_file_that_given_reads_back() {
+    let (_folder, grids) = small_grids(Config::default());
+    let server = server(Config::default());
+    // The entries in the file's order: by variable, then row by row.
+    let cases = [
+        (&server, "csp/sudoku-17.toml", vec!["cell[1,1]=1", "cell[2,3]=4", "cell[9,9]=7"]),
+        (&grids, "slitherlink-5.toml", vec!["across[0,0]=true", "across[5,4]=true", "down[2,3]=false"]),
+    ];
+    for (server, model, entries) in cases {
+        let opened = ok(server, "POST", "/api/sessions", json!({ "model": model, "entries": entries }));
+        let name = opened["session"].as_str().unwrap();
+        let state = ok(server, "POST", &format!("/api/sessions/{name}/state"), json!({}))["state"].clone();
+        assert!(state.is_object(), "{model}: {state}");
+        let path = match model {
+            "slitherlink-5.toml" => _folder.path().join(model),
+            _ => std::path::Path::new("models").join(model),
+        };
+        let puzzle = somaria::load_file(&path).unwrap();
+        let entries: Vec<String> = entries.iter().map(|e| e.to_string()).collect();
+        let from_file = start_of(puzzle.as_ref(), Vec::new(), Some(state.to_string()));
+        assert_eq!(from_file, start_of(puzzle.as_ref(), entries, None), "{model}: {state}");
+        assert_ne!(from_file, start_of(puzzle.as_ref(), Vec::new(), None), "{model}: the entries count");
+    }
+    // The shrine takes no state file: its state is null, and the page says
+    // to give the entries instead.
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml", "entries": ["fan 2=left"] }));
+    let name = opened["session"].as_str().unwrap();
+    assert_eq!(ok(&server, "POST", &format!("/api/sessions/{name}/state"), json!({}))["state"], Value::Null);
+}

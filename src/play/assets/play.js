@@ -250,6 +250,19 @@ function download(name, text, type) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+// The entries as a state file for `--given FILE`, or, where the puzzle
+// takes none, the entries to pass one by one.
+async function downloadState() {
+  const answer = await question("state");
+  if (!answer) return;
+  const stem = view.model.replace(/^.*\//, "").replace(/\.toml$/, "");
+  if (answer.state === null) {
+    return say(`This puzzle takes no state file; give its entries: ${view.entries.map((e) => `--given '${e}'`).join(" ")}`);
+  }
+  download(`${stem}-state.json`, JSON.stringify(answer.state, null, 1) + "\n", "application/json");
+  say(`Saved ${stem}-state.json: somaria hint ${view.model} --given ${stem}-state.json`);
+}
+
 function newPuzzle() {
   const lo = Number($("lo").value);
   const hi = Number($("hi").value);
@@ -276,6 +289,7 @@ async function start() {
   $("fill").addEventListener("click", fill);
   $("steps").addEventListener("click", steps);
   $("generate").addEventListener("click", newPuzzle);
+  $("download-state").addEventListener("click", downloadState);
   $("download-puzzle").addEventListener("click", () => {
     const stem = view.model.replace(/^.*\//, "").replace(/\.toml$/, "");
     download(`${stem}-${made.seed}.toml`, made.model, "application/toml");
