@@ -35,7 +35,7 @@ const FILES: &[(&str, &str, &str)] = &[
 ];
 
 /// The routes, for the message that names them.
-const ROUTES: &str = "GET /, GET /api/models, GET /api/progress/TOKEN, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
+const ROUTES: &str = "GET /, GET /api/models, GET or DELETE /api/progress/TOKEN, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
                       /api/sessions/ID/(edit|hint|check|fill|steps|state)";
 
 pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
@@ -53,6 +53,7 @@ pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
             true => Ok(server.runs.progress(token).unwrap_or_else(|| json!({ "running": false }))),
             false => Err(Response::error(400, format!("progress {token:?}: expected 1 to 32 letters, digits, - or _"))),
         },
+        ("DELETE", ["", "api", "progress", token]) => Ok(json!({ "stopped": server.runs.cancel(token) })),
         ("POST", ["", "api", "sessions"]) => open(server, request.body),
         ("GET", ["", "api", "sessions", name]) => ask(server, name, view),
         ("DELETE", ["", "api", "sessions", name]) => match server.close(name) {

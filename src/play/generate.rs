@@ -22,7 +22,15 @@ use crate::solver::{SolverConfig, Stop};
 /// The runs going on, by the page's progress token.
 #[derive(Default)]
 pub(super) struct Runs {
-    running: Mutex<HashMap<String, Arc<GenerateProgress>>>,
+    running: Mutex<HashMap<String, Run>>,
+}
+
+/// A run going on: its counters, and the stop that ends it when the page
+/// asks something else.
+struct Run {
+    progress: Arc<GenerateProgress>,
+    stop: Stop,
+    cancelled: Arc<AtomicBool>,
 }
 
 /// The longest progress token a page may choose.
@@ -35,7 +43,7 @@ impl Runs {
     /// The counters of the run under `token`: `None` when none runs.
     pub(super) fn progress(&self, token: &str) -> Option<Value> {
         let running = self.running.lock().ok()?;
-        let progress = running.get(token)?;
+        let progress = &running.get(token)?.progress;
         Some(json!({
             "running": true,
             "checks": progress.checks(),
@@ -44,12 +52,29 @@ impl Runs {
         }))
     }
 
+    /// Stops the run under `token`, as the page moved on; whether one ran.
+    pub(super) fn cancel(&self, token: &str) -> bool {
+        let Ok(running) = self.running.lock() else { return false };
+        let Some(run) = running.get(token) else { return false };
+        run.cancelled.store(true, Ordering::SeqCst);
+        run.stop.raise();
+        true
+    }
+
     /// Runs `run` with fresh counters published under `token` (when the
-    /// page gave one) until it returns.
-    fn published<T>(&self, token: Option<&str>, run: impl FnOnce(&GenerateProgress) -> T) -> T {
+    /// page gave one) until it returns; [`Runs::cancel`] raises `stop`.
+    fn published<T>(
+        &self,
+        token: Option<&str>,
+        stop: &Stop,
+        cancelled: &Arc<AtomicBool>,
+        run: impl FnOnce(&GenerateProgress) -> T,
+    ) -> T {
         let progress = Arc::new(GenerateProgress::default());
         if let (Some(token), Ok(mut running)) = (token, self.running.lock()) {
-            running.insert(token.to_string(), Arc::clone(&progress));
+            let published =
+                Run { progress: Arc::clone(&progress), stop: stop.clone(), cancelled: Arc::clone(cancelled) };
+            running.insert(token.to_string(), published);
         }
         let made = run(&progress);
         if let (Some(token), Ok(mut running)) = (token, self.running.lock()) {
@@ -109,6 +134,7 @@ pub(super) fn make(
         ..GenerateOptions::default()
     };
     let done = AtomicBool::new(false);
+    let cancelled = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
         if let Some(cap) = memory_cap {
             let (done, stop) = (&done, &stop);
@@ -121,7 +147,9 @@ pub(super) fn make(
                 }
             });
         }
-        let made = runs.published(wanted.token, |progress| generate::generate(designer.as_ref(), &generate, progress));
+        let made = runs.published(wanted.token, &stop, &cancelled, |progress| {
+            generate::generate(designer.as_ref(), &generate, progress)
+        });
         let rated = made.and_then(|mut all| match all.pop() {
             Some(Ok(puzzle)) => rating(wanted.name, &puzzle, &generate).map(|rating| Made { puzzle, rating }),
             Some(Err(e)) => Err(e),
@@ -135,6 +163,7 @@ pub(super) fn make(
                 return super::api::refusal(e);
             }
             let why = match memory_cap.filter(|&cap| memory::in_use() > cap) {
+                _ if cancelled.load(Ordering::SeqCst) => "the page, which asked something else".to_string(),
                 Some(cap) => format!("the memory cap of {cap} bytes"),
                 None => format!("the deadline of {:.1} s", time.as_secs_f64()),
             };

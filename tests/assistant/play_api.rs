@@ -427,3 +427,21 @@ fn the_state_downloads_as_a_file_that_given_reads_back() {
     let name = opened["session"].as_str().unwrap();
     assert_eq!(ok(&server, "POST", &format!("/api/sessions/{name}/state"), json!({}))["state"], Value::Null);
 }
+
+#[test]
+fn a_new_puzzle_is_stopped_when_the_page_moves_on() {
+    let server = server(Config { timeout: Duration::from_secs(600), ..Config::default() });
+    std::thread::scope(|scope| {
+        let body = json!({ "model": "csp/slitherlink.toml", "seed": 5, "difficulty": [9, 9], "progress": "moved-on" });
+        let (server, body) = (&server, body.to_string());
+        let run = scope.spawn(move || call(server, "POST", "/api/sessions", &body));
+        while ok(server, "GET", "/api/progress/moved-on", json!({}))["running"] != json!(true) {
+            assert!(!run.is_finished(), "the run ended before it was seen");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(ok(server, "DELETE", "/api/progress/moved-on", json!({}))["stopped"], json!(true));
+        let message = refused(run.join().unwrap(), 503);
+        assert!(message.contains("stopped by the page"), "{message}");
+    });
+    assert_eq!(ok(&server, "DELETE", "/api/progress/moved-on", json!({}))["stopped"], json!(false));
+}

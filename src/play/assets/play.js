@@ -15,8 +15,13 @@ function say(text, error = false) {
   $("status").classList.toggle("error", error);
 }
 
+let making = null;
+
 async function api(method, path, body) {
   if (pending) pending.abort();
+  // A new puzzle still being made is stopped on the server too.
+  if (making) fetch(`/api/progress/${making}`, { method: "DELETE" }).catch(() => {});
+  making = null;
   const control = new AbortController();
   pending = control;
   const options = { method, signal: control.signal, headers: {} };
@@ -218,7 +223,9 @@ async function open(model, entries, make = null) {
     watch(token, done);
   }
   try {
-    const opened = await api("POST", "/api/sessions", body);
+    const request = api("POST", "/api/sessions", body);
+    if (make) making = body.progress;
+    const opened = await request;
     session = opened.session;
     made = opened.generated ? { ...make, model: opened.generated.model } : null;
     designable = opened.designable;
@@ -236,6 +243,7 @@ async function open(model, entries, make = null) {
   } catch (e) {
     if (e.name !== "AbortError") say(e.message, true);
   } finally {
+    if (make && making === body.progress) making = null;
     done.now = true;
     $("progress").hidden = true;
   }
