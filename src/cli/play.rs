@@ -82,7 +82,12 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
         ..Config::default()
     };
     let body_cap = config.body_cap;
+    let idle = config.idle;
     let server = Arc::new(Server::new(models, config));
+    // Idle pages' solvers go on a timer, not only when a new page opens.
+    server
+        .drop_idle_every((idle / 4).min(Duration::from_secs(60)))
+        .map_err(|e| Failure::bad_input(format!("cannot start the idle sessions' timer: {e}")))?;
     let listener = Arc::new(listener);
     let url = format!("http://{address}/");
     println!("somaria play: serving {} at {url}", args.model.display());

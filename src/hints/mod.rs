@@ -11,7 +11,7 @@ mod session;
 mod state;
 
 pub use proof::step_formula;
-pub use session::{CellThing, CheckReport, Edit, Planner};
+pub use session::{CellThing, CheckReport, EdgeThing, Edit, Planner};
 
 use crate::deduce::plan::Limits;
 use crate::puzzles::{Error, Puzzle, SolveOptions, Status};

@@ -20,7 +20,7 @@ use crate::deduce::plan::{self, PlanStats, Settled, Start, State, Step, Target};
 use crate::deduce::verify::check_step;
 use crate::deduce::{Deductions, Wanted};
 use crate::draw::Scene;
-use crate::puzzles::{Deducible, Entry, Error, NamedConstraint, Puzzle, Routed, SolveOptions, Stats};
+use crate::puzzles::{Deducible, Entry, Error, NamedConstraint, PlayState, Puzzle, Routed, SolveOptions, Stats};
 use crate::report::steps::{
     Clash, HintReport, PlanEnd, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StartState, StepsReport,
 };
@@ -72,6 +72,9 @@ struct Built<'p> {
     /// Per fact, whether it holds in some solution and whether it fails in
     /// some (`None`: no solution at all); found by the first check.
     possible: Option<Option<Vec<[bool; 2]>>>,
+    /// What the player enters on the drawing's edges; found at the first
+    /// question that asks.
+    edges: Option<Vec<EdgeThing>>,
 }
 
 /// A thing the player enters on a cell.
@@ -80,6 +83,23 @@ pub struct CellThing {
     /// The cell, `(row, col)` from 0.
     pub place: crate::grid::Pos,
     /// The thing, as an entry names it, such as `x[2,3]` or `fan 2`.
+    pub name: String,
+    /// The values it can take, as entries write them.
+    pub values: Vec<serde_json::Value>,
+}
+
+/// A thing the player enters on an edge of the drawing: a side of the
+/// cells that a line runs along (slitherlink), or a step of a line between
+/// the centres of two cells.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EdgeThing {
+    /// `side` (from the corner `at`) or `step` (from the cell `at`).
+    pub kind: &'static str,
+    /// The corner or the cell it starts from, `(row, col)` from 0.
+    pub at: crate::grid::Pos,
+    /// `across` (to the right) or `down`, as [`crate::draw::Along`] says.
+    pub along: &'static str,
+    /// The thing, as an entry names it, such as `across[2,3]`.
     pub name: String,
     /// The values it can take, as entries write them.
     pub values: Vec<serde_json::Value>,
@@ -342,6 +362,69 @@ impl<'p> Planner<'p> {
         Ok(cells)
     }
 
+    /// What the player can enter on the drawing's edges: each thing whose
+    /// fact, drawn by the family as a step's new fact, singles out exactly
+    /// one side or one step of a line. Found from the family's own
+    /// pictures, so the drawing and the entries cannot disagree; empty
+    /// where the family draws no state or no lines.
+    pub fn edges(&mut self) -> Result<Vec<EdgeThing>, Error> {
+        let Engine::Deduced(deducible, built) = &mut self.engine else { return Ok(Vec::new()) };
+        let deducible = *deducible;
+        let built = build(deducible, &self.options, built)?;
+        if let Some(edges) = &built.edges {
+            return Ok(edges.clone());
+        }
+        let mut edges: Vec<EdgeThing> = Vec::new();
+        let mut drawn: std::collections::HashMap<&str, Option<usize>> = std::collections::HashMap::new();
+        for fact in &built.d.facts {
+            if let Some(at) = drawn.get(fact.about.as_str()) {
+                if let Some(thing) = at.map(|at| &mut edges[at])
+                    && !thing.values.contains(&fact.shown)
+                {
+                    thing.values.push(fact.shown.clone());
+                }
+                continue;
+            }
+            let entry = Entry { subject: fact.subject, value: fact.value, holds: true };
+            let state = PlayState { known: &[], new: std::slice::from_ref(&entry), new_shown: false, outlined: &[] };
+            let Some((scene, _)) = deducible.state_picture(&state) else { break };
+            let along = |a: crate::draw::Along| if a == crate::draw::Along::Across { "across" } else { "down" };
+            let sides = scene.edges.iter().filter(|e| e.highlight).map(|e| ("side", e.corner, along(e.along)));
+            let steps = scene.links.iter().filter(|l| l.highlight).map(|l| ("step", l.cell, along(l.along)));
+            let lines: Vec<_> = sides.chain(steps).collect();
+            let at = match lines[..] {
+                [(kind, at, along)] => {
+                    let values = vec![fact.shown.clone()];
+                    edges.push(EdgeThing { kind, at, along, name: fact.about.clone(), values });
+                    Some(edges.len() - 1)
+                }
+                _ => None,
+            };
+            drawn.insert(&fact.about, at);
+        }
+        built.edges = Some(edges.clone());
+        Ok(edges)
+    }
+
+    /// The entries as a state file that `--given FILE` reads back (JSON in
+    /// the shape of `solve`'s solution); `None` where the family takes no
+    /// state file (a route puzzle's entries are its moves).
+    pub fn state_file(&mut self) -> Result<Option<serde_json::Value>, Error> {
+        let given = &self.entries;
+        let Engine::Deduced(deducible, built) = &mut self.engine else { return Ok(None) };
+        let deducible = *deducible;
+        let (entries, _): (Vec<String>, Vec<String>) = deducible.given_entries(given)?.into_iter().unzip();
+        let built = build(deducible, &self.options, built)?;
+        let known: Vec<Entry> = read_givens(&built.d, &entries)?
+            .iter()
+            .map(|g| {
+                let fact = &built.d.facts[g.fact];
+                Entry { subject: fact.subject, value: fact.value, holds: g.holds }
+            })
+            .collect();
+        Ok(deducible.state_file(&known))
+    }
+
     /// The puzzle with the entries written in, drawn as `hint --format
     /// svg` draws a state (a route puzzle: as drawn with no answer).
     pub fn scene(&mut self) -> Result<Scene, Error> {
@@ -373,7 +456,7 @@ fn build<'b, 'p>(
     let d = deducible.deductions(options, Wanted::STEPS)?;
     let checker = deducible.deductions(options, Wanted::STEPS)?;
     same_shape(&d, &checker)?;
-    let fresh = Built { d, checker, began: Some(began), counted: Default::default(), possible: None };
+    let fresh = Built { d, checker, began: Some(began), counted: Default::default(), possible: None, edges: None };
     Ok(built.insert(Box::new(fresh)))
 }
 

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::session::{Session, Unanswered};
-use super::{Response, Server};
+use super::{Response, Server, generate};
 use crate::draw::Scene;
-use crate::hints::{Edit, PlanRequest, Planner};
+use crate::hints::{EdgeThing, Edit, PlanRequest, Planner};
 use crate::puzzles::Error;
 use crate::report::picture::step_picture;
 use crate::report::steps::{HintReport, PlanStatus, Reveal, ShownFact, ending_text, step_text};
@@ -35,8 +35,8 @@ const FILES: &[(&str, &str, &str)] = &[
 ];
 
 /// The routes, for the message that names them.
-const ROUTES: &str = "GET /, GET /api/models, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
-                      /api/sessions/ID/(edit|hint|check|fill|steps)";
+const ROUTES: &str = "GET /, GET /api/models, GET or DELETE /api/progress/TOKEN, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
+                      /api/sessions/ID/(edit|hint|check|fill|steps|state)";
 
 pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
     let path = request.url.split(['?', '#']).next().unwrap_or("");
@@ -49,6 +49,11 @@ pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
     let parts: Vec<&str> = path.split('/').collect();
     let answer = match (request.method, &parts[..]) {
         ("GET", ["", "api", "models"]) => Ok(models(server)),
+        ("GET", ["", "api", "progress", token]) => match generate::is_token(token) {
+            true => Ok(server.runs.progress(token).unwrap_or_else(|| json!({ "running": false }))),
+            false => Err(Response::error(400, format!("progress {token:?}: expected 1 to 32 letters, digits, - or _"))),
+        },
+        ("DELETE", ["", "api", "progress", token]) => Ok(json!({ "stopped": server.runs.cancel(token) })),
         ("POST", ["", "api", "sessions"]) => open(server, request.body),
         ("GET", ["", "api", "sessions", name]) => ask(server, name, view),
         ("DELETE", ["", "api", "sessions", name]) => match server.close(name) {
@@ -94,6 +99,7 @@ fn question_route(server: &Server, name: &str, question: &str, body: &[u8]) -> R
             Ok(json!({ "text": check.text(), "check": check }))
         }),
         "fill" => ask(server, name, fill),
+        "state" => ask(server, name, |planner| Ok(json!({ "state": planner.state_file()? }))),
         "steps" => {
             let most = match body.get("most") {
                 None => None,
@@ -106,7 +112,10 @@ fn question_route(server: &Server, name: &str, question: &str, body: &[u8]) -> R
             };
             ask(server, name, move |planner| steps(planner, most))
         }
-        other => Err(Response::error(404, format!("no question {other:?}; expected edit, hint, check, fill or steps"))),
+        other => Err(Response::error(
+            404,
+            format!("no question {other:?}; expected edit, hint, check, fill, steps or state"),
+        )),
     }
 }
 
@@ -159,6 +168,8 @@ fn models(server: &Server) -> Value {
     json!({ "models": names })
 }
 
+/// A new session on a served model, or (given a `seed`) on a new puzzle
+/// made from it, with the page's entries when it sends them.
 fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
     let body = read_body(body)?;
     let model = match body.get("model") {
@@ -173,7 +184,16 @@ fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
             Edited::One(_) => None,
         },
     };
-    let (name, session) = server.open(&model)?;
+    let served = server.served(&model)?.clone();
+    let made = match body.get("seed") {
+        None => None,
+        Some(seed) => Some(new_puzzle(server, &served, seed, &body)?),
+    };
+    let puzzle = match &made {
+        None => crate::puzzles::load_file(&served.path).map_err(|e| Response::error(400, e.to_string()))?,
+        Some(made) => crate::generate::check::load(&model, &made.puzzle.model).map_err(refusal)?,
+    };
+    let (name, session) = server.open(&model, Arc::from(puzzle))?;
     let mut view = answer(server, &session, move |planner| {
         if let Some(entries) = entries {
             planner.set_entries(entries)?;
@@ -185,7 +205,52 @@ fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
     })?;
     view["session"] = json!(name);
     view["model"] = json!(model);
+    view["designable"] = json!(generate::designable(&served.path));
+    if let Some(made) = made {
+        let puzzle = &made.puzzle;
+        view["generated"] = json!({
+            "seed": puzzle.seed,
+            "run_seed": body.get("seed"),
+            "model": puzzle.model,
+            "clues": puzzle.clues,
+            "clues_drawn": puzzle.clues_drawn,
+            "rating": made.rating,
+        });
+    }
     Ok(view)
+}
+
+/// A new puzzle from `served` for the page's `seed`, `difficulty`
+/// (`[LO, HI]`) and `progress` token.
+fn new_puzzle(
+    server: &Server,
+    served: &super::Served,
+    seed: &Value,
+    body: &serde_json::Map<String, Value>,
+) -> Result<generate::Made, Response> {
+    let seed = seed.as_u64().ok_or_else(|| Response::error(400, format!("seed {seed}: expected a whole number")))?;
+    let difficulty = match body.get("difficulty") {
+        None | Some(Value::Null) => None,
+        Some(range) => {
+            let bounds: Option<Vec<usize>> = range
+                .as_array()
+                .map(|b| b.iter().map(|v| v.as_u64().and_then(|n| usize::try_from(n).ok())).collect::<Option<_>>())
+                .unwrap_or(None);
+            match bounds.as_deref() {
+                Some(&[lo, hi]) if lo <= hi => Some((lo, hi)),
+                _ => return Err(Response::error(400, format!("difficulty {range}: expected [LO, HI] with LO <= HI"))),
+            }
+        }
+    };
+    let token = match body.get("progress") {
+        None => None,
+        Some(Value::String(token)) if generate::is_token(token) => Some(token.as_str()),
+        Some(other) => {
+            return Err(Response::error(400, format!("progress {other}: expected 1 to 32 letters, digits, - or _")));
+        }
+    };
+    let wanted = generate::Wanted { name: &served.name, path: &served.path, seed, difficulty, token };
+    generate::make(&server.runs, &wanted, &server.config.options, server.config.timeout, server.config.memory)
 }
 
 /// Asks the session named `name` one question under the server's limits.
@@ -232,17 +297,29 @@ fn svg(scene: &Scene) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// The board: the scene as `--format svg` draws it. Its unseen places are
-/// the page's click targets: one per cell (`data-row`, `data-col`, from 0)
-/// and one per line a player draws (`data-edge`).
+/// The board: the scene as `--format svg` draws it, with its unseen
+/// targets over each cell (`data-row`, `data-col`, from 0) and, where the
+/// drawing has lines, over each place of one (`data-edge`), for the page's
+/// clicks; the view's `edges` say which of those the player enters on.
 fn board(scene: &Scene) -> String {
     svg(scene)
+}
+
+/// How the picture names an edge's place (its `data-edge`): `KIND ROW COL
+/// ALONG`, as [`crate::draw::svg`] writes it.
+fn edge_key(edge: &EdgeThing) -> String {
+    format!("{} {} {} {}", edge.kind, edge.at.0, edge.at.1, edge.along)
 }
 
 /// The state the page shows: the entries, undo and redo, and the board.
 fn view(planner: &mut Planner<'_>) -> Result<Value, Response> {
     let (undo, redo) = planner.can_undo_redo();
     let puzzle = planner.puzzle();
+    let edges = planner.edges()?;
+    let keyed: Vec<Value> = edges
+        .iter()
+        .map(|e| json!({ "key": edge_key(e), "name": e.name, "values": e.values, "kind": e.kind }))
+        .collect();
     Ok(json!({
         "kind": puzzle.kind(),
         "title": puzzle.title(),
@@ -251,6 +328,7 @@ fn view(planner: &mut Planner<'_>) -> Result<Value, Response> {
         "redo": redo,
         "svg": board(&planner.scene()?),
         "cells": planner.cells()?,
+        "edges": keyed,
     }))
 }
 

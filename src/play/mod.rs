@@ -13,6 +13,7 @@
 //! memory cap; live sessions are capped, and idle ones dropped.
 
 mod api;
+mod generate;
 pub mod session;
 
 use std::collections::HashMap;
@@ -143,6 +144,8 @@ pub struct Server {
     sessions: Mutex<HashMap<String, Live>>,
     /// Makes session names that a page cannot guess.
     names: Mutex<crate::rng::SplitMix64>,
+    /// The new puzzles being made, for their progress.
+    runs: generate::Runs,
 }
 
 impl Server {
@@ -156,6 +159,7 @@ impl Server {
             models,
             sessions: Mutex::new(HashMap::new()),
             names: Mutex::new(crate::rng::SplitMix64::new(seed)),
+            runs: generate::Runs::default(),
         }
     }
 
@@ -197,18 +201,22 @@ impl Server {
         Ok(())
     }
 
-    /// A new session on the model named `model`, under its new name.
-    fn open(&self, model: &str) -> Result<(String, Arc<Session>), Response> {
-        let Some(served) = self.models.iter().find(|m| m.name == model) else {
+    /// The served model named `model`.
+    fn served(&self, model: &str) -> Result<&Served, Response> {
+        self.models.iter().find(|m| m.name == model).ok_or_else(|| {
             let names: Vec<String> = self.models.iter().map(|m| m.name.clone()).collect();
             let names = crate::puzzles::listed(&names, 8);
-            return Err(Response::error(404, format!("no model is named {model:?}; expected one of {names}")));
-        };
-        let puzzle = crate::puzzles::load_file(&served.path).map_err(|e| Response::error(400, e.to_string()))?;
-        let session = Session::start(Arc::from(puzzle), &self.config.options).map_err(api::refusal)?;
+            Response::error(404, format!("no model is named {model:?}; expected one of {names}"))
+        })
+    }
+
+    /// A new session on `puzzle` (the served model named `model`, or a
+    /// puzzle made from it), under its new name.
+    fn open(&self, model: &str, puzzle: Arc<dyn crate::puzzles::Puzzle>) -> Result<(String, Arc<Session>), Response> {
+        let session = Session::start(puzzle, &self.config.options).map_err(api::refusal)?;
         let session = Arc::new(session);
         let mut sessions = self.sessions.lock().map_err(|_| Response::error(500, "the sessions' lock was poisoned"))?;
-        sessions.retain(|_, live| live.used.elapsed() < self.config.idle || live.session.is_busy());
+        self.drop_idle_of(&mut sessions);
         while sessions.len() >= self.config.max_sessions.max(1) {
             let idle = sessions.iter().filter(|(_, l)| !l.session.is_busy()).min_by_key(|(_, l)| l.used);
             let Some(name) = idle.map(|(name, _)| name.clone()) else {
@@ -225,6 +233,35 @@ impl Server {
             Live { session: Arc::clone(&session), model: model.to_string(), used: Instant::now() },
         );
         Ok((name, session))
+    }
+
+    /// Drops the sessions idle past the configured time (busy ones stay);
+    /// how many were dropped.
+    pub fn drop_idle(&self) -> usize {
+        self.sessions.lock().map_or(0, |mut sessions| self.drop_idle_of(&mut sessions))
+    }
+
+    fn drop_idle_of(&self, sessions: &mut HashMap<String, Live>) -> usize {
+        let before = sessions.len();
+        sessions.retain(|_, live| live.used.elapsed() < self.config.idle || live.session.is_busy());
+        before - sessions.len()
+    }
+
+    /// Drops idle sessions every `period` on a thread of its own, so an
+    /// idle page's solvers go even when no new page opens; the thread ends
+    /// with the server.
+    pub fn drop_idle_every(self: &Arc<Self>, period: Duration) -> std::io::Result<()> {
+        let server = Arc::downgrade(self);
+        std::thread::Builder::new().name("play idle sessions".into()).spawn(move || {
+            loop {
+                std::thread::sleep(period);
+                match server.upgrade() {
+                    Some(server) => server.drop_idle(),
+                    None => return,
+                };
+            }
+        })?;
+        Ok(())
     }
 
     /// The live session named `name`, and its model's name.

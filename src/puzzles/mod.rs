@@ -123,6 +123,14 @@ pub trait Deducible {
         None
     }
 
+    /// The state file (`--given FILE`) of the entries `known`: the value
+    /// [`Self::entries_of_solution`] reads back. `None` when the family
+    /// takes no state file.
+    fn state_file(&self, known: &[Entry]) -> Option<serde_json::Value> {
+        let _ = known;
+        None
+    }
+
     /// The player's entries as `--given` facts (`NAME=VALUE`), each with
     /// how a message names it: a family that takes entries of its own, such
     /// as the moves walked in a tile-cover room, reads them into facts here.

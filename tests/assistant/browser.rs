@@ -2,7 +2,8 @@
 //! `chromium-driver`), driven over WebDriver with fantoccini: the shrine
 //! played to solved by clicking fans, a wrong digit in the 17-given Sudoku
 //! named by Check, Hint at each reveal level, Fill easy steps then Undo,
-//! and a reload that keeps the state. A screenshot of each case is saved
+//! a reload that keeps the state, a New puzzle rated on the page (and kept
+//! by a reload), and a slitherlink's side drawn and crossed out by clicks. A screenshot of each case is saved
 //! under `target/browser/`. Without the browser the suite fails under CI
 //! (`CI` set: `.ci/run` installs it) and says why elsewhere.
 
@@ -207,5 +208,32 @@ async fn the_page_plays_in_chromium() {
     button(&client, "Undo").await;
     wait_for(&client, "#entries", "the undo", |t| t.contains("No entries")).await;
     screenshot(&client, "sudoku-undone").await;
+
+    // New puzzle: made in the range asked, rated on the page, kept by a reload.
+    for (input, value) in [("#lo", "1"), ("#hi", "2")] {
+        let field = client.find(Locator::Css(input)).await.unwrap();
+        field.clear().await.unwrap();
+        field.send_keys(value).await.unwrap();
+    }
+    button(&client, "New puzzle").await;
+    let rating = wait_for(&client, "#rating", "the new puzzle's rating", |t| t.starts_with("Difficulty: rated")).await;
+    let rated: usize = rating["Difficulty: rated ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert!((1..=2).contains(&rated), "{rating}");
+    wait_for(&client, "[role=status]", "the new puzzle", |t| t.contains("A new puzzle")).await;
+    assert!(!client.find(Locator::Css("#progress")).await.unwrap().is_displayed().await.unwrap());
+    screenshot(&client, "sudoku-new-puzzle").await;
+    client.refresh().await.unwrap();
+    wait_for(&client, "#rating", "the same puzzle after a reload", |t| t == rating).await;
+
+    // A slitherlink's sides: a click draws a line, the next crosses it out.
+    client.goto(&format!("{url}#model=csp%2Fslitherlink.toml")).await.unwrap();
+    client.refresh().await.unwrap();
+    wait_for(&client, "#entries", "the board", |t| t.contains("No entries")).await;
+    let side = "#board [data-edge=\"side 0 0 across\"]";
+    client.find(Locator::Css(side)).await.unwrap().click().await.unwrap();
+    wait_for(&client, "#entries", "the side drawn", |t| t.contains("across[0,0]=true")).await;
+    screenshot(&client, "slitherlink-side").await;
+    client.find(Locator::Css(side)).await.unwrap().click().await.unwrap();
+    wait_for(&client, "#entries", "the side crossed out", |t| t.contains("across[0,0]=false")).await;
     client.close().await.unwrap();
 }

@@ -82,13 +82,77 @@ fn every_route(server: &Server, model: &str, moves: Option<&str>) {
     refused(call(server, "POST", &at("hint"), "{}"), 404);
 }
 
+/// A 5 × 5 slitherlink (made by `somaria generate --seed 3` from a blank
+/// 5 × 5 copy of models/csp/slitherlink.toml; `count` finds one solution):
+/// the 10 × 10 one's every route takes seconds where this takes a tenth.
+const SLITHERLINK_5: &str = r#"kind = "csp"
+title = "Slitherlink 5 × 5"
+show = ["across", "down"]
+
+[params]
+clue = """[|
+   3,  2, -1,  2, -1 |
+  -1,  3,  1,  1,  3 |
+   1,  2,  1, -1,  3 |
+  -1,  2,  2, -1,  3 |
+   3, -1, -1, -1,  1 |]"""
+
+[vars]
+on = { index = ["0..5", "0..5"], domain = "bool" }
+across = { index = ["0..5", "0..4"], domain = "bool" }
+down = { index = ["0..4", "0..5"], domain = "bool" }
+
+[[constraint]]
+name = "one loop along the grid lines"
+expr = 'grid_loop(on, across, down)'
+
+[[constraint]]
+name = "each clue counts the loop's steps around its cell"
+expr = """forall(i in 1..5, j in 1..5 where clue[i, j] >= 0)(
+  bool2int(across[i-1, j-1]) + bool2int(across[i, j-1]) + bool2int(down[i-1, j-1]) + bool2int(down[i-1, j]) = clue[i, j])"""
+
+[draw]
+rows = 5
+cols = 5
+
+[[draw.layer]]
+text = "clue"
+blank = -1
+
+[[draw.layer]]
+edges = ["across", "down"]
+"#;
+
+/// A 5 × 5 nurikabe with one solution (`count` says so): its clues on the
+/// rules of models/csp/nurikabe.toml, whose 10 × 10 puzzle takes a minute
+/// to fill and walk.
+fn nurikabe_5() -> String {
+    let rules = std::fs::read_to_string("models/csp/nurikabe.toml").unwrap();
+    let rules = &rules[rules.find("[vars]").unwrap()..];
+    format!(
+        "kind = \"csp\"\ntitle = \"Nurikabe 5x5\"\nshow = [\"island\"]\n\n[params]\nrows = 5\ncols = 5\nislands = 4\n\
+         clues = [[2, 2, 4], [2, 5, 1], [5, 2, 3], [5, 4, 1]]\n\n{rules}"
+    )
+}
+
+/// A server of the two small grids above, from a folder of their own.
+fn small_grids(config: Config) -> (tempfile::TempDir, Server) {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("slitherlink-5.toml"), SLITHERLINK_5).unwrap();
+    std::fs::write(folder.path().join("nurikabe-5.toml"), nurikabe_5()).unwrap();
+    let models = served(folder.path()).unwrap();
+    (folder, Server::new(models, Config { hosts: vec![HOST.into()], ..config }))
+}
+
 #[test]
 fn every_route_answers_on_every_kind() {
     // Generous: the other core may be busy.
-    let server = server(Config { timeout: Duration::from_secs(120), ..Config::default() });
+    let config = Config { timeout: Duration::from_secs(120), ..Config::default() };
+    let (_folder, grids) = small_grids(config.clone());
+    every_route(&grids, "slitherlink-5.toml", None);
+    every_route(&grids, "nurikabe-5.toml", None);
+    let server = server(config);
     every_route(&server, "csp/sudoku-17.toml", None);
-    every_route(&server, "csp/slitherlink.toml", None);
-    every_route(&server, "csp/nurikabe.toml", None);
     every_route(&server, "akh-vaquot.toml", None);
     every_route(&server, "tile-cover-end.toml", Some("L"));
     // Keys and doors: a hint is the next leg; a move into the edge is named.
@@ -174,4 +238,210 @@ fn live_sessions_are_capped_and_the_idle_one_dropped() {
     assert_eq!(server.live_sessions(), 2);
     refused(call(&server, "GET", &format!("/api/sessions/{}", first.as_str().unwrap()), ""), 404);
     ok(&server, "GET", &format!("/api/sessions/{}", second.as_str().unwrap()), json!({}));
+}
+
+#[test]
+fn a_new_puzzle_is_made_rated_and_played_from_its_seed() {
+    let server = server(Config { timeout: Duration::from_secs(120), ..Config::default() });
+    let body = json!({ "model": "csp/sudoku-17.toml", "seed": 5, "difficulty": [1, 2], "progress": "page-1" });
+    let opened = ok(&server, "POST", "/api/sessions", body.clone());
+    assert_eq!(opened["designable"], json!(true));
+    let made = &opened["generated"];
+    let text = made["model"].as_str().unwrap();
+    // One solution, counted afresh from the text the page can download.
+    let puzzle = crate::common::models::load_text(text);
+    assert_eq!(crate::common::models::count(puzzle.as_ref(), None), 1, "{text}");
+    let rated = made["rating"]["difficulty"]["largest"].as_u64().unwrap();
+    assert!((1..=2).contains(&rated), "{made}");
+    assert!(made["rating"]["text"].as_str().unwrap().starts_with(&format!("rated {rated} (")), "{made}");
+    // The session plays the new puzzle: its steps from no entry solve it
+    // with the rating given.
+    let name = opened["session"].as_str().unwrap();
+    let steps = ok(&server, "POST", &format!("/api/sessions/{name}/steps"), json!({}));
+    assert_eq!(steps["solved"], json!(true), "{steps}");
+    assert_eq!(steps["difficulty"], made["rating"]["difficulty"]);
+    // The same seed makes the same puzzle (a reload), with the entries sent.
+    let again = json!({ "model": "csp/sudoku-17.toml", "seed": 5, "difficulty": [1, 2], "entries": ["cell[1,1]=1"] });
+    let reopened = ok(&server, "POST", "/api/sessions", again);
+    assert_eq!(reopened["generated"]["model"], made["model"]);
+    assert_eq!(reopened["entries"], json!(["cell[1,1]=1"]));
+    // No run under the token once it is done.
+    assert_eq!(ok(&server, "GET", "/api/progress/page-1", json!({}))["running"], json!(false));
+}
+
+#[test]
+fn a_new_puzzle_shows_its_progress_and_stops_at_its_deadline() {
+    let server = server(Config { timeout: Duration::from_secs(3), ..Config::default() });
+    let seen = std::thread::scope(|scope| {
+        // A range no 10 × 10 slitherlink of these clues reaches in 3 s.
+        let body = json!({ "model": "csp/slitherlink.toml", "seed": 5, "difficulty": [9, 9], "progress": "slow" });
+        let (server, body) = (&server, body.to_string());
+        let run = scope.spawn(move || call(server, "POST", "/api/sessions", &body));
+        let mut seen = None;
+        while !run.is_finished() {
+            let progress = ok(server, "GET", "/api/progress/slow", json!({}));
+            if progress["running"] == json!(true) && progress["checks"].as_u64() > Some(0) {
+                seen = Some(progress);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let message = refused(run.join().unwrap(), 503);
+        assert!(message.contains("stopped by the deadline of 3.0 s"), "{message}");
+        seen
+    });
+    let seen = seen.expect("the run's progress while it ran");
+    assert!(seen["clues_left"].as_u64().unwrap() <= 100, "{seen}");
+    assert_eq!(server.live_sessions(), 0, "a puzzle not made opens no session");
+}
+
+#[test]
+fn a_new_puzzle_is_refused_where_the_model_has_no_designer_or_the_request_is_bad() {
+    let server = server(Config::default());
+    let plain = ok(&server, "POST", "/api/sessions", json!({ "model": "csp/nurikabe.toml" }));
+    assert_eq!(plain["designable"], json!(false));
+    assert!(plain.get("generated").is_none());
+    let open = |body: Value| call(&server, "POST", "/api/sessions", &body.to_string());
+    let message = refused(open(json!({ "model": "csp/nurikabe.toml", "seed": 1 })), 400);
+    assert!(message.contains("without a [design] table"), "{message}");
+    let sudoku = "csp/sudoku-17.toml";
+    assert!(refused(open(json!({ "model": sudoku, "seed": "x" })), 400).contains("expected a whole number"));
+    for range in [json!([3, 1]), json!([1]), json!("1..2"), json!([-1, 2])] {
+        let message = refused(open(json!({ "model": sudoku, "seed": 1, "difficulty": range })), 400);
+        assert!(message.contains("expected [LO, HI]"), "{message}");
+    }
+    for token in [json!("../x"), json!(""), json!(7), json!("x".repeat(33))] {
+        let message = refused(open(json!({ "model": sudoku, "seed": 1, "progress": token })), 400);
+        assert!(message.contains("letters, digits"), "{message}");
+    }
+    assert!(refused(call(&server, "GET", "/api/progress/a.b", ""), 400).contains("letters, digits"));
+    assert_eq!(server.live_sessions(), 1);
+}
+
+#[test]
+fn idle_sessions_are_dropped_on_a_timer() {
+    let config = Config { idle: Duration::from_millis(50), ..Config::default() };
+    let server = std::sync::Arc::new(server(config));
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml" }));
+    assert_eq!(server.live_sessions(), 1);
+    server.drop_idle_every(Duration::from_millis(10)).unwrap();
+    // No new page opens: only the timer can drop it. A minute allows for a
+    // busy machine; it takes a few ticks.
+    let started = std::time::Instant::now();
+    while server.live_sessions() > 0 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(server.live_sessions(), 0);
+    let name = opened["session"].as_str().unwrap();
+    assert!(refused(call(&server, "GET", &format!("/api/sessions/{name}"), ""), 404).contains("idle too long"));
+}
+
+#[test]
+fn a_slitherlinks_sides_are_clickable_edges_named_by_their_variables() {
+    let (_folder, grids) = small_grids(Config::default());
+    let opened = ok(&grids, "POST", "/api/sessions", json!({ "model": "slitherlink-5.toml" }));
+    let edges = opened["edges"].as_array().unwrap();
+    // 6 rows of 5 sides across, 5 rows of 6 sides down.
+    assert_eq!(edges.len(), 6 * 5 + 5 * 6, "{edges:?}");
+    let svg = opened["svg"].as_str().unwrap();
+    for edge in edges {
+        let (name, key) = (edge["name"].as_str().unwrap(), edge["key"].as_str().unwrap());
+        // The model's own indices: across[i, j] is the side from corner
+        // (i, j) to the right, down[i, j] the one from (i, j) downwards.
+        let (array, index) = name.trim_end_matches(']').split_once('[').unwrap();
+        assert_eq!(key, format!("side {} {array}", index.replace(',', " ")), "{edge}");
+        assert!(svg.contains(&format!("data-edge=\"{key}\"")), "{key}");
+        assert_eq!(edge["values"], json!([false, true]), "{edge}");
+    }
+    // An edge's entry is an entry like any other, and drawn as a line.
+    let name = opened["session"].as_str().unwrap();
+    assert!(!svg.contains("<path d=\"M0 0h1\""), "no side drawn yet");
+    let drawn = ok(&grids, "POST", &format!("/api/sessions/{name}/edit"), json!({ "enter": "across[0,0]=true" }));
+    assert_eq!(drawn["entries"], json!(["across[0,0]=true"]));
+    // The top side of the top left cell: a line from (0, 0) one cell right.
+    assert!(drawn["svg"].as_str().unwrap().contains("<path d=\"M0 0h1\""), "the side drawn");
+    // A puzzle with no lines to enter has no edge targets.
+    let server = server(Config::default());
+    let sudoku = ok(&server, "POST", "/api/sessions", json!({ "model": "csp/sudoku-17.toml" }));
+    assert_eq!(sudoku["edges"], json!([]));
+    assert!(!sudoku["svg"].as_str().unwrap().contains("data-edge"));
+}
+
+#[test]
+fn the_shrines_fans_are_drawn_turned_as_entered() {
+    let server = server(Config::default());
+    let labels = |view: &Value| view["svg"].as_str().unwrap().matches("\nF\n</text>").count();
+    let blank = ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml" }));
+    let fans = blank["cells"].as_array().unwrap().len();
+    assert_eq!(labels(&blank), fans, "every fan unturned");
+    let turned = json!({ "model": "akh-vaquot.toml", "entries": ["fan 2=left"] });
+    let turned = ok(&server, "POST", "/api/sessions", turned);
+    assert_eq!(labels(&turned), fans - 1, "fan 2 drawn as an arrow");
+    let arrows = |view: &Value| view["svg"].as_str().unwrap().matches("<polygon").count();
+    assert_eq!(arrows(&turned), arrows(&blank) + 1);
+    // Ruling a direction out turns no fan.
+    let ruled_out = json!({ "model": "akh-vaquot.toml", "entries": ["fan 2!=left"] });
+    assert_eq!(labels(&ok(&server, "POST", "/api/sessions", ruled_out)), fans);
+}
+
+/// `hint`'s report (but its counters), given the entries one by one or as
+/// the state file the page downloads.
+fn start_of(puzzle: &dyn somaria::puzzles::Puzzle, given: Vec<String>, file: Option<String>) -> Value {
+    use somaria::hints::PlanRequest;
+    let state_files = file.into_iter().map(|text| somaria::model::Source::from_text("state.json", text)).collect();
+    let request = PlanRequest { given, state_files, count_limit: 2, ..PlanRequest::default() };
+    let options = somaria::puzzles::SolveOptions::default();
+    let report = somaria::hints::hint(puzzle, &options, &request, somaria::report::steps::Reveal::Where).unwrap();
+    let mut report = serde_json::to_value(&report).unwrap();
+    // All but the counters and times.
+    report.as_object_mut().unwrap().remove("stats");
+    report
+}
+
+#[test]
+fn the_state_downloads_as_a_file_that_given_reads_back() {
+    let (_folder, grids) = small_grids(Config::default());
+    let server = server(Config::default());
+    // The entries in the file's order: by variable, then row by row.
+    let cases = [
+        (&server, "csp/sudoku-17.toml", vec!["cell[1,1]=1", "cell[2,3]=4", "cell[9,9]=7"]),
+        (&grids, "slitherlink-5.toml", vec!["across[0,0]=true", "across[5,4]=true", "down[2,3]=false"]),
+    ];
+    for (server, model, entries) in cases {
+        let opened = ok(server, "POST", "/api/sessions", json!({ "model": model, "entries": entries }));
+        let name = opened["session"].as_str().unwrap();
+        let state = ok(server, "POST", &format!("/api/sessions/{name}/state"), json!({}))["state"].clone();
+        assert!(state.is_object(), "{model}: {state}");
+        let path = match model {
+            "slitherlink-5.toml" => _folder.path().join(model),
+            _ => std::path::Path::new("models").join(model),
+        };
+        let puzzle = somaria::load_file(&path).unwrap();
+        let entries: Vec<String> = entries.iter().map(|e| e.to_string()).collect();
+        let from_file = start_of(puzzle.as_ref(), Vec::new(), Some(state.to_string()));
+        assert_eq!(from_file, start_of(puzzle.as_ref(), entries, None), "{model}: {state}");
+        assert_ne!(from_file, start_of(puzzle.as_ref(), Vec::new(), None), "{model}: the entries count");
+    }
+    // The shrine takes no state file: its state is null, and the page says
+    // to give the entries instead.
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "akh-vaquot.toml", "entries": ["fan 2=left"] }));
+    let name = opened["session"].as_str().unwrap();
+    assert_eq!(ok(&server, "POST", &format!("/api/sessions/{name}/state"), json!({}))["state"], Value::Null);
+}
+
+#[test]
+fn a_new_puzzle_is_stopped_when_the_page_moves_on() {
+    let server = server(Config { timeout: Duration::from_secs(600), ..Config::default() });
+    std::thread::scope(|scope| {
+        let body = json!({ "model": "csp/slitherlink.toml", "seed": 5, "difficulty": [9, 9], "progress": "moved-on" });
+        let (server, body) = (&server, body.to_string());
+        let run = scope.spawn(move || call(server, "POST", "/api/sessions", &body));
+        while ok(server, "GET", "/api/progress/moved-on", json!({}))["running"] != json!(true) {
+            assert!(!run.is_finished(), "the run ended before it was seen");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(ok(server, "DELETE", "/api/progress/moved-on", json!({}))["stopped"], json!(true));
+        let message = refused(run.join().unwrap(), 503);
+        assert!(message.contains("stopped by the page"), "{message}");
+    });
+    assert_eq!(ok(&server, "DELETE", "/api/progress/moved-on", json!({}))["stopped"], json!(false));
 }

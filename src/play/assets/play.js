@@ -1,19 +1,27 @@
 // The page: one session per page, its state kept in the address
-// (#model=NAME&e=ENTRY&e=ENTRY...), the board drawn by the server.
+// (#model=NAME&e=ENTRY&e=ENTRY..., with seed=N&lo=L&hi=H for a new puzzle,
+// which the server makes again from them), the board drawn by the server.
 const $ = (id) => document.getElementById(id);
 let session = null;
 let view = null;
 let selected = null;
 let walk = { steps: [], at: 0 };
 let pending = null;
+let made = null;
+let designable = false;
 
 function say(text, error = false) {
   $("status").textContent = text;
   $("status").classList.toggle("error", error);
 }
 
+let making = null;
+
 async function api(method, path, body) {
   if (pending) pending.abort();
+  // A new puzzle still being made is stopped on the server too.
+  if (making) fetch(`/api/progress/${making}`, { method: "DELETE" }).catch(() => {});
+  making = null;
   const control = new AbortController();
   pending = control;
   const options = { method, signal: control.signal, headers: {} };
@@ -33,12 +41,15 @@ async function api(method, path, body) {
 
 function state() {
   const params = new URLSearchParams(location.hash.slice(1));
-  return { model: params.get("model"), entries: params.getAll("e") };
+  const seed = params.get("seed");
+  const make = seed === null ? null : { seed: Number(seed), lo: Number(params.get("lo")), hi: Number(params.get("hi")) };
+  return { model: params.get("model"), entries: params.getAll("e"), make };
 }
 
 function save() {
   const params = new URLSearchParams();
   if (view.model) params.set("model", view.model);
+  if (made) for (const key of ["seed", "lo", "hi"]) params.set(key, made[key]);
   for (const e of view.entries) params.append("e", e);
   history.replaceState(null, "", "#" + params.toString());
 }
@@ -77,21 +88,34 @@ async function edit(body) {
   }
 }
 
+// Turns a thing of few values (a shade, a mark, a fan, a line) to its
+// next value, and past the last clears it; true when it has few values.
+async function turn(t) {
+  let values = t.values.map(text);
+  if (values.length > 4) return false;
+  // A line or a shade is drawn first, then ruled out (a cross), then cleared.
+  if (values.length === 2 && values.includes("true") && values.includes("false")) values = ["true", "false"];
+  const current = view.entries.find((e) => e.startsWith(t.name + "=") && !e.includes("!="));
+  const at = current ? values.indexOf(current.slice(t.name.length + 1)) : -1;
+  if (at + 1 < values.length) await edit({ enter: `${t.name}=${values[at + 1]}` });
+  else await edit({ clear: t.name });
+  return true;
+}
+
 async function clickCell(row, col) {
   selected = { row, col };
   const t = thing(row, col);
   if (!t) return show(view);
-  const values = t.values.map(text);
-  // A thing of few values (a shade, a mark, a fan) turns on click.
-  if (values.length <= 4) {
-    const current = view.entries.find((e) => e.startsWith(t.name + "=") && !e.includes("!="));
-    const at = current ? values.indexOf(current.slice(t.name.length + 1)) : -1;
-    if (at + 1 < values.length) await edit({ enter: `${t.name}=${values[at + 1]}` });
-    else await edit({ clear: t.name });
-  } else {
+  if (!(await turn(t))) {
     show(view);
-    say(`${t.name}: type a value (${values.join(", ")}); Backspace clears`);
+    say(`${t.name}: type a value (${t.values.map(text).join(", ")}); Backspace clears`);
   }
+}
+
+// A line along a side or between two cells: each click turns it.
+async function clickEdge(key) {
+  const t = (view.edges || []).find((e) => e.key === key);
+  if (t) await turn(t);
 }
 
 const MOVES = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" };
@@ -160,27 +184,108 @@ async function steps() {
   if (!answer) return;
   walk = { steps: answer.steps, at: 0 };
   say(`${answer.steps.length} steps; ${answer.text}`);
+  const d = answer.difficulty;
+  if (d && !made) $("rating").textContent = `Difficulty from here: rated ${d.largest} (${d.steps} steps, ${d.total} constraints in all)`;
   drawWalk();
 }
 
-async function open(model, entries) {
+// Polls the progress of the new puzzle made under `token` until `done`.
+function watch(token, done) {
+  const started = Date.now();
+  $("progress").hidden = false;
+  const tick = async () => {
+    if (done.now) return;
+    let line = `working… ${((Date.now() - started) / 1000).toFixed(0)} s`;
+    try {
+      const answer = await (await fetch(`/api/progress/${token}`)).json();
+      if (answer.running) line += ` · ${answer.checks} checks · ${answer.clues_left} clues left`;
+    } catch (e) {
+      // The next tick tries again; the request itself reports failures.
+    }
+    if (done.now) return;
+    $("progress-text").textContent = line;
+    setTimeout(tick, 250);
+  };
+  $("progress-text").textContent = "working…";
+  tick();
+}
+
+// Opens a session on `model` (or, with `make`, on a new puzzle made from
+// it), with `entries` entered; the page keeps its session on a failure.
+async function open(model, entries, make = null) {
+  const body = { entries };
+  if (model) body.model = model;
+  const done = { now: false };
+  if (make) {
+    const token = Math.random().toString(36).slice(2, 12);
+    Object.assign(body, { seed: make.seed, difficulty: [make.lo, make.hi], progress: token });
+    say("Making a new puzzle…");
+    watch(token, done);
+  }
   try {
-    const body = { entries };
-    if (model) body.model = model;
-    const opened = await api("POST", "/api/sessions", body);
+    const request = api("POST", "/api/sessions", body);
+    if (make) making = body.progress;
+    const opened = await request;
     session = opened.session;
+    made = opened.generated ? { ...make, model: opened.generated.model } : null;
+    designable = opened.designable;
     view = null;
     show(opened);
-    say("Click a cell, then type a value; ask for a hint when stuck.");
+    $("new-puzzle").hidden = !designable;
+    $("original").hidden = !made;
+    $("download-puzzle").hidden = !made;
+    $("rating").textContent = made ? `Difficulty: ${opened.generated.rating.text}` : "";
+    walk = { steps: [], at: 0 };
+    drawWalk();
+    say(made
+      ? `A new puzzle (seed ${make.seed}): ${opened.generated.clues} clues, one solution. Click a cell, then type a value.`
+      : "Click a cell, then type a value; ask for a hint when stuck.");
   } catch (e) {
-    say(e.message, true);
+    if (e.name !== "AbortError") say(e.message, true);
+  } finally {
+    if (make && making === body.progress) making = null;
+    done.now = true;
+    $("progress").hidden = true;
   }
+}
+
+// Hands `text` to the browser as a file named `name`.
+function download(name, text, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+// The entries as a state file for `--given FILE`, or, where the puzzle
+// takes none, the entries to pass one by one.
+async function downloadState() {
+  const answer = await question("state");
+  if (!answer) return;
+  const stem = view.model.replace(/^.*\//, "").replace(/\.toml$/, "");
+  if (answer.state === null) {
+    return say(`This puzzle takes no state file; give its entries: ${view.entries.map((e) => `--given '${e}'`).join(" ")}`);
+  }
+  download(`${stem}-state.json`, JSON.stringify(answer.state, null, 1) + "\n", "application/json");
+  say(`Saved ${stem}-state.json: somaria hint ${view.model} --given ${stem}-state.json`);
+}
+
+function newPuzzle() {
+  const lo = Number($("lo").value);
+  const hi = Number($("hi").value);
+  if (!(Number.isInteger(lo) && Number.isInteger(hi) && 0 <= lo && lo <= hi)) {
+    return say("Difficulty: expected whole numbers from 0 with from <= to", true);
+  }
+  return open(view.model, [], { seed: Math.floor(Math.random() * 2 ** 31), lo, hi });
 }
 
 async function start() {
   $("board").addEventListener("click", (event) => {
+    const edge = event.target.closest("[data-edge]");
     const target = event.target.closest("[data-row]");
-    if (target) clickCell(Number(target.dataset.row), Number(target.dataset.col));
+    if (edge) clickEdge(edge.dataset.edge);
+    else if (target) clickCell(Number(target.dataset.row), Number(target.dataset.col));
     $("board").focus();
   });
   document.addEventListener("keydown", key);
@@ -191,6 +296,13 @@ async function start() {
   $("clear").addEventListener("click", () => edit({ clear_all: true }));
   $("fill").addEventListener("click", fill);
   $("steps").addEventListener("click", steps);
+  $("generate").addEventListener("click", newPuzzle);
+  $("download-state").addEventListener("click", downloadState);
+  $("download-puzzle").addEventListener("click", () => {
+    const stem = view.model.replace(/^.*\//, "").replace(/\.toml$/, "");
+    download(`${stem}-${made.seed}.toml`, made.model, "application/toml");
+  });
+  $("original").addEventListener("click", () => { made = null; open(view.model, []); });
   $("prev").addEventListener("click", () => { walk.at = Math.max(0, walk.at - 1); drawWalk(); });
   $("next").addEventListener("click", () => { walk.at = Math.min(walk.steps.length - 1, walk.at + 1); drawWalk(); });
   let listing;
@@ -204,9 +316,13 @@ async function start() {
   if (listing.models.length > 1) {
     $("models-label").hidden = false;
     for (const name of listing.models) $("models").add(new Option(name, name, false, name === model));
-    $("models").addEventListener("change", () => open($("models").value, []));
+    $("models").addEventListener("change", () => { made = null; open($("models").value, []); });
   }
-  await open(model, saved.model === model ? saved.entries : []);
+  if (saved.make) {
+    $("lo").value = saved.make.lo;
+    $("hi").value = saved.make.hi;
+  }
+  await open(model, saved.model === model ? saved.entries : [], saved.model === model ? saved.make : null);
 }
 
 start();

@@ -674,6 +674,10 @@ impl crate::puzzles::Deducible for CspPuzzle {
         Some(state::entries(&self.model, solution))
     }
 
+    fn state_file(&self, known: &[super::Entry]) -> Option<serde_json::Value> {
+        Some(state::of_entries(&self.model, known))
+    }
+
     /// A state of play drawn by the table: the scalars the entries fix (a
     /// Boolean ruled out one way takes the other), the new entries' cells
     /// shaded, the sides a loop is known not to take crossed.

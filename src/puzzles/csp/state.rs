@@ -99,6 +99,40 @@ fn walk(
     Ok(())
 }
 
+/// The state file of the `known` entries, in the shape [`entries`] reads
+/// back: each shown variable nested as `solve` writes it, `null` where
+/// nothing is entered. An entry ruling a Boolean out states its other
+/// value; other entries ruling a value out state nothing.
+pub fn of_entries(model: &Model, known: &[crate::puzzles::Entry]) -> Value {
+    let mut members = serde_json::Map::new();
+    for &shown in &model.show {
+        let decl = &model.vars[shown];
+        let mut leaves = vec![Value::Null; decl.len];
+        for entry in known.iter().filter(|e| (decl.first..decl.first + decl.len).contains(&e.subject)) {
+            let value = match (entry.holds, decl.base) {
+                (true, _) => entry.value,
+                (false, Base::Bool) => 1 - entry.value,
+                (false, _) => continue,
+            };
+            leaves[entry.subject - decl.first] = match decl.base {
+                Base::Bool => Value::Bool(value != 0),
+                Base::Enum(_) => Value::String(model.value_name(decl.base, value)),
+                Base::Int | Base::Any => Value::from(value),
+            };
+        }
+        let dims: Vec<usize> = decl.index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
+        members.insert(decl.name.clone(), nested(&leaves, &dims));
+    }
+    Value::Object(members)
+}
+
+/// `leaves` (row-major) nested by `dims`.
+fn nested(leaves: &[Value], dims: &[usize]) -> Value {
+    let Some((&n, rest)) = dims.split_first() else { return leaves.first().cloned().unwrap_or(Value::Null) };
+    let stride: usize = rest.iter().product();
+    Value::Array((0..n).map(|k| nested(leaves.get(k * stride..).unwrap_or(&[]), rest)).collect())
+}
+
 fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",

@@ -541,6 +541,33 @@ impl crate::puzzles::Deducible for FanPuzzle {
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
         Ok(self.deduce(options, wanted)?.0)
     }
+
+    /// The grid with each fan whose direction is known drawn turned, with
+    /// its wind (an "F" where none is known yet); a step's fans shaded,
+    /// turned too when its values are shown. The entries are the
+    /// direction facts' (fan, direction index), as [`Self::direction_facts`]
+    /// numbers them.
+    fn state_picture(&self, state: &crate::puzzles::PlayState<'_>) -> Option<(Scene, text::Style)> {
+        let layout = self.layout.as_ref()?;
+        let mut arrows = vec![None; self.num_fans()];
+        let new = if state.new_shown { state.new } else { &[] };
+        for entry in state.known.iter().chain(new).filter(|e| e.holds) {
+            let dir = usize::try_from(entry.value).ok().and_then(|d| Dir::ALL.get(d));
+            if let (Some(arrow), Some(&dir)) = (arrows.get_mut(entry.subject), dir) {
+                *arrow = Some(dir);
+            }
+        }
+        let mut scene = self.scene(layout, &arrows, "F");
+        for entry in state.new {
+            if let Some(pos) = self.fan_places.get(entry.subject).copied().flatten() {
+                scene.set_ground(pos, Ground::Shaded(Tint::Highlight));
+            }
+        }
+        scene.outlines.extend(state.outlined.iter().copied());
+        scene.outlines.sort_unstable();
+        scene.outlines.dedup();
+        Some((scene, TEXT_STYLE))
+    }
 }
 
 /// How the fans' grid is drawn as text: the model's own symbols.
