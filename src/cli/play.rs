@@ -34,6 +34,10 @@ pub struct PlayArgs {
     /// Each request's deadline, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub timeout: f64,
+    /// The deadline of each model's difficulty rating, made in the background when a page opens it, in
+    /// seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub rating_timeout: f64,
     /// Stop a request when the process holds more than SIZE of memory, such as 512M or 2G [default: half of
     /// the machine's memory].
     #[arg(long, value_name = "SIZE", value_parser = memory::parse_size)]
@@ -54,6 +58,12 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     if !(args.timeout > 0.0 && args.timeout <= 31_536_000.0) {
         return Err(Failure::bad_input(format!("--timeout {}: expected seconds from 0.001 to 31536000", args.timeout)));
     }
+    if !(args.rating_timeout > 0.0 && args.rating_timeout <= 31_536_000.0) {
+        return Err(Failure::bad_input(format!(
+            "--rating-timeout {}: expected seconds from 0.001 to 31536000",
+            args.rating_timeout
+        )));
+    }
     let models = served(&args.model).map_err(|e| Failure::bad_input(e.to_string()))?;
     let listener = tiny_http::Server::http(SocketAddr::new(args.host, args.port))
         .map_err(|e| Failure::bad_input(format!("--host {} --port {}: cannot listen: {e}", args.host, args.port)))?;
@@ -72,6 +82,7 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
     }
     let config = Config {
         timeout: Duration::from_secs_f64(args.timeout),
+        rating_time: Duration::from_secs_f64(args.rating_timeout),
         memory: Some(args.memory_limit.unwrap_or_else(memory::default_cap)),
         max_sessions: args.sessions.max(1),
         hosts,

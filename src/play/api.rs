@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::session::{Session, Unanswered};
-use super::{Response, Server, generate};
+use super::{Response, Server, generate, rating};
 use crate::draw::Scene;
 use crate::hints::{EdgeThing, Edit, PlanRequest, Planner};
 use crate::puzzles::Error;
@@ -35,7 +35,7 @@ const FILES: &[(&str, &str, &str)] = &[
 ];
 
 /// The routes, for the message that names them.
-const ROUTES: &str = "GET /, GET /api/models, GET or DELETE /api/progress/TOKEN, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
+const ROUTES: &str = "GET /, GET /api/models, POST /api/ratings, GET or DELETE /api/progress/TOKEN, POST /api/sessions, GET or DELETE /api/sessions/ID, POST \
                       /api/sessions/ID/(edit|hint|check|fill|steps|state)";
 
 pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
@@ -49,6 +49,7 @@ pub(super) fn route(server: &Server, request: &Request<'_>) -> Response {
     let parts: Vec<&str> = path.split('/').collect();
     let answer = match (request.method, &parts[..]) {
         ("GET", ["", "api", "models"]) => Ok(models(server)),
+        ("POST", ["", "api", "ratings"]) => model_rating(server, request.body),
         ("GET", ["", "api", "progress", token]) => match generate::is_token(token) {
             true => Ok(server.runs.progress(token).unwrap_or_else(|| json!({ "running": false }))),
             false => Err(Response::error(400, format!("progress {token:?}: expected 1 to 32 letters, digits, - or _"))),
@@ -166,6 +167,23 @@ fn read_edit(body: &serde_json::Map<String, Value>) -> Result<Edited, Response> 
 fn models(server: &Server) -> Value {
     let names: Vec<&str> = server.models().iter().map(|m| m.name.as_str()).collect();
     json!({ "models": names })
+}
+
+/// The difficulty rating of the served `model` from its start, made in
+/// the background on the first ask: `{"running": true}` until then.
+fn model_rating(server: &Server, body: &[u8]) -> Result<Value, Response> {
+    let body = read_body(body)?;
+    let Some(Value::String(name)) = body.get("model") else {
+        return Err(Response::error(400, "model: expected the name of a model from GET /api/models"));
+    };
+    let served = server.served(name)?;
+    let puzzle = || crate::puzzles::load_file(&served.path).map(Arc::from).map_err(|e| e.to_string());
+    let limits = rating::Limits {
+        time: server.config.rating_time,
+        memory: server.config.memory,
+        options: server.config.options.clone(),
+    };
+    Ok(server.ratings.of(name, puzzle, limits))
 }
 
 /// A new session on a served model, or (given a `seed`) on a new puzzle

@@ -14,6 +14,7 @@
 
 mod api;
 mod generate;
+mod rating;
 pub mod session;
 
 use std::collections::HashMap;
@@ -31,6 +32,8 @@ pub use api::Request;
 pub struct Config {
     /// Each request's deadline.
     pub timeout: Duration,
+    /// The deadline of a model's difficulty rating, made in the background.
+    pub rating_time: Duration,
     /// The most bytes the process may hold while a question runs.
     pub memory: Option<u64>,
     /// The most live sessions; past it the one idle longest is dropped.
@@ -50,6 +53,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             timeout: Duration::from_secs(10),
+            rating_time: Duration::from_secs(60),
             memory: None,
             max_sessions: 16,
             idle: Duration::from_secs(30 * 60),
@@ -146,6 +150,8 @@ pub struct Server {
     names: Mutex<crate::rng::SplitMix64>,
     /// The new puzzles being made, for their progress.
     runs: generate::Runs,
+    /// The served models' difficulty ratings.
+    ratings: rating::Ratings,
 }
 
 impl Server {
@@ -160,6 +166,7 @@ impl Server {
             sessions: Mutex::new(HashMap::new()),
             names: Mutex::new(crate::rng::SplitMix64::new(seed)),
             runs: generate::Runs::default(),
+            ratings: rating::Ratings::default(),
         }
     }
 

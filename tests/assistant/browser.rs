@@ -172,6 +172,8 @@ async fn the_page_plays_in_chromium() {
     client.goto(&format!("{url}#model=csp%2Fsudoku-17.toml")).await.unwrap();
     client.refresh().await.unwrap();
     wait_for(&client, "#entries", "the board", |t| t.contains("No entries")).await;
+    // The puzzle's rating from its start, made in the background.
+    wait_for(&client, "#rating", "the puzzle's rating", |t| t.starts_with("Difficulty: rated")).await;
     cell(&client, (0, 0)).await.click().await.unwrap();
     wait_for(&client, "[role=status]", "the cell's prompt", |t| t.contains("type a value")).await;
     client.find(Locator::Css("#board")).await.unwrap().send_keys(&digit.to_string()).await.unwrap();

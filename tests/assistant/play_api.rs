@@ -445,3 +445,53 @@ fn a_new_puzzle_is_stopped_when_the_page_moves_on() {
     });
     assert_eq!(ok(&server, "DELETE", "/api/progress/moved-on", json!({}))["stopped"], json!(false));
 }
+
+/// The rating of `model` from the server, asked until it is made.
+fn rating_of(server: &Server, model: &str) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let answer = ok(server, "POST", "/api/ratings", json!({ "model": model }));
+        if answer.get("running").is_none() {
+            return answer;
+        }
+        // Not a timing check: a bound on a wait that would otherwise hang.
+        assert!(started.elapsed() < Duration::from_secs(600), "{model}: still being rated");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_models_rating_is_made_in_the_background_and_agrees_with_steps() {
+    let server = server(Config { rating_time: Duration::from_secs(300), ..Config::default() });
+    let first = ok(&server, "POST", "/api/ratings", json!({ "model": "csp/sudoku-17.toml" }));
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "csp/sudoku-17.toml" }));
+    // The player's session answers while the rating is made.
+    let hint = format!("/api/sessions/{}/hint", opened["session"].as_str().unwrap());
+    assert_eq!(ok(&server, "POST", &hint, json!({ "reveal": "where" }))["status"], "hint");
+    let rated = rating_of(&server, "csp/sudoku-17.toml");
+    assert!(first.get("running").is_some() || first == rated, "{first}");
+    // The same figures as `steps` on the command line.
+    let (code, steps) = crate::common::cli::run_json(&["steps", "models/csp/sudoku-17.toml"]);
+    assert_eq!(code, 0, "{steps}");
+    assert_eq!(rated["difficulty"], steps["difficulty"], "{rated}");
+    let d = &steps["difficulty"];
+    assert_eq!(
+        rated["text"],
+        format!("rated {} ({} steps, {} constraints in all)", d["largest"], d["steps"], d["total"])
+    );
+    // Made once: the next ask is answered at once, with the same rating.
+    assert_eq!(ok(&server, "POST", "/api/ratings", json!({ "model": "csp/sudoku-17.toml" })), rated);
+}
+
+#[test]
+fn a_rating_past_its_deadline_says_so_and_a_bad_ask_is_refused() {
+    let server = server(Config { rating_time: Duration::from_millis(1), ..Config::default() });
+    let rated = rating_of(&server, "csp/slitherlink-20x20.toml");
+    let text = rated["text"].as_str().unwrap();
+    assert!(text.starts_with("not rated: stopped by"), "{rated}");
+    assert!(rated.get("difficulty").is_none());
+    let message = refused(call(&server, "POST", "/api/ratings", &json!({ "model": "../Cargo.toml" }).to_string()), 404);
+    assert!(message.contains("no model is named"), "{message}");
+    let message = refused(call(&server, "POST", "/api/ratings", "{}"), 400);
+    assert!(message.contains("expected the name of a model"), "{message}");
+}

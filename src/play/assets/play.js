@@ -185,6 +185,7 @@ async function steps() {
   walk = { steps: answer.steps, at: 0 };
   say(`${answer.steps.length} steps; ${answer.text}`);
   const d = answer.difficulty;
+  if (d && !made) rating++;
   if (d && !made) $("rating").textContent = `Difficulty from here: rated ${d.largest} (${d.steps} steps, ${d.total} constraints in all)`;
   drawWalk();
 }
@@ -210,6 +211,37 @@ function watch(token, done) {
   tick();
 }
 
+// Shows the difficulty rating of the served `model` from its start, which
+// the server makes in the background: asked again each second until made,
+// and given up when the page opens another puzzle.
+let rating = 0;
+async function rate(model) {
+  const mine = ++rating;
+  $("rating").textContent = "Difficulty: being rated…";
+  while (mine === rating) {
+    try {
+      const response = await fetch("/api/ratings", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ model }),
+      });
+      const answer = await response.json();
+      if (mine !== rating) return;
+      if (!response.ok) {
+        $("rating").textContent = `Difficulty: ${answer.error}`;
+        return;
+      }
+      if (!answer.running) {
+        $("rating").textContent = `Difficulty: ${answer.text}`;
+        return;
+      }
+    } catch (e) {
+      // The next ask tries again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 // Opens a session on `model` (or, with `make`, on a new puzzle made from
 // it), with `entries` entered; the page keeps its session on a failure.
 async function open(model, entries, make = null) {
@@ -217,6 +249,9 @@ async function open(model, entries, make = null) {
   if (model) body.model = model;
   const done = { now: false };
   if (make) {
+    // The rating shown is the old puzzle's until the new one is made.
+    rating++;
+    $("rating").textContent = "";
     const token = Math.random().toString(36).slice(2, 12);
     Object.assign(body, { seed: make.seed, difficulty: [make.lo, make.hi], progress: token });
     say("Making a new puzzle…");
@@ -234,7 +269,11 @@ async function open(model, entries, make = null) {
     $("new-puzzle").hidden = !designable;
     $("original").hidden = !made;
     $("download-puzzle").hidden = !made;
-    $("rating").textContent = made ? `Difficulty: ${opened.generated.rating.text}` : "";
+    if (made) {
+      rating++;
+      $("rating").textContent = `Difficulty: ${opened.generated.rating.text}`;
+    }
+    else rate(opened.model);
     walk = { steps: [], at: 0 };
     drawWalk();
     say(made
