@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use somaria::limits::memory;
-use somaria::play::{Config, Request, Response, Server, served};
+use somaria::play::{Config, Request, Response, Server, served, served_url};
 use somaria::puzzles::SolveOptions;
 use somaria::solver::{Backend, SolverConfig};
 
@@ -20,7 +20,7 @@ use super::Failure;
 /// The arguments of `somaria play`.
 #[derive(clap::Args)]
 pub struct PlayArgs {
-    /// A model file, or a folder whose .toml models the page lists.
+    /// A model file, a folder whose .toml models the page lists, or a puzz.link URL.
     pub model: PathBuf,
     /// The port to listen on; 0 picks a free one.
     #[arg(long, default_value_t = 8080)]
@@ -64,7 +64,12 @@ pub fn run(args: PlayArgs) -> Result<u8, Failure> {
             args.rating_timeout
         )));
     }
-    let models = served(&args.model).map_err(|e| Failure::bad_input(e.to_string()))?;
+    let text = args.model.to_string_lossy();
+    let models = match somaria::genres::is_url(&text) {
+        true => served_url(&text),
+        false => served(&args.model),
+    };
+    let models = models.map_err(|e| Failure::bad_input(e.to_string()))?;
     let listener = tiny_http::Server::http(SocketAddr::new(args.host, args.port))
         .map_err(|e| Failure::bad_input(format!("--host {} --port {}: cannot listen: {e}", args.host, args.port)))?;
     let port = listener.server_addr().to_ip().map_or(args.port, |a| a.port());

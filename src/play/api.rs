@@ -177,7 +177,7 @@ fn model_rating(server: &Server, body: &[u8]) -> Result<Value, Response> {
         return Err(Response::error(400, "model: expected the name of a model from GET /api/models"));
     };
     let served = server.served(name)?;
-    let puzzle = || crate::puzzles::load_file(&served.path).map(Arc::from).map_err(|e| e.to_string());
+    let puzzle = || served.puzzle().map(Arc::from);
     let limits = rating::Limits {
         time: server.config.rating_time,
         memory: server.config.memory,
@@ -208,7 +208,7 @@ fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
         Some(seed) => Some(new_puzzle(server, &served, seed, &body)?),
     };
     let puzzle = match &made {
-        None => crate::puzzles::load_file(&served.path).map_err(|e| Response::error(400, e.to_string()))?,
+        None => served.puzzle().map_err(|e| Response::error(400, e))?,
         Some(made) => crate::generate::check::load(&model, &made.puzzle.model).map_err(refusal)?,
     };
     let (name, session) = server.open(&model, Arc::from(puzzle))?;
@@ -223,7 +223,7 @@ fn open(server: &Server, body: &[u8]) -> Result<Value, Response> {
     })?;
     view["session"] = json!(name);
     view["model"] = json!(model);
-    view["designable"] = json!(generate::designable(&served.path));
+    view["designable"] = json!(generate::designable(&served));
     if let Some(made) = made {
         let puzzle = &made.puzzle;
         view["generated"] = json!({
@@ -267,7 +267,7 @@ fn new_puzzle(
             return Err(Response::error(400, format!("progress {other}: expected 1 to 32 letters, digits, - or _")));
         }
     };
-    let wanted = generate::Wanted { name: &served.name, path: &served.path, seed, difficulty, token };
+    let wanted = generate::Wanted { served, seed, difficulty, token };
     generate::make(&server.runs, &wanted, &server.config.options, server.config.timeout, server.config.memory)
 }
 

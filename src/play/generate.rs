@@ -12,10 +12,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::Response;
+use super::{Response, Served};
 use crate::generate::{self, GenerateOptions, GenerateProgress, Generated};
 use crate::limits::memory;
-use crate::model::Source;
 use crate::puzzles::{self, Error, SolveOptions};
 use crate::solver::{SolverConfig, Stop};
 
@@ -93,9 +92,8 @@ pub(super) fn is_token(token: &str) -> bool {
 
 /// What the page asks for.
 pub(super) struct Wanted<'a> {
-    /// The served model's name and file.
-    pub name: &'a str,
-    pub path: &'a std::path::Path,
+    /// The served model.
+    pub served: &'a Served,
     pub seed: u64,
     /// The rating range, as `--difficulty LO..HI`.
     pub difficulty: Option<(usize, usize)>,
@@ -111,8 +109,8 @@ pub(super) struct Made {
 
 /// Whether the model at `path` has a designer, so the page offers New
 /// puzzle.
-pub(super) fn designable(path: &std::path::Path) -> bool {
-    Source::read(path).is_ok_and(|source| puzzles::designer(&source).is_ok())
+pub(super) fn designable(served: &Served) -> bool {
+    served.source().is_ok_and(|source| puzzles::designer(&source).is_ok())
 }
 
 /// One new puzzle from `wanted`, within `time` and `memory_cap`.
@@ -123,7 +121,7 @@ pub(super) fn make(
     time: Duration,
     memory_cap: Option<u64>,
 ) -> Result<Made, Response> {
-    let source = Source::read(wanted.path).map_err(|e| Response::error(400, e.to_string()))?;
+    let source = wanted.served.source().map_err(|e| Response::error(400, e))?;
     let designer = puzzles::designer(&source).map_err(|e| Response::error(400, e.to_string()))?;
     let stop = Stop::after(time);
     let generate = GenerateOptions {
@@ -151,7 +149,7 @@ pub(super) fn make(
             generate::generate(designer.as_ref(), &generate, progress)
         });
         let rated = made.and_then(|mut all| match all.pop() {
-            Some(Ok(puzzle)) => rating(wanted.name, &puzzle, &generate).map(|rating| Made { puzzle, rating }),
+            Some(Ok(puzzle)) => rating(&wanted.served.name, &puzzle, &generate).map(|rating| Made { puzzle, rating }),
             Some(Err(e)) => Err(e),
             None => Err(Error::Internal("generate made no puzzle and no error".into())),
         });

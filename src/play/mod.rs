@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::genres;
+use crate::model::Source;
 use crate::puzzles::{Error, SolveOptions};
 use session::Session;
 
@@ -95,10 +97,44 @@ impl Response {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Served {
     /// The name a page asks for it by: its path under the folder given,
-    /// with `/` between parts, or the file's name.
+    /// with `/` between parts, the file's name, or the URL.
     pub name: String,
-    /// The file.
-    pub path: PathBuf,
+    /// Where its text comes from.
+    pub origin: Origin,
+}
+
+/// Where a served model's text comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A model file, read at each open (so an edit shows on the next).
+    File(PathBuf),
+    /// A puzz.link URL: its genre's model with the URL's parameters.
+    Url(String),
+}
+
+impl Served {
+    /// The model's text.
+    pub fn source(&self) -> Result<Source, String> {
+        match &self.origin {
+            Origin::File(path) => Source::read(path).map_err(|e| e.to_string()),
+            Origin::Url(url) => {
+                let instance = genres::decode(url).map_err(|e| e.to_string())?;
+                genres::model_of(instance.as_ref()).map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    /// The puzzle: a model of any kind, or a genre's puzzle file.
+    pub fn puzzle(&self) -> Result<Box<dyn crate::puzzles::Puzzle>, String> {
+        Ok(genres::open_source(self.source()?).map_err(|e| e.to_string())?.puzzle)
+    }
+}
+
+/// The model of a puzz.link URL, served under the URL as its name; the
+/// URL's error when it does not decode.
+pub fn served_url(url: &str) -> Result<Vec<Served>, Error> {
+    genres::decode(url).map_err(|e| Error::BadRequest(e.to_string()))?;
+    Ok(vec![Served { name: url.to_string(), origin: Origin::Url(url.to_string()) }])
 }
 
 /// The models to serve from `path`: the file itself, or every `.toml`
@@ -107,7 +143,7 @@ pub fn served(path: &Path) -> Result<Vec<Served>, Error> {
     let cannot = |e: std::io::Error| Error::BadRequest(format!("{}: cannot read: {e}", path.display()));
     if !path.metadata().map_err(cannot)?.is_dir() {
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        return Ok(vec![Served { name, path: path.to_path_buf() }]);
+        return Ok(vec![Served { name, origin: Origin::File(path.to_path_buf()) }]);
     }
     let mut found = Vec::new();
     let mut folders = vec![path.to_path_buf()];
@@ -120,7 +156,7 @@ pub fn served(path: &Path) -> Result<Vec<Served>, Error> {
                 && let Ok(under) = file.strip_prefix(path)
             {
                 let parts: Vec<String> = under.components().map(|c| c.as_os_str().to_string_lossy().into()).collect();
-                found.push(Served { name: parts.join("/"), path: file });
+                found.push(Served { name: parts.join("/"), origin: Origin::File(file) });
             }
         }
     }

@@ -495,3 +495,35 @@ fn a_rating_past_its_deadline_says_so_and_a_bad_ask_is_refused() {
     let message = refused(call(&server, "POST", "/api/ratings", "{}"), 400);
     assert!(message.contains("expected the name of a model"), "{message}");
 }
+
+#[test]
+fn a_puzzlink_url_is_served_and_its_loop_entered_step_by_step() {
+    // A 4 × 4 masyu with one solution, the loop round the border.
+    let url = "https://puzz.link/p?mashu/4/4/j0100i";
+    let models = somaria::play::served_url(url).unwrap();
+    let server = Server::new(models, Config { hosts: vec![HOST.into()], ..Config::default() });
+    assert_eq!(ok(&server, "GET", "/api/models", json!({}))["models"], json!([url]));
+    let opened = ok(&server, "POST", "/api/sessions", json!({}));
+    let name = opened["session"].as_str().unwrap().to_string();
+    // Its steps between cell centres are the places a click enters.
+    let edges = opened["edges"].as_array().unwrap();
+    assert_eq!(edges.len(), 4 * 3 + 3 * 4, "{edges:?}");
+    let svg = opened["svg"].as_str().unwrap();
+    for edge in edges {
+        let key = edge["key"].as_str().unwrap();
+        assert!(key.starts_with("step ") && svg.contains(&format!("data-edge=\"{key}\"")), "{edge}");
+    }
+    let top_left = edges.iter().find(|e| e["key"] == "step 0 0 across").unwrap()["name"].as_str().unwrap();
+    let entered = format!("{top_left}=true");
+    let drawn = ok(&server, "POST", &format!("/api/sessions/{name}/edit"), json!({ "enter": entered }));
+    assert_ne!(drawn["svg"], opened["svg"], "the step drawn");
+    let hint = ok(&server, "POST", &format!("/api/sessions/{name}/hint"), json!({ "reveal": "what" }));
+    assert_eq!(hint["status"], "hint", "{hint}");
+    let steps = ok(&server, "POST", &format!("/api/sessions/{name}/steps"), json!({}));
+    assert_eq!(steps["solved"], json!(true), "{steps}");
+    // A URL that does not decode is refused with what was found.
+    let message = somaria::play::served_url("https://puzz.link/p?mashu/4/x").unwrap_err().to_string();
+    assert!(message.contains("expected"), "{message}");
+    // The rating is made from the URL too.
+    assert!(rating_of(&server, url)["text"].as_str().unwrap().starts_with("rated"));
+}

@@ -221,3 +221,11 @@ fn wrong_types_and_huge_numbers_are_named_in_the_models_words() {
         }
     }
 }
+
+#[test]
+fn play_refuses_a_url_that_does_not_decode_before_it_listens() {
+    let out = somaria().args(["play", "https://puzz.link/p?mashu/4/x", "--port", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("expected") && !message.contains("serving"), "{message}");
+}
