@@ -58,7 +58,8 @@ function show(next) {
   const model = view && view.model;
   view = next;
   if (!view.model) view.model = model;
-  $("title").textContent = `${view.title || view.model} (${view.kind})`;
+  // The title alone: the kind (csp, fans, ...) is the modeller's word, not the player's.
+  $("title").textContent = view.title || view.model;
   $("board").innerHTML = view.svg;
   $("entries").textContent = view.entries.length ? "Entries: " + view.entries.join("; ") : "No entries yet.";
   $("undo").disabled = !view.undo;
