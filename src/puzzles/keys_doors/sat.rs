@@ -288,6 +288,21 @@ impl<'b> Planner<'b> {
     fn extend(&mut self) {
         let t = self.at.len() - 1;
         let next = t + 1;
+        let moves = self.new_moves(next);
+        let at = self.new_positions(next);
+        self.add_moves(t, &at, &moves);
+        self.add_doors(next, &at);
+        let held = self.add_keys(t, &at);
+        let goal = self.add_goal(t, &held);
+        self.at.push(at);
+        self.moves.push(moves);
+        self.held.push(held);
+        self.goal.push(goal);
+    }
+
+    /// With several walkers, which one makes step `next` (exactly one);
+    /// with one, nothing: it always moves.
+    fn new_moves(&mut self, next: usize) -> Vec<Var> {
         let several = self.walkers() > 1;
         let mut moves = Vec::new();
         if several {
@@ -300,6 +315,13 @@ impl<'b> Planner<'b> {
             let lits: Vec<Lit> = moves.iter().map(|v| v.pos()).collect();
             card::exactly_one(&mut self.formula, &lits);
         }
+        moves
+    }
+
+    /// Each walker's cell after step `next`: a variable per cell it may
+    /// be on, exactly one of them true.
+    fn new_positions(&mut self, next: usize) -> Vec<Vec<Option<Var>>> {
+        let several = self.walkers() > 1;
         let mut at = Vec::new();
         for walker in 0..self.walkers() {
             let mut cells = vec![None; self.cells.len()];
@@ -320,6 +342,13 @@ impl<'b> Planner<'b> {
             at.push(cells);
         }
 
+        at
+    }
+
+    /// A moving walker goes from its cell at step `t` to an open
+    /// neighbour; a walker not chosen stays put.
+    fn add_moves(&mut self, t: usize, at: &[Vec<Option<Var>>], moves: &[Var]) {
+        let next = t + 1;
         for (walker, now) in at.iter().enumerate() {
             // With one walker it always moves; with several, only when chosen.
             let moving: Vec<Lit> = moves.get(walker).map(|m| vec![m.neg()]).unwrap_or_default();
@@ -357,16 +386,25 @@ impl<'b> Planner<'b> {
                 }
             }
         }
+    }
 
+    /// A door's cell is entered only with its key held.
+    fn add_doors(&mut self, next: usize, at: &[Vec<Option<Var>>]) {
+        let t = next - 1;
         self.formula.cnf_mut().open_group(format!("step {next}: a door is entered only with its key"), None);
-        for now in &at {
+        for now in at {
             for (&cell, &after) in self.cells.iter().zip(now) {
                 if let (Access::Door(key), Some(after)) = (self.board.access(cell), after) {
                     self.formula.add_clause(&[after.neg(), self.held[t][key as usize].pos()]);
                 }
             }
         }
+    }
 
+    /// Which keys are held after step `t + 1`: those held before, and
+    /// those whose cell a walker is on.
+    fn add_keys(&mut self, t: usize, at: &[Vec<Option<Var>>]) -> Vec<Var> {
+        let next = t + 1;
         let held = self.new_held(next);
         self.formula.cnf_mut().open_group(format!("step {next}: a key is held once its cell has been entered"), None);
         for (key, &is) in held.iter().enumerate() {
@@ -384,22 +422,26 @@ impl<'b> Planner<'b> {
             self.formula.add_clause(&clause);
         }
 
+        held
+    }
+
+    /// Whether the route ends after step `t + 1`: every key held, and not
+    /// one step earlier.
+    fn add_goal(&mut self, t: usize, held: &[Var]) -> Var {
+        let next = t + 1;
         let goal = self.formula.new_var();
         self.formula.cnf_mut().name_var(goal, format!("the route ends after step {next}"));
         self.formula
             .cnf_mut()
             .open_group(format!("goal at step {next}: every key is held, and was not one step earlier"), None);
-        for var in &held {
+        for var in held {
             self.formula.add_clause(&[goal.neg(), var.pos()]);
         }
         let mut missing_before = vec![goal.neg()];
         missing_before.extend(self.held[t].iter().map(|v| v.neg()));
         self.formula.add_clause(&missing_before);
 
-        self.at.push(at);
-        self.moves.push(moves);
-        self.held.push(held);
-        self.goal.push(goal);
+        goal
     }
 
     fn new_held(&mut self, step: usize) -> Vec<Var> {

@@ -186,161 +186,12 @@ impl<'b> OrderModel<'b> {
         cnf.open_group("a constant", None);
         cnf.add_clause(&[truth_var.pos()]);
         let truth = truth_var.pos();
-        let keys = board.num_keys();
-        let nodes = legs.num_walkers() + keys;
-        let letter = |key: usize| board.key_letters()[key];
-        let node_name = |node: usize| match node.checked_sub(legs.num_walkers()) {
-            Some(key) => format!("key '{}'", letter(key)),
-            None => format!("walker {node}'s start"),
-        };
-
         let (alive, before) = forced_order(board, &legs);
-        let mut ways = Vec::new();
-        let mut pred = vec![vec![None; keys]; nodes];
-        for (from, row) in pred.iter_mut().enumerate() {
-            for (key, slot) in row.iter_mut().enumerate() {
-                let options: Vec<Leg> = alive[from][key].clone();
-                if options.is_empty() {
-                    continue;
-                }
-                let p = cnf.new_var();
-                cnf.name_var(p, format!("{} is reached from {}", node_name(legs.key_node(key)), node_name(from)));
-                *slot = Some(p);
-                for (j, leg) in options.iter().enumerate() {
-                    let var = cnf.new_var();
-                    let name = format!("way {j} ({} steps) from {} to key '{}'", leg.len, node_name(from), letter(key));
-                    cnf.name_var(var, name);
-                    ways.push(Way { from, key, len: leg.len, needs: leg.needs, var });
-                }
-            }
-        }
-        let mut rank: Vec<Vec<Lit>> = Vec::with_capacity(keys);
-        for key in 0..keys {
-            let mut lits = vec![truth, truth];
-            for i in 2..=keys {
-                let var = cnf.new_var();
-                cnf.name_var(var, format!("key '{}' is collected {i}th or later", letter(key)));
-                lits.push(var.pos());
-            }
-            lits.push(!truth);
-            rank.push(lits);
-        }
-
-        cnf.open_group("the order of collection is a permutation", None);
-        for lits in &rank {
-            for i in 2..keys {
-                cnf.add_clause(&[!lits[i + 1], lits[i]]);
-            }
-        }
-        for i in 1..=keys {
-            let mut someone = Vec::with_capacity(keys);
-            for lits in &rank {
-                let place = cnf.new_var();
-                cnf.add_clause(&[place.neg(), lits[i]]);
-                cnf.add_clause(&[place.neg(), !lits[i + 1]]);
-                someone.push(place.pos());
-            }
-            cnf.add_clause(&someone);
-        }
-
-        cnf.open_group("each key is reached by exactly one leg", None);
-        for key in 0..keys {
-            let into: Vec<Lit> = ways.iter().filter(|w| w.key == key).map(|w| w.var.pos()).collect();
-            card::exactly_one(&mut cnf, &into);
-        }
-        cnf.open_group("a leg is a way between its ends", None);
-        for (from, row) in pred.iter().enumerate() {
-            for (key, p) in row.iter().enumerate() {
-                let Some(p) = p else { continue };
-                let mut clause = vec![p.neg()];
-                for way in ways.iter().filter(|w| w.from == from && w.key == key) {
-                    cnf.add_clause(&[way.var.neg(), p.pos()]);
-                    clause.push(way.var.pos());
-                }
-                cnf.add_clause(&clause);
-            }
-        }
-        cnf.open_group("each walker's start and each key begin at most one leg", None);
-        for row in &pred {
-            let out: Vec<Lit> = row.iter().flatten().map(|p| p.pos()).collect();
-            card::at_most_one(&mut cnf, &out);
-        }
-        cnf.open_group("a leg from a key comes after that key", None);
-        for from_key in 0..keys {
-            for (key, p) in pred[legs.key_node(from_key)].iter().enumerate() {
-                if let Some(p) = p {
-                    precede(&mut cnf, p.pos(), &rank[from_key], &rank[key]);
-                }
-            }
-        }
-        cnf.open_group("keys that every way into a key needs come before it (implied, stated for propagation)", None);
-        for (key, &needed) in before.iter().enumerate() {
-            for earlier in (0..keys).filter(|&d| needed & (1 << d) != 0) {
-                precede(&mut cnf, truth, &rank[earlier], &rank[key]);
-            }
-        }
-        if legs.num_walkers() == 1 {
-            cnf.open_group("one walker: a leg joins keys of consecutive ranks (implied)", None);
-            for (from, row) in pred.iter().enumerate() {
-                for (key, p) in row.iter().enumerate() {
-                    let Some(p) = p else { continue };
-                    match from.checked_sub(1) {
-                        None => cnf.add_clause(&[p.neg(), !rank[key][2]]),
-                        Some(from_key) => {
-                            for i in 1..keys {
-                                cnf.add_clause(&[p.neg(), !rank[key][i + 2], rank[from_key][i + 1]]);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        cnf.open_group("a door's key is collected before any leg through that door", None);
-        for way in &ways {
-            for needed in (0..keys).filter(|&d| way.needs & (1 << d) != 0) {
-                precede(&mut cnf, way.var.pos(), &rank[needed], &rank[way.key]);
-            }
-        }
-
-        let floor_of = |key: usize| ways.iter().filter(|w| w.key == key).map(|w| w.len).min();
-        let floor: u64 = (0..keys).map(|k| u64::from(floor_of(k).unwrap_or(0))).sum();
-        let greedy = heuristic::greedy(board, &legs);
-        let plan = CutPlan::new(board, legs.num_walkers(), &ways, &pred, &rank, &before)?;
-        // The bound over bridges when its floor is close to an improved
-        // route, as on mazes; otherwise the greedy route and a bound over
-        // whole legs, whose floor is far below the optimum.
-        let improved = greedy.clone().map(|order| heuristic::improve(&legs, order));
-        let cuts_fit = match (&plan, &improved) {
-            (Some(plan), Some(order)) => {
-                order.total - plan.floor.min(order.total) <= order.total / NEAR_FLOOR
-                    && plan.size(order.total) <= UNARY_LIMIT
-            }
-            _ => false,
-        };
-        let chosen = objective.or(cuts_fit.then_some(Objective::Cuts));
-        let heuristic = if chosen == Some(Objective::Cuts) { improved } else { greedy };
-        let bound = match &heuristic {
-            None => Bound::None,
-            Some(order) => {
-                let first = order.total;
-                let cutoff = first - floor + 1;
-                let excess = |way: &Way| u64::from(way.len - floor_of(way.key).expect("a way into the key"));
-                let unary_size: u64 = (0..keys)
-                    .map(|k| ways.iter().filter(|w| w.key == k).map(excess).max().unwrap_or(0).min(cutoff))
-                    .sum::<u64>()
-                    * cutoff;
-                let by_size = if unary_size <= UNARY_LIMIT { Objective::Unary } else { Objective::Binary };
-                cnf.open_group(format!("the total is at most {first} steps, the heuristic route's length"), None);
-                match (chosen.unwrap_or(by_size), plan) {
-                    (Objective::Cuts, Some(plan)) => plan.encode(&mut cnf, first)?,
-                    (Objective::Cuts, None) => {
-                        return Err(Error::Internal("the bound over bridges is for one walker".into()));
-                    }
-                    (Objective::Unary, _) => unary_bound(&mut cnf, &ways, keys, cutoff, excess),
-                    (Objective::Binary, _) => binary_bound(&mut cnf, &ways, keys, truth, excess),
-                }
-            }
-        };
+        let (ways, pred) = new_ways(&mut cnf, board, &legs, &alive);
+        let rank = new_ranks(&mut cnf, board, truth);
+        let vars = OrderVars { ways: &ways, pred: &pred, rank: &rank, before: &before, truth };
+        add_order(&mut cnf, &legs, &vars);
+        let (floor, heuristic, bound) = choose_bound(&mut cnf, board, &legs, objective, &vars)?;
         let solver = config.new_solver(&cnf, progress);
         Ok(OrderModel {
             board,
@@ -667,6 +518,207 @@ impl<'b> OrderModel<'b> {
         }
         Ok(moves)
     }
+}
+/// The name of a node of the leg graph: a walker's start or a key.
+fn node_name(board: &Board, legs: &Legs, node: usize) -> String {
+    match node.checked_sub(legs.num_walkers()) {
+        Some(key) => format!("key '{}'", board.key_letters()[key]),
+        None => format!("walker {node}'s start"),
+    }
+}
+
+/// A variable per way into each key from each node (`ways`), and per
+/// pair of nodes that a leg may join (`pred[from][key]`).
+fn new_ways(cnf: &mut Cnf, board: &Board, legs: &Legs, alive: &[Vec<Vec<Leg>>]) -> (Vec<Way>, Vec<Vec<Option<Var>>>) {
+    let keys = board.num_keys();
+    let nodes = legs.num_walkers() + keys;
+    let letter = |key: usize| board.key_letters()[key];
+    let node_name = |node: usize| node_name(board, legs, node);
+    let mut ways = Vec::new();
+    let mut pred = vec![vec![None; keys]; nodes];
+    for (from, row) in pred.iter_mut().enumerate() {
+        for (key, slot) in row.iter_mut().enumerate() {
+            let options: Vec<Leg> = alive[from][key].clone();
+            if options.is_empty() {
+                continue;
+            }
+            let p = cnf.new_var();
+            cnf.name_var(p, format!("{} is reached from {}", node_name(legs.key_node(key)), node_name(from)));
+            *slot = Some(p);
+            for (j, leg) in options.iter().enumerate() {
+                let var = cnf.new_var();
+                let name = format!("way {j} ({} steps) from {} to key '{}'", leg.len, node_name(from), letter(key));
+                cnf.name_var(var, name);
+                ways.push(Way { from, key, len: leg.len, needs: leg.needs, var });
+            }
+        }
+    }
+    (ways, pred)
+}
+
+/// Each key's rank in the order of collection, in unary (`rank[key][i]`:
+/// collected i-th or later), with the clauses that make it a permutation.
+fn new_ranks(cnf: &mut Cnf, board: &Board, truth: Lit) -> Vec<Vec<Lit>> {
+    let keys = board.num_keys();
+    let letter = |key: usize| board.key_letters()[key];
+    let mut rank: Vec<Vec<Lit>> = Vec::with_capacity(keys);
+    for key in 0..keys {
+        let mut lits = vec![truth, truth];
+        for i in 2..=keys {
+            let var = cnf.new_var();
+            cnf.name_var(var, format!("key '{}' is collected {i}th or later", letter(key)));
+            lits.push(var.pos());
+        }
+        lits.push(!truth);
+        rank.push(lits);
+    }
+
+    cnf.open_group("the order of collection is a permutation", None);
+    for lits in &rank {
+        for i in 2..keys {
+            cnf.add_clause(&[!lits[i + 1], lits[i]]);
+        }
+    }
+    for i in 1..=keys {
+        let mut someone = Vec::with_capacity(keys);
+        for lits in &rank {
+            let place = cnf.new_var();
+            cnf.add_clause(&[place.neg(), lits[i]]);
+            cnf.add_clause(&[place.neg(), !lits[i + 1]]);
+            someone.push(place.pos());
+        }
+        cnf.add_clause(&someone);
+    }
+
+    rank
+}
+
+/// The variables of the order model, for the clauses between them.
+struct OrderVars<'a> {
+    ways: &'a [Way],
+    pred: &'a [Vec<Option<Var>>],
+    rank: &'a [Vec<Lit>],
+    before: &'a [KeySet],
+    truth: Lit,
+}
+
+/// The clauses that make the legs one route per walker in the order of
+/// the ranks, doors after their keys.
+fn add_order(cnf: &mut Cnf, legs: &Legs, order: &OrderVars<'_>) {
+    let OrderVars { ways, pred, rank, before, truth } = *order;
+    let keys = rank.len();
+    cnf.open_group("each key is reached by exactly one leg", None);
+    for key in 0..keys {
+        let into: Vec<Lit> = ways.iter().filter(|w| w.key == key).map(|w| w.var.pos()).collect();
+        card::exactly_one(cnf, &into);
+    }
+    cnf.open_group("a leg is a way between its ends", None);
+    for (from, row) in pred.iter().enumerate() {
+        for (key, p) in row.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let mut clause = vec![p.neg()];
+            for way in ways.iter().filter(|w| w.from == from && w.key == key) {
+                cnf.add_clause(&[way.var.neg(), p.pos()]);
+                clause.push(way.var.pos());
+            }
+            cnf.add_clause(&clause);
+        }
+    }
+    cnf.open_group("each walker's start and each key begin at most one leg", None);
+    for row in pred {
+        let out: Vec<Lit> = row.iter().flatten().map(|p| p.pos()).collect();
+        card::at_most_one(cnf, &out);
+    }
+    cnf.open_group("a leg from a key comes after that key", None);
+    for from_key in 0..keys {
+        for (key, p) in pred[legs.key_node(from_key)].iter().enumerate() {
+            if let Some(p) = p {
+                precede(cnf, p.pos(), &rank[from_key], &rank[key]);
+            }
+        }
+    }
+    cnf.open_group("keys that every way into a key needs come before it (implied, stated for propagation)", None);
+    for (key, &needed) in before.iter().enumerate() {
+        for earlier in (0..keys).filter(|&d| needed & (1 << d) != 0) {
+            precede(cnf, truth, &rank[earlier], &rank[key]);
+        }
+    }
+    if legs.num_walkers() == 1 {
+        cnf.open_group("one walker: a leg joins keys of consecutive ranks (implied)", None);
+        for (from, row) in pred.iter().enumerate() {
+            for (key, p) in row.iter().enumerate() {
+                let Some(p) = p else { continue };
+                match from.checked_sub(1) {
+                    None => cnf.add_clause(&[p.neg(), !rank[key][2]]),
+                    Some(from_key) => {
+                        for i in 1..keys {
+                            cnf.add_clause(&[p.neg(), !rank[key][i + 2], rank[from_key][i + 1]]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    cnf.open_group("a door's key is collected before any leg through that door", None);
+    for way in ways {
+        for needed in (0..keys).filter(|&d| way.needs & (1 << d) != 0) {
+            precede(cnf, way.var.pos(), &rank[needed], &rank[way.key]);
+        }
+    }
+}
+
+/// The bound on the total from the heuristic route, in the objective
+/// encoding asked for or chosen by size: the floor of the total, the
+/// heuristic route, and the bound.
+fn choose_bound(
+    cnf: &mut Cnf,
+    board: &Board,
+    legs: &Legs,
+    objective: Option<Objective>,
+    order: &OrderVars<'_>,
+) -> Result<(u64, Option<Order>, Bound), Error> {
+    let OrderVars { ways, pred, rank, before, truth } = *order;
+    let keys = rank.len();
+    let floor_of = |key: usize| ways.iter().filter(|w| w.key == key).map(|w| w.len).min();
+    let floor: u64 = (0..keys).map(|k| u64::from(floor_of(k).unwrap_or(0))).sum();
+    let greedy = heuristic::greedy(board, &legs);
+    let plan = CutPlan::new(board, legs.num_walkers(), &ways, &pred, &rank, &before)?;
+    // The bound over bridges when its floor is close to an improved
+    // route, as on mazes; otherwise the greedy route and a bound over
+    // whole legs, whose floor is far below the optimum.
+    let improved = greedy.clone().map(|order| heuristic::improve(&legs, order));
+    let cuts_fit = match (&plan, &improved) {
+        (Some(plan), Some(order)) => {
+            order.total - plan.floor.min(order.total) <= order.total / NEAR_FLOOR
+                && plan.size(order.total) <= UNARY_LIMIT
+        }
+        _ => false,
+    };
+    let chosen = objective.or(cuts_fit.then_some(Objective::Cuts));
+    let heuristic = if chosen == Some(Objective::Cuts) { improved } else { greedy };
+    let bound = match &heuristic {
+        None => Bound::None,
+        Some(order) => {
+            let first = order.total;
+            let cutoff = first - floor + 1;
+            let excess = |way: &Way| u64::from(way.len - floor_of(way.key).expect("a way into the key"));
+            let unary_size: u64 = (0..keys)
+                .map(|k| ways.iter().filter(|w| w.key == k).map(excess).max().unwrap_or(0).min(cutoff))
+                .sum::<u64>()
+                * cutoff;
+            let by_size = if unary_size <= UNARY_LIMIT { Objective::Unary } else { Objective::Binary };
+            cnf.open_group(format!("the total is at most {first} steps, the heuristic route's length"), None);
+            match (chosen.unwrap_or(by_size), plan) {
+                (Objective::Cuts, Some(plan)) => plan.encode(cnf, first)?,
+                (Objective::Cuts, None) => {
+                    return Err(Error::Internal("the bound over bridges is for one walker".into()));
+                }
+                (Objective::Unary, _) => unary_bound(cnf, ways, keys, cutoff, excess),
+                (Objective::Binary, _) => binary_bound(cnf, ways, keys, truth, excess),
+            }
+        }
+    };
+    Ok((floor, heuristic, bound))
 }
 
 /// The legs the model is built on: direct legs (which walk over no key they

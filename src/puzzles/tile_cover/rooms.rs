@@ -159,10 +159,34 @@ fn generate_scattered_room(size: usize, wall_percent: f64, seed: u64, prune_dead
         wall[order[i]] = true;
     }
     let open: Vec<usize> = (0..cells).filter(|&i| !wall[i]).collect();
-    let start = open[rng.below(open.len())];
-    let colour = |i: usize| (i / size + i % size) % 2 == (start / size + start % size) % 2;
-    let neighbours = |i: usize| {
-        let (r, c) = (i / size, i % size);
+    let room = Square { size, start: open[rng.below(open.len())] };
+    room.cut_to_region(&mut wall);
+    if prune_dead_ends {
+        room.prune_dead_ends(&mut wall);
+    }
+    room.balance_colours(&mut wall, &mut rng);
+    room.text(&wall)
+}
+
+/// A square room of `size` × `size` cells, row by row, walked from `start`.
+struct Square {
+    size: usize,
+    start: usize,
+}
+
+impl Square {
+    fn cells(&self) -> usize {
+        self.size * self.size
+    }
+
+    /// Whether cell `i` has the start's colour on a chessboard.
+    fn colour(&self, i: usize) -> bool {
+        let size = self.size;
+        (i / size + i % size) % 2 == (self.start / size + self.start % size) % 2
+    }
+
+    fn neighbours(&self, i: usize) -> Vec<usize> {
+        let (size, r, c) = (self.size, i / self.size, i % self.size);
         let mut list = Vec::with_capacity(4);
         if r > 0 {
             list.push(i - size);
@@ -177,14 +201,15 @@ fn generate_scattered_room(size: usize, wall_percent: f64, seed: u64, prune_dead
             list.push(i + 1);
         }
         list
-    };
-    // The cells the start reaches, given the walls.
-    let region = |wall: &[bool]| -> Vec<bool> {
-        let mut seen = vec![false; cells];
-        seen[start] = true;
-        let mut stack = vec![start];
+    }
+
+    /// The cells the start reaches, given the walls.
+    fn region(&self, wall: &[bool]) -> Vec<bool> {
+        let mut seen = vec![false; self.cells()];
+        seen[self.start] = true;
+        let mut stack = vec![self.start];
         while let Some(i) = stack.pop() {
-            for n in neighbours(i) {
+            for n in self.neighbours(i) {
                 if !wall[n] && !seen[n] {
                     seen[n] = true;
                     stack.push(n);
@@ -192,67 +217,82 @@ fn generate_scattered_room(size: usize, wall_percent: f64, seed: u64, prune_dead
             }
         }
         seen
-    };
-    let cut_to_region = |wall: &mut Vec<bool>| {
-        let seen = region(wall);
-        for i in 0..cells {
-            wall[i] = !seen[i];
+    }
+
+    /// Walls every cell the start does not reach.
+    fn cut_to_region(&self, wall: &mut [bool]) {
+        let seen = self.region(wall);
+        for (w, s) in wall.iter_mut().zip(seen) {
+            *w = !s;
         }
-    };
-    cut_to_region(&mut wall);
-    if prune_dead_ends {
-        let mut stack: Vec<usize> = (0..cells).collect();
+    }
+
+    /// Walls every open cell but the start with one open neighbour or
+    /// none, until none is left.
+    fn prune_dead_ends(&self, wall: &mut [bool]) {
+        let mut stack: Vec<usize> = (0..self.cells()).collect();
         while let Some(i) = stack.pop() {
-            let open = neighbours(i).into_iter().filter(|&n| !wall[n]).count();
-            if !wall[i] && i != start && open <= 1 {
+            let open = self.neighbours(i).into_iter().filter(|&n| !wall[n]).count();
+            if !wall[i] && i != self.start && open <= 1 {
                 wall[i] = true;
-                stack.extend(neighbours(i));
+                stack.extend(self.neighbours(i));
             }
         }
-        cut_to_region(&mut wall);
+        self.cut_to_region(wall);
     }
-    loop {
-        let same = (0..cells).filter(|&i| !wall[i] && colour(i)).count() as i64;
-        let other = (0..cells).filter(|&i| !wall[i] && !colour(i)).count() as i64;
-        let excess = same - other;
-        if excess == 0 || excess == 1 {
-            break;
-        }
-        let take_same = excess > 1;
-        let candidates: Vec<usize> = (0..cells).filter(|&i| !wall[i] && i != start && colour(i) == take_same).collect();
-        if candidates.is_empty() {
-            break;
-        }
-        // A few random tries for a cell whose wall keeps the room whole;
-        // otherwise take the last one tried and lose what it cuts off.
-        let open_now = (0..cells).filter(|&i| !wall[i]).count();
-        let mut chosen = candidates[rng.below(candidates.len())];
-        for _ in 0..8 {
-            let mut trial = wall.clone();
-            trial[chosen] = true;
-            if region(&trial).iter().filter(|&&s| s).count() == open_now - 1 {
+
+    /// Walls cells of the larger colour until the two colours differ by
+    /// at most one in the start's favour (a dominoes' cover needs it).
+    fn balance_colours(&self, wall: &mut Vec<bool>, rng: &mut SplitMix64) {
+        let cells = self.cells();
+        loop {
+            let same = (0..cells).filter(|&i| !wall[i] && self.colour(i)).count() as i64;
+            let other = (0..cells).filter(|&i| !wall[i] && !self.colour(i)).count() as i64;
+            let excess = same - other;
+            if excess == 0 || excess == 1 {
                 break;
             }
-            chosen = candidates[rng.below(candidates.len())];
+            let take_same = excess > 1;
+            let candidates: Vec<usize> =
+                (0..cells).filter(|&i| !wall[i] && i != self.start && self.colour(i) == take_same).collect();
+            if candidates.is_empty() {
+                break;
+            }
+            // A few random tries for a cell whose wall keeps the room whole;
+            // otherwise take the last one tried and lose what it cuts off.
+            let open_now = (0..cells).filter(|&i| !wall[i]).count();
+            let mut chosen = candidates[rng.below(candidates.len())];
+            for _ in 0..8 {
+                let mut trial = wall.clone();
+                trial[chosen] = true;
+                if self.region(&trial).iter().filter(|&&s| s).count() == open_now - 1 {
+                    break;
+                }
+                chosen = candidates[rng.below(candidates.len())];
+            }
+            wall[chosen] = true;
+            self.cut_to_region(wall);
         }
-        wall[chosen] = true;
-        cut_to_region(&mut wall);
     }
-    let mut text = String::with_capacity(cells + size);
-    for r in 0..size {
-        for c in 0..size {
-            let i = r * size + c;
-            text.push(if i == start {
-                'S'
-            } else if wall[i] {
-                '#'
-            } else {
-                '.'
-            });
+
+    /// The room as text: `S` the start, `#` a wall, `.` open.
+    fn text(&self, wall: &[bool]) -> String {
+        let mut text = String::with_capacity(self.cells() + self.size);
+        for r in 0..self.size {
+            for c in 0..self.size {
+                let i = r * self.size + c;
+                text.push(if i == self.start {
+                    'S'
+                } else if wall[i] {
+                    '#'
+                } else {
+                    '.'
+                });
+            }
+            text.push('\n');
         }
-        text.push('\n');
+        text
     }
-    text
 }
 
 /// A `rows` × `cols` room with no wall, the start at `start`, and the end

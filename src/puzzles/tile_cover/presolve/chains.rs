@@ -285,9 +285,10 @@ impl<'a> Steps<'a> {
         if v == START { "the start".to_string() } else { self.room.label(v) }
     }
 
-    fn refutation(&self, conflict: Conflict, known: &Deductions) -> Refutation {
-        let now = self.clock + 1;
-        let (roots, last) = match conflict {
+    /// The decisions a conflict starts from, and the sentence that ends
+    /// its refutation.
+    fn conflict_roots(&self, conflict: Conflict, now: usize) -> (Vec<usize>, String) {
+        match conflict {
             Conflict::Over(v) => {
                 let used = self.at(v, State::Used, now);
                 let sides: Vec<usize> = used.iter().map(|&e| self.other(e, v)).collect();
@@ -322,7 +323,7 @@ impl<'a> Steps<'a> {
                 } else {
                     format!(
                         "so {} keeps only {} ({}), but a tile the route passes through needs two and the route \
-                         cannot end there",
+                     cannot end there",
                         self.label(v),
                         plural(left.len(), "side", "sides"),
                         self.names(&left)
@@ -355,7 +356,12 @@ impl<'a> Steps<'a> {
                     ),
                 )
             }
-        };
+        }
+    }
+
+    fn refutation(&self, conflict: Conflict, known: &Deductions) -> Refutation {
+        let now = self.clock + 1;
+        let (roots, last) = self.conflict_roots(conflict, now);
         // Every decision the conflict rests on, in the order they were made.
         let mut involved = vec![false; self.edges.len()];
         let mut stack = roots.clone();
