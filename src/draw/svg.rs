@@ -943,30 +943,7 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
                 .collect();
             polygon(out, &points, paint)
         }
-        Shape::Cross => {
-            let arm = size / 2.0;
-            let attributes: [(&str, &dyn Display); 5] = [
-                (
-                    "d",
-                    &format!(
-                        "M{} {}L{} {}M{} {}L{} {}",
-                        Num(x - arm),
-                        Num(y - arm),
-                        Num(x + arm),
-                        Num(y + arm),
-                        Num(x - arm),
-                        Num(y + arm),
-                        Num(x + arm),
-                        Num(y - arm)
-                    ),
-                ),
-                ("fill", &"none"),
-                ("stroke", &paint),
-                ("stroke-linecap", &"round"),
-                ("stroke-width", &0.08),
-            ];
-            element(out, "path", &attributes)
-        }
+        Shape::Cross => cross_mark(out, (x, y), size, paint),
         Shape::Triangle(corner) => {
             let (row, col) = (pos.0 as f64, pos.1 as f64 * w);
             let inset = (1.0 - size) / 2.0;
@@ -979,50 +956,76 @@ fn mark_elements(out: &mut impl Write, scene: &Scene, pos: Pos, mark: &Mark, cor
             };
             polygon(out, &points, paint)
         }
-        Shape::Sun => {
-            let r = size * 0.3;
-            let mut d = String::new();
-            for k in 0..8 {
-                let angle = std::f64::consts::PI * k as f64 / 4.0;
-                let (c, s) = (angle.cos(), angle.sin());
-                d.push_str(&format!(
-                    "M{} {}L{} {}",
-                    Num(x + c * r * 1.25),
-                    Num(y + s * r * 1.25),
-                    Num(x + c * size / 2.0),
-                    Num(y + s * size / 2.0)
-                ));
-            }
-            let rays: [(&str, &dyn Display); 5] = [
-                ("d", &d),
-                ("fill", &"none"),
-                ("stroke", &paint),
-                ("stroke-linecap", &"round"),
-                ("stroke-width", &0.05),
-            ];
-            element(out, "path", &rays)?;
-            circle(out, &Num(x), &Num(y), r, &paint)
-        }
-        Shape::Moon => {
-            // A crescent: the outer arc of a disc, back along a smaller
-            // arc that bites into it from the right.
-            let r = size / 2.0;
-            let d = format!(
-                "M{} {}A{} {} 0 1 0 {} {}A{} {} 0 1 1 {} {}Z",
-                Num(x + r * 0.35),
-                Num(y - r * 0.94),
-                Num(r),
-                Num(r),
-                Num(x + r * 0.35),
-                Num(y + r * 0.94),
-                Num(r * 0.8),
-                Num(r * 0.8),
-                Num(x + r * 0.35),
-                Num(y - r * 0.94)
-            );
-            element(out, "path", &[("d", &d), ("fill", &paint)])
-        }
+        Shape::Sun => sun_mark(out, (x, y), size, paint),
+        Shape::Moon => moon_mark(out, (x, y), size, paint),
     }
+}
+
+/// A cross (an X) of arms `size / 2` about `(x, y)`.
+fn cross_mark(out: &mut impl Write, (x, y): (f64, f64), size: f64, paint: Paint) -> io::Result<()> {
+    let arm = size / 2.0;
+    let attributes: [(&str, &dyn Display); 5] = [
+        (
+            "d",
+            &format!(
+                "M{} {}L{} {}M{} {}L{} {}",
+                Num(x - arm),
+                Num(y - arm),
+                Num(x + arm),
+                Num(y + arm),
+                Num(x - arm),
+                Num(y + arm),
+                Num(x + arm),
+                Num(y - arm)
+            ),
+        ),
+        ("fill", &"none"),
+        ("stroke", &paint),
+        ("stroke-linecap", &"round"),
+        ("stroke-width", &0.08),
+    ];
+    element(out, "path", &attributes)
+}
+
+/// A sun: a disc with eight rays, as Moon-or-Sun prints it.
+fn sun_mark(out: &mut impl Write, (x, y): (f64, f64), size: f64, paint: Paint) -> io::Result<()> {
+    let r = size * 0.3;
+    let mut d = String::new();
+    for k in 0..8 {
+        let angle = std::f64::consts::PI * k as f64 / 4.0;
+        let (c, s) = (angle.cos(), angle.sin());
+        d.push_str(&format!(
+            "M{} {}L{} {}",
+            Num(x + c * r * 1.25),
+            Num(y + s * r * 1.25),
+            Num(x + c * size / 2.0),
+            Num(y + s * size / 2.0)
+        ));
+    }
+    let rays: [(&str, &dyn Display); 5] =
+        [("d", &d), ("fill", &"none"), ("stroke", &paint), ("stroke-linecap", &"round"), ("stroke-width", &0.05)];
+    element(out, "path", &rays)?;
+    circle(out, &Num(x), &Num(y), r, &paint)
+}
+
+/// A crescent moon: the outer arc of a disc, back along a smaller arc
+/// that bites into it from the right.
+fn moon_mark(out: &mut impl Write, (x, y): (f64, f64), size: f64, paint: Paint) -> io::Result<()> {
+    let r = size / 2.0;
+    let d = format!(
+        "M{} {}A{} {} 0 1 0 {} {}A{} {} 0 1 1 {} {}Z",
+        Num(x + r * 0.35),
+        Num(y - r * 0.94),
+        Num(r),
+        Num(r),
+        Num(x + r * 0.35),
+        Num(y + r * 0.94),
+        Num(r * 0.8),
+        Num(r * 0.8),
+        Num(x + r * 0.35),
+        Num(y - r * 0.94)
+    );
+    element(out, "path", &[("d", &d), ("fill", &paint)])
 }
 
 /// The clues outside the grid, each in the place its side, line and depth

@@ -207,9 +207,20 @@ impl Drawing<'_> {
         }
         let colour = layer.colour.map(tint);
         match &layer.kind {
+            LayerKind::Text { .. } | LayerKind::Arrows { .. } | LayerKind::Shade { .. } | LayerKind::Mark { .. } => {
+                self.cell_layer(n, layer, &cells, colour, known);
+            }
+            _ => self.line_layer(layer, colour, known),
+        }
+    }
+
+    /// A layer drawn cell by cell: text, arrows, shading or marks, over
+    /// the `cells` it draws.
+    fn cell_layer(&mut self, n: usize, layer: &Layer, cells: &[usize], colour: Option<Tint>, known: &Known<'_>) {
+        match &layer.kind {
             LayerKind::Text { cells: array, blank, at, names } => {
                 let mut words = Names2::default();
-                for &k in &cells {
+                for &k in cells {
                     let given = array.is_fixed(k);
                     let (pos, size) = (self.pos(k), layer.size);
                     match possible(array, k, known) {
@@ -230,7 +241,7 @@ impl Drawing<'_> {
                 }
             }
             LayerKind::Arrows { cells: array, dirs, number } => {
-                for &k in &cells {
+                for &k in cells {
                     match possible(array, k, known) {
                         Possible::One(v) => {
                             let dir = usize::try_from(v - 1).ok().and_then(|i| dirs.get(i).copied().flatten());
@@ -253,7 +264,7 @@ impl Drawing<'_> {
                 }
             }
             LayerKind::Shade { cells: array, value, fill } => {
-                for &k in &cells {
+                for &k in cells {
                     match possible(array, k, known) {
                         Possible::One(v) if value.map_or(v != 0, |w| v == w) => {
                             self.scene.set_ground(self.pos(k), ground(*fill));
@@ -267,7 +278,7 @@ impl Drawing<'_> {
                 }
             }
             LayerKind::Mark { cells: array, symbol, value, fills } => {
-                for &k in &cells {
+                for &k in cells {
                     let standing = if array.is_fixed(k) { Tint::Goal } else { Tint::Ink };
                     match possible(array, k, known) {
                         Possible::One(v) => {
@@ -286,6 +297,14 @@ impl Drawing<'_> {
                     }
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// A layer of lines: region borders, edges, links, routes, or the
+    /// clues outside the grid.
+    fn line_layer(&mut self, layer: &Layer, colour: Option<Tint>, known: &Known<'_>) {
+        match &layer.kind {
             LayerKind::Regions { cells: array, border } => {
                 let style = match border {
                     BorderStyle::Heavy => Border::Heavy,
@@ -340,6 +359,7 @@ impl Drawing<'_> {
             LayerKind::Outside { cells: array, side, blank, names, clues_only } => {
                 self.outside(array, *side, *blank, names, *clues_only, colour, known);
             }
+            _ => {}
         }
     }
 
