@@ -315,42 +315,43 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                     elems,
                 }))
             }
-            ExprKind::Comprehension { body, generators } => {
-                let mut elems = Vec::new();
-                let mut base = Base::Any;
-                self.each(generators, &mut |this, filters| {
-                    if !filters.is_empty() {
-                        return Err(internal(span, "a comprehension filter on variables"));
-                    }
-                    let value = this.lower(body)?;
-                    if base == Base::Any {
-                        base = base_of(&value);
-                    }
-                    elems.push(value);
-                    Ok(())
-                })?;
-                Ok(LVal::Array(LArray {
-                    index: vec![(1, elems.len() as i64)],
-                    index_bases: vec![Base::Int],
-                    base,
-                    elems,
-                }))
+            ExprKind::Comprehension { body, generators } => self.comprehension(body, generators, span),
+            ExprKind::Set(items) => self.set_literal(items),
+        }
+    }
+
+    /// A one-dimensional array from a comprehension over parameters.
+    fn comprehension(&mut self, body: &Expr, generators: &[Generator], span: Span) -> Result<LVal, Fault> {
+        let mut elems = Vec::new();
+        let mut base = Base::Any;
+        self.each(generators, &mut |this, filters| {
+            if !filters.is_empty() {
+                return Err(internal(span, "a comprehension filter on variables"));
             }
-            ExprKind::Set(items) => {
-                let mut values = Vec::with_capacity(items.len());
-                let mut base = Base::Int;
-                for item in items {
-                    match self.lower(item)? {
-                        LVal::Int(x, b) => {
-                            base = b;
-                            values.push(x.as_const().ok_or_else(|| internal(item.span, "a variable set element"))?);
-                        }
-                        _ => return Err(internal(item.span, "a set element that is not an integer")),
-                    }
+            let value = this.lower(body)?;
+            if base == Base::Any {
+                base = base_of(&value);
+            }
+            elems.push(value);
+            Ok(())
+        })?;
+        Ok(LVal::Array(LArray { index: vec![(1, elems.len() as i64)], index_bases: vec![Base::Int], base, elems }))
+    }
+
+    /// A set literal of constants.
+    fn set_literal(&mut self, items: &[Expr]) -> Result<LVal, Fault> {
+        let mut values = Vec::with_capacity(items.len());
+        let mut base = Base::Int;
+        for item in items {
+            match self.lower(item)? {
+                LVal::Int(x, b) => {
+                    base = b;
+                    values.push(x.as_const().ok_or_else(|| internal(item.span, "a variable set element"))?);
                 }
-                Ok(LVal::Set(IntSet::from_values(values), base))
+                _ => return Err(internal(item.span, "a set element that is not an integer")),
             }
         }
+        Ok(LVal::Set(IntSet::from_values(values), base))
     }
 
     /// Unrolls an integer (or enum) expression; a Boolean is 0 or 1.
