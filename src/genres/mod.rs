@@ -56,6 +56,7 @@ mod nurimisaki;
 mod ripple;
 mod shikaku;
 mod skyscrapers;
+mod slalom;
 mod slither;
 mod starbattle;
 mod statuepark;
@@ -178,6 +179,7 @@ pub static GENRES: &[&Genre] = &[
     &hebi::GENRE,
     &lohkous::GENRE,
     &statuepark::GENRE,
+    &slalom::GENRE,
 ];
 
 /// The genre that `name` (an id or an alias) names.

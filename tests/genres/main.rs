@@ -196,4 +196,5 @@ samples!(
     hebi,
     lohkous,
     statuepark,
+    slalom,
 );
