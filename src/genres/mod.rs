@@ -53,6 +53,7 @@ mod norinori;
 mod numlin;
 mod nurikabe;
 mod nurimisaki;
+mod pencils;
 mod ripple;
 mod shikaku;
 mod skyscrapers;
@@ -180,6 +181,7 @@ pub static GENRES: &[&Genre] = &[
     &lohkous::GENRE,
     &statuepark::GENRE,
     &slalom::GENRE,
+    &pencils::GENRE,
 ];
 
 /// The genre that `name` (an id or an alias) names.

@@ -19,6 +19,7 @@ mod common;
 
 mod brute;
 mod cli;
+mod pencils;
 mod puzzlink;
 mod statuepark;
 
@@ -197,4 +198,5 @@ samples!(
     lohkous,
     statuepark,
     slalom,
+    pencils,
 );
