@@ -26,14 +26,22 @@ bench_start 3 60 "$@" --
 CSPUZ=${CSPUZ:-}
 URLS=${URLS:-}
 
-# seconds COMMAND...: the median wall time of RUNS runs, `>LIMIT` when a
-# run was stopped.
+# seconds COMMAND...: the median wall time of RUNS runs, in seconds to the
+# millisecond (GNU time's `%e` gives only hundredths, too coarse for
+# cspuz), `>LIMIT` when a run was stopped.
 seconds() {
-    if timed_runs "%e" "$@"; then
-        median_of "${TIMED[@]}"
-    else
-        echo ">$LIMIT"
-    fi
+    local times=() start status
+    for _ in $(seq "$RUNS"); do
+        start=$(date +%s%N)
+        status=0
+        timeout "$LIMIT" "$@" > /dev/null 2>&1 || status=$?
+        if [[ $status -eq 124 ]]; then
+            echo ">$LIMIT"
+            return
+        fi
+        times+=("$(( ($(date +%s%N) - start) / 1000000 ))")
+    done
+    printf '%.3f\n' "$(echo "$(median_of "${times[@]}") / 1000" | bc -l)"
 }
 
 # number TEXT: the time without its `>`.
@@ -44,11 +52,11 @@ row() {
     local name=$1 url=$2 solve count ours theirs="-" ratio="-"
     solve=$(seconds "$BIN" solve "$url")
     count=$(seconds "$BIN" count "$url" --limit 2)
-    ours=$(echo "$(number "$solve") + $(number "$count")" | bc -l)
+    ours=$(printf '%.3f' "$(echo "$(number "$solve") + $(number "$count")" | bc -l)")
     [[ $solve == ">"* || $count == ">"* ]] && ours=">$ours"
     if [[ -n $CSPUZ ]]; then
         theirs=$(seconds "$CSPUZ" "$url")
-        ratio=$(echo "scale=1; $(number "$ours") / ($(number "$theirs") + 0.005)" | bc -l)
+        ratio=$(printf '%.1f' "$(echo "$(number "$ours") / $(number "$theirs")" | bc -l)")
         RATIOS+=("$ratio")
     fi
     OURS+=("$(number "$ours")")

@@ -182,8 +182,12 @@ fn start_codec(cells: usize) -> Trailing<(Literal, Decimal)> {
     Trailing((Literal(b'/'), Decimal { min: 0, max: cells as i64 - 1, what: "the circle's cell" }))
 }
 
+/// The body of the `d` and `p` forms: each cell's kind, then the black
+/// cells' clues, and the circle's cell after a `/`.
+type Body = (Vec<i32>, (Vec<Clue>, ((), i64)));
+
 /// The body of the `d` and `p` forms: cells, black cells' clues, circle.
-fn codec(cells: usize, arrows: bool) -> impl Codec<Value = (Vec<i32>, (Vec<Clue>, ((), i64)))> {
+fn codec(cells: usize, arrows: bool) -> impl Codec<Value = Body> {
     let tokens = if arrows { WITH_ARROWS } else { WITHOUT_ARROWS };
     Then {
         first: kinds_codec(cells),
@@ -312,7 +316,7 @@ impl Gates {
                 HORIZONTAL => (1, HORIZONTAL),
                 _ => continue,
             };
-            let continues = |k: usize| step == cols || k % cols != 0;
+            let continues = |k: usize| step == cols || !k.is_multiple_of(cols);
             of[k] = if k >= step && kinds[k - step] == kind && continues(k) {
                 of[k - step]
             } else {
