@@ -53,9 +53,11 @@ mod norinori;
 mod numlin;
 mod nurikabe;
 mod nurimisaki;
+mod pencils;
 mod ripple;
 mod shikaku;
 mod skyscrapers;
+mod slalom;
 mod slither;
 mod starbattle;
 mod statuepark;
@@ -178,6 +180,8 @@ pub static GENRES: &[&Genre] = &[
     &hebi::GENRE,
     &lohkous::GENRE,
     &statuepark::GENRE,
+    &slalom::GENRE,
+    &pencils::GENRE,
 ];
 
 /// The genre that `name` (an id or an alias) names.

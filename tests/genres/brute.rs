@@ -40,6 +40,10 @@ fn answer_slots(id: &str) -> Option<(Value, &'static [(usize, usize)])> {
             json!([{"group": "cell", "prop": "anum", "values": [1, 2, 3, 4, 5, 6, 7, 8, 9], "where": "white"}]),
             &[(2, 2), (2, 3)],
         ),
+        "slalom" => (
+            json!([{"group": "border", "prop": "line", "values": [0, 1], "where": "inner"}]),
+            &[(2, 3), (3, 3), (3, 4)],
+        ),
         "country" | "moonsun" => (borders("line"), &[(2, 3), (3, 3)]),
         "nanro" => (anum(json!([-1, 1, 2, 3, 4])), &[(2, 2), (2, 3)]),
         "tentaisho" => (borders("qans"), &[(2, 3), (3, 3)]),

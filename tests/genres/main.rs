@@ -19,6 +19,7 @@ mod common;
 
 mod brute;
 mod cli;
+mod pencils;
 mod puzzlink;
 mod statuepark;
 
@@ -196,4 +197,6 @@ samples!(
     hebi,
     lohkous,
     statuepark,
+    slalom,
+    pencils,
 );
