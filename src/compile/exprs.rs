@@ -685,34 +685,7 @@ impl Encoder {
                     Ok(())
                 }
             },
-            BExpr::Or(items) => {
-                let literal_like = |b: &BExpr| match b {
-                    BExpr::Var(_) => true,
-                    BExpr::Not(inner) => matches!(inner.as_ref(), BExpr::Var(_)),
-                    _ => false,
-                };
-                let complex: Vec<&BExpr> = items.iter().filter(|b| !literal_like(b)).collect();
-                if complex.len() <= 1 {
-                    let mut extended = guard.to_vec();
-                    for item in items.iter().filter(|b| literal_like(b)) {
-                        let l = self.reify(item, Pol::Pos)?;
-                        extended.push(!l);
-                    }
-                    return match complex.first() {
-                        Some(item) => self.assert(&extended, item),
-                        None => {
-                            self.clause(&negated(&extended));
-                            Ok(())
-                        }
-                    };
-                }
-                let mut clause = negated(guard);
-                for item in items {
-                    clause.push(self.reify(item, Pol::Pos)?);
-                }
-                self.clause(&clause);
-                Ok(())
-            }
+            BExpr::Or(items) => self.assert_or(guard, items),
             BExpr::Iff(a, b) | BExpr::Xor(a, b) => {
                 let la = self.reify(a, Pol::Both)?;
                 let mut lb = self.reify(b, Pol::Both)?;
@@ -736,29 +709,7 @@ impl Encoder {
                 }
                 self.post_lin(guard, &lin, rel)
             }
-            BExpr::In(a, set) => {
-                let (x, defs) = self.int_var(a)?;
-                for d in defs {
-                    let mut clause = negated(guard);
-                    clause.push(d);
-                    self.clause(&clause);
-                }
-                let dom = self.ints[x].dom.clone();
-                let (lo, hi) = (dom.min().unwrap_or(0), dom.max().unwrap_or(0));
-                let outside = IntSet::range(lo, hi).intersect(&complement(set, lo, hi));
-                for &(p, q) in outside.intervals() {
-                    // Skip parts of the gap the domain does not reach.
-                    let (Some(p), Some(q)) = (dom.ceil(p), dom.floor(q)) else { continue };
-                    if p > q {
-                        continue;
-                    }
-                    let mut clause = negated(guard);
-                    clause.push(!self.ge(x, p)?);
-                    clause.push(self.ge(x, q + 1)?);
-                    self.clause(&clause);
-                }
-                Ok(())
-            }
+            BExpr::In(a, set) => self.assert_in(guard, a, set),
             BExpr::AllDifferent(items) if guard.iter().all(|&g| g == self.t()) => self.all_different(items),
             BExpr::Grid(id) if guard.iter().all(|&g| g == self.t()) => self.grid(*id),
             BExpr::Table(items, rows) => self.table(guard, items, rows),
@@ -770,6 +721,65 @@ impl Encoder {
                 Ok(())
             }
         }
+    }
+
+    /// Asserts `guard → (items[0] ∨ items[1] ∨ ...)`: with at most one
+    /// item that is not a literal, the literals join the guard and that
+    /// item is asserted under it (no new variable); otherwise one clause of
+    /// the items' literals.
+    fn assert_or(&mut self, guard: &[Lit], items: &[BExpr]) -> Result<(), CompileError> {
+        let literal_like = |b: &BExpr| match b {
+            BExpr::Var(_) => true,
+            BExpr::Not(inner) => matches!(inner.as_ref(), BExpr::Var(_)),
+            _ => false,
+        };
+        let complex: Vec<&BExpr> = items.iter().filter(|b| !literal_like(b)).collect();
+        if complex.len() <= 1 {
+            let mut extended = guard.to_vec();
+            for item in items.iter().filter(|b| literal_like(b)) {
+                let l = self.reify(item, Pol::Pos)?;
+                extended.push(!l);
+            }
+            return match complex.first() {
+                Some(item) => self.assert(&extended, item),
+                None => {
+                    self.clause(&negated(&extended));
+                    Ok(())
+                }
+            };
+        }
+        let mut clause = negated(guard);
+        for item in items {
+            clause.push(self.reify(item, Pol::Pos)?);
+        }
+        self.clause(&clause);
+        Ok(())
+    }
+
+    /// Asserts `guard → a ∈ set`: the gaps of the set within a's domain
+    /// are ruled out, one clause per gap.
+    fn assert_in(&mut self, guard: &[Lit], a: &IExpr, set: &IntSet) -> Result<(), CompileError> {
+        let (x, defs) = self.int_var(a)?;
+        for d in defs {
+            let mut clause = negated(guard);
+            clause.push(d);
+            self.clause(&clause);
+        }
+        let dom = self.ints[x].dom.clone();
+        let (lo, hi) = (dom.min().unwrap_or(0), dom.max().unwrap_or(0));
+        let outside = IntSet::range(lo, hi).intersect(&complement(set, lo, hi));
+        for &(p, q) in outside.intervals() {
+            // Skip parts of the gap the domain does not reach.
+            let (Some(p), Some(q)) = (dom.ceil(p), dom.floor(q)) else { continue };
+            if p > q {
+                continue;
+            }
+            let mut clause = negated(guard);
+            clause.push(!self.ge(x, p)?);
+            clause.push(self.ge(x, q + 1)?);
+            self.clause(&clause);
+        }
+        Ok(())
     }
 
     /// All different, as at-most-one per value over the "x = v" literals,
