@@ -931,51 +931,7 @@ impl Encoder {
                 }
                 Ok(l)
             }
-            BExpr::Cmp(op, a, b) => {
-                let (lin, rel, defs) = self.comparison(*op, a, b)?;
-                if defs.is_empty() {
-                    let distinct: std::collections::BTreeSet<usize> =
-                        lin.terms.iter().filter(|&&(c, x)| c != 0 && self.size(x) > 1).map(|&(_, x)| x).collect();
-                    if distinct.len() == 1 {
-                        // One variable: the encoding's own literal.
-                        let x = *distinct.iter().next().expect("one variable");
-                        let mut c = 0i128;
-                        let mut k = lin.k as i128;
-                        for &(d, y) in &lin.terms {
-                            if y == x {
-                                c += d as i128;
-                            } else {
-                                k += d as i128 * self.ints[y].dom.min().unwrap_or(0) as i128;
-                            }
-                        }
-                        if c != 0 {
-                            return self.unary(c, x, k, rel);
-                        }
-                    }
-                }
-                let l = self.new_lit()?;
-                if pol.pos() {
-                    for &d in &defs {
-                        self.clause(&[!l, d]);
-                    }
-                    self.post_lin(&[l], &lin, rel)?;
-                }
-                if pol.neg() {
-                    let mut guard = vec![!l];
-                    guard.extend(defs.iter().copied());
-                    let (opposite, orel) = match rel {
-                        Rel::Le => {
-                            let mut o = lin.negated();
-                            o.k += 1;
-                            (o, Rel::Le)
-                        }
-                        Rel::Eq => (lin.clone(), Rel::Ne),
-                        Rel::Ne => (lin.clone(), Rel::Eq),
-                    };
-                    self.post_lin(&guard, &opposite, orel)?;
-                }
-                Ok(l)
-            }
+            BExpr::Cmp(op, a, b) => self.reify_cmp(*op, a, b, pol),
             BExpr::In(a, set) => {
                 let (x, mut defs) = self.int_var(a)?;
                 let dom = self.ints[x].dom.clone();
@@ -1024,55 +980,117 @@ impl Encoder {
                 defs.push(any);
                 self.and_lit(&defs)
             }
-            BExpr::Element { index, dims, items } => {
-                let (ivars, defs) = self.index_vars(index)?;
-                let positions = self.positions(&ivars, dims)?;
-                let range = self.in_range(&ivars, dims)?;
-                let l = self.new_lit()?;
-                if pol.pos() {
-                    for &d in defs.iter().chain(&range) {
-                        self.clause(&[!l, d]);
-                    }
-                }
-                for (p, sel) in &positions {
-                    let item = self.reify(&items[*p], pol)?;
-                    if pol.pos() {
-                        let mut clause = negated(sel);
-                        clause.extend([!l, item]);
-                        self.clause(&clause);
-                    }
-                    if pol.neg() {
-                        let mut clause = negated(sel);
-                        clause.extend(defs.iter().map(|&d| !d));
-                        clause.extend([l, !item]);
-                        self.clause(&clause);
-                    }
-                }
-                Ok(l)
-            }
-            BExpr::Ite(branches, otherwise) => {
-                let conditions: Vec<&BExpr> = branches.iter().map(|(c, _)| c).collect();
-                let guards = self.branch_guards(&conditions)?;
-                let values: Vec<&BExpr> = branches.iter().map(|(_, v)| v).chain([otherwise.as_ref()]).collect();
-                let l = self.new_lit()?;
-                for (guard, value) in guards.iter().zip(values) {
-                    let v = self.reify(value, pol)?;
-                    if pol.pos() {
-                        let mut clause = negated(guard);
-                        clause.extend([!l, v]);
-                        self.clause(&clause);
-                    }
-                    if pol.neg() {
-                        let mut clause = negated(guard);
-                        clause.extend([l, !v]);
-                        self.clause(&clause);
-                    }
-                }
-                Ok(l)
-            }
+            BExpr::Element { index, dims, items } => self.reify_element(index, dims, items, pol),
+            BExpr::Ite(branches, otherwise) => self.reify_ite(branches, otherwise, pol),
             BExpr::Const(_) | BExpr::Var(_) | BExpr::Not(_) => self.reify(e, pol),
             BExpr::Grid(_) => Err(CompileError::Internal("a grid global under a condition".into())),
         }
+    }
+
+    /// A literal for a comparison: the variable's own order or value
+    /// literal when one variable is compared with a constant, or else a
+    /// new literal with the linear constraint posted each way `pol` asks.
+    fn reify_cmp(&mut self, op: Cmp, a: &IExpr, b: &IExpr, pol: Pol) -> Result<Lit, CompileError> {
+        let (lin, rel, defs) = self.comparison(op, a, b)?;
+        if defs.is_empty() {
+            let distinct: std::collections::BTreeSet<usize> =
+                lin.terms.iter().filter(|&&(c, x)| c != 0 && self.size(x) > 1).map(|&(_, x)| x).collect();
+            if distinct.len() == 1 {
+                // One variable: the encoding's own literal.
+                let x = *distinct.iter().next().expect("one variable");
+                let mut c = 0i128;
+                let mut k = lin.k as i128;
+                for &(d, y) in &lin.terms {
+                    if y == x {
+                        c += d as i128;
+                    } else {
+                        k += d as i128 * self.ints[y].dom.min().unwrap_or(0) as i128;
+                    }
+                }
+                if c != 0 {
+                    return self.unary(c, x, k, rel);
+                }
+            }
+        }
+        let l = self.new_lit()?;
+        if pol.pos() {
+            for &d in &defs {
+                self.clause(&[!l, d]);
+            }
+            self.post_lin(&[l], &lin, rel)?;
+        }
+        if pol.neg() {
+            let mut guard = vec![!l];
+            guard.extend(defs.iter().copied());
+            let (opposite, orel) = match rel {
+                Rel::Le => {
+                    let mut o = lin.negated();
+                    o.k += 1;
+                    (o, Rel::Le)
+                }
+                Rel::Eq => (lin.clone(), Rel::Ne),
+                Rel::Ne => (lin.clone(), Rel::Eq),
+            };
+            self.post_lin(&guard, &opposite, orel)?;
+        }
+        Ok(l)
+    }
+
+    /// A literal for an element of an array of Boolean expressions, at an
+    /// index over variables.
+    fn reify_element(
+        &mut self,
+        index: &[IExpr],
+        dims: &[(i64, i64)],
+        items: &[BExpr],
+        pol: Pol,
+    ) -> Result<Lit, CompileError> {
+        let (ivars, defs) = self.index_vars(index)?;
+        let positions = self.positions(&ivars, dims)?;
+        let range = self.in_range(&ivars, dims)?;
+        let l = self.new_lit()?;
+        if pol.pos() {
+            for &d in defs.iter().chain(&range) {
+                self.clause(&[!l, d]);
+            }
+        }
+        for (p, sel) in &positions {
+            let item = self.reify(&items[*p], pol)?;
+            if pol.pos() {
+                let mut clause = negated(sel);
+                clause.extend([!l, item]);
+                self.clause(&clause);
+            }
+            if pol.neg() {
+                let mut clause = negated(sel);
+                clause.extend(defs.iter().map(|&d| !d));
+                clause.extend([l, !item]);
+                self.clause(&clause);
+            }
+        }
+        Ok(l)
+    }
+
+    /// A literal for an if-then-else over Boolean values.
+    fn reify_ite(&mut self, branches: &[(BExpr, BExpr)], otherwise: &BExpr, pol: Pol) -> Result<Lit, CompileError> {
+        let conditions: Vec<&BExpr> = branches.iter().map(|(c, _)| c).collect();
+        let guards = self.branch_guards(&conditions)?;
+        let values: Vec<&BExpr> = branches.iter().map(|(_, v)| v).chain([otherwise]).collect();
+        let l = self.new_lit()?;
+        for (guard, value) in guards.iter().zip(values) {
+            let v = self.reify(value, pol)?;
+            if pol.pos() {
+                let mut clause = negated(guard);
+                clause.extend([!l, v]);
+                self.clause(&clause);
+            }
+            if pol.neg() {
+                let mut clause = negated(guard);
+                clause.extend([l, !v]);
+                self.clause(&clause);
+            }
+        }
+        Ok(l)
     }
 }
 
