@@ -206,39 +206,7 @@ impl<'s, 'm> Checker<'s, 'm> {
                 UnOp::Not => Ok(boolean(self.expect_bool(operand, true)?)),
             },
             ExprKind::Binary { op, left, right } => self.binary(*op, left, right),
-            ExprKind::If { branches, otherwise } => {
-                let mut var = false;
-                let result = self.check(otherwise)?;
-                let mut result = result;
-                for (condition, value) in branches {
-                    var |= self.expect_bool(condition, true)?;
-                    let ty = self.check(value)?;
-                    if ty.shape == Shape::Scalar
-                        && result.shape == Shape::Scalar
-                        && let Some(common) = coerced(result.base, ty.base)
-                    {
-                        result.base = common;
-                        var |= ty.var;
-                        continue;
-                    }
-                    if ty.shape != result.shape || !ty.base.fits(result.base) {
-                        return Err(Fault::new(
-                            value.span,
-                            format!("a branch of type {}", self.describe(&ty)),
-                            format!("the type of the `else` branch, {}", self.describe(&result)),
-                        ));
-                    }
-                    var |= ty.var;
-                }
-                if var && result.shape != Shape::Scalar {
-                    return Err(Fault::new(
-                        e.span,
-                        "an if-then-else of arrays or sets with conditions on decision variables",
-                        "fixed conditions when the branches are arrays or sets",
-                    ));
-                }
-                Ok(Type { var: var || result.var, ..result })
-            }
+            ExprKind::If { branches, otherwise } => self.if_then_else(branches, otherwise, e.span),
             ExprKind::Call { name, name_span, args } => self.call(name, *name_span, args, e.span),
             ExprKind::Let { items, body } => {
                 let kept = self.locals.len();
@@ -247,70 +215,10 @@ impl<'s, 'm> Checker<'s, 'm> {
                 ty
             }
             ExprKind::GenCall { name, name_span, generators, body } => {
-                let var_filter = builtins::lookup(name).is_some_and(|b| b.conditional.is_some());
-                let bound = self.generators(generators, var_filter)?;
-                let body_ty = self.check(body);
-                self.locals.truncate(self.locals.len() - bound.0);
-                let mut body_ty = body_ty?;
-                body_ty.var |= bound.1;
-                if body_ty.shape != Shape::Scalar {
-                    return Err(self.wrong(body, &body_ty, "a single value under the generators"));
-                }
-                let array = Type { base: body_ty.base, shape: Shape::Array(vec![Base::Int]), var: body_ty.var };
-                self.call_with_types(name, *name_span, &[(array, body.as_ref())], e.span)
+                self.gen_call(name, *name_span, generators, body, e.span)
             }
-            ExprKind::Array(items) => {
-                let mut base = Base::Any;
-                let mut var = false;
-                for item in items {
-                    let ty = self.check(item)?;
-                    if ty.shape == Shape::Scalar
-                        && let Some(common) = coerced(base, ty.base)
-                    {
-                        base = common;
-                        var |= ty.var;
-                        continue;
-                    }
-                    if ty.shape != Shape::Scalar || !ty.base.fits(base) {
-                        let expected = if base == Base::Any {
-                            "a single value as an array element".to_string()
-                        } else {
-                            format!(
-                                "an element of type {}, like the first",
-                                super::model::base_name(base, self.scope.enums)
-                            )
-                        };
-                        return Err(self.wrong(item, &ty, expected));
-                    }
-                    if base == Base::Any {
-                        base = ty.base;
-                    }
-                    var |= ty.var;
-                }
-                Ok(Type { base, shape: Shape::Array(vec![Base::Int]), var })
-            }
-            ExprKind::Array2d(rows) => {
-                let mut base = Base::Any;
-                let mut var = false;
-                for item in rows.iter().flatten() {
-                    let ty = self.check(item)?;
-                    if ty.shape == Shape::Scalar
-                        && let Some(common) = coerced(base, ty.base)
-                    {
-                        base = common;
-                        var |= ty.var;
-                        continue;
-                    }
-                    if ty.shape != Shape::Scalar || !ty.base.fits(base) {
-                        return Err(self.wrong(item, &ty, "an element of the same type as the first"));
-                    }
-                    if base == Base::Any {
-                        base = ty.base;
-                    }
-                    var |= ty.var;
-                }
-                Ok(Type { base, shape: Shape::Array(vec![Base::Int, Base::Int]), var })
-            }
+            ExprKind::Array(items) => self.array_literal(items),
+            ExprKind::Array2d(rows) => self.array2d_literal(rows),
             ExprKind::Comprehension { body, generators } => {
                 let bound = self.generators(generators, false)?;
                 let body_ty = self.check(body);
@@ -342,6 +250,118 @@ impl<'s, 'm> Checker<'s, 'm> {
                 Ok(Type { base: if base == Base::Any { Base::Int } else { base }, shape: Shape::Set, var: false })
             }
         }
+    }
+
+    /// A two-dimensional array literal's type: its elements' common type.
+    fn array2d_literal(&mut self, rows: &[Vec<Expr>]) -> Result<Type, Fault> {
+        let mut base = Base::Any;
+        let mut var = false;
+        for item in rows.iter().flatten() {
+            let ty = self.check(item)?;
+            if ty.shape == Shape::Scalar
+                && let Some(common) = coerced(base, ty.base)
+            {
+                base = common;
+                var |= ty.var;
+                continue;
+            }
+            if ty.shape != Shape::Scalar || !ty.base.fits(base) {
+                return Err(self.wrong(item, &ty, "an element of the same type as the first"));
+            }
+            if base == Base::Any {
+                base = ty.base;
+            }
+            var |= ty.var;
+        }
+        Ok(Type { base, shape: Shape::Array(vec![Base::Int, Base::Int]), var })
+    }
+
+    /// An array literal's type: its elements' common type.
+    fn array_literal(&mut self, items: &[Expr]) -> Result<Type, Fault> {
+        let mut base = Base::Any;
+        let mut var = false;
+        for item in items {
+            let ty = self.check(item)?;
+            if ty.shape == Shape::Scalar
+                && let Some(common) = coerced(base, ty.base)
+            {
+                base = common;
+                var |= ty.var;
+                continue;
+            }
+            if ty.shape != Shape::Scalar || !ty.base.fits(base) {
+                let expected = if base == Base::Any {
+                    "a single value as an array element".to_string()
+                } else {
+                    format!("an element of type {}, like the first", super::model::base_name(base, self.scope.enums))
+                };
+                return Err(self.wrong(item, &ty, expected));
+            }
+            if base == Base::Any {
+                base = ty.base;
+            }
+            var |= ty.var;
+        }
+        Ok(Type { base, shape: Shape::Array(vec![Base::Int]), var })
+    }
+
+    /// A call over generators, such as `sum(i in 1..n)(x[i])`: the call's
+    /// type over an array of the body's.
+    fn gen_call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        generators: &[Generator],
+        body: &Expr,
+        span: Span,
+    ) -> Result<Type, Fault> {
+        let var_filter = builtins::lookup(name).is_some_and(|b| b.conditional.is_some());
+        let bound = self.generators(generators, var_filter)?;
+        let body_ty = self.check(body);
+        self.locals.truncate(self.locals.len() - bound.0);
+        let mut body_ty = body_ty?;
+        body_ty.var |= bound.1;
+        if body_ty.shape != Shape::Scalar {
+            return Err(self.wrong(body, &body_ty, "a single value under the generators"));
+        }
+        let array = Type { base: body_ty.base, shape: Shape::Array(vec![Base::Int]), var: body_ty.var };
+        self.call_with_types(name, name_span, &[(array, body)], span)
+    }
+
+    /// An if-then-else's type: its branches' common type, over decision
+    /// variables when a condition is.
+    fn if_then_else(&mut self, branches: &[(Expr, Expr)], otherwise: &Expr, span: Span) -> Result<Type, Fault> {
+        let mut var = false;
+        let result = self.check(otherwise)?;
+        let mut result = result;
+        for (condition, value) in branches {
+            var |= self.expect_bool(condition, true)?;
+            let ty = self.check(value)?;
+            if ty.shape == Shape::Scalar
+                && result.shape == Shape::Scalar
+                && let Some(common) = coerced(result.base, ty.base)
+            {
+                result.base = common;
+                var |= ty.var;
+                continue;
+            }
+            if ty.shape != result.shape || !ty.base.fits(result.base) {
+                return Err(Fault::new(
+                    value.span,
+                    format!("a branch of type {}", self.describe(&ty)),
+                    format!("the type of the `else` branch, {}", self.describe(&result)),
+                ));
+            }
+            var |= ty.var;
+        }
+        if var && result.shape != Shape::Scalar {
+            return Err(Fault::new(
+                span,
+                "an if-then-else of arrays or sets with conditions on decision variables",
+                "fixed conditions when the branches are arrays or sets",
+            ));
+        }
+        Ok(Type { var: var || result.var, ..result })
     }
 
     /// A `let`'s type: its body's, over decision variables when a local
