@@ -956,6 +956,75 @@ impl<'s> Loader<'s> {
     }
 }
 
+impl Loader<'_> {
+    /// The variables `show` lists, in its order (every variable when it is
+    /// absent).
+    fn show(&self, listed: Option<&Spanned<Vec<Spanned<String>>>>) -> Result<Vec<usize>, LoadError> {
+        let (loader, source) = (self, self.source);
+        Ok(match listed {
+            None => (0..loader.vars.len()).collect(),
+            Some(list) => {
+                let mut show = Vec::new();
+                for name in list.get_ref() {
+                    match loader.names.get(name.get_ref()) {
+                        Some(Named::Var(v)) if !show.contains(v) => show.push(*v),
+                        Some(Named::Var(_)) => {}
+                        _ => {
+                            let vars = loader.vars.iter().map(|v| v.name.as_str());
+                            let hint = super::check::nearest(name.get_ref(), vars)
+                                .map(|n| format!(" (did you mean {n}?)"))
+                                .unwrap_or_default();
+                            return Err(source.error_at(
+                                name,
+                                invalid(
+                                    format!("`{}` in `show`", name.get_ref()),
+                                    format!("the name of a declared variable{hint}"),
+                                ),
+                            ));
+                        }
+                    }
+                }
+                show
+            }
+        })
+    }
+
+    /// The objective, checked and lowered, with its line: from
+    /// `minimize` or `maximize`, of which at most one is given.
+    #[allow(clippy::type_complexity)]
+    fn objective(
+        &self,
+        minimize: &Option<Spanned<String>>,
+        maximize: &Option<Spanned<String>>,
+    ) -> Result<Option<(Objective, (Sense, super::ir::IExpr), usize)>, LoadError> {
+        let (loader, source) = (self, self.source);
+        let text = match (minimize, maximize) {
+            (Some(_), Some(max)) => {
+                return Err(source.error_at(max, invalid("both `minimize` and `maximize`", "at most one objective")));
+            }
+            (Some(text), None) => (Sense::Minimize, text),
+            (None, Some(text)) => (Sense::Maximize, text),
+            (None, None) => return Ok(None),
+        };
+        let (sense, text) = text;
+        let line = source.location(text.span().start).line;
+        let expr = loader.parse(text)?;
+        let scope = loader.scope();
+        Checker::new(&scope).expect_int(&expr, true).map_err(|mut f| {
+            if f.span == expr.span {
+                f.expected = "an integer expression to optimise".to_string();
+            }
+            loader.fault(f)
+        })?;
+        if let Some(fault) = super::check::misplaced_free_local(&expr, Some("in the objective"), &loader.functions) {
+            return Err(loader.fault(fault));
+        }
+        let ctx = loader.context();
+        let lowered = Lowerer::new(&ctx).int(&expr).map_err(|f| loader.fault(f))?;
+        Ok(Some((Objective { sense, expr }, (sense, lowered), line)))
+    }
+}
+
 /// Loads a `kind = "csp"` model and unrolls it.
 pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     let file: CspFile = source.parse()?;
@@ -975,62 +1044,11 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     loader.vars(file.vars.unwrap_or_default())?;
     loader.functions(file.predicate.unwrap_or_default())?;
 
-    let show = match &file.show {
-        None => (0..loader.vars.len()).collect(),
-        Some(list) => {
-            let mut show = Vec::new();
-            for name in list.get_ref() {
-                match loader.names.get(name.get_ref()) {
-                    Some(Named::Var(v)) if !show.contains(v) => show.push(*v),
-                    Some(Named::Var(_)) => {}
-                    _ => {
-                        let vars = loader.vars.iter().map(|v| v.name.as_str());
-                        let hint = super::check::nearest(name.get_ref(), vars)
-                            .map(|n| format!(" (did you mean {n}?)"))
-                            .unwrap_or_default();
-                        return Err(source.error_at(
-                            name,
-                            invalid(
-                                format!("`{}` in `show`", name.get_ref()),
-                                format!("the name of a declared variable{hint}"),
-                            ),
-                        ));
-                    }
-                }
-            }
-            show
-        }
+    let show = loader.show(file.show.as_ref())?;
+    let (objective, objective_ir, objective_line) = match loader.objective(&file.minimize, &file.maximize)? {
+        Some((objective, lowered, line)) => (Some(objective), Some(lowered), line),
+        None => (None, None, 0),
     };
-
-    let objective_text = match (&file.minimize, &file.maximize) {
-        (Some(_), Some(max)) => {
-            return Err(source.error_at(max, invalid("both `minimize` and `maximize`", "at most one objective")));
-        }
-        (Some(text), None) => Some((Sense::Minimize, text)),
-        (None, Some(text)) => Some((Sense::Maximize, text)),
-        (None, None) => None,
-    };
-    let mut objective = None;
-    let mut objective_ir = None;
-    let mut objective_line = 0;
-    if let Some((sense, text)) = objective_text {
-        objective_line = source.location(text.span().start).line;
-        let expr = loader.parse(text)?;
-        let scope = loader.scope();
-        Checker::new(&scope).expect_int(&expr, true).map_err(|mut f| {
-            if f.span == expr.span {
-                f.expected = "an integer expression to optimise".to_string();
-            }
-            loader.fault(f)
-        })?;
-        if let Some(fault) = super::check::misplaced_free_local(&expr, Some("in the objective"), &loader.functions) {
-            return Err(loader.fault(fault));
-        }
-        let ctx = loader.context();
-        let lowered = Lowerer::new(&ctx).int(&expr).map_err(|f| loader.fault(f))?;
-        objective_ir = Some((sense, lowered));
-        objective = Some(Objective { sense, expr });
-    }
 
     let mut constraints = Vec::new();
     let mut groups = Vec::new();
