@@ -129,6 +129,9 @@ enum Command {
         /// still counts them one by one).
         #[arg(long)]
         merge: bool,
+        /// Show every step, each elimination on its own (as --next any).
+        #[arg(long)]
+        detail: bool,
         #[command(flatten)]
         engine: EngineArg,
     },
@@ -243,7 +246,13 @@ fn run(command: Command) -> Result<u8, Failure> {
         Command::Genres { json } => cli::genres::list(json),
         Command::Import(args) => cli::genres::import(&args),
         Command::Hint { common, plan, reveal, engine } => {
+            let (next, count) = plan.next(false).map_err(Failure::bad_input)?;
+            if count.is_some() {
+                return Err(Failure::bad_input("hint gives one step; --next N is for steps"));
+            }
             let args = PlanArgs {
+                next,
+                max_steps: None,
                 given: plan.given,
                 upto: None,
                 limit: plan.limit,
@@ -255,8 +264,11 @@ fn run(command: Command) -> Result<u8, Failure> {
             };
             commands::hint(&common, args)
         }
-        Command::Steps { common, plan, upto, merge, engine } => {
+        Command::Steps { common, plan, upto, merge, detail, engine } => {
+            let (next, max_steps) = plan.next(detail).map_err(Failure::bad_input)?;
             let args = PlanArgs {
+                next,
+                max_steps,
                 given: plan.given,
                 upto,
                 limit: plan.limit,

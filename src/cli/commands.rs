@@ -307,6 +307,8 @@ pub struct PlanArgs {
     pub exact: usize,
     pub merge: bool,
     pub proof: Option<std::path::PathBuf>,
+    pub next: somaria::hints::Next,
+    pub max_steps: Option<usize>,
 }
 
 impl PlanArgs {
@@ -337,6 +339,8 @@ impl PlanArgs {
             count_limit: self.limit,
             limits: Limits { exact_size: self.exact, ..Limits::default() },
             proof: self.proof.clone(),
+            next: self.next,
+            max_steps: self.max_steps,
             ..PlanRequest::default()
         })
     }

@@ -5,11 +5,13 @@
 //! the puzzle's words ([`crate::report::steps`]). Both are one question
 //! asked of a fresh [`Planner`], the session a player's page keeps.
 
+mod fold;
 mod proof;
 mod route;
 mod session;
 mod state;
 
+pub use fold::Next;
 pub use proof::step_formula;
 pub use session::{CellThing, CheckReport, EdgeThing, Edit, Planner};
 
@@ -28,8 +30,11 @@ pub struct PlanRequest {
     pub upto: Option<usize>,
     /// Merge each run of steps of at most one constraint into one step.
     pub merge: bool,
-    /// The most steps to take (`hint` takes one).
+    /// The most steps to show (`hint` shows one).
     pub max_steps: Option<usize>,
+    /// Which steps are shown: every one, or the placements with the steps
+    /// they need folded into their reasons.
+    pub next: Next,
     /// The most remaining solutions counted when a guess is needed.
     pub count_limit: u64,
     /// How hard to search.
@@ -96,7 +101,9 @@ fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
         step.facts.clear();
         step.because.clear();
         step.using.clear();
+        step.via.clear();
         for s in run.drain(..) {
+            step.via.extend(s.via);
             for u in s.using {
                 if !step.facts.contains(&u) && !step.using.contains(&u) {
                     step.using.push(u);

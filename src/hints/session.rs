@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use super::fold::{Folding, Next};
 use super::{PlanRequest, Planned, proof, route};
 use crate::deduce::plan::{self, PlanStats, Settled, Start, State, Step, Target};
-use crate::deduce::verify::check_step;
+use crate::deduce::verify::{check_forced, check_step};
 use crate::deduce::{Deductions, Wanted};
 use crate::draw::Scene;
 use crate::puzzles::{Deducible, Entry, Error, NamedConstraint, PlayState, Puzzle, Routed, SolveOptions, Stats};
@@ -254,7 +255,10 @@ impl<'p> Planner<'p> {
     /// `hint` from the entries: the easiest next step. The request's own
     /// entries are not read, as for [`Planner::steps`].
     pub fn hint(&mut self, request: &PlanRequest, reveal: Reveal) -> Result<HintReport, Error> {
-        let limits = plan::Limits { first_only: true, ..request.limits };
+        // With placements the hint is the first of the steps' placements,
+        // found after steps of their own: their searches must be the steps'.
+        let first_only = request.next == Next::Any;
+        let limits = plan::Limits { first_only, ..request.limits };
         let request = PlanRequest { max_steps: Some(1), limits, ..request.clone() };
         let p = self.plan(&request)?;
         let step = p.steps.into_iter().next();
@@ -509,6 +513,7 @@ impl Built<'_> {
             check_time: Duration::ZERO,
             proofs: Proofs { file: request.proof.as_deref(), config: &options.solver, error: None },
             memo: plan::Memo::default(),
+            folding: Folding::default(),
         };
         walk.planned.end.extent = extent(walk.d);
         let result = walk.run(givens);
@@ -607,6 +612,7 @@ struct Walk<'a, 'p> {
     check_time: Duration,
     proofs: Proofs<'a>,
     memo: plan::Memo,
+    folding: Folding,
 }
 
 impl Walk<'_, '_> {
@@ -656,14 +662,26 @@ impl Walk<'_, '_> {
                 if step.facts.is_empty() {
                     continue;
                 }
-                if !self.take(&step, taken)? {
-                    return Ok(None);
-                }
+                let shown = match self.take(&step, taken)? {
+                    Some(shown) => shown,
+                    None => return Ok(None),
+                };
                 state.apply(&step.facts);
                 plan::taken(self.d, &step, &mut self.memo)?;
-                taken += 1;
+                taken += usize::from(shown);
                 if request.max_steps.is_some_and(|m| taken >= m) {
                     break 'outer;
+                }
+            }
+        }
+        if self.planned.steps.is_empty() {
+            // No placement was reached: the steps taken are shown as they
+            // are, so that what can be deduced is not hidden.
+            let most = self.request.max_steps.unwrap_or(usize::MAX);
+            let unshown: Vec<Step> = self.folding.unshown().take(most).cloned().collect();
+            for step in &unshown {
+                if !self.show(step, Vec::new(), self.planned.steps.len())? {
+                    return Ok(None);
                 }
             }
         }
@@ -672,13 +690,34 @@ impl Walk<'_, '_> {
         Ok(None)
     }
 
-    /// Re-checks `step`, writes its proof when asked, and shows it; false
-    /// when its proof could not be written (the error is kept).
-    fn take(&mut self, step: &Step, taken: usize) -> Result<bool, SolverError> {
+    /// Re-checks `step` and shows it, or with `--next placement` the
+    /// placement it makes with the steps it needs folded in; whether a step
+    /// was shown, `None` when its proof could not be written (the error is
+    /// kept).
+    fn take(&mut self, step: &Step, taken: usize) -> Result<Option<bool>, SolverError> {
         let started = Instant::now();
         check_step(self.checker, step)?;
         self.check_time += started.elapsed();
+        if self.request.next == Next::Any {
+            return Ok(self.show(step, Vec::new(), taken)?.then_some(true));
+        }
+        let Some(folded) = self.folding.record(self.d, step) else { return Ok(Some(false)) };
+        let started = Instant::now();
+        check_forced(self.checker, &folded.step)?;
+        self.check_time += started.elapsed();
+        let via = match folded.via.len() {
+            1 => Vec::new(),
+            _ => folded.via.iter().map(|s| shown_step(self.d, s)).collect(),
+        };
+        Ok(self.show(&folded.step, via, taken)?.then_some(true))
+    }
+
+    /// Writes `step`'s proof when asked and shows it, with the steps it
+    /// needs (`via`); false when its proof could not be written (the error
+    /// is kept).
+    fn show(&mut self, step: &Step, via: Vec<ShownStep>, taken: usize) -> Result<bool, SolverError> {
         let mut shown = shown_step(self.d, step);
+        shown.via = via;
         if let Some(file) = self.proofs.file {
             let number = (self.request.max_steps != Some(1)).then_some(taken + 1);
             match proof::write(self.checker, step, self.proofs.config, proof::paths(file, number)) {
@@ -766,6 +805,7 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         merged: None,
         walk: None,
         proof: None,
+        via: Vec::new(),
     }
 }
 

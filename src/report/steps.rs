@@ -89,6 +89,11 @@ pub struct ShownStep {
     /// and its DRAT refutation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof: Option<StepProof>,
+    /// With `--next placement`: the steps the placement needs, in the order
+    /// they were taken (the last found the placement), each re-checked.
+    /// Their rules and the facts they use from before are the step's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub via: Vec<ShownStep>,
 }
 
 /// A step's re-check as files: the formula of only the step's constraints,
@@ -367,10 +372,11 @@ fn rule_text(rule: &ShownRule) -> String {
 /// A step for a person, as much as `reveal` gives away.
 pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
     let kind = match (step.merged.is_some(), step.smallest) {
-        (false, true) => "smallest",
-        (false, false) => "minimal, not known to be smallest",
-        (true, true) => "each step smallest",
-        (true, false) => "some steps only minimal",
+        _ if !step.via.is_empty() => format!("by {} steps, shown below", step.via.len()),
+        (false, true) => "smallest".to_string(),
+        (false, false) => "minimal, not known to be smallest".to_string(),
+        (true, true) => "each step smallest".to_string(),
+        (true, false) => "some steps only minimal".to_string(),
     };
     let mut out = match reveal {
         Reveal::Where => format!("look at: {}\n", facts_text(&step.facts, false)),
@@ -399,8 +405,31 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
     }
     let spare = if step.using_minimal { "" } else { " (enough; some may be spare)" };
     out.push_str(&format!("  using{spare}: {}\n", facts_text(&step.using, true)));
+    out.push_str(&via_text(&step.via, reveal));
     if let Some(proof) = &step.proof {
         out.push_str(&format!("  proof: {} refutes {} (DRAT)\n", printable(&proof.proof), printable(&proof.formula)));
+    }
+    out
+}
+
+/// The steps a placement needs, one a line, each with its rules and the
+/// facts it uses; at `Why`, without the last, which finds the placement.
+fn via_text(via: &[ShownStep], reveal: Reveal) -> String {
+    let shown = match reveal {
+        Reveal::Where => 0,
+        Reveal::Why => via.len().saturating_sub(1),
+        Reveal::What => via.len(),
+    };
+    if shown == 0 {
+        return String::new();
+    }
+    let mut out = "  step by step:\n".to_string();
+    for step in &via[..shown] {
+        let rules: Vec<String> = step.because.iter().map(rule_text).collect();
+        let rules =
+            if rules.is_empty() { "no constraint (each thing takes one value)".to_string() } else { rules.join("; ") };
+        let facts = facts_text(&step.facts, true);
+        out.push_str(&format!("    - {facts}: by {rules}, using {}\n", facts_text(&step.using, true)));
     }
     out
 }

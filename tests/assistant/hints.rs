@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use somaria::deduce::plan::Limits;
-use somaria::hints::{self, PlanRequest};
+use somaria::hints::{self, Next, PlanRequest};
 use somaria::puzzles::SolveOptions;
 use somaria::report::steps::{PlanStatus, Reveal, ShownFact, ShownStep, StepsReport};
 
@@ -227,7 +227,62 @@ fn check_from(world: &World, text: &str, given: &[&str]) -> Result<StepsReport, 
     let hint = hints::hint(puzzle.as_ref(), &options, &request, Reveal::What).unwrap();
     prop_assert_eq!(hint.step.as_ref(), report.steps.first());
     upto_one_then_hint_agrees(puzzle.as_ref(), &report, &given)?;
+    placements_hold(world, puzzle.as_ref(), &report, &request, &solutions, text)?;
     Ok(report)
+}
+
+/// `--next placement` on the same model: it ends as `--next any` does, in
+/// the same state; every step but a last resort (when no step places
+/// anything) places a value; each of its facts holds in every solution
+/// and is forced by its constraints with the facts it uses, all known
+/// before it; each step it is folded from forces its facts from the facts
+/// known before it and those of the steps before it; and the hint is the
+/// first step.
+fn placements_hold(
+    world: &World,
+    puzzle: &dyn somaria::Puzzle,
+    any: &StepsReport,
+    request: &PlanRequest,
+    solutions: &[&Assignment],
+    text: &str,
+) -> Result<(), TestCaseError> {
+    let options = SolveOptions::default();
+    let request = PlanRequest { next: Next::Placement, ..request.clone() };
+    let report = hints::steps(puzzle, &options, &request).unwrap();
+    prop_assert_eq!(report.status, any.status, "{}", text);
+    prop_assert_eq!(&report.state, &any.state, "{}", text);
+    let places = |s: &ShownStep| s.facts.iter().any(|f| f.op == "=");
+    let fallback = !report.steps.iter().any(places);
+    let mut known: Vec<ShownFact> = report.end.start.facts.clone();
+    for (i, step) in report.steps.iter().enumerate() {
+        prop_assert!(fallback || places(step), "step {} places nothing\n{}", i, text);
+        let because: Vec<&str> = step.because.iter().map(|r| r.name.as_str()).collect();
+        prop_assert_eq!(step.size, because.len());
+        for fact in &step.facts {
+            prop_assert!(solutions.iter().all(|a| fact_holds(fact, a)), "step {} fact {:?} fails a solution", i, fact);
+            prop_assert!(forces(world, &because, &step.using, fact), "step {} does not force {:?}\n{}", i, fact, text);
+        }
+        for used in &step.using {
+            prop_assert!(known.contains(used), "step {} uses {:?}, which was not known", i, used);
+        }
+        let mut before = known.clone();
+        for (j, via) in step.via.iter().enumerate() {
+            let rules: Vec<&str> = via.because.iter().map(|r| r.name.as_str()).collect();
+            prop_assert!(rules.iter().all(|r| because.contains(r)), "step {} part {} names another rule", i, j);
+            for used in &via.using {
+                prop_assert!(before.contains(used), "step {} part {} uses {:?}, not known", i, j, used);
+            }
+            for fact in &via.facts {
+                prop_assert!(forces(world, &rules, &via.using, fact), "step {} part {} fails\n{}", i, j, text);
+            }
+            before.extend(via.facts.iter().cloned());
+        }
+        known.extend(step.facts.iter().cloned());
+        known.extend(step.via.iter().flat_map(|v| v.facts.iter().cloned()));
+    }
+    let hint = hints::hint(puzzle, &options, &request, Reveal::What).unwrap();
+    prop_assert_eq!(hint.step.as_ref(), report.steps.first());
+    Ok(())
 }
 
 /// The start holds the entries and what the givens fix, and nothing more:
@@ -752,19 +807,20 @@ fn cli_json(args: &[&str]) -> (serde_json::Value, i32) {
 
 /// The hardest Sudoku: `steps --upto 1` stops where the single-constraint
 /// steps end, and `hint` from the state it prints gives the step that
-/// `steps` takes next; `hint --reveal where` names cells and no values.
+/// `steps` takes next (all with `--next any`); `hint --reveal where`
+/// names cells and no values.
 #[test]
 fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
     let model = "models/csp/sudoku-hardest.toml";
-    let (full, code) = cli_json(&["steps", model]);
+    let (full, code) = cli_json(&["steps", model, "--next", "any"]);
     assert_eq!((code, full["status"].as_str()), (0, Some("solved")));
-    let (upto, code) = cli_json(&["steps", model, "--upto", "1"]);
+    let (upto, code) = cli_json(&["steps", model, "--upto", "1", "--next", "any"]);
     assert_eq!((code, upto["status"].as_str()), (0, Some("partial")));
     let steps = full["steps"].as_array().unwrap();
     let prefix = steps.iter().take_while(|s| s["size"].as_u64().unwrap() <= 1).count();
     assert!(prefix < steps.len(), "the hardest Sudoku needs steps of more than one constraint");
     assert_eq!(upto["steps"].as_array().unwrap()[..], steps[..prefix]);
-    let mut args: Vec<String> = vec!["hint".into(), model.into()];
+    let mut args: Vec<String> = vec!["hint".into(), model.into(), "--next".into(), "any".into()];
     for f in upto["state"].as_array().unwrap() {
         args.push("--given".into());
         args.push(format!("{}{}{}", f["var"].as_str().unwrap(), f["op"].as_str().unwrap(), f["value"]));
@@ -785,6 +841,7 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
             merged: None,
             walk: None,
             proof: None,
+            via: Vec::new(),
         }
     };
     let (h, n) = (shown(&hint["step"]), shown(&steps[prefix]));
@@ -1461,4 +1518,55 @@ fn every_ordering(items: &mut [usize], f: &mut dyn FnMut(&[usize])) {
     }
     let len = items.len();
     heap(len, items, f);
+}
+
+/// The acceptance line of placements: on an easy Sudoku (every digit a
+/// hidden single in a box, Sudoku Explainer 1.2), the first hint names a
+/// digit to write and why, and the first 10 steps each write a digit,
+/// with its reason; `--next any` still starts with eliminations.
+#[test]
+fn an_easy_sudoku_hints_a_digit_and_steps_through_placements() {
+    let model = "models/csp/sudoku-easy.toml";
+    let (hint, code) = cli_json(&["hint", model]);
+    assert_eq!(code, 0, "{hint}");
+    let facts = hint["step"]["facts"].as_array().unwrap();
+    assert!(!facts.is_empty() && facts.iter().all(|f| f["op"] == "="), "{hint}");
+    assert!(!hint["step"]["because"].as_array().unwrap().is_empty(), "{hint}");
+    let out = common::cli::somaria().args(["hint", model, "--reveal", "what"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let new = text.lines().find(|l| l.starts_with("hint: new: ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(new.contains(" = ") && !new.contains('≠'), "{text}");
+    assert!(text.contains("  because (") && text.contains("  using"), "{text}");
+    let (steps, code) = cli_json(&["steps", model, "--next", "10"]);
+    assert_eq!(code, 0, "{steps}");
+    let steps = steps["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 10);
+    for step in steps {
+        let facts = step["facts"].as_array().unwrap();
+        assert!(!facts.is_empty() && facts.iter().all(|f| f["op"] == "="), "{step}");
+    }
+    let (any, _) = cli_json(&["steps", model, "--next", "any", "--next", "3"]);
+    let first = &any["steps"][0]["facts"];
+    assert!(first.as_array().unwrap().iter().all(|f| f["op"] == "!="), "{any}");
+    let (detail, _) = cli_json(&["steps", model, "--detail", "--next", "3"]);
+    assert_eq!(detail["steps"], any["steps"]);
+}
+
+/// `--next` takes one mode and one count; a count is refused for a hint.
+#[test]
+fn next_is_read_with_care() {
+    let model = "models/csp/sudoku-easy.toml";
+    for args in [
+        &["hint", model, "--next", "3"][..],
+        &["steps", model, "--next", "any", "--next", "placement"],
+        &["steps", model, "--detail", "--next", "placement"],
+        &["steps", model, "--next", "2", "--next", "3"],
+        &["steps", model, "--next", "0"],
+        &["steps", model, "--next", "some"],
+    ] {
+        let out = common::cli::somaria().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("--next") || err.contains("expected"), "{err}");
+    }
 }
