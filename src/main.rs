@@ -88,6 +88,13 @@ enum Command {
         #[command(flatten)]
         engine: EngineArg,
     },
+    /// Print the puzzle with nothing solved (with --format svg, draw it).
+    ///
+    /// Exit code: 0 shown, 2 bad input, 3 stopped by a limit, 4 internal error.
+    Show {
+        #[command(flatten)]
+        common: Common,
+    },
     /// For a puzzle with no solution, name a minimal set of its constraints that cannot all hold.
     ///
     /// Exit code: 0 the puzzle has a solution, 1 no solution (explained), 2 bad input, 3 unknown, 4 internal error.
@@ -240,6 +247,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 backends: solvers,
             })
         }
+        Command::Show { common } => commands::show(&common),
         Command::Encode { common, engine } => commands::encode(&common, engine.engine),
         Command::Generate(args) => cli::generate::run(args),
         Command::Play(args) => cli::play::run(args),

@@ -24,6 +24,9 @@ pub struct Common {
     /// In text reports, draw arrows and other glyphs with plain ASCII.
     #[arg(long)]
     pub ascii: bool,
+    /// In text reports, leave out the statistics (engine, SAT calls, times); JSON keeps them.
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Give up after SECONDS (0.001 to 31536000, one year), loading included, and report "unknown" (exit 3) with
     /// the progress so far.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]

@@ -440,3 +440,35 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     print!("{summary}");
     Ok(report.exit_code())
 }
+
+/// `somaria show`: the puzzle with nothing solved, as text or (with
+/// `--format svg`) a picture, drawn as a play session draws it with no
+/// entries.
+pub fn show(common: &Common) -> Result<u8, Failure> {
+    if !matches!(common.format, OutputFormat::Text | OutputFormat::Svg) {
+        return Err(Failure::bad_input("show draws the puzzle; expected --format text or svg"));
+    }
+    let inputs = Inputs::of_model(&common.model);
+    let run = Run::start(common, &inputs, &[])?;
+    let options = run.solve_options(None);
+    let finished = run.supervise(move |puzzle| {
+        let scene = match hints::Planner::new(puzzle, &options) {
+            Ok(mut planner) => planner.scene()?,
+            Err(somaria::puzzles::Error::Unsupported { .. }) => {
+                somaria::report::picture::state_picture(puzzle, (0, 0), &[])?
+            }
+            Err(e) => return Err(e),
+        };
+        let text = somaria::report::picture::puzzle_text(puzzle, &scene);
+        Ok((scene, text))
+    });
+    let (scene, text) = match finished {
+        Finished::Done(result) => result?,
+        Finished::Stopped(reason) => return Err(Failure { code: exit::UNKNOWN, message: reason.describe() }),
+    };
+    match common.format {
+        OutputFormat::Svg => run.emit_scene(&scene)?,
+        _ => run.emit_raw(json!({}), text, None)?,
+    }
+    Ok(exit::SOLVED)
+}

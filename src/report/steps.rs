@@ -151,16 +151,31 @@ pub struct Difficulty {
     pub total: usize,
     /// Steps that needed more than one rule.
     pub multi_rule_steps: usize,
+    /// The most rules one step needed, counting each step a placement is
+    /// folded from on its own (with `--next any`, `largest`).
+    pub hardest_step: usize,
+    /// One number for how hard the puzzle is: `hardest_step` times
+    /// `largest`, the most rules one placement's reason needs with its
+    /// steps folded in. Over 164 Sudokus rated by Sudoku Explainer (SE
+    /// 1.2-9.3), Spearman's rho with SE is 0.81, against 0.77 for
+    /// `largest` alone (benches/sudoku_rating.py). Made for the default
+    /// `--next placement`; with `--next any` it is `largest` squared.
+    pub rating: usize,
 }
 
 impl Difficulty {
     /// The rating of `steps`.
     pub fn of(steps: &[ShownStep]) -> Difficulty {
+        let largest = steps.iter().map(|s| s.size).max().unwrap_or(0);
+        let parts = steps.iter().flat_map(|s| if s.via.is_empty() { std::slice::from_ref(s) } else { &s.via[..] });
+        let hardest_step = parts.map(|s| s.size).max().unwrap_or(0);
         Difficulty {
             steps: steps.len(),
-            largest: steps.iter().map(|s| s.size).max().unwrap_or(0),
+            largest,
             total: steps.iter().map(|s| s.size).sum(),
             multi_rule_steps: steps.iter().filter(|s| s.size > 1).count(),
+            hardest_step,
+            rating: hardest_step * largest,
         }
     }
 }
@@ -547,8 +562,9 @@ impl Report for StepsReport {
         out.push_str(&self.end.ending_text(self.status));
         let d = &self.difficulty;
         out.push_str(&format!(
-            "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint\n",
-            d.steps, d.largest, d.total, d.multi_rule_steps
+            "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint; \
+             hardest step {}, rating {}\n",
+            d.steps, d.largest, d.total, d.multi_rule_steps, d.hardest_step, d.rating
         ));
         if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""How well `steps`' figures track Sudoku Explainer (SE): Spearman's rho
+between SE and each figure over the rated Sudokus of a CSV
+(`id,givens,se,source`, 81 digits with 0 for a blank), such as
+../shared/data/sudoku-rated.csv, plus the shipped easy Sudoku (SE 1.2).
+
+Each puzzle is written as a csp model (models/csp/sudoku-easy.toml with
+its givens replaced) and stepped twice: `--next any` (every step) and
+`--next placement` (the placements with the steps they need). Prints a
+table of rho per figure, over the whole range, over SE >= 6 and below
+SE 4, with the CPU time of the runs; with --tsv FILE, writes each
+puzzle's figures for plotting.
+
+    python3 benches/sudoku_rating.py ../shared/data/sudoku-rated.csv [--limit N] [--tsv out.tsv]
+
+Needs a release build (target/release/somaria).
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BINARY = os.path.join(ROOT, "target", "release", "somaria")
+TEMPLATE = os.path.join(ROOT, "models", "csp", "sudoku-easy.toml")
+
+
+def model_text(givens):
+    text = open(TEMPLATE).read()
+    rows = ",\n".join("  [" + ", ".join(givens[9 * r : 9 * r + 9]) + "]" for r in range(9))
+    return re.sub(r"givens = \[\n.*?\n\]\n", "givens = [\n" + rows + ",\n]\n", text, count=1, flags=re.S)
+
+
+def easy_givens():
+    found = re.search(r"givens = \[\n(.*?)\n\]\n", open(TEMPLATE).read(), re.S)
+    return re.findall(r"\d", found.group(1))
+
+
+def cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def steps(path, mode):
+    out = subprocess.run([BINARY, "steps", path, "--next", mode, "--format", "json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"steps {path} --next {mode}: exit {out.returncode}: {out.stderr}")
+    return json.loads(out.stdout)
+
+
+def figures(any_report, placed):
+    """Today's figures (from --next any) and the placement figures."""
+    d = any_report["difficulty"]
+    shown = placed["steps"]
+    folded = [s["size"] for s in shown]
+    hardest = max(shown, key=lambda s: (s["size"], len(s["using"])), default=None)
+    parts = [len(s.get("via", [])) or 1 for s in shown]
+    return {
+        "largest": d["largest"],
+        "largest+multi": d["largest"] + d["multi_rule_steps"] / 1000.0,
+        "steps": d["steps"],
+        "multi_rule_steps": d["multi_rule_steps"],
+        "rating": placed["difficulty"].get("rating", 0),
+        "placement_largest": max(folded, default=0),
+        "placement_hardest_using": len(hardest["using"]) if hardest else 0,
+        "placement_mean_size": sum(folded) / len(folded) if folded else 0,
+        "placement_total": sum(folded),
+        "placement_parts_max": max(parts, default=0),
+    }
+
+
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    result = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            result[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(xs, ys):
+    if len(xs) < 3:
+        return float("nan")
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    vx = sum((a - mx) ** 2 for a in rx) ** 0.5
+    vy = sum((b - my) ** 2 for b in ry) ** 0.5
+    return cov / (vx * vy) if vx and vy else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("csv")
+    parser.add_argument("--limit", type=int)
+    parser.add_argument("--tsv")
+    args = parser.parse_args()
+    puzzles = [("sudoku-easy", easy_givens(), 1.2)]
+    with open(args.csv) as f:
+        for row in csv.DictReader(f):
+            puzzles.append((row["id"], list(row["givens"]), float(row["se"])))
+    if args.limit:
+        puzzles = puzzles[: args.limit]
+    rows = []
+    times = {"any": 0.0, "placement": 0.0}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, (name, givens, se) in enumerate(puzzles):
+            path = os.path.join(tmp, f"{name}.toml")
+            with open(path, "w") as f:
+                f.write(model_text(givens))
+            reports = {}
+            for mode in ("any", "placement"):
+                before = cpu()
+                reports[mode] = steps(path, mode)
+                times[mode] += cpu() - before
+            rows.append((name, se, figures(reports["any"], reports["placement"])))
+            print(f"{n + 1}/{len(puzzles)} {name} SE {se}", file=sys.stderr)
+    names = list(rows[0][2])
+    print(f"{len(rows)} puzzles; CPU: --next any {times['any']:.1f} s, --next placement {times['placement']:.1f} s")
+    print("| figure | rho (all) | rho (SE >= 6) | rho (SE < 4) |")
+    print("|---|---|---|---|")
+    for figure in names:
+        cells = []
+        for keep in (lambda se: True, lambda se: se >= 6, lambda se: se < 4):
+            chosen = [(se, f[figure]) for _, se, f in rows if keep(se)]
+            cells.append(f"{spearman([c[0] for c in chosen], [c[1] for c in chosen]):.2f} (n={len(chosen)})")
+        print(f"| {figure} | " + " | ".join(cells) + " |")
+    if args.tsv:
+        with open(args.tsv, "w") as f:
+            f.write("id\tse\t" + "\t".join(names) + "\n")
+            for name, se, fig in rows:
+                f.write(f"{name}\t{se}\t" + "\t".join(str(fig[k]) for k in names) + "\n")
+
+
+if __name__ == "__main__":
+    main()
