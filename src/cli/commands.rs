@@ -341,7 +341,6 @@ impl PlanArgs {
             proof: self.proof.clone(),
             next: self.next,
             max_steps: self.max_steps,
-            ..PlanRequest::default()
         })
     }
 
