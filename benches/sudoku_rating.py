@@ -11,7 +11,8 @@ table of rho per figure, over the whole range, over SE >= 6 and below
 SE 4, with the CPU time of the runs; with --tsv FILE, writes each
 puzzle's figures for plotting.
 
-    python3 benches/sudoku_rating.py ../shared/data/sudoku-rated.csv [--limit N] [--tsv out.tsv]
+    python3 benches/sudoku_rating.py ../shared/data/sudoku-rated.csv [--limit N] [--tsv out.tsv] [--svg plot.svg]
+    python3 benches/sudoku_rating.py --from-tsv out.tsv --svg plot.svg   (the table and plot again, no runs)
 
 Needs a release build (target/release/somaria).
 """
@@ -100,12 +101,55 @@ def spearman(xs, ys):
     return cov / (vx * vy) if vx and vy else float("nan")
 
 
+def plot(rows, figure, path):
+    """A scatter of SE (across) against `figure` (up), as a plain SVG."""
+    width, height, pad = 480, 320, 40
+    values = [f[figure] for _, _, f in rows]
+    top = max(values) or 1
+    dots = []
+    for _, se, f in rows:
+        x = pad + (se - 1) / 10 * (width - 2 * pad)
+        y = height - pad - f[figure] / top * (height - 2 * pad)
+        dots.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="#3366aa" fill-opacity="0.6"/>')
+    ticks = "".join(
+        f'<text x="{pad + (t - 1) / 10 * (width - 2 * pad):.0f}" y="{height - pad + 16}" font-size="11" '
+        f'text-anchor="middle">{t}</text>'
+        for t in range(1, 12)
+    )
+    with open(path, "w") as f:
+        f.write(
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}">'
+            f'<rect width="{width}" height="{height}" fill="white"/>'
+            f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="black"/>'
+            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="black"/>{ticks}'
+            f'<text x="{width / 2}" y="{height - 6}" font-size="12" text-anchor="middle">Sudoku Explainer rating</text>'
+            f'<text x="12" y="{pad - 12}" font-size="12">{figure} (0 to {top:g})</text>'
+            + "".join(dots)
+            + "</svg>\n"
+        )
+
+
+def read_tsv(path):
+    with open(path) as f:
+        lines = [line.rstrip("\n").split("\t") for line in f]
+    names = lines[0][2:]
+    return [(r[0], float(r[1]), dict(zip(names, map(float, r[2:])))) for r in lines[1:]]
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("csv")
+    parser.add_argument("csv", nargs="?")
     parser.add_argument("--limit", type=int)
     parser.add_argument("--tsv")
+    parser.add_argument("--svg", help="plot SE against the rating")
+    parser.add_argument("--from-tsv", help="read the figures of an earlier run instead of running")
     args = parser.parse_args()
+    if args.from_tsv:
+        rows = read_tsv(args.from_tsv)
+        table(rows, None)
+        if args.svg:
+            plot(rows, "rating", args.svg)
+        return
     puzzles = [("sudoku-easy", easy_givens(), 1.2)]
     with open(args.csv) as f:
         for row in csv.DictReader(f):
@@ -126,8 +170,17 @@ def main():
                 times[mode] += cpu() - before
             rows.append((name, se, figures(reports["any"], reports["placement"])))
             print(f"{n + 1}/{len(puzzles)} {name} SE {se}", file=sys.stderr)
+    table(rows, times)
     names = list(rows[0][2])
-    print(f"{len(rows)} puzzles; CPU: --next any {times['any']:.1f} s, --next placement {times['placement']:.1f} s")
+    if args.svg:
+        plot(rows, "rating", args.svg)
+    write_tsv(args, rows, names)
+
+
+def table(rows, times):
+    names = list(rows[0][2])
+    cpu_line = f"; CPU: --next any {times['any']:.1f} s, --next placement {times['placement']:.1f} s" if times else ""
+    print(f"{len(rows)} puzzles{cpu_line}")
     print("| figure | rho (all) | rho (SE >= 6) | rho (SE < 4) |")
     print("|---|---|---|---|")
     for figure in names:
@@ -136,6 +189,9 @@ def main():
             chosen = [(se, f[figure]) for _, se, f in rows if keep(se)]
             cells.append(f"{spearman([c[0] for c in chosen], [c[1] for c in chosen]):.2f} (n={len(chosen)})")
         print(f"| {figure} | " + " | ".join(cells) + " |")
+
+
+def write_tsv(args, rows, names):
     if args.tsv:
         with open(args.tsv, "w") as f:
             f.write("id\tse\t" + "\t".join(names) + "\n")
