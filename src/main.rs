@@ -87,6 +87,10 @@ enum Command {
         common: Common,
         #[command(flatten)]
         engine: EngineArg,
+        /// An entry of the player's state (NAME=VALUE or NAME!=VALUE) or a state file, as hint takes them; with
+        /// any, the report is the values each thing can still take with the entries.
+        #[arg(long, value_name = "ENTRY")]
+        given: Vec<String>,
     },
     /// Print the puzzle with nothing solved (with --format svg, draw it).
     ///
@@ -229,7 +233,10 @@ fn run(command: Command) -> Result<u8, Failure> {
                 move |puzzle| puzzle.count(&options)
             })
         }
-        Command::Facts { common, engine } => run_report(&common, engine.engine.as_deref(), |run| {
+        Command::Facts { common, engine, given } if !given.is_empty() => {
+            commands::candidates(&common, given, engine.engine)
+        }
+        Command::Facts { common, engine, .. } => run_report(&common, engine.engine.as_deref(), |run| {
             let options = run.solve_options(engine.engine.clone());
             move |puzzle| puzzle.facts(&options)
         }),

@@ -471,3 +471,26 @@ pub fn show(common: &Common) -> Result<u8, Failure> {
     }
     Ok(exit::SOLVED)
 }
+
+/// `somaria facts --given`: the values each thing can still take with the
+/// entries and state files given.
+pub fn candidates(common: &Common, given: Vec<String>, engine: Option<String>) -> Result<u8, Failure> {
+    let args = PlanArgs {
+        given,
+        upto: None,
+        limit: 2,
+        reveal: Reveal::What,
+        engine,
+        exact: Limits::default().exact_size,
+        merge: false,
+        proof: None,
+        next: hints::Next::Any,
+        max_steps: None,
+    };
+    let inputs = args.inputs(common);
+    let request = args.request()?;
+    run_report_reading(common, &inputs, args.engine.as_deref(), |run| {
+        let options = run.solve_options(args.engine.clone());
+        move |puzzle| hints::candidates(puzzle, &options, &request)
+    })
+}

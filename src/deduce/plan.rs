@@ -107,6 +107,21 @@ pub fn possible_settled(d: &mut Deductions<'_>) -> Result<Option<Vec<[bool; 2]>>
     Ok(found.map(|found| found.possible.chunks(2).map(|p| [p[0], p[1]]).collect()))
 }
 
+/// Per fact, whether it holds in some solution that agrees with `givens`;
+/// `None` when none does. Every rule is on; every model behind a
+/// "possible" passes the family's check.
+pub fn possible_with(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Option<Vec<bool>>, SolverError> {
+    if d.refuted {
+        return Ok(None);
+    }
+    let given: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
+    let assumptions = all_rules_with(d, &given);
+    let candidates: Vec<Lit> = d.facts.iter().map(|f| f.lit).collect();
+    let Deductions { solver, check, .. } = d;
+    let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, None));
+    Ok(possible_literals(&mut checked, &candidates, &assumptions)?.map(|found| found.possible))
+}
+
 /// The sets of rules found to force nothing, each with a digest of the
 /// known facts it was tested with: a set tested again with the same facts
 /// would force nothing again, so it is skipped.

@@ -17,7 +17,9 @@ pub use session::{CellThing, CheckReport, EdgeThing, Edit, Planner};
 
 use crate::deduce::plan::Limits;
 use crate::puzzles::{Error, Puzzle, SolveOptions, Status};
-use crate::report::steps::{HintReport, PlanEnd, PlanStatus, Reveal, ShownFact, ShownStep, StepsReport};
+use crate::report::steps::{
+    CandidatesReport, HintReport, PlanEnd, PlanStatus, Reveal, ShownFact, ShownStep, StepsReport,
+};
 
 /// What `hint` and `steps` are asked for.
 #[derive(Clone, Debug, Default)]
@@ -66,6 +68,22 @@ pub fn hint(
     reveal: Reveal,
 ) -> Result<HintReport, Error> {
     one_shot(puzzle, options, request)?.hint(request, reveal)
+}
+
+/// `somaria facts --given`: the values each thing can still take with the
+/// request's entries (`given`, then the state files').
+pub fn candidates(
+    puzzle: &dyn Puzzle,
+    options: &SolveOptions,
+    request: &PlanRequest,
+) -> Result<CandidatesReport, Error> {
+    let started = std::time::Instant::now();
+    let mut planner = one_shot(puzzle, options, request)?;
+    let candidates = planner.candidates()?;
+    let mut stats = crate::puzzles::Stats::of_sat_size(puzzle.engines()[0], (0, 0), Default::default(), 0.0);
+    stats.solve_ms = crate::puzzles::Stats::ms(started.elapsed());
+    let status = if candidates.is_some() { Status::Solved } else { Status::NoSolution };
+    Ok(CandidatesReport { status, candidates: candidates.unwrap_or_default(), stats })
 }
 
 /// A session holding the request's entries (`given`, then the state

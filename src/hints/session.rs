@@ -321,6 +321,21 @@ impl<'p> Planner<'p> {
         }
     }
 
+    /// The values each thing can still take in some solution that agrees
+    /// with the entries, as facts `thing = value` in fact order; `None`
+    /// when no solution agrees with them. Empty for a route puzzle.
+    pub fn candidates(&mut self) -> Result<Option<Vec<ShownFact>>, Error> {
+        let given = &self.entries;
+        let Engine::Deduced(deducible, built) = &mut self.engine else { return Ok(Some(Vec::new())) };
+        let deducible = *deducible;
+        let (entries, _): (Vec<String>, Vec<String>) = deducible.given_entries(given)?.into_iter().unzip();
+        let built = build(deducible, &self.options, built)?;
+        let givens = read_givens(&built.d, &entries)?;
+        let Some(possible) = plan::possible_with(&mut built.d, &givens)? else { return Ok(None) };
+        let held = possible.iter().enumerate().filter(|&(_, &p)| p);
+        Ok(Some(held.map(|(fact, _)| shown_fact(&built.d, Settled { fact, holds: true })).collect()))
+    }
+
     /// The solutions that agree with the entries, counted up to `limit`,
     /// and whether that is all of them. A route puzzle counts 1 while a
     /// route collects every key from the moves walked, else 0.

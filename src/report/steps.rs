@@ -631,3 +631,54 @@ impl Stoppable for HintReport {
 fn is_true(b: &bool) -> bool {
     *b
 }
+
+/// The report of `facts --given`: the values each thing can still take in
+/// some solution that agrees with the entries.
+#[derive(Clone, Debug, Serialize)]
+pub struct CandidatesReport {
+    /// `solved` when some solution agrees with the entries, else
+    /// `no_solution`.
+    pub status: crate::puzzles::Status,
+    /// Each value still possible, as `{"var", "op": "=", "value"}`.
+    pub candidates: Vec<ShownFact>,
+    /// The engine and the time taken.
+    pub stats: Stats,
+}
+
+impl Report for CandidatesReport {
+    fn text(&self, puzzle: &dyn Puzzle) -> Result<String, Error> {
+        let mut out = heading(puzzle.kind(), puzzle.title());
+        if self.status == crate::puzzles::Status::NoSolution {
+            out.push_str("no solution agrees with the entries\n");
+        } else {
+            out.push_str("the values each thing can still take, with the entries:\n");
+            let mut vars: Vec<&str> = Vec::new();
+            for f in &self.candidates {
+                if !vars.contains(&f.var.as_str()) {
+                    vars.push(&f.var);
+                }
+            }
+            for var in vars {
+                let values: Vec<String> =
+                    self.candidates.iter().filter(|f| f.var == var).map(|f| printable(&f.value_text())).collect();
+                out.push_str(&format!("  {}: {}\n", printable(var), values.join(", ")));
+            }
+        }
+        out.push_str(&format!("({}: {:.1} ms)\n", self.stats.engine, self.stats.solve_ms));
+        Ok(out)
+    }
+
+    fn exit_code(&self) -> u8 {
+        match self.status {
+            crate::puzzles::Status::NoSolution => exit::NO_SOLUTION,
+            crate::puzzles::Status::Unknown => exit::UNKNOWN,
+            _ => exit::SOLVED,
+        }
+    }
+}
+
+impl Stoppable for CandidatesReport {
+    fn stopped(stats: Stats, _why: String, _: &Progress) -> CandidatesReport {
+        CandidatesReport { status: crate::puzzles::Status::Unknown, candidates: Vec::new(), stats }
+    }
+}

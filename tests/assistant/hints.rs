@@ -1660,3 +1660,58 @@ fn show_prints_the_unsolved_puzzle() {
     let out = common::cli::somaria().args(["show", model, "--format", "json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `facts --given` lists the values each thing can still take in some
+/// solution that agrees with the entries, checked here by enumerating
+/// every assignment; entries no solution agrees with give exit 1.
+#[test]
+fn facts_with_entries_lists_the_values_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "kind = \"csp\"\n[vars]\nx = { index = [\"1..3\"], domain = \"1..3\" }\n\
+                [[constraint]]\nexpr = 'alldifferent(x)'\n[[constraint]]\nexpr = 'x[1] != 3'\n";
+    let model = common::cli::write_model(dir.path(), "m.toml", text);
+    let model = model.to_str().unwrap();
+    for (entries, expected) in [
+        (
+            &["x[2]!=1"][..],
+            vec![("x[1]", 1), ("x[1]", 2), ("x[2]", 2), ("x[2]", 3), ("x[3]", 1), ("x[3]", 2), ("x[3]", 3)],
+        ),
+        (&["x[1]=1", "x[2]!=3"], vec![("x[1]", 1), ("x[2]", 2), ("x[3]", 3)]),
+    ] {
+        // By brute force: every assignment with the rules and the entries.
+        let mut left = std::collections::BTreeSet::new();
+        for a in 1..=3 {
+            for b in 1..=3 {
+                for c in 1..=3 {
+                    let x = [a, b, c];
+                    let agrees = entries.iter().all(|e| {
+                        let f = entry_fact(e);
+                        let i: usize = f.var[2..3].parse().unwrap();
+                        (x[i - 1].to_string() == value_text(&f)) == (f.op == "=")
+                    });
+                    if a != b && b != c && a != c && a != 3 && agrees {
+                        left.extend([("x[1]", a), ("x[2]", b), ("x[3]", c)]);
+                    }
+                }
+            }
+        }
+        assert_eq!(left, expected.into_iter().collect());
+        let mut args = vec!["facts", model];
+        for e in entries {
+            args.extend(["--given", e]);
+        }
+        let (json, code) = cli_json(&args);
+        assert_eq!(code, 0, "{json}");
+        let shown: std::collections::BTreeSet<(String, i64)> = json["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["var"].as_str().unwrap().to_string(), f["value"].as_i64().unwrap()))
+            .collect();
+        let left: std::collections::BTreeSet<(String, i64)> =
+            left.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
+        assert_eq!(shown, left, "{entries:?}");
+    }
+    let (json, code) = cli_json(&["facts", model, "--given", "x[1]=3"]);
+    assert_eq!((code, json["status"].as_str()), (1, Some("no_solution")), "{json}");
+}
