@@ -87,6 +87,17 @@ enum Command {
         common: Common,
         #[command(flatten)]
         engine: EngineArg,
+        /// An entry of the player's state (NAME=VALUE or NAME!=VALUE) or a state file, as hint takes them; with
+        /// any, the report is the values each thing can still take with the entries.
+        #[arg(long, value_name = "ENTRY")]
+        given: Vec<String>,
+    },
+    /// Print the puzzle with nothing solved (with --format svg, draw it).
+    ///
+    /// Exit code: 0 shown, 2 bad input, 3 stopped by a limit, 4 internal error.
+    Show {
+        #[command(flatten)]
+        common: Common,
     },
     /// For a puzzle with no solution, name a minimal set of its constraints that cannot all hold.
     ///
@@ -129,6 +140,9 @@ enum Command {
         /// still counts them one by one).
         #[arg(long)]
         merge: bool,
+        /// Show every step, each elimination on its own (as --next any).
+        #[arg(long)]
+        detail: bool,
         #[command(flatten)]
         engine: EngineArg,
     },
@@ -219,7 +233,10 @@ fn run(command: Command) -> Result<u8, Failure> {
                 move |puzzle| puzzle.count(&options)
             })
         }
-        Command::Facts { common, engine } => run_report(&common, engine.engine.as_deref(), |run| {
+        Command::Facts { common, engine, given } if !given.is_empty() => {
+            commands::candidates(&common, given, engine.engine)
+        }
+        Command::Facts { common, engine, .. } => run_report(&common, engine.engine.as_deref(), |run| {
             let options = run.solve_options(engine.engine.clone());
             move |puzzle| puzzle.facts(&options)
         }),
@@ -237,13 +254,20 @@ fn run(command: Command) -> Result<u8, Failure> {
                 backends: solvers,
             })
         }
+        Command::Show { common } => commands::show(&common),
         Command::Encode { common, engine } => commands::encode(&common, engine.engine),
         Command::Generate(args) => cli::generate::run(args),
         Command::Play(args) => cli::play::run(args),
         Command::Genres { json } => cli::genres::list(json),
         Command::Import(args) => cli::genres::import(&args),
         Command::Hint { common, plan, reveal, engine } => {
+            let (next, count) = plan.next(false).map_err(Failure::bad_input)?;
+            if count.is_some() {
+                return Err(Failure::bad_input("hint gives one step; --next N is for steps"));
+            }
             let args = PlanArgs {
+                next,
+                max_steps: None,
                 given: plan.given,
                 upto: None,
                 limit: plan.limit,
@@ -255,8 +279,11 @@ fn run(command: Command) -> Result<u8, Failure> {
             };
             commands::hint(&common, args)
         }
-        Command::Steps { common, plan, upto, merge, engine } => {
+        Command::Steps { common, plan, upto, merge, detail, engine } => {
+            let (next, max_steps) = plan.next(detail).map_err(Failure::bad_input)?;
             let args = PlanArgs {
+                next,
+                max_steps,
                 given: plan.given,
                 upto,
                 limit: plan.limit,

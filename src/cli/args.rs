@@ -24,6 +24,9 @@ pub struct Common {
     /// In text reports, draw arrows and other glyphs with plain ASCII.
     #[arg(long)]
     pub ascii: bool,
+    /// In text reports, leave out the statistics (engine, SAT calls, times); JSON keeps them.
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Give up after SECONDS (0.001 to 31536000, one year), loading included, and report "unknown" (exit 3) with
     /// the progress so far.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
@@ -116,6 +119,62 @@ pub struct PlanArg {
     /// FILE.1 and FILE.1.cnf, FILE.2 and FILE.2.cnf, ... for steps (tile-cover models).
     #[arg(long, value_name = "FILE")]
     pub proof: Option<std::path::PathBuf>,
+    /// Which steps to show: placement (the default), the easiest step that settles a shown thing (a digit
+    /// written, a cell shaded) with the eliminations it needs folded into its reason; any, every step,
+    /// eliminations included. For steps, a number N as well (--next N, repeatable beside the mode) stops
+    /// after N steps.
+    #[arg(long, value_name = "WHAT", value_parser = parse_next)]
+    pub next: Vec<NextArg>,
+}
+
+/// A `--next` value: which steps are shown, or how many.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NextArg {
+    /// Only placements, with their reasons.
+    Placement,
+    /// Every step.
+    Any,
+    /// At most this many steps.
+    Count(usize),
+}
+
+fn parse_next(text: &str) -> Result<NextArg, String> {
+    match text.trim() {
+        "placement" => Ok(NextArg::Placement),
+        "any" => Ok(NextArg::Any),
+        number => match number.parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(NextArg::Count(n)),
+            _ => Err(format!("found {text:?}; expected placement, any, or a number of steps of at least 1")),
+        },
+    }
+}
+
+impl PlanArg {
+    /// The mode `--next` names (placement unless `detail` or `--next any`)
+    /// and the count it gives; an error when it names two modes or two
+    /// counts.
+    pub fn next(&self, detail: bool) -> Result<(somaria::hints::Next, Option<usize>), String> {
+        use somaria::hints::Next;
+        let modes: Vec<Next> = self
+            .next
+            .iter()
+            .filter_map(|n| match n {
+                NextArg::Placement => Some(Next::Placement),
+                NextArg::Any => Some(Next::Any),
+                NextArg::Count(_) => None,
+            })
+            .chain(detail.then_some(Next::Any))
+            .collect();
+        let counts: Vec<usize> =
+            self.next.iter().filter_map(|n| if let NextArg::Count(c) = n { Some(*c) } else { None }).collect();
+        if modes.windows(2).any(|w| w[0] != w[1]) {
+            return Err("--next placement and --next any (or --detail) ask for different steps; expected one".into());
+        }
+        if counts.len() > 1 {
+            return Err(format!("--next gives {} counts of steps; expected at most one", counts.len()));
+        }
+        Ok((modes.first().copied().unwrap_or(Next::Placement), counts.first().copied()))
+    }
 }
 
 #[derive(Copy, Clone, ValueEnum)]

@@ -307,6 +307,8 @@ pub struct PlanArgs {
     pub exact: usize,
     pub merge: bool,
     pub proof: Option<std::path::PathBuf>,
+    pub next: somaria::hints::Next,
+    pub max_steps: Option<usize>,
 }
 
 impl PlanArgs {
@@ -337,7 +339,8 @@ impl PlanArgs {
             count_limit: self.limit,
             limits: Limits { exact_size: self.exact, ..Limits::default() },
             proof: self.proof.clone(),
-            ..PlanRequest::default()
+            next: self.next,
+            max_steps: self.max_steps,
         })
     }
 
@@ -435,4 +438,59 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     let summary = format!("wrote {} pictures to {}\n", report.steps.len(), dir.display());
     print!("{summary}");
     Ok(report.exit_code())
+}
+
+/// `somaria show`: the puzzle with nothing solved, as text or (with
+/// `--format svg`) a picture, drawn as a play session draws it with no
+/// entries.
+pub fn show(common: &Common) -> Result<u8, Failure> {
+    if !matches!(common.format, OutputFormat::Text | OutputFormat::Svg) {
+        return Err(Failure::bad_input("show draws the puzzle; expected --format text or svg"));
+    }
+    let inputs = Inputs::of_model(&common.model);
+    let run = Run::start(common, &inputs, &[])?;
+    let options = run.solve_options(None);
+    let finished = run.supervise(move |puzzle| {
+        let scene = match hints::Planner::new(puzzle, &options) {
+            Ok(mut planner) => planner.scene()?,
+            Err(somaria::puzzles::Error::Unsupported { .. }) => {
+                somaria::report::picture::state_picture(puzzle, (0, 0), &[])?
+            }
+            Err(e) => return Err(e),
+        };
+        let text = somaria::report::picture::puzzle_text(puzzle, &scene);
+        Ok((scene, text))
+    });
+    let (scene, text) = match finished {
+        Finished::Done(result) => result?,
+        Finished::Stopped(reason) => return Err(Failure { code: exit::UNKNOWN, message: reason.describe() }),
+    };
+    match common.format {
+        OutputFormat::Svg => run.emit_scene(&scene)?,
+        _ => run.emit_raw(json!({}), text, None)?,
+    }
+    Ok(exit::SOLVED)
+}
+
+/// `somaria facts --given`: the values each thing can still take with the
+/// entries and state files given.
+pub fn candidates(common: &Common, given: Vec<String>, engine: Option<String>) -> Result<u8, Failure> {
+    let args = PlanArgs {
+        given,
+        upto: None,
+        limit: 2,
+        reveal: Reveal::What,
+        engine,
+        exact: Limits::default().exact_size,
+        merge: false,
+        proof: None,
+        next: hints::Next::Any,
+        max_steps: None,
+    };
+    let inputs = args.inputs(common);
+    let request = args.request()?;
+    run_report_reading(common, &inputs, args.engine.as_deref(), |run| {
+        let options = run.solve_options(args.engine.clone());
+        move |puzzle| hints::candidates(puzzle, &options, &request)
+    })
 }

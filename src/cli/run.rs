@@ -62,6 +62,7 @@ pub struct Run {
     pub progress: Arc<Progress>,
     format: OutputFormat,
     ascii: bool,
+    quiet: bool,
     limits: Limits,
     backend: Backend,
     /// Where the report goes, when not to standard output.
@@ -104,6 +105,7 @@ impl Run {
             progress,
             format: common.format,
             ascii: common.ascii,
+            quiet: common.quiet,
             limits,
             backend: common.solver,
             report_target,
@@ -184,6 +186,11 @@ impl Run {
         let written = match self.format {
             OutputFormat::Json => target.write(|out| writeln!(out, "{json}")),
             OutputFormat::Text => {
+                let engine = json.pointer("/stats/engine").and_then(Value::as_str).filter(|_| self.quiet);
+                let text = match engine {
+                    Some(engine) => report::without_stats(&text, engine),
+                    None => text,
+                };
                 let text = if self.ascii { report::ascii(text.trim_end()) } else { text.trim_end().to_string() };
                 target.write(|out| writeln!(out, "{text}"))
             }

@@ -107,6 +107,21 @@ pub fn possible_settled(d: &mut Deductions<'_>) -> Result<Option<Vec<[bool; 2]>>
     Ok(found.map(|found| found.possible.chunks(2).map(|p| [p[0], p[1]]).collect()))
 }
 
+/// Per fact, whether it holds in some solution that agrees with `givens`;
+/// `None` when none does. Every rule is on; every model behind a
+/// "possible" passes the family's check.
+pub fn possible_with(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Option<Vec<bool>>, SolverError> {
+    if d.refuted {
+        return Ok(None);
+    }
+    let given: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
+    let assumptions = all_rules_with(d, &given);
+    let candidates: Vec<Lit> = d.facts.iter().map(|f| f.lit).collect();
+    let Deductions { solver, check, .. } = d;
+    let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, None));
+    Ok(possible_literals(&mut checked, &candidates, &assumptions)?.map(|found| found.possible))
+}
+
 /// The sets of rules found to force nothing, each with a digest of the
 /// known facts it was tested with: a set tested again with the same facts
 /// would force nothing again, so it is skipped.
@@ -320,27 +335,49 @@ fn open_about(d: &Deductions<'_>, target: &Target, state: &State, subjects: &Has
     open.filter(|o| subjects.contains(&d.facts[o.fact].subject)).collect()
 }
 
-/// A minimal set of givens and rules that cannot all hold.
+/// A minimal set of givens and rules that cannot all hold, the givens
+/// shrunk first: with every rule on, a minimal set of the player's own
+/// givens that no solution agrees with (a wrong entry among many is named
+/// alone), then a minimal set of rules that clash with those. A given that
+/// the model's own givens ([`Deductions::stated`]) fix, such as a printed
+/// clue copied into a state file, is never blamed: it is assumed
+/// throughout. No given at all when the rules clash by themselves.
 fn clash(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<(Vec<usize>, Vec<usize>), SolverError> {
-    let mut items: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
-    items.extend(d.rules.iter().map(|r| r.selector));
-    let Deductions { solver, assumptions, .. } = d;
-    let fixed = assumptions.clone();
-    let kept = shrink_by_deletion(&items, |set| {
-        let all: Vec<Lit> = fixed.iter().chain(set).copied().collect();
-        Ok(match solver.solve_under(&all)? {
-            Answer::Unsat => Some(solver.failed_core()),
+    let lits: Vec<Lit> = givens.iter().map(|&g| lit(d, g)).collect();
+    let mut fixed = d.assumptions.clone();
+    let stated: Vec<Lit> = d.stated.iter().map(|&r| d.rules[r].selector).collect();
+    let mut own: Vec<usize> = Vec::new();
+    for (i, &l) in lits.iter().enumerate() {
+        let with_stated: Vec<Lit> = d.assumptions.iter().chain(&stated).copied().chain([!l]).collect();
+        match d.solver.solve_under(&with_stated)? {
+            Answer::Unsat => fixed.push(l),
+            Answer::Sat => own.push(i),
+        }
+    }
+    let own_lits: Vec<Lit> = own.iter().map(|&i| lits[i]).collect();
+    let every_rule: Vec<Lit> = d.rules.iter().map(|r| r.selector).collect();
+    let blamed = {
+        let base: Vec<Lit> = fixed.iter().chain(&every_rule).copied().collect();
+        shrink(d, &base, &own_lits)?.unwrap_or_default()
+    };
+    let base: Vec<Lit> = fixed.iter().chain(&blamed).copied().collect();
+    let rules = shrink(d, &base, &every_rule)?.unwrap_or_default();
+    let index: HashMap<Lit, usize> = own.iter().map(|&i| (lits[i], i)).collect();
+    let given = blamed.iter().map(|l| index[l]).collect();
+    let rule_of: HashMap<Lit, usize> = every_rule.iter().enumerate().map(|(r, &l)| (l, r)).collect();
+    Ok((given, rules.iter().map(|l| rule_of[l]).collect()))
+}
+
+/// A deletion-minimal subset of `items` that cannot hold with `base`;
+/// `None` when all of them can.
+fn shrink(d: &mut Deductions<'_>, base: &[Lit], items: &[Lit]) -> Result<Option<Vec<Lit>>, SolverError> {
+    shrink_by_deletion(items, |set| {
+        let all: Vec<Lit> = base.iter().chain(set).copied().collect();
+        Ok(match d.solver.solve_under(&all)? {
+            Answer::Unsat => Some(d.solver.failed_core()),
             Answer::Sat => None,
         })
-    })?
-    .unwrap_or_default();
-    let index: HashMap<Lit, usize> = items.iter().enumerate().map(|(i, &l)| (l, i)).collect();
-    let (mut given, mut rules) = (Vec::new(), Vec::new());
-    for l in kept {
-        let i = index[&l];
-        if i < givens.len() { given.push(i) } else { rules.push(i - givens.len()) }
-    }
-    Ok((given, rules))
+    })
 }
 
 /// The target facts not yet known, each settled the target's way.

@@ -39,6 +39,24 @@ pub fn check_step(checker: &mut Deductions<'_>, step: &Step) -> Result<(), Solve
     Ok(())
 }
 
+/// Re-checks that `step`'s rules, with the facts it uses, force its new
+/// facts, without asking that every rule be needed: the check of a step
+/// folded from several ([`crate::hints`]'s placements), each of which
+/// passed [`check_step`] when it was taken.
+pub fn check_forced(checker: &mut Deductions<'_>, step: &Step) -> Result<(), SolverError> {
+    let negations: Vec<Lit> = step.facts.iter().map(|&f| !lit(checker, f)).collect();
+    let Some(possible) = holding(checker, &step.because, step, &negations)? else {
+        return Err(rejected("its rules and the facts it uses contradict each other".to_string()));
+    };
+    match possible.iter().position(|&p| p) {
+        Some(i) => {
+            let name = checker.facts[step.facts[i].fact].name.clone();
+            Err(rejected(format!("its rules and facts do not force {name:?}")))
+        }
+        None => Ok(()),
+    }
+}
+
 /// For each of `negations`, whether it can hold with `rules` on and the
 /// step's used facts; every model is checked against `rules`.
 fn holding(

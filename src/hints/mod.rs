@@ -5,17 +5,21 @@
 //! the puzzle's words ([`crate::report::steps`]). Both are one question
 //! asked of a fresh [`Planner`], the session a player's page keeps.
 
+mod fold;
 mod proof;
 mod route;
 mod session;
 mod state;
 
+pub use fold::Next;
 pub use proof::step_formula;
 pub use session::{CellThing, CheckReport, EdgeThing, Edit, Planner};
 
 use crate::deduce::plan::Limits;
 use crate::puzzles::{Error, Puzzle, SolveOptions, Status};
-use crate::report::steps::{HintReport, PlanEnd, PlanStatus, Reveal, ShownFact, ShownStep, StepsReport};
+use crate::report::steps::{
+    CandidatesReport, HintReport, PlanEnd, PlanStatus, Reveal, ShownFact, ShownStep, StepsReport,
+};
 
 /// What `hint` and `steps` are asked for.
 #[derive(Clone, Debug, Default)]
@@ -28,8 +32,11 @@ pub struct PlanRequest {
     pub upto: Option<usize>,
     /// Merge each run of steps of at most one constraint into one step.
     pub merge: bool,
-    /// The most steps to take (`hint` takes one).
+    /// The most steps to show (`hint` shows one).
     pub max_steps: Option<usize>,
+    /// Which steps are shown: every one, or the placements with the steps
+    /// they need folded into their reasons.
+    pub next: Next,
     /// The most remaining solutions counted when a guess is needed.
     pub count_limit: u64,
     /// How hard to search.
@@ -61,6 +68,22 @@ pub fn hint(
     reveal: Reveal,
 ) -> Result<HintReport, Error> {
     one_shot(puzzle, options, request)?.hint(request, reveal)
+}
+
+/// `somaria facts --given`: the values each thing can still take with the
+/// request's entries (`given`, then the state files').
+pub fn candidates(
+    puzzle: &dyn Puzzle,
+    options: &SolveOptions,
+    request: &PlanRequest,
+) -> Result<CandidatesReport, Error> {
+    let started = std::time::Instant::now();
+    let mut planner = one_shot(puzzle, options, request)?;
+    let candidates = planner.candidates()?;
+    let mut stats = crate::puzzles::Stats::of_sat_size(puzzle.engines()[0], (0, 0), Default::default(), 0.0);
+    stats.solve_ms = crate::puzzles::Stats::ms(started.elapsed());
+    let status = if candidates.is_some() { Status::Solved } else { Status::NoSolution };
+    Ok(CandidatesReport { status, candidates: candidates.unwrap_or_default(), stats })
 }
 
 /// A session holding the request's entries (`given`, then the state
@@ -96,7 +119,9 @@ fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
         step.facts.clear();
         step.because.clear();
         step.using.clear();
+        step.via.clear();
         for s in run.drain(..) {
+            step.via.extend(s.via);
             for u in s.using {
                 if !step.facts.contains(&u) && !step.using.contains(&u) {
                     step.using.push(u);

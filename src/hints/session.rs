@@ -15,9 +15,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use super::fold::{Folding, Next};
 use super::{PlanRequest, Planned, proof, route};
 use crate::deduce::plan::{self, PlanStats, Settled, Start, State, Step, Target};
-use crate::deduce::verify::check_step;
+use crate::deduce::verify::{check_forced, check_step};
 use crate::deduce::{Deductions, Wanted};
 use crate::draw::Scene;
 use crate::puzzles::{Deducible, Entry, Error, NamedConstraint, PlayState, Puzzle, Routed, SolveOptions, Stats};
@@ -254,6 +255,10 @@ impl<'p> Planner<'p> {
     /// `hint` from the entries: the easiest next step. The request's own
     /// entries are not read, as for [`Planner::steps`].
     pub fn hint(&mut self, request: &PlanRequest, reveal: Reveal) -> Result<HintReport, Error> {
+        // Each search stops at its first easiest set: with placements too,
+        // whose first can come after many steps (54 searches on the Killer
+        // Sudoku, 40 s of CPU when each search tests every set of its size).
+        // The placement reached may then differ from `steps`' first.
         let limits = plan::Limits { first_only: true, ..request.limits };
         let request = PlanRequest { max_steps: Some(1), limits, ..request.clone() };
         let p = self.plan(&request)?;
@@ -314,6 +319,21 @@ impl<'p> Planner<'p> {
                 built.check(&givens, &labels).map_err(Error::from)
             }
         }
+    }
+
+    /// The values each thing can still take in some solution that agrees
+    /// with the entries, as facts `thing = value` in fact order; `None`
+    /// when no solution agrees with them. Empty for a route puzzle.
+    pub fn candidates(&mut self) -> Result<Option<Vec<ShownFact>>, Error> {
+        let given = &self.entries;
+        let Engine::Deduced(deducible, built) = &mut self.engine else { return Ok(Some(Vec::new())) };
+        let deducible = *deducible;
+        let (entries, _): (Vec<String>, Vec<String>) = deducible.given_entries(given)?.into_iter().unzip();
+        let built = build(deducible, &self.options, built)?;
+        let givens = read_givens(&built.d, &entries)?;
+        let Some(possible) = plan::possible_with(&mut built.d, &givens)? else { return Ok(None) };
+        let held = possible.iter().enumerate().filter(|&(_, &p)| p);
+        Ok(Some(held.map(|(fact, _)| shown_fact(&built.d, Settled { fact, holds: true })).collect()))
     }
 
     /// The solutions that agree with the entries, counted up to `limit`,
@@ -509,6 +529,7 @@ impl Built<'_> {
             check_time: Duration::ZERO,
             proofs: Proofs { file: request.proof.as_deref(), config: &options.solver, error: None },
             memo: plan::Memo::default(),
+            folding: Folding::default(),
         };
         walk.planned.end.extent = extent(walk.d);
         let result = walk.run(givens);
@@ -607,6 +628,7 @@ struct Walk<'a, 'p> {
     check_time: Duration,
     proofs: Proofs<'a>,
     memo: plan::Memo,
+    folding: Folding,
 }
 
 impl Walk<'_, '_> {
@@ -629,8 +651,15 @@ impl Walk<'_, '_> {
         self.planned.end.start.givens = d.stated.iter().map(|&r| shown_rule(&d.rules[r])).collect();
         self.planned.end.start.facts = fixed_values(d, &state);
         let mut taken = 0;
+        let mut searches = 0;
         'outer: loop {
             let request = self.request;
+            searches += 1;
+            let hint = request.max_steps == Some(1) && request.next == Next::Placement;
+            if hint && searches > HINT_SEARCHES {
+                // No placement yet: the first step found is the hint.
+                break;
+            }
             let found = plan::next_steps(
                 self.d,
                 &target,
@@ -656,14 +685,26 @@ impl Walk<'_, '_> {
                 if step.facts.is_empty() {
                     continue;
                 }
-                if !self.take(&step, taken)? {
-                    return Ok(None);
-                }
+                let shown = match self.take(&step, taken)? {
+                    Some(shown) => shown,
+                    None => return Ok(None),
+                };
                 state.apply(&step.facts);
                 plan::taken(self.d, &step, &mut self.memo)?;
-                taken += 1;
+                taken += usize::from(shown);
                 if request.max_steps.is_some_and(|m| taken >= m) {
                     break 'outer;
+                }
+            }
+        }
+        if self.planned.steps.is_empty() {
+            // No placement was reached: the steps taken are shown as they
+            // are, so that what can be deduced is not hidden.
+            let most = self.request.max_steps.unwrap_or(usize::MAX);
+            let unshown: Vec<Step> = self.folding.unshown().take(most).cloned().collect();
+            for step in &unshown {
+                if !self.show(step, Vec::new(), self.planned.steps.len())? {
+                    return Ok(None);
                 }
             }
         }
@@ -672,13 +713,34 @@ impl Walk<'_, '_> {
         Ok(None)
     }
 
-    /// Re-checks `step`, writes its proof when asked, and shows it; false
-    /// when its proof could not be written (the error is kept).
-    fn take(&mut self, step: &Step, taken: usize) -> Result<bool, SolverError> {
+    /// Re-checks `step` and shows it, or with `--next placement` the
+    /// placement it makes with the steps it needs folded in; whether a step
+    /// was shown, `None` when its proof could not be written (the error is
+    /// kept).
+    fn take(&mut self, step: &Step, taken: usize) -> Result<Option<bool>, SolverError> {
         let started = Instant::now();
         check_step(self.checker, step)?;
         self.check_time += started.elapsed();
+        if self.request.next == Next::Any {
+            return Ok(self.show(step, Vec::new(), taken)?.then_some(true));
+        }
+        let Some(folded) = self.folding.record(self.d, step) else { return Ok(Some(false)) };
+        let started = Instant::now();
+        check_forced(self.checker, &folded.step)?;
+        self.check_time += started.elapsed();
+        let via = match folded.via.len() {
+            1 => Vec::new(),
+            _ => folded.via.iter().map(|s| shown_step(self.d, s)).collect(),
+        };
+        Ok(self.show(&folded.step, via, taken)?.then_some(true))
+    }
+
+    /// Writes `step`'s proof when asked and shows it, with the steps it
+    /// needs (`via`); false when its proof could not be written (the error
+    /// is kept).
+    fn show(&mut self, step: &Step, via: Vec<ShownStep>, taken: usize) -> Result<bool, SolverError> {
         let mut shown = shown_step(self.d, step);
+        shown.via = via;
         if let Some(file) = self.proofs.file {
             let number = (self.request.max_steps != Some(1)).then_some(taken + 1);
             match proof::write(self.checker, step, self.proofs.config, proof::paths(file, number)) {
@@ -693,6 +755,13 @@ impl Walk<'_, '_> {
         Ok(true)
     }
 }
+
+/// The most searches a hint with `--next placement` makes for a placement
+/// before it gives the first step found instead. A Sudoku's first
+/// placement takes one or two searches (one finds every step of its
+/// size); the Killer Sudoku's, 45 (25 s of CPU, against 0.2 s for its
+/// first step).
+const HINT_SEARCHES: usize = 6;
 
 /// The status at the end, and the solutions left.
 fn finish(
@@ -766,6 +835,7 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         merged: None,
         walk: None,
         proof: None,
+        via: Vec::new(),
     }
 }
 

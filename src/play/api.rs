@@ -367,7 +367,8 @@ impl From<Error> for Response {
 /// A hint at `reveal`: its text, the cells to highlight and its picture;
 /// at `where`, no value of the step is sent at all.
 fn hint(planner: &mut Planner<'_>, reveal: Reveal) -> Result<Value, Response> {
-    let report: HintReport = planner.hint(&PlanRequest { count_limit: 2, ..PlanRequest::default() }, reveal)?;
+    let request = PlanRequest { count_limit: 2, next: crate::hints::Next::Placement, ..PlanRequest::default() };
+    let report: HintReport = planner.hint(&request, reveal)?;
     stopped(&report.end.stopped)?;
     let Some(step) = &report.step else {
         let end = &report.end;

@@ -448,6 +448,25 @@ pub fn ascii(text: &str) -> String {
 /// The most constraints listed in a text explanation; JSON lists them all.
 const SHOWN_CONSTRAINTS: usize = 50;
 
+/// `text` without its statistics: each "(ENGINE: ...)" that ends a line,
+/// as [`stats_line`] and the plans' times write them, and a line left
+/// empty by that. For `--quiet`.
+pub fn without_stats(text: &str, engine: &str) -> String {
+    let opening = format!("({engine}: ");
+    let mut out = String::new();
+    for line in text.lines() {
+        let kept = match line.find(&opening) {
+            Some(at) if line.ends_with(')') => line[..at].trim_end(),
+            _ => line,
+        };
+        if !kept.is_empty() || line.is_empty() {
+            out.push_str(kept);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 fn stats_line(stats: &Stats) -> String {
     let calls = if stats.sat_calls == 1 { "call" } else { "calls" };
     format!(

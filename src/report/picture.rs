@@ -135,6 +135,29 @@ pub fn state_picture(puzzle: &dyn Puzzle, extent: (usize, usize), known: &[Shown
     }
 }
 
+/// The puzzle with nothing solved, for `somaria show`: as a session
+/// draws it with no entries (`scene`, which knows a plain grid's extent
+/// when the family draws none), and as text, with its title.
+pub fn puzzle_text(puzzle: &dyn Puzzle, scene: &Scene) -> String {
+    let mut out = super::heading(puzzle.kind(), puzzle.title());
+    match state_text(puzzle, &[], None, Reveal::Where) {
+        Some(text) => out.push_str(&text),
+        None => {
+            let style = crate::draw::text::Style {
+                floor: '.',
+                wall: '#',
+                shaded: '█',
+                dot: Some('•'),
+                ring: Some('○'),
+                square: Some('□'),
+                indent: "",
+            };
+            out.push_str(&crate::draw::text::draw(scene, &style));
+        }
+    }
+    out
+}
+
 /// The state `known` for a family that draws no state of play: the puzzle
 /// as it draws a blank solution (or a plain grid of `extent` when it draws
 /// none), with the known values written in where it wrote nothing.

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 use somaria::deduce::plan::Limits;
-use somaria::hints::{self, PlanRequest};
+use somaria::hints::{self, Next, PlanRequest};
 use somaria::puzzles::SolveOptions;
 use somaria::report::steps::{PlanStatus, Reveal, ShownFact, ShownStep, StepsReport};
 
@@ -227,7 +227,75 @@ fn check_from(world: &World, text: &str, given: &[&str]) -> Result<StepsReport, 
     let hint = hints::hint(puzzle.as_ref(), &options, &request, Reveal::What).unwrap();
     prop_assert_eq!(hint.step.as_ref(), report.steps.first());
     upto_one_then_hint_agrees(puzzle.as_ref(), &report, &given)?;
+    placements_hold(world, puzzle.as_ref(), &report, &request, &solutions, text)?;
     Ok(report)
+}
+
+/// `--next placement` on the same model: it ends as `--next any` does, in
+/// the same state; every step but a last resort (when no step places
+/// anything) places a value; each of its facts holds in every solution
+/// and is forced by its constraints with the facts it uses, all known
+/// before it; each step it is folded from forces its facts from the facts
+/// known before it and those of the steps before it; and the hint is the
+/// first step.
+fn placements_hold(
+    world: &World,
+    puzzle: &dyn somaria::Puzzle,
+    any: &StepsReport,
+    request: &PlanRequest,
+    solutions: &[&Assignment],
+    text: &str,
+) -> Result<(), TestCaseError> {
+    let options = SolveOptions::default();
+    let request = PlanRequest { next: Next::Placement, ..request.clone() };
+    let report = hints::steps(puzzle, &options, &request).unwrap();
+    prop_assert_eq!(report.status, any.status, "{}", text);
+    prop_assert_eq!(&report.state, &any.state, "{}", text);
+    let places = |s: &ShownStep| s.facts.iter().any(|f| f.op == "=");
+    let fallback = !report.steps.iter().any(places);
+    let mut known: Vec<ShownFact> = report.end.start.facts.clone();
+    for (i, step) in report.steps.iter().enumerate() {
+        prop_assert!(fallback || places(step), "step {} places nothing\n{}", i, text);
+        let because: Vec<&str> = step.because.iter().map(|r| r.name.as_str()).collect();
+        prop_assert_eq!(step.size, because.len());
+        for fact in &step.facts {
+            prop_assert!(solutions.iter().all(|a| fact_holds(fact, a)), "step {} fact {:?} fails a solution", i, fact);
+            prop_assert!(forces(world, &because, &step.using, fact), "step {} does not force {:?}\n{}", i, fact, text);
+        }
+        for used in &step.using {
+            prop_assert!(known.contains(used), "step {} uses {:?}, which was not known", i, used);
+        }
+        let mut before = known.clone();
+        for (j, via) in step.via.iter().enumerate() {
+            let rules: Vec<&str> = via.because.iter().map(|r| r.name.as_str()).collect();
+            prop_assert!(rules.iter().all(|r| because.contains(r)), "step {} part {} names another rule", i, j);
+            for used in &via.using {
+                prop_assert!(before.contains(used), "step {} part {} uses {:?}, not known", i, j, used);
+            }
+            for fact in &via.facts {
+                prop_assert!(forces(world, &rules, &via.using, fact), "step {} part {} fails\n{}", i, j, text);
+            }
+            before.extend(via.facts.iter().cloned());
+        }
+        known.extend(step.facts.iter().cloned());
+        known.extend(step.via.iter().flat_map(|v| v.facts.iter().cloned()));
+    }
+    // The hint's searches stop at their first easiest set, so its placement
+    // may be another than the steps' first, and after a few searches with
+    // none it gives the first step found: it must hold and be forced.
+    let hint = hints::hint(puzzle, &options, &request, Reveal::What).unwrap();
+    prop_assert_eq!(hint.step.is_some(), !report.steps.is_empty());
+    if let Some(step) = &hint.step {
+        let because: Vec<&str> = step.because.iter().map(|r| r.name.as_str()).collect();
+        for used in &step.using {
+            prop_assert!(report.end.start.facts.contains(used), "the hint uses {:?}, not known", used);
+        }
+        for fact in &step.facts {
+            prop_assert!(solutions.iter().all(|a| fact_holds(fact, a)), "hint fact {:?} fails a solution", fact);
+            prop_assert!(forces(world, &because, &step.using, fact), "the hint does not force {:?}\n{}", fact, text);
+        }
+    }
+    Ok(())
 }
 
 /// The start holds the entries and what the givens fix, and nothing more:
@@ -752,19 +820,20 @@ fn cli_json(args: &[&str]) -> (serde_json::Value, i32) {
 
 /// The hardest Sudoku: `steps --upto 1` stops where the single-constraint
 /// steps end, and `hint` from the state it prints gives the step that
-/// `steps` takes next; `hint --reveal where` names cells and no values.
+/// `steps` takes next (all with `--next any`); `hint --reveal where`
+/// names cells and no values.
 #[test]
 fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
     let model = "models/csp/sudoku-hardest.toml";
-    let (full, code) = cli_json(&["steps", model]);
+    let (full, code) = cli_json(&["steps", model, "--next", "any"]);
     assert_eq!((code, full["status"].as_str()), (0, Some("solved")));
-    let (upto, code) = cli_json(&["steps", model, "--upto", "1"]);
+    let (upto, code) = cli_json(&["steps", model, "--upto", "1", "--next", "any"]);
     assert_eq!((code, upto["status"].as_str()), (0, Some("partial")));
     let steps = full["steps"].as_array().unwrap();
     let prefix = steps.iter().take_while(|s| s["size"].as_u64().unwrap() <= 1).count();
     assert!(prefix < steps.len(), "the hardest Sudoku needs steps of more than one constraint");
     assert_eq!(upto["steps"].as_array().unwrap()[..], steps[..prefix]);
-    let mut args: Vec<String> = vec!["hint".into(), model.into()];
+    let mut args: Vec<String> = vec!["hint".into(), model.into(), "--next".into(), "any".into()];
     for f in upto["state"].as_array().unwrap() {
         args.push("--given".into());
         args.push(format!("{}{}{}", f["var"].as_str().unwrap(), f["op"].as_str().unwrap(), f["value"]));
@@ -785,6 +854,7 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
             merged: None,
             walk: None,
             proof: None,
+            via: Vec::new(),
         }
     };
     let (h, n) = (shown(&hint["step"]), shown(&steps[prefix]));
@@ -1461,4 +1531,187 @@ fn every_ordering(items: &mut [usize], f: &mut dyn FnMut(&[usize])) {
     }
     let len = items.len();
     heap(len, items, f);
+}
+
+/// The acceptance line of placements: on an easy Sudoku (every digit a
+/// hidden single in a box, Sudoku Explainer 1.2), the first hint names a
+/// digit to write and why, and the first 10 steps each write a digit,
+/// with its reason; `--next any` still starts with eliminations.
+#[test]
+fn an_easy_sudoku_hints_a_digit_and_steps_through_placements() {
+    let model = "models/csp/sudoku-easy.toml";
+    let (hint, code) = cli_json(&["hint", model]);
+    assert_eq!(code, 0, "{hint}");
+    let facts = hint["step"]["facts"].as_array().unwrap();
+    assert!(!facts.is_empty() && facts.iter().all(|f| f["op"] == "="), "{hint}");
+    assert!(!hint["step"]["because"].as_array().unwrap().is_empty(), "{hint}");
+    let out = common::cli::somaria().args(["hint", model, "--reveal", "what"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let new = text.lines().find(|l| l.starts_with("hint: new: ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(new.contains(" = ") && !new.contains('≠'), "{text}");
+    assert!(text.contains("  because (") && text.contains("  using"), "{text}");
+    let (steps, code) = cli_json(&["steps", model, "--next", "10"]);
+    assert_eq!(code, 0, "{steps}");
+    let steps = steps["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 10);
+    for step in steps {
+        let facts = step["facts"].as_array().unwrap();
+        assert!(!facts.is_empty() && facts.iter().all(|f| f["op"] == "="), "{step}");
+    }
+    let (any, _) = cli_json(&["steps", model, "--next", "any", "--next", "3"]);
+    let first = &any["steps"][0]["facts"];
+    assert!(first.as_array().unwrap().iter().all(|f| f["op"] == "!="), "{any}");
+    let (detail, _) = cli_json(&["steps", model, "--detail", "--next", "3"]);
+    assert_eq!(detail["steps"], any["steps"]);
+}
+
+/// `--next` takes one mode and one count; a count is refused for a hint.
+#[test]
+fn next_is_read_with_care() {
+    let model = "models/csp/sudoku-easy.toml";
+    for args in [
+        &["hint", model, "--next", "3"][..],
+        &["steps", model, "--next", "any", "--next", "placement"],
+        &["steps", model, "--detail", "--next", "placement"],
+        &["steps", model, "--next", "2", "--next", "3"],
+        &["steps", model, "--next", "0"],
+        &["steps", model, "--next", "some"],
+    ] {
+        let out = common::cli::somaria().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("--next") || err.contains("expected"), "{err}");
+    }
+}
+
+/// Every cell of the easy Sudoku's solution as entries, with `wrong` in
+/// place of its cell's entry.
+fn sudoku_entries(model: &str, wrong: &str) -> Vec<String> {
+    let (solved, _) = cli_json(&["solve", model]);
+    let rows = solved["solution"]["cell"].as_array().unwrap_or_else(|| panic!("{solved}"));
+    let cell = wrong.split_once('=').unwrap().0;
+    let mut entries = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        for (j, value) in row.as_array().unwrap().iter().enumerate() {
+            let name = format!("cell[{},{}]", i + 1, j + 1);
+            entries.push(if name == cell { wrong.to_string() } else { format!("{name}={value}") });
+        }
+    }
+    entries
+}
+
+/// A wrong entry among a whole grid of entries (the printed digits
+/// copied in too) is named alone, whether it is on a blank cell or
+/// overwrites a printed digit; the printed digits entered as printed are
+/// never blamed.
+#[test]
+fn a_wrong_entry_among_many_is_named_alone() {
+    let model = "models/csp/sudoku-easy.toml";
+    // cell[1,3] is blank in the model, cell[1,1] a printed 7.
+    for wrong in ["cell[1,3]=9", "cell[1,1]=3"] {
+        let entries = sudoku_entries(model, wrong);
+        let mut args = vec!["hint", model];
+        for e in &entries {
+            args.extend(["--given", e.as_str()]);
+        }
+        let (hint, code) = cli_json(&args);
+        assert_eq!(code, 1, "{hint}");
+        assert_eq!(hint["clash"]["entries"], serde_json::json!([wrong]), "{hint}");
+        assert!(!hint["clash"]["constraints"].as_array().unwrap().is_empty(), "{hint}");
+        let out = common::cli::somaria().args(&args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(&format!("your entry {wrong} cannot be right\n")), "{text}");
+    }
+}
+
+/// `--quiet` drops the statistics from the text, and only there.
+#[test]
+fn quiet_drops_the_statistics() {
+    let model = "models/csp/sudoku-easy.toml";
+    for command in ["hint", "steps", "solve", "facts"] {
+        let loud = common::cli::somaria().args([command, model]).output().unwrap();
+        let loud = String::from_utf8(loud.stdout).unwrap();
+        assert!(loud.contains("(auto: "), "{loud}");
+        let quiet = common::cli::somaria().args([command, model, "--quiet"]).output().unwrap();
+        assert_eq!(quiet.status.code(), Some(0));
+        let quiet = String::from_utf8(quiet.stdout).unwrap();
+        assert!(!quiet.contains("(auto: ") && !quiet.contains("SAT call"), "{quiet}");
+        assert!(quiet.lines().count() + 1 >= loud.lines().count(), "{quiet}");
+    }
+    let (json, _) = cli_json(&["hint", model, "--quiet"]);
+    assert!(json["stats"]["sat_calls"].as_u64().is_some(), "{json}");
+}
+
+/// `show` prints the puzzle with nothing solved: its printed digits and
+/// no others; with `--format svg`, a picture.
+#[test]
+fn show_prints_the_unsolved_puzzle() {
+    let model = "models/csp/sudoku-easy.toml";
+    let out = common::cli::somaria().args(["show", model]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Sudoku (easy, SE 1.2) (csp)"), "{text}");
+    let digits = text.chars().filter(|c| c.is_ascii_digit() && *c != '0').count();
+    // The title's "1.2" and the 23 printed digits.
+    assert_eq!(digits, 2 + 23, "{text}");
+    let out = common::cli::somaria().args(["show", model, "--format", "svg"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("<svg"));
+    let out = common::cli::somaria().args(["show", model, "--format", "json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `facts --given` lists the values each thing can still take in some
+/// solution that agrees with the entries, checked here by enumerating
+/// every assignment; entries no solution agrees with give exit 1.
+#[test]
+fn facts_with_entries_lists_the_values_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "kind = \"csp\"\n[vars]\nx = { index = [\"1..3\"], domain = \"1..3\" }\n\
+                [[constraint]]\nexpr = 'alldifferent(x)'\n[[constraint]]\nexpr = 'x[1] != 3'\n";
+    let model = common::cli::write_model(dir.path(), "m.toml", text);
+    let model = model.to_str().unwrap();
+    for (entries, expected) in [
+        (
+            &["x[2]!=1"][..],
+            vec![("x[1]", 1), ("x[1]", 2), ("x[2]", 2), ("x[2]", 3), ("x[3]", 1), ("x[3]", 2), ("x[3]", 3)],
+        ),
+        (&["x[1]=1", "x[2]!=3"], vec![("x[1]", 1), ("x[2]", 2), ("x[3]", 3)]),
+    ] {
+        // By brute force: every assignment with the rules and the entries.
+        let mut left = std::collections::BTreeSet::new();
+        for a in 1..=3 {
+            for b in 1..=3 {
+                for c in 1..=3 {
+                    let x = [a, b, c];
+                    let agrees = entries.iter().all(|e| {
+                        let f = entry_fact(e);
+                        let i: usize = f.var[2..3].parse().unwrap();
+                        (x[i - 1].to_string() == value_text(&f)) == (f.op == "=")
+                    });
+                    if a != b && b != c && a != c && a != 3 && agrees {
+                        left.extend([("x[1]", a), ("x[2]", b), ("x[3]", c)]);
+                    }
+                }
+            }
+        }
+        assert_eq!(left, expected.into_iter().collect());
+        let mut args = vec!["facts", model];
+        for e in entries {
+            args.extend(["--given", e]);
+        }
+        let (json, code) = cli_json(&args);
+        assert_eq!(code, 0, "{json}");
+        let shown: std::collections::BTreeSet<(String, i64)> = json["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["var"].as_str().unwrap().to_string(), f["value"].as_i64().unwrap()))
+            .collect();
+        let left: std::collections::BTreeSet<(String, i64)> =
+            left.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
+        assert_eq!(shown, left, "{entries:?}");
+    }
+    let (json, code) = cli_json(&["facts", model, "--given", "x[1]=3"]);
+    assert_eq!((code, json["status"].as_str()), (1, Some("no_solution")), "{json}");
 }

@@ -100,7 +100,7 @@ fn shipped_models_draw_as_their_golden_pictures() {
         let path = format!("models/csp/{name}.toml");
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().to_str().unwrap();
-        somaria().args(["steps", &path, "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
+        somaria().args(["steps", &path, "--next", "any", "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
         let mut steps: Vec<std::path::PathBuf> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect();
         steps.sort();
         assert!(!steps.is_empty(), "{name} has a step of one constraint");
@@ -345,11 +345,11 @@ fn masyu_facts_hints_and_steps_show_the_known_parts_of_the_loop() {
     assert_masyu_links(&picture, &across, &down, "facts");
     // A hint: the steps its step settles highlighted beside the link, and
     // with `what` drawn; nothing else known.
-    let (_, hint) = run_json(&["hint", &path, "--reveal", "what"]);
+    let (_, hint) = run_json(&["hint", &path, "--next", "any", "--reveal", "what"]);
     let settled: Vec<(String, usize, usize, bool)> =
         hint["step"]["facts"].as_array().unwrap().iter().map(boolean_fact).collect();
     assert!(!settled.is_empty(), "{hint}");
-    let picture = Picture::of(&svg_of(&["hint", &path, "--reveal", "what"]), (0.0, 0.0));
+    let picture = Picture::of(&svg_of(&["hint", &path, "--next", "any", "--reveal", "what"]), (0.0, 0.0));
     keep_png(&picture.rendered, "masyu-hint");
     for (name, i, j, value) in &settled {
         let middle = if name == "across" { (*j as f64, *i as f64 - 0.5) } else { (*j as f64 - 0.5, *i as f64) };
@@ -361,12 +361,12 @@ fn masyu_facts_hints_and_steps_show_the_known_parts_of_the_loop() {
     // Steps: each picture of `steps --upto 1` draws the state before its
     // step; the last one's, every link the earlier steps settled, drawn or
     // crossed, and nothing where nothing is known yet.
-    let (_, steps) = run_json(&["steps", &path, "--upto", "1"]);
+    let (_, steps) = run_json(&["steps", &path, "--next", "any", "--upto", "1"]);
     let shown = steps["steps"].as_array().unwrap();
     assert!(shown.len() >= 2, "{steps}");
     let out = dir.path().join("steps");
     let out = out.to_str().unwrap();
-    somaria().args(["steps", &path, "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
+    somaria().args(["steps", &path, "--next", "any", "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
     let last = shown.len();
     let svg = std::fs::read_to_string(format!("{out}/step-{last:03}.svg")).unwrap();
     let picture = Picture::of(&svg, (0.0, 0.0));
@@ -698,7 +698,7 @@ fn text_pictures_keep_corner_labels_outside_clues_and_partial_loops() {
     // A loop known in part: turns and crossed steps.
     assert!(facts.contains('┌') && facts.contains('×') && facts.contains('○') && facts.contains('●'), "{facts}");
     insta::assert_snapshot!("text_facts_masyu", facts);
-    let hint = text_of(&["hint", &path, "--reveal", "what"]);
+    let hint = text_of(&["hint", &path, "--next", "any", "--reveal", "what"]);
     assert!(hint.contains("╶───○───╴"), "the two steps the hint settles, through the white pearl: {hint}");
 }
 

@@ -140,7 +140,7 @@ fn a_slitherlinks_cells_and_sides_carry_their_places_in_every_state() {
     // has its place.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    somaria().args(["steps", path, "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
+    somaria().args(["steps", path, "--next", "any", "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
     let mut steps: Vec<_> = std::fs::read_dir(out).unwrap().map(|e| e.unwrap().path()).collect();
     steps.sort();
     let svg = std::fs::read_to_string(&steps[0]).unwrap();
@@ -174,11 +174,11 @@ fn a_grid_without_lines_has_places_for_its_cells_only() {
 /// The first step picture of `steps --upto 1` of `path`, and the step's
 /// facts as the JSON report gives them.
 fn first_step(path: &str) -> (String, Vec<serde_json::Value>) {
-    let (_, json) = run_json(&["steps", path, "--upto", "1"]);
+    let (_, json) = run_json(&["steps", path, "--next", "any", "--upto", "1"]);
     let facts = json["steps"][0]["facts"].as_array().unwrap().clone();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    somaria().args(["steps", path, "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
+    somaria().args(["steps", path, "--next", "any", "--upto", "1", "--format", "svg", "-o", out]).assert().code(0);
     (std::fs::read_to_string(dir.path().join("step-001.svg")).unwrap(), facts)
 }
 
