@@ -1025,6 +1025,83 @@ impl Loader<'_> {
     }
 }
 
+/// A constraint of the model file: its name, expression, line and column.
+struct Entry {
+    name: String,
+    expr: Expr,
+    line: usize,
+    column: usize,
+}
+
+/// What the constraints unroll to, so far.
+struct Unrolled<'a> {
+    constraints: &'a mut Vec<Constraint>,
+    groups: &'a mut Vec<Group>,
+    grids: &'a mut Vec<GridGlobal>,
+}
+
+impl Loader<'_> {
+    /// Checks one constraint and unrolls it into `out`: its groups (one per
+    /// binding of its top-level generators) and grid globals.
+    fn constraint(&self, entry: Entry, out: &mut Unrolled<'_>) -> Result<(), LoadError> {
+        let loader = self;
+        let Entry { name, expr, line, column } = entry;
+        let k = out.constraints.len();
+        let scope = loader.scope();
+        Checker::new(&scope).expect_bool(&expr, true).map_err(|mut f| {
+            // Only a constraint of the wrong type asks for a constraint; a
+            // whole-constraint call with the wrong arguments keeps its forms.
+            if f.span == expr.span && f.expected == "a Boolean expression" {
+                f.expected = "a Boolean constraint".to_string();
+            }
+            loader.fault(f)
+        })?;
+        if let Some(fault) = super::check::misplaced_grid(&expr) {
+            return Err(loader.fault(fault));
+        }
+        if let Some(fault) = super::check::misplaced_free_local(&expr, None, &loader.functions) {
+            return Err(loader.fault(fault));
+        }
+        let ctx = loader.context();
+        let mut lowerer = Lowerer::new(&ctx).numbering_grids_from(out.grids.len());
+        let instances = lowerer.constraint(&expr).map_err(|f| loader.fault(f))?;
+        let mut found = lowerer.take_grids();
+        for (k, instance) in instances.iter().enumerate() {
+            if let Some(id) = GridGlobal::misplaced_in(&instance.expr) {
+                let global = &found[id - out.grids.len()];
+                return Err(loader.fault(Fault::new(
+                    global.span,
+                    format!("`{}` under a condition on decision variables (a `where` over them)", global.name()),
+                    "the grid globals as constraints of their own: alone, joined by `/\\`, or under a top-level \
+                 `forall` whose conditions are fixed",
+                )));
+            }
+            for id in GridGlobal::at_top(&instance.expr) {
+                found[id - out.grids.len()].group = out.groups.len() + k;
+            }
+        }
+        out.grids.extend(found);
+        for instance in instances {
+            let name = if instance.bindings.is_empty() {
+                name.clone()
+            } else {
+                let parts: Vec<String> = instance.bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+                format!("{name} ({})", parts.join(", "))
+            };
+            out.groups.push(Group {
+                name,
+                line,
+                column,
+                expr: instance.expr,
+                constraint: k,
+                positions: instance.positions,
+            });
+        }
+        out.constraints.push(Constraint { name, line, expr });
+        Ok(())
+    }
+}
+
 /// Loads a `kind = "csp"` model and unrolls it.
 pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
     let file: CspFile = source.parse()?;
@@ -1077,58 +1154,10 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         entries.push((name, expr, line, column));
     }
     for (name, expr, line, column) in entries {
-        let k = constraints.len();
-        let scope = loader.scope();
-        Checker::new(&scope).expect_bool(&expr, true).map_err(|mut f| {
-            // Only a constraint of the wrong type asks for a constraint; a
-            // whole-constraint call with the wrong arguments keeps its forms.
-            if f.span == expr.span && f.expected == "a Boolean expression" {
-                f.expected = "a Boolean constraint".to_string();
-            }
-            loader.fault(f)
-        })?;
-        if let Some(fault) = super::check::misplaced_grid(&expr) {
-            return Err(loader.fault(fault));
-        }
-        if let Some(fault) = super::check::misplaced_free_local(&expr, None, &loader.functions) {
-            return Err(loader.fault(fault));
-        }
-        let ctx = loader.context();
-        let mut lowerer = Lowerer::new(&ctx).numbering_grids_from(grids.len());
-        let instances = lowerer.constraint(&expr).map_err(|f| loader.fault(f))?;
-        let mut found = lowerer.take_grids();
-        for (k, instance) in instances.iter().enumerate() {
-            if let Some(id) = GridGlobal::misplaced_in(&instance.expr) {
-                let global = &found[id - grids.len()];
-                return Err(loader.fault(Fault::new(
-                    global.span,
-                    format!("`{}` under a condition on decision variables (a `where` over them)", global.name()),
-                    "the grid globals as constraints of their own: alone, joined by `/\\`, or under a top-level \
-                     `forall` whose conditions are fixed",
-                )));
-            }
-            for id in GridGlobal::at_top(&instance.expr) {
-                found[id - grids.len()].group = groups.len() + k;
-            }
-        }
-        grids.extend(found);
-        for instance in instances {
-            let name = if instance.bindings.is_empty() {
-                name.clone()
-            } else {
-                let parts: Vec<String> = instance.bindings.iter().map(|(n, v)| format!("{n} = {v}")).collect();
-                format!("{name} ({})", parts.join(", "))
-            };
-            groups.push(Group {
-                name,
-                line,
-                column,
-                expr: instance.expr,
-                constraint: k,
-                positions: instance.positions,
-            });
-        }
-        constraints.push(Constraint { name, line, expr });
+        loader.constraint(
+            Entry { name, expr, line, column },
+            &mut Unrolled { constraints: &mut constraints, groups: &mut groups, grids: &mut grids },
+        )?;
     }
 
     let drawing = match &file.draw {

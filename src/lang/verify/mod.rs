@@ -283,63 +283,8 @@ impl<'m> Verifier<'m> {
                     None => Ok(Ev::Bool(true)),
                 }
             }
-            ExprKind::Name(name) => {
-                if let Some((_, v)) = env.locals.iter().rev().find(|(n, _)| n == name) {
-                    return Ok(v.clone());
-                }
-                match self.names.get(name.as_str()) {
-                    Some(Named::EnumType(k)) => Ok(Ev::Set(IntSet::range(1, self.model.enums[*k].values.len() as i64))),
-                    Some(Named::EnumValue(_, v)) => Ok(Ev::Int(*v)),
-                    Some(Named::Param(p)) => Ok(Verifier::param_value(&self.model.params[*p].value)),
-                    Some(Named::Var(v)) => {
-                        let decl = &self.model.vars[*v];
-                        let values: Vec<Ev> =
-                            (0..decl.len).map(|k| self.var_value(decl.base, env.values[decl.first + k])).collect();
-                        if decl.index.is_empty() {
-                            Ok(values.into_iter().next().unwrap_or(Ev::Undef))
-                        } else {
-                            Ok(Ev::Array(decl.index.clone(), values))
-                        }
-                    }
-                    None => Err(bug(&format!("the unknown name `{name}`"))),
-                }
-            }
-            ExprKind::Index { array, indices } => {
-                let mut given = Vec::with_capacity(indices.len());
-                for i in indices {
-                    given.push(match i.kind {
-                        ExprKind::AllIndices => None,
-                        _ => Some(self.eval(i, env)?),
-                    });
-                }
-                if given.iter().any(|g| matches!(g, None | Some(Ev::Set(_)))) {
-                    let array = self.eval(array, env)?;
-                    return slice_of(array, &given);
-                }
-                let mut at = Vec::with_capacity(indices.len());
-                for g in given.into_iter().flatten() {
-                    at.push(match g {
-                        Ev::Int(v) => Some(v),
-                        Ev::Bool(b) => Some(i64::from(b)),
-                        Ev::Undef => None,
-                        _ => return Err(bug("a non-integer index")),
-                    });
-                }
-                if let Some(value) = self.declared_element(array, &at, env)? {
-                    return Ok(value);
-                }
-                let array = self.eval(array, env)?;
-                let Ev::Array(index, elems) = array else { return Err(bug("indexing a non-array")) };
-                let undefined = at.iter().any(Option::is_none);
-                let at: Vec<i64> = at.into_iter().flatten().collect();
-                let bool_array = elems.first().is_some_and(|v| matches!(v, Ev::Bool(_)));
-                match (undefined, flat_position(&index, &at)) {
-                    (false, Some(p)) => Ok(elems[p].clone()),
-                    // Out of range: undefined, which a Boolean access turns into false.
-                    _ if bool_array => Ok(Ev::Bool(false)),
-                    _ => Ok(Ev::Undef),
-                }
-            }
+            ExprKind::Name(name) => self.eval_name(name, env),
+            ExprKind::Index { array, indices } => self.eval_index(array, indices, env),
             ExprKind::AllIndices => Err(bug("`..` outside a slice")),
             ExprKind::Unary { op: UnOp::Neg, operand } => {
                 Ok(self.int(operand, env)?.map_or(Ev::Undef, |v| Ev::Int(-v)))
@@ -354,53 +299,8 @@ impl<'m> Verifier<'m> {
                 }
                 self.eval(otherwise, env)
             }
-            ExprKind::Call { name, args, .. } => {
-                let mut values = Vec::with_capacity(args.len());
-                for arg in args {
-                    values.push(self.eval(arg, env)?);
-                }
-                if let Some(function) = self.function(name) {
-                    return self.user_call(function, values, env);
-                }
-                let builtin = builtin(name)?;
-                let witness = if builtin.grid_global {
-                    let route = env.routes.get(env.next_grid).and_then(Option::as_deref);
-                    env.next_grid += 1;
-                    route
-                } else {
-                    None
-                };
-                (builtin.verify)(&EvaluatedCall { args: &values, witness })
-            }
-            ExprKind::GenCall { name, generators, body, .. } => {
-                if let Some(function) = self.function(name) {
-                    let mut items = Vec::new();
-                    self.each(generators, 0, env, &mut |this, env| {
-                        items.push(this.eval(body, env)?);
-                        Ok(())
-                    })?;
-                    return self.user_call(function, vec![Ev::Array(vec![(1, items.len() as i64)], items)], env);
-                }
-                let builtin = builtin(name)?;
-                if let Some(deciding) = builtin.settled_by {
-                    // Stop at the first instance that settles it.
-                    let mut settled = false;
-                    self.each(generators, 0, env, &mut |this, env| {
-                        if !settled && this.truth(body, env)? == deciding {
-                            settled = true;
-                        }
-                        Ok(())
-                    })?;
-                    return Ok(Ev::Bool(settled == deciding));
-                }
-                let mut items = Vec::new();
-                self.each(generators, 0, env, &mut |this, env| {
-                    items.push(this.eval(body, env)?);
-                    Ok(())
-                })?;
-                let args = [Ev::Array(vec![(1, items.len() as i64)], items)];
-                (builtin.verify)(&EvaluatedCall { args: &args, witness: None })
-            }
+            ExprKind::Call { name, args, .. } => self.eval_call(name, args, env),
+            ExprKind::GenCall { name, generators, body, .. } => self.eval_gen_call(name, generators, body, env),
             ExprKind::Array(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
@@ -438,6 +338,128 @@ impl<'m> Verifier<'m> {
                 env.locals.truncate(kept);
                 value
             }
+        }
+    }
+
+    /// A call over generators: a user function's over the array of the body's
+    /// values, or a built-in's, which stops at the first instance that settles
+    /// it where it can.
+    fn eval_gen_call<'a>(
+        &self,
+        name: &str,
+        generators: &'a [Generator],
+        body: &'a Expr,
+        env: &mut Env<'a>,
+    ) -> Eval<Ev> {
+        if let Some(function) = self.function(name) {
+            let mut items = Vec::new();
+            self.each(generators, 0, env, &mut |this, env| {
+                items.push(this.eval(body, env)?);
+                Ok(())
+            })?;
+            return self.user_call(function, vec![Ev::Array(vec![(1, items.len() as i64)], items)], env);
+        }
+        let builtin = builtin(name)?;
+        if let Some(deciding) = builtin.settled_by {
+            // Stop at the first instance that settles it.
+            let mut settled = false;
+            self.each(generators, 0, env, &mut |this, env| {
+                if !settled && this.truth(body, env)? == deciding {
+                    settled = true;
+                }
+                Ok(())
+            })?;
+            return Ok(Ev::Bool(settled == deciding));
+        }
+        let mut items = Vec::new();
+        self.each(generators, 0, env, &mut |this, env| {
+            items.push(this.eval(body, env)?);
+            Ok(())
+        })?;
+        let args = [Ev::Array(vec![(1, items.len() as i64)], items)];
+        (builtin.verify)(&EvaluatedCall { args: &args, witness: None })
+    }
+
+    /// A call of a user function or a built-in; a grid global takes the next
+    /// route of the answer as its witness.
+    fn eval_call<'a>(&self, name: &str, args: &'a [Expr], env: &mut Env<'a>) -> Eval<Ev> {
+        let mut values = Vec::with_capacity(args.len());
+        for arg in args {
+            values.push(self.eval(arg, env)?);
+        }
+        if let Some(function) = self.function(name) {
+            return self.user_call(function, values, env);
+        }
+        let builtin = builtin(name)?;
+        let witness = if builtin.grid_global {
+            let route = env.routes.get(env.next_grid).and_then(Option::as_deref);
+            env.next_grid += 1;
+            route
+        } else {
+            None
+        };
+        (builtin.verify)(&EvaluatedCall { args: &values, witness })
+    }
+
+    /// An element or a slice of an array; undefined out of range (false for
+    /// a Boolean element).
+    fn eval_index<'a>(&self, array: &'a Expr, indices: &'a [Expr], env: &mut Env<'a>) -> Eval<Ev> {
+        let mut given = Vec::with_capacity(indices.len());
+        for i in indices {
+            given.push(match i.kind {
+                ExprKind::AllIndices => None,
+                _ => Some(self.eval(i, env)?),
+            });
+        }
+        if given.iter().any(|g| matches!(g, None | Some(Ev::Set(_)))) {
+            let array = self.eval(array, env)?;
+            return slice_of(array, &given);
+        }
+        let mut at = Vec::with_capacity(indices.len());
+        for g in given.into_iter().flatten() {
+            at.push(match g {
+                Ev::Int(v) => Some(v),
+                Ev::Bool(b) => Some(i64::from(b)),
+                Ev::Undef => None,
+                _ => return Err(bug("a non-integer index")),
+            });
+        }
+        if let Some(value) = self.declared_element(array, &at, env)? {
+            return Ok(value);
+        }
+        let array = self.eval(array, env)?;
+        let Ev::Array(index, elems) = array else { return Err(bug("indexing a non-array")) };
+        let undefined = at.iter().any(Option::is_none);
+        let at: Vec<i64> = at.into_iter().flatten().collect();
+        let bool_array = elems.first().is_some_and(|v| matches!(v, Ev::Bool(_)));
+        match (undefined, flat_position(&index, &at)) {
+            (false, Some(p)) => Ok(elems[p].clone()),
+            // Out of range: undefined, which a Boolean access turns into false.
+            _ if bool_array => Ok(Ev::Bool(false)),
+            _ => Ok(Ev::Undef),
+        }
+    }
+
+    /// A name's value: a local's, an enum's, a parameter's or a variable's.
+    fn eval_name(&self, name: &str, env: &mut Env<'_>) -> Eval<Ev> {
+        if let Some((_, v)) = env.locals.iter().rev().find(|(n, _)| *n == name) {
+            return Ok(v.clone());
+        }
+        match self.names.get(name) {
+            Some(Named::EnumType(k)) => Ok(Ev::Set(IntSet::range(1, self.model.enums[*k].values.len() as i64))),
+            Some(Named::EnumValue(_, v)) => Ok(Ev::Int(*v)),
+            Some(Named::Param(p)) => Ok(Verifier::param_value(&self.model.params[*p].value)),
+            Some(Named::Var(v)) => {
+                let decl = &self.model.vars[*v];
+                let values: Vec<Ev> =
+                    (0..decl.len).map(|k| self.var_value(decl.base, env.values[decl.first + k])).collect();
+                if decl.index.is_empty() {
+                    Ok(values.into_iter().next().unwrap_or(Ev::Undef))
+                } else {
+                    Ok(Ev::Array(decl.index.clone(), values))
+                }
+            }
+            None => Err(bug(&format!("the unknown name `{name}`"))),
         }
     }
 
