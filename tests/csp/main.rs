@@ -12,6 +12,7 @@ mod common;
 
 mod constructors;
 mod csp_circuit_regular;
+mod csp_counts;
 mod csp_drawing;
 mod csp_errors;
 mod csp_exact_count;
