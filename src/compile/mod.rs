@@ -43,7 +43,7 @@ mod ints;
 mod linear;
 mod mdd;
 mod objective;
-mod presolve;
+pub(crate) mod presolve;
 mod relax;
 pub(crate) mod repair;
 
