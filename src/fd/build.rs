@@ -80,6 +80,8 @@ impl Builder {
             }
             BExpr::AllDifferent(items) => {
                 let xs = items.iter().map(|e| self.int_var(e)).collect::<Result<Vec<_>, _>>()?;
+                // One propagator over all: measured on Golomb 9, pairwise `!=`
+                // (630 of them) took 1.2 times the CPU time.
                 self.props.push(Prop::AllDifferent(xs));
             }
             BExpr::Table(items, rows) => {

@@ -213,3 +213,36 @@ impl Problem {
         Ok((count, flow == Flow::Continue, engine.stats))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::verify::Verifier;
+    use crate::model::Source;
+
+    const QUEENS: &str = "kind = \"csp\"\n[vars]\nq = { index = [\"1..6\"], domain = \"1..6\" }\n[[constraint]]\n\
+        expr = 'alldifferent(q) /\\ forall(i, j in 1..6 where i < j)(q[i] + i != q[j] + j /\\ q[i] - i != q[j] - j)'\n";
+
+    /// The solutions of the 6 queens, searched with the propagators that
+    /// `keep` leaves, each checked by the language's verifier.
+    fn queens(keep: impl Fn(&Prop) -> bool) -> Result<u64, FdError> {
+        let (model, program) = crate::lang::load_model(&Source::from_text("q.toml", QUEENS)).unwrap();
+        let mut problem = Problem::build(&model, &program).unwrap();
+        problem.builder.props.retain(keep);
+        let verifier = Verifier::new(&model);
+        let mut check = |values: &[i64]| verifier.check(values, &[]);
+        let shown: Vec<usize> = (0..model.num_scalars()).collect();
+        let (count, complete, _) = problem.count(&Stop::never(), (&shown, None, None), &mut check, &mut |_| {})?;
+        assert!(complete);
+        Ok(count)
+    }
+
+    #[test]
+    fn the_verifier_rejects_what_a_weakened_propagator_lets_through() {
+        assert_eq!(queens(|_| true), Ok(4));
+        // Without the diagonals' propagators, the first leaf is a
+        // permutation with queens on a diagonal: the check refuses it.
+        let weakened = queens(|p| !matches!(p, Prop::NotEqual { .. }));
+        assert!(matches!(&weakened, Err(FdError::Rejected(why)) if !why.is_empty()), "{weakened:?}");
+    }
+}

@@ -40,6 +40,12 @@ impl Prop {
         }
     }
 
+    /// Whether one run leaves nothing more for it to remove, so that its
+    /// own changes need not wake it again.
+    pub fn idempotent(&self) -> bool {
+        !matches!(self, Prop::Table { .. })
+    }
+
     /// Removes what it can from `store`.
     pub fn propagate(&self, store: &mut Store) -> Result<(), Fail> {
         match self {
@@ -100,7 +106,7 @@ fn linear(store: &mut Store, terms: &[(i64, Var)], k: i64, eq: bool) -> Result<(
             return Err(Fail);
         }
         let before = store.changes.len();
-        for &(c, x) in terms {
+        for &(c, x) in terms.iter().filter(|&&(c, _)| c != 0) {
             let (a, b) = term_range(store, c, x);
             // The term is at most what the others at their least leave,
             // and (for `=`) at least what the others at their most leave.
@@ -117,7 +123,7 @@ fn linear(store: &mut Store, terms: &[(i64, Var)], k: i64, eq: bool) -> Result<(
 fn not_equal(store: &mut Store, terms: &[(i64, Var)], k: i64) -> Result<(), Fail> {
     let mut open = None;
     let mut sum = k as i128;
-    for &(c, x) in terms {
+    for &(c, x) in terms.iter().filter(|&&(c, _)| c != 0) {
         if store.is_fixed(x) {
             sum += c as i128 * store.min(x) as i128;
         } else if open.is_some() {
@@ -234,4 +240,131 @@ fn table(store: &mut Store, vars: &[Var], rows: &[Vec<i64>]) -> Result<(), Fail>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::lang::model::IntSet;
+
+    /// Whether `values` satisfies the constraint, evaluated here apart
+    /// from the propagators.
+    fn holds(prop: &Prop, values: &[i64]) -> bool {
+        let sum = |terms: &[(i64, Var)], k: i64| terms.iter().map(|&(c, x)| c * values[x]).sum::<i64>() + k;
+        match prop {
+            Prop::Linear { terms, k, eq } => {
+                let s = sum(terms, *k);
+                if *eq { s == 0 } else { s <= 0 }
+            }
+            Prop::NotEqual { terms, k } => sum(terms, *k) != 0,
+            Prop::AllDifferent(xs) => {
+                xs.iter().enumerate().all(|(i, &x)| xs[..i].iter().all(|&y| values[x] != values[y]))
+            }
+            Prop::ReifEq { b, x, c } => (values[*b] == 1) == (values[*x] == *c) && values[*b] <= 1,
+            Prop::ReifLe { b, x, c } => (values[*b] == 1) == (values[*x] <= *c) && values[*b] <= 1,
+            Prop::Element { index, first, items, value } => usize::try_from(values[*index] - first)
+                .ok()
+                .and_then(|at| items.get(at))
+                .is_some_and(|&v| v == values[*value]),
+            Prop::Table { vars, rows } => rows.iter().any(|row| vars.iter().zip(row).all(|(&x, &v)| values[x] == v)),
+        }
+    }
+
+    /// Every assignment of the store's domains.
+    fn assignments(store: &Store) -> Vec<Vec<i64>> {
+        let mut all = vec![Vec::new()];
+        for x in 0..store.len() {
+            let values: Vec<i64> = store.values(x).collect();
+            all = all
+                .into_iter()
+                .flat_map(|a: Vec<i64>| values.iter().map(move |&v| [a.clone(), vec![v]].concat()))
+                .collect();
+        }
+        all
+    }
+
+    fn domains() -> impl Strategy<Value = Vec<Vec<i64>>> {
+        prop::collection::vec(prop::collection::btree_set(-3i64..=3, 1..=5).prop_map(|s| s.into_iter().collect()), 4)
+    }
+
+    fn prop_strategy() -> impl Strategy<Value = Prop> {
+        let terms = prop::collection::vec((-3i64..=3, 0usize..4), 1..=4);
+        prop_oneof![
+            (terms.clone(), -6i64..=6, any::<bool>()).prop_map(|(terms, k, eq)| Prop::Linear { terms, k, eq }),
+            (terms, -6i64..=6).prop_map(|(terms, k)| Prop::NotEqual { terms, k }),
+            prop::collection::vec(0usize..4, 2..=4).prop_map(|mut xs| {
+                xs.sort_unstable();
+                xs.dedup();
+                Prop::AllDifferent(xs)
+            }),
+            (1usize..4, -3i64..=3).prop_map(|(x, c)| Prop::ReifEq { b: 0, x, c }),
+            (1usize..4, -3i64..=3).prop_map(|(x, c)| Prop::ReifLe { b: 0, x, c }),
+            (-4i64..=0, prop::collection::vec(-3i64..=3, 1..=6)).prop_map(|(first, items)| Prop::Element {
+                index: 1,
+                first,
+                items,
+                value: 2
+            }),
+            prop::collection::vec(prop::collection::vec(-3i64..=3, 3), 0..=6)
+                .prop_map(|rows| Prop::Table { vars: vec![1, 2, 3], rows }),
+        ]
+    }
+
+    /// The store over `domains`; a reified constraint's `b` (variable 0)
+    /// over a part of 0..1.
+    fn store_of(prop: &Prop, domains: &[Vec<i64>]) -> Store {
+        let mut store = Store::default();
+        for (x, values) in domains.iter().enumerate() {
+            let reified = matches!(prop, Prop::ReifEq { .. } | Prop::ReifLe { .. }) && x == 0;
+            let values: Vec<i64> =
+                if reified { values.iter().map(|v| v.rem_euclid(2)).collect() } else { values.clone() };
+            store.add(&IntSet::from_values(values));
+        }
+        store
+    }
+
+    proptest! {
+        /// Whatever a propagator removes, no solution of its constraint
+        /// within the domains uses; it fails only where there is none.
+        /// The domain-consistent ones leave only values some solution
+        /// uses, and alldifferent leaves no fixed value elsewhere.
+        #[test]
+        fn no_propagator_removes_a_value_a_solution_uses(prop in prop_strategy(), domains in domains()) {
+            let mut store = store_of(&prop, &domains);
+            let solutions: Vec<Vec<i64>> = assignments(&store).into_iter().filter(|v| holds(&prop, v)).collect();
+            store.push();
+            let outcome = prop.propagate(&mut store);
+            if outcome.is_err() {
+                prop_assert!(solutions.is_empty(), "{prop:?} failed with solutions {solutions:?}");
+                return Ok(());
+            }
+            for solution in &solutions {
+                for (x, &v) in solution.iter().enumerate() {
+                    prop_assert!(store.contains(x, v), "{prop:?} removed {v} from {x}, used by {solution:?}");
+                }
+            }
+            let domain_consistent =
+                matches!(prop, Prop::ReifEq { .. } | Prop::ReifLe { .. } | Prop::Element { .. } | Prop::Table { .. });
+            if domain_consistent {
+                for x in prop.watches().into_iter().map(|(x, _)| x) {
+                    for v in store.values(x) {
+                        prop_assert!(solutions.iter().any(|s| s[x] == v), "{prop:?} left {v} in {x}, in no solution");
+                    }
+                }
+            }
+            if let Prop::AllDifferent(xs) = &prop {
+                for &x in xs.iter().filter(|&&x| store.is_fixed(x)) {
+                    let v = store.min(x);
+                    prop_assert!(xs.iter().all(|&y| y == x || !store.contains(y, v)), "{prop:?} left {v} beside fixed {x}");
+                }
+            }
+            store.pop();
+            for (x, values) in domains.iter().enumerate() {
+                prop_assert_eq!(store.size(x) as usize, store_of(&prop, &domains).size(x) as usize, "{} restored", x);
+                let _ = values;
+            }
+        }
+    }
 }

@@ -70,13 +70,14 @@ impl<'s> Engine<'s> {
         }
     }
 
-    /// Wakes the watchers of every change so far.
-    fn wake(&mut self) {
+    /// Wakes the watchers of every change so far, except `done`, a
+    /// propagator that has just run and leaves a fixed point of its own.
+    fn wake(&mut self, done: Option<usize>) {
         let changes = std::mem::take(&mut self.store.changes);
         for &(x, event) in &changes {
             for i in 0..self.watchers[x].len() {
                 let (p, wanted) = self.watchers[x][i];
-                if event >= wanted {
+                if event >= wanted && Some(p) != done {
                     self.enqueue(p);
                 }
             }
@@ -99,7 +100,7 @@ impl<'s> Engine<'s> {
         if let Some(p) = self.bound {
             self.enqueue(p);
         }
-        self.wake();
+        self.wake(None);
         while let Some(p) = self.queue.pop_front() {
             self.queued[p] = false;
             self.stats.propagations += 1;
@@ -110,7 +111,8 @@ impl<'s> Engine<'s> {
                 self.store.changes.clear();
                 return Err(fail);
             }
-            self.wake();
+            let done = self.props[p].idempotent().then_some(p);
+            self.wake(done);
         }
         Ok(())
     }

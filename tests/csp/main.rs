@@ -17,6 +17,7 @@ mod csp_drawing;
 mod csp_errors;
 mod csp_exact_count;
 mod csp_fans;
+mod csp_fd;
 mod csp_features;
 mod csp_globals;
 mod csp_grids;

@@ -497,13 +497,11 @@ impl Puzzle for CspPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        if !self.program.grids.is_empty() {
-            GRID_ENGINES
-        } else if self.fd_fits() {
-            FD_ENGINES
-        } else {
-            ENGINES
-        }
+        if self.program.grids.is_empty() { ENGINES } else { GRID_ENGINES }
+    }
+
+    fn compared_engines(&self) -> &'static [&'static str] {
+        if self.fd_fits() { FD_ENGINES } else { self.engines() }
     }
 
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
