@@ -152,7 +152,7 @@ impl<'s> Engine<'s> {
         loop {
             let Some(x) = self.choose() else { return leaf(self) };
             self.stats.nodes += 1;
-            if self.stats.nodes % 1024 == 0 {
+            if self.stats.nodes.is_multiple_of(1024) {
                 self.stop.check().map_err(FdError::Stopped)?;
             }
             let v = self.store.min(x);

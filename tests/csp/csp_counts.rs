@@ -44,9 +44,12 @@ fn magic_sequences_count_as_brute_force_does_with_and_without_the_presolve() {
     }
 }
 
+/// A side constraint `x[j] + c[v] <= k`, as `(j, v, k)` (0-based `j`).
+type Side = (usize, usize, i64);
+
 /// `x` over `0..m`, `c[v]` its number of `v`s (for every `v`, or all but
 /// one), and a random side constraint on each.
-fn distribute(rng: &mut SplitMix64) -> (String, usize, i64, bool, Vec<(usize, usize, i64)>) {
+fn distribute(rng: &mut SplitMix64) -> (String, usize, i64, bool, Vec<Side>) {
     let len = 2 + rng.below(3);
     let m = 2 + rng.below(2) as i64;
     let complete = rng.below(4) != 0;
