@@ -59,6 +59,7 @@ pub mod cnf;
 pub mod compile;
 pub mod deduce;
 pub mod draw;
+pub mod fd;
 pub mod generate;
 pub mod genres;
 pub mod graph;

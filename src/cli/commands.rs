@@ -186,7 +186,7 @@ pub fn compare(common: &Common, options: impl FnOnce(&Run) -> CompareOptions) ->
     let run = Run::start(common, &Inputs::of_model(&common.model), &[])?;
     let options = options(&run);
     let (sender, receiver) = mpsc::channel();
-    let runs = options.runs(run.puzzle.engines());
+    let runs = options.runs(run.puzzle.compared_engines());
     let planned = runs.clone();
     let finished = run.supervise(move |puzzle| {
         for (engine, backend) in planned {

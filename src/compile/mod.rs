@@ -38,11 +38,12 @@ mod adder;
 mod bounds;
 mod exprs;
 mod grids;
+pub(crate) mod implied;
 mod ints;
 mod linear;
 mod mdd;
 mod objective;
-mod presolve;
+pub(crate) mod presolve;
 mod relax;
 pub(crate) mod repair;
 
@@ -888,6 +889,14 @@ pub(crate) fn compile(
             )),
             internal => internal,
         })?;
+    }
+    if let Some(domains) = &narrowed {
+        // Every constraint holds, so what they imply together is hard.
+        for sum in implied::count_sums(program, domains) {
+            encoder.sink = 0;
+            encoder.assert(&[], &sum)?;
+        }
+        encoder.check_size()?;
     }
     let mut names: Vec<String> = program.groups.iter().map(|g| g.name.clone()).collect();
     let objective = match (&program.objective, use_) {

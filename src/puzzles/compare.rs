@@ -194,7 +194,7 @@ pub fn several_solvers(results: &[EngineResult]) -> bool {
 /// ```
 pub fn compare(puzzle: &dyn Puzzle, options: &CompareOptions) -> Result<CompareReport, Error> {
     let results = options
-        .runs(puzzle.engines())
+        .runs(puzzle.compared_engines())
         .into_iter()
         .map(|(engine, backend)| run_engine(puzzle, engine, backend, options))
         .collect::<Result<Vec<_>, _>>()?;

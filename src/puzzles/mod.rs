@@ -51,6 +51,12 @@ pub trait Puzzle: Send + Sync {
     /// The encodings or engines this puzzle can run; the first is the default.
     fn engines(&self) -> &'static [&'static str];
 
+    /// The engines `compare` runs: [`Puzzle::engines`] and any engine that
+    /// answers only `solve` and `count` (the csp family's fd engine).
+    fn compared_engines(&self) -> &'static [&'static str] {
+        self.engines()
+    }
+
     /// Finds a solution and checks it, or proves there is none.
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error>;
 

@@ -38,6 +38,9 @@ pub struct Stats {
     pub encode_ms: f64,
     /// Time spent solving, in milliseconds.
     pub solve_ms: f64,
+    /// The finite-domain engine's search figures, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<crate::fd::Stats>,
 }
 
 impl Stats {
@@ -60,6 +63,7 @@ impl Stats {
             sat_calls: solver.sat_calls,
             encode_ms,
             solve_ms: Stats::ms(solver.solve_time),
+            search: None,
         }
     }
 

@@ -468,6 +468,18 @@ pub fn without_stats(text: &str, engine: &str) -> String {
 }
 
 fn stats_line(stats: &Stats) -> String {
+    if let Some(search) = &stats.search {
+        return format!(
+            "{}: {} variables, {} nodes, {} fails, {} propagations, {:.2} ms building, {:.2} ms searching",
+            stats.engine,
+            stats.variables,
+            search.nodes,
+            search.fails,
+            search.propagations,
+            stats.encode_ms,
+            stats.solve_ms
+        );
+    }
     let calls = if stats.sat_calls == 1 { "call" } else { "calls" };
     format!(
         "{}: {} variables, {} clauses, {} SAT {calls}, {:.2} ms encoding, {:.2} ms solving",

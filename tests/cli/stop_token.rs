@@ -56,22 +56,33 @@ fn raise_once_counting(stop: &Stop, progress: &Arc<Progress>) {
 
 #[test]
 fn a_long_count_stops_at_its_deadline_with_its_partial_count() {
+    // The queens by a SAT encoding (under `auto` their count goes to the
+    // fd engine, which is checked on its own: it makes no SAT calls).
+    type Case = (&'static str, fn() -> Box<dyn Puzzle>, u64, Option<&'static str>);
+    let cases: [Case; 3] = [
+        ("queens", sixteen_queens, 14_772_512, Some("direct")),
+        ("queens by fd", sixteen_queens, 14_772_512, Some("fd")),
+        ("fans", thirty_fans, u64::MAX, None),
+    ];
     for &backend in Backend::ALL {
-        for (name, puzzle, total) in
-            [("queens", sixteen_queens as fn() -> Box<dyn Puzzle>, 14_772_512), ("fans", thirty_fans, u64::MAX)]
-        {
+        for (name, puzzle, total, engine) in cases {
             let progress = Arc::new(Progress::default());
             let counted = Arc::clone(&progress);
             let result = within_a_minute(&format!("{backend} {name}"), move || {
                 let stop = Stop::at(Instant::now() + Duration::from_millis(200));
-                puzzle().count(&counting_under(backend, stop, &counted)).map(|r| r.count)
+                let options =
+                    CountOptions { engine: engine.map(String::from), ..counting_under(backend, stop, &counted) };
+                puzzle().count(&options).map(|r| r.count)
             });
             assert!(matches!(result, Err(Error::Stopped(StopCause::Deadline))), "{backend} {name}: {result:?}");
             let partial = progress.solutions();
             assert!(partial < total, "{backend} {name}: partial count {partial}");
             // The SAT calls are recorded too: one per solution up to the
             // 16th of the queens, after which the walk counts without them.
-            assert!(progress.sat_calls() >= partial.min(16), "{backend} {name}: {} SAT calls", progress.sat_calls());
+            if engine != Some("fd") {
+                let calls = progress.sat_calls();
+                assert!(calls >= partial.min(16), "{backend} {name}: {calls} SAT calls");
+            }
         }
     }
 }

@@ -12,10 +12,12 @@ mod common;
 
 mod constructors;
 mod csp_circuit_regular;
+mod csp_counts;
 mod csp_drawing;
 mod csp_errors;
 mod csp_exact_count;
 mod csp_fans;
+mod csp_fd;
 mod csp_features;
 mod csp_globals;
 mod csp_grids;

@@ -37,9 +37,9 @@
 
 use std::collections::HashMap;
 
+use super::CspPuzzle;
 use super::clue_reads::ClueReads;
 use super::instance::{Instance, Setup};
-use super::{CspPuzzle, Engine};
 use crate::cnf::Lit;
 use crate::compile::repair::Route;
 use crate::lang::design::{unroll, unroll_instances};
@@ -108,7 +108,7 @@ impl CspPuzzle {
             return Ok(None);
         }
         // No splicing, as in `count`: solutions are told apart by their routes.
-        let instance = self.prepare(Setup::counting(Engine::choose(engine)?), |cnf| config.new_solver(cnf, None))?;
+        let instance = self.prepare(Setup::counting(super::sat_engine(engine)?), |cnf| config.new_solver(cnf, None))?;
         let (projection, one_hot) = instance.reader.projection();
         let cellwise = reads.cellwise && anchor.is_none();
         let mut solver = CspClueSolver {

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use super::CspPuzzle;
 use super::instance::{CspEngine, Holder, Instance, Setup};
-use super::{CspPuzzle, Engine};
 use crate::cnf::{Cnf, Lit};
 use crate::compile::Encoder;
 use crate::lang::model::Model;
@@ -210,7 +210,7 @@ impl CspPuzzle {
     /// once over a large projection and otherwise past [`CUBE_AFTER`]
     /// solutions, and the CDCL enumeration of the cubes it leaves.
     pub(super) fn count_by_enumeration(&self, options: &CountOptions) -> Result<CountReport, Error> {
-        let engine = Engine::choose(options.engine.as_deref())?;
+        let engine = super::sat_engine(options.engine.as_deref())?;
         // No splicing: a spliced route takes other arcs than the model, and
         // solutions are told apart by their routes.
         let mut instance = self.prepare(Setup::counting(engine), |cnf| options.new_solver(cnf))?;
@@ -285,7 +285,7 @@ impl CspPuzzle {
                 grid.name()
             )));
         }
-        let engine = Engine::choose(options.engine.as_deref())?;
+        let engine = super::sat_engine(options.engine.as_deref())?;
         let setup = Setup { holder: Holder::Recorded, ..Setup::solving(engine) };
         let mut instance = self.prepare(setup, |cnf| options.new_solver(cnf))?;
         let optimum = match self.program.objective {

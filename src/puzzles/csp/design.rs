@@ -89,6 +89,7 @@ impl CspPuzzle {
             }
         }
         puzzle.program.groups = groups;
+        puzzle.fd_fits = std::sync::OnceLock::new();
         for grid in &mut puzzle.program.grids {
             grid.group = moved[grid.group].unwrap_or(grid.group);
         }

@@ -23,6 +23,7 @@ pub mod clue_solver;
 mod count;
 pub mod design;
 pub mod designer;
+mod fd_run;
 mod instance;
 mod render;
 mod state;
@@ -88,6 +89,21 @@ impl Engine {
 /// (for them `eager` is `auto`).
 pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
 
+/// [`ENGINES`] and the finite-domain engine, for models in its fragment.
+pub const FD_ENGINES: &[&str] = &["auto", "direct", "order", "log", fd_run::FD];
+
+/// The SAT encoding named (the default when none is); the fd engine's
+/// name is refused with what it answers.
+fn sat_engine(requested: Option<&str>) -> Result<Engine, Error> {
+    if requested == Some(fd_run::FD) {
+        return Err(Error::BadRequest(format!(
+            "the fd engine answers solve, count and compare; this command needs a SAT engine: expected one of {}",
+            Engine::NAMES.join(", ")
+        )));
+    }
+    Engine::choose(requested)
+}
+
 /// The engines' names for models with grid globals: also `eager`, against
 /// which `compare` sets the lazy forms.
 pub const GRID_ENGINES: &[&str] = Engine::NAMES;
@@ -103,6 +119,8 @@ pub struct CspPuzzle {
     presolve: bool,
     /// With a drawing table, the grid cell each scalar it draws stands in.
     drawn_cells: Option<std::collections::HashMap<usize, Vec<crate::grid::Pos>>>,
+    /// Whether every constraint is in the fd engine's fragment, once asked.
+    fd_fits: std::sync::OnceLock<bool>,
 }
 
 /// Loads a `kind = "csp"` model.
@@ -123,7 +141,8 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     let (model, program) = load_model(source)?;
     let drawn_cells = model.drawing.as_ref().map(table::cells_of_scalars);
-    Ok(CspPuzzle { model, program, linear: Linear::default(), presolve: true, drawn_cells })
+    let fd_fits = std::sync::OnceLock::new();
+    Ok(CspPuzzle { model, program, linear: Linear::default(), presolve: true, drawn_cells, fd_fits })
 }
 
 impl CspPuzzle {
@@ -183,7 +202,7 @@ impl CspPuzzle {
     /// assert!(puzzle.cnf(Some("sat")).is_err());
     /// ```
     pub fn cnf(&self, engine_name: Option<&str>) -> Result<Cnf, Error> {
-        Ok(self.compiled(Engine::choose(engine_name)?, ObjectiveUse::Optimize)?.0.cnf)
+        Ok(self.compiled(sat_engine(engine_name)?, ObjectiveUse::Optimize)?.0.cnf)
     }
 
     fn compiled(&self, engine: Engine, use_: ObjectiveUse) -> Result<(Compiled, f64), Error> {
@@ -296,7 +315,7 @@ impl CspPuzzle {
     /// only while its constraint is on. The facts are "this shown scalar
     /// takes this value", per scalar and value.
     fn deduce(&self, options: &SolveOptions, wanted: Wanted) -> Result<(Deductions<'_>, Built), Error> {
-        let engine = Engine::choose(options.engine.as_deref())?;
+        let engine = sat_engine(options.engine.as_deref())?;
         let setup = match wanted.switchable {
             true => Setup { objective: ObjectiveUse::Group, holder: Holder::Switchable, ..Setup::solving(engine) },
             false => Setup::solving(engine),
@@ -481,8 +500,15 @@ impl Puzzle for CspPuzzle {
         if self.program.grids.is_empty() { ENGINES } else { GRID_ENGINES }
     }
 
+    fn compared_engines(&self) -> &'static [&'static str] {
+        if self.fd_fits() { FD_ENGINES } else { self.engines() }
+    }
+
     fn solve(&self, options: &SolveOptions) -> Result<SolveReport, Error> {
-        let engine = Engine::choose(options.engine.as_deref())?;
+        if self.runs_on_fd(options.engine.as_deref(), false) {
+            return self.solve_fd(options);
+        }
+        let engine = sat_engine(options.engine.as_deref())?;
         let mut instance = self.prepare(Setup::solving(engine), |cnf| options.new_solver(cnf))?;
         let search: &mut dyn CspEngine = &mut instance;
         let found = search.search()?;
@@ -512,11 +538,14 @@ impl Puzzle for CspPuzzle {
         if options.method == CountMethod::Exact {
             return self.count_exact(options);
         }
+        if self.runs_on_fd(options.engine.as_deref(), true) {
+            return self.count_fd(options);
+        }
         self.count_by_enumeration(options)
     }
 
     fn facts(&self, options: &SolveOptions) -> Result<FactsReport, Error> {
-        let engine = Engine::choose(options.engine.as_deref())?;
+        let engine = sat_engine(options.engine.as_deref())?;
         let (mut deductions, built) = self.deduce(options, Wanted::FACTS)?;
         let possible = deduce::possible_facts(&mut deductions)?;
         let stats = built.stats(engine, deductions.solver.stats());
@@ -542,7 +571,7 @@ impl Puzzle for CspPuzzle {
     }
 
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
-        let engine = Engine::choose(options.engine.as_deref())?;
+        let engine = sat_engine(options.engine.as_deref())?;
         let (mut deductions, built) = self.deduce(options, Wanted::EXPLANATION)?;
         let every: Vec<usize> = (0..deductions.rules.len()).collect();
         let kept = deduce::minimal_conflict(&mut deductions, &every)?;
@@ -555,7 +584,7 @@ impl Puzzle for CspPuzzle {
     }
 
     fn formula(&self, engine: Option<&str>) -> Result<Formula, Error> {
-        let engine = Engine::choose(engine)?;
+        let engine = sat_engine(engine)?;
         let mut notes = vec![format!(
             "the {engine} integer encoding of the model's constraints; an objective, if any, is not bounded here, \
              so a model is a solution (optimal or not)"

@@ -1,0 +1,370 @@
+//! The propagators: each takes out values that no solution of its own
+//! constraint has, given the other variables' domains, and fails when
+//! none is left. None removes a value that some solution uses (the
+//! property tests check it); how much each removes is said on it.
+
+use super::store::{Event, Fail, Store, Var};
+
+/// One constraint, as its propagator sees it.
+#[derive(Clone, Debug)]
+pub(crate) enum Prop {
+    /// `Σ c·x + k ≤ 0`, or `= 0` with `eq`: bounds propagation.
+    Linear { terms: Vec<(i64, Var)>, k: i64, eq: bool },
+    /// `Σ c·x + k ≠ 0`: a value goes when one variable is left.
+    NotEqual { terms: Vec<(i64, Var)>, k: i64 },
+    /// Pairwise different: a fixed variable's value goes from the others,
+    /// and fewer values than variables fails.
+    AllDifferent(Vec<Var>),
+    /// `b ⇔ x = c`, `b` over 0..1: domain consistent.
+    ReifEq { b: Var, x: Var, c: i64 },
+    /// `b ⇔ x ≤ c`, `b` over 0..1: domain consistent.
+    ReifLe { b: Var, x: Var, c: i64 },
+    /// `value = items[index - first]` over fixed items: domain consistent.
+    Element { index: Var, first: i64, items: Vec<i64>, value: Var },
+    /// The variables take the values of one of the rows: domain consistent.
+    Table { vars: Vec<Var>, rows: Vec<Vec<i64>> },
+}
+
+impl Prop {
+    /// The variables it reads, each with the weakest event that can let
+    /// it remove more.
+    pub fn watches(&self) -> Vec<(Var, Event)> {
+        match self {
+            Prop::Linear { terms, .. } => terms.iter().map(|&(_, x)| (x, Event::Bounds)).collect(),
+            Prop::NotEqual { terms, .. } => terms.iter().map(|&(_, x)| (x, Event::Fixed)).collect(),
+            Prop::AllDifferent(xs) => xs.iter().map(|&x| (x, Event::Fixed)).collect(),
+            Prop::ReifEq { b, x, .. } => vec![(*b, Event::Fixed), (*x, Event::Domain)],
+            Prop::ReifLe { b, x, .. } => vec![(*b, Event::Fixed), (*x, Event::Bounds)],
+            Prop::Element { index, value, .. } => vec![(*index, Event::Domain), (*value, Event::Domain)],
+            Prop::Table { vars, .. } => vars.iter().map(|&x| (x, Event::Domain)).collect(),
+        }
+    }
+
+    /// Whether one run leaves nothing more for it to remove, so that its
+    /// own changes need not wake it again.
+    pub fn idempotent(&self) -> bool {
+        !matches!(self, Prop::Table { .. })
+    }
+
+    /// Removes what it can from `store`.
+    pub fn propagate(&self, store: &mut Store) -> Result<(), Fail> {
+        match self {
+            Prop::Linear { terms, k, eq } => linear(store, terms, *k, *eq),
+            Prop::NotEqual { terms, k } => not_equal(store, terms, *k),
+            Prop::AllDifferent(xs) => all_different(store, xs),
+            Prop::ReifEq { b, x, c } => reif_eq(store, *b, *x, *c),
+            Prop::ReifLe { b, x, c } => reif_le(store, *b, *x, *c),
+            Prop::Element { index, first, items, value } => element(store, *index, *first, items, *value),
+            Prop::Table { vars, rows } => table(store, vars, rows),
+        }
+    }
+}
+
+fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) { q - 1 } else { q }
+}
+
+fn ceil_div(a: i128, b: i128) -> i128 {
+    -floor_div(-a, b)
+}
+
+/// The least and greatest value of `c·x`.
+fn term_range(store: &Store, c: i64, x: Var) -> (i128, i128) {
+    let (a, b) = (c as i128 * store.min(x) as i128, c as i128 * store.max(x) as i128);
+    (a.min(b), a.max(b))
+}
+
+/// Narrows `c·x` to `lo..=hi` (either end may be unbounded).
+fn narrow_term(store: &mut Store, c: i64, x: Var, lo: Option<i128>, hi: Option<i128>) -> Result<(), Fail> {
+    let c = c as i128;
+    let clamp = |v: i128| v.clamp(i64::MIN as i128 / 2, i64::MAX as i128 / 2) as i64;
+    let (xlo, xhi) = if c > 0 {
+        (lo.map(|l| ceil_div(l, c)), hi.map(|h| floor_div(h, c)))
+    } else {
+        (hi.map(|h| ceil_div(h, c)), lo.map(|l| floor_div(l, c)))
+    };
+    if let Some(m) = xlo {
+        store.set_min(x, clamp(m))?;
+    }
+    if let Some(m) = xhi {
+        store.set_max(x, clamp(m))?;
+    }
+    Ok(())
+}
+
+/// Bounds propagation, to a fixed point.
+fn linear(store: &mut Store, terms: &[(i64, Var)], k: i64, eq: bool) -> Result<(), Fail> {
+    loop {
+        let (mut least, mut most) = (k as i128, k as i128);
+        for &(c, x) in terms {
+            let (a, b) = term_range(store, c, x);
+            least += a;
+            most += b;
+        }
+        if least > 0 || (eq && most < 0) {
+            return Err(Fail);
+        }
+        let before = store.changes.len();
+        for &(c, x) in terms.iter().filter(|&&(c, _)| c != 0) {
+            let (a, b) = term_range(store, c, x);
+            // The term is at most what the others at their least leave,
+            // and (for `=`) at least what the others at their most leave.
+            let hi = a - least;
+            let lo = eq.then(|| b - most);
+            narrow_term(store, c, x, lo, Some(hi))?;
+        }
+        if store.changes.len() == before {
+            return Ok(());
+        }
+    }
+}
+
+fn not_equal(store: &mut Store, terms: &[(i64, Var)], k: i64) -> Result<(), Fail> {
+    let mut open = None;
+    let mut sum = k as i128;
+    for &(c, x) in terms.iter().filter(|&&(c, _)| c != 0) {
+        if store.is_fixed(x) {
+            sum += c as i128 * store.min(x) as i128;
+        } else if open.is_some() {
+            return Ok(());
+        } else {
+            open = Some((c, x));
+        }
+    }
+    match open {
+        None if sum == 0 => Err(Fail),
+        None => Ok(()),
+        Some((c, x)) => {
+            let c = c as i128;
+            if sum % c == 0 {
+                let v = -sum / c;
+                if let Ok(v) = i64::try_from(v) {
+                    store.remove(x, v)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn all_different(store: &mut Store, xs: &[Var]) -> Result<(), Fail> {
+    let mut done = vec![false; xs.len()];
+    loop {
+        let mut again = false;
+        for i in 0..xs.len() {
+            if done[i] || !store.is_fixed(xs[i]) {
+                continue;
+            }
+            done[i] = true;
+            let v = store.min(xs[i]);
+            for (j, &y) in xs.iter().enumerate() {
+                if j != i {
+                    let was = store.size(y);
+                    store.remove(y, v)?;
+                    again |= was > 1 && store.is_fixed(y);
+                }
+            }
+        }
+        if !again {
+            break;
+        }
+    }
+    // Pigeonhole: the values left must be enough for every variable.
+    let (lo, hi) = xs.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &x| (lo.min(store.min(x)), hi.max(store.max(x))));
+    if ((hi as i128 - lo as i128 + 1) as usize) < xs.len() { Err(Fail) } else { Ok(()) }
+}
+
+fn reif_eq(store: &mut Store, b: Var, x: Var, c: i64) -> Result<(), Fail> {
+    if store.is_fixed(b) {
+        return if store.min(b) == 1 { store.fix(x, c) } else { store.remove(x, c) };
+    }
+    if !store.contains(x, c) {
+        store.fix(b, 0)
+    } else if store.is_fixed(x) {
+        store.fix(b, 1)
+    } else {
+        Ok(())
+    }
+}
+
+fn reif_le(store: &mut Store, b: Var, x: Var, c: i64) -> Result<(), Fail> {
+    if store.is_fixed(b) {
+        return if store.min(b) == 1 { store.set_max(x, c) } else { store.set_min(x, c.saturating_add(1)) };
+    }
+    if store.max(x) <= c {
+        store.fix(b, 1)
+    } else if store.min(x) > c {
+        store.fix(b, 0)
+    } else {
+        Ok(())
+    }
+}
+
+fn element(store: &mut Store, index: Var, first: i64, items: &[i64], value: Var) -> Result<(), Fail> {
+    let positions: Vec<i64> = store.values(index).collect();
+    let mut reached = Vec::with_capacity(positions.len());
+    for p in positions {
+        let item = usize::try_from(p - first).ok().and_then(|at| items.get(at));
+        match item {
+            Some(&v) if store.contains(value, v) => reached.push(v),
+            _ => store.remove(index, p)?,
+        }
+    }
+    reached.sort_unstable();
+    let values: Vec<i64> = store.values(value).collect();
+    for v in values {
+        if reached.binary_search(&v).is_err() {
+            store.remove(value, v)?;
+        }
+    }
+    Ok(())
+}
+
+fn table(store: &mut Store, vars: &[Var], rows: &[Vec<i64>]) -> Result<(), Fail> {
+    let mut supported: Vec<Vec<i64>> = vec![Vec::new(); vars.len()];
+    for row in rows {
+        if vars.iter().zip(row).all(|(&x, &v)| store.contains(x, v)) {
+            for (seen, &v) in supported.iter_mut().zip(row) {
+                seen.push(v);
+            }
+        }
+    }
+    for (&x, seen) in vars.iter().zip(&mut supported) {
+        seen.sort_unstable();
+        let values: Vec<i64> = store.values(x).collect();
+        for v in values {
+            if seen.binary_search(&v).is_err() {
+                store.remove(x, v)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::lang::model::IntSet;
+
+    /// Whether `values` satisfies the constraint, evaluated here apart
+    /// from the propagators.
+    fn holds(prop: &Prop, values: &[i64]) -> bool {
+        let sum = |terms: &[(i64, Var)], k: i64| terms.iter().map(|&(c, x)| c * values[x]).sum::<i64>() + k;
+        match prop {
+            Prop::Linear { terms, k, eq } => {
+                let s = sum(terms, *k);
+                if *eq { s == 0 } else { s <= 0 }
+            }
+            Prop::NotEqual { terms, k } => sum(terms, *k) != 0,
+            Prop::AllDifferent(xs) => {
+                xs.iter().enumerate().all(|(i, &x)| xs[..i].iter().all(|&y| values[x] != values[y]))
+            }
+            Prop::ReifEq { b, x, c } => (values[*b] == 1) == (values[*x] == *c) && values[*b] <= 1,
+            Prop::ReifLe { b, x, c } => (values[*b] == 1) == (values[*x] <= *c) && values[*b] <= 1,
+            Prop::Element { index, first, items, value } => usize::try_from(values[*index] - first)
+                .ok()
+                .and_then(|at| items.get(at))
+                .is_some_and(|&v| v == values[*value]),
+            Prop::Table { vars, rows } => rows.iter().any(|row| vars.iter().zip(row).all(|(&x, &v)| values[x] == v)),
+        }
+    }
+
+    /// Every assignment of the store's domains.
+    fn assignments(store: &Store) -> Vec<Vec<i64>> {
+        let mut all = vec![Vec::new()];
+        for x in 0..store.len() {
+            let values: Vec<i64> = store.values(x).collect();
+            all = all
+                .into_iter()
+                .flat_map(|a: Vec<i64>| values.iter().map(move |&v| [a.clone(), vec![v]].concat()))
+                .collect();
+        }
+        all
+    }
+
+    fn domains() -> impl Strategy<Value = Vec<Vec<i64>>> {
+        prop::collection::vec(prop::collection::btree_set(-3i64..=3, 1..=5).prop_map(|s| s.into_iter().collect()), 4)
+    }
+
+    fn prop_strategy() -> impl Strategy<Value = Prop> {
+        let terms = prop::collection::vec((-3i64..=3, 0usize..4), 1..=4);
+        prop_oneof![
+            (terms.clone(), -6i64..=6, any::<bool>()).prop_map(|(terms, k, eq)| Prop::Linear { terms, k, eq }),
+            (terms, -6i64..=6).prop_map(|(terms, k)| Prop::NotEqual { terms, k }),
+            prop::collection::vec(0usize..4, 2..=4).prop_map(|mut xs| {
+                xs.sort_unstable();
+                xs.dedup();
+                Prop::AllDifferent(xs)
+            }),
+            (1usize..4, -3i64..=3).prop_map(|(x, c)| Prop::ReifEq { b: 0, x, c }),
+            (1usize..4, -3i64..=3).prop_map(|(x, c)| Prop::ReifLe { b: 0, x, c }),
+            (-4i64..=0, prop::collection::vec(-3i64..=3, 1..=6)).prop_map(|(first, items)| Prop::Element {
+                index: 1,
+                first,
+                items,
+                value: 2
+            }),
+            prop::collection::vec(prop::collection::vec(-3i64..=3, 3), 0..=6)
+                .prop_map(|rows| Prop::Table { vars: vec![1, 2, 3], rows }),
+        ]
+    }
+
+    /// The store over `domains`; a reified constraint's `b` (variable 0)
+    /// over a part of 0..1.
+    fn store_of(prop: &Prop, domains: &[Vec<i64>]) -> Store {
+        let mut store = Store::default();
+        for (x, values) in domains.iter().enumerate() {
+            let reified = matches!(prop, Prop::ReifEq { .. } | Prop::ReifLe { .. }) && x == 0;
+            let values: Vec<i64> =
+                if reified { values.iter().map(|v| v.rem_euclid(2)).collect() } else { values.clone() };
+            store.add(&IntSet::from_values(values));
+        }
+        store
+    }
+
+    proptest! {
+        /// Whatever a propagator removes, no solution of its constraint
+        /// within the domains uses; it fails only where there is none.
+        /// The domain-consistent ones leave only values some solution
+        /// uses, and alldifferent leaves no fixed value elsewhere.
+        #[test]
+        fn no_propagator_removes_a_value_a_solution_uses(prop in prop_strategy(), domains in domains()) {
+            let mut store = store_of(&prop, &domains);
+            let solutions: Vec<Vec<i64>> = assignments(&store).into_iter().filter(|v| holds(&prop, v)).collect();
+            store.push();
+            let outcome = prop.propagate(&mut store);
+            if outcome.is_err() {
+                prop_assert!(solutions.is_empty(), "{prop:?} failed with solutions {solutions:?}");
+                return Ok(());
+            }
+            for solution in &solutions {
+                for (x, &v) in solution.iter().enumerate() {
+                    prop_assert!(store.contains(x, v), "{prop:?} removed {v} from {x}, used by {solution:?}");
+                }
+            }
+            let domain_consistent =
+                matches!(prop, Prop::ReifEq { .. } | Prop::ReifLe { .. } | Prop::Element { .. } | Prop::Table { .. });
+            if domain_consistent {
+                for x in prop.watches().into_iter().map(|(x, _)| x) {
+                    for v in store.values(x) {
+                        prop_assert!(solutions.iter().any(|s| s[x] == v), "{prop:?} left {v} in {x}, in no solution");
+                    }
+                }
+            }
+            if let Prop::AllDifferent(xs) = &prop {
+                for &x in xs.iter().filter(|&&x| store.is_fixed(x)) {
+                    let v = store.min(x);
+                    prop_assert!(xs.iter().all(|&y| y == x || !store.contains(y, v)), "{prop:?} left {v} beside fixed {x}");
+                }
+            }
+            store.pop();
+            for (x, values) in domains.iter().enumerate() {
+                prop_assert_eq!(store.size(x) as usize, store_of(&prop, &domains).size(x) as usize, "{} restored", x);
+                let _ = values;
+            }
+        }
+    }
+}
