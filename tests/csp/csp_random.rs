@@ -1018,6 +1018,36 @@ impl Model {
     }
 }
 
+/// A random array `a` of 2 or 3 integers, partly given at times; its
+/// length.
+fn array_decl(g: &mut Gen, decls: &mut Vec<Decl>) -> usize {
+    let len = 2 + g.rng.below(2);
+    let lo = g.rng.below(4) as i64 - 2;
+    let hi = lo + 1 + g.rng.below(2) as i64;
+    let mut elems = Vec::new();
+    // A partly given array fixes some entries, `_` for the others.
+    let partly_given = g.chance(0.4);
+    let mut given = Vec::new();
+    for i in 0..len {
+        let s = g.scalars.len();
+        let fixed = partly_given && g.chance(0.5);
+        let values: Vec<i64> =
+            if fixed { vec![lo + g.rng.below((hi - lo + 1) as usize) as i64] } else { (lo..=hi).collect() };
+        given.push(if fixed { values[0].to_string() } else { "\"_\"".to_string() });
+        g.scalars.push(Scalar { text: format!("a[{}]", i + 1), decl: decls.len(), values, kind: Kind::Int });
+        g.ints.push(s);
+        elems.push(s);
+    }
+    let given = if partly_given { format!(", given = [{}]", given.join(", ")) } else { String::new() };
+    decls.push(Decl {
+        name: "a".into(),
+        toml: format!("{{ index = [\"1..{len}\"], domain = \"{lo}..{hi}\"{given} }}"),
+        scalars: elems.clone(),
+    });
+    g.array = Some((decls.len() - 1, elems));
+    len
+}
+
 fn generate(seed: u64) -> Model {
     let mut g = Gen {
         rng: SplitMix64::new(seed),
@@ -1035,31 +1065,7 @@ fn generate(seed: u64) -> Model {
     let with_colour = g.chance(0.3);
     let mut count = 0;
     if with_array {
-        let len = 2 + g.rng.below(2);
-        let lo = g.rng.below(4) as i64 - 2;
-        let hi = lo + 1 + g.rng.below(2) as i64;
-        let mut elems = Vec::new();
-        // A partly given array fixes some entries, `_` for the others.
-        let partly_given = g.chance(0.4);
-        let mut given = Vec::new();
-        for i in 0..len {
-            let s = g.scalars.len();
-            let fixed = partly_given && g.chance(0.5);
-            let values: Vec<i64> =
-                if fixed { vec![lo + g.rng.below((hi - lo + 1) as usize) as i64] } else { (lo..=hi).collect() };
-            given.push(if fixed { values[0].to_string() } else { "\"_\"".to_string() });
-            g.scalars.push(Scalar { text: format!("a[{}]", i + 1), decl: decls.len(), values, kind: Kind::Int });
-            g.ints.push(s);
-            elems.push(s);
-        }
-        let given = if partly_given { format!(", given = [{}]", given.join(", ")) } else { String::new() };
-        decls.push(Decl {
-            name: "a".into(),
-            toml: format!("{{ index = [\"1..{len}\"], domain = \"{lo}..{hi}\"{given} }}"),
-            scalars: elems.clone(),
-        });
-        g.array = Some((decls.len() - 1, elems));
-        count += len;
+        count += array_decl(&mut g, &mut decls);
     }
     if with_colour && count < target {
         let s = g.scalars.len();

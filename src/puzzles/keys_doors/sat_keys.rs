@@ -681,12 +681,12 @@ fn choose_bound(
     let keys = rank.len();
     let floor_of = |key: usize| ways.iter().filter(|w| w.key == key).map(|w| w.len).min();
     let floor: u64 = (0..keys).map(|k| u64::from(floor_of(k).unwrap_or(0))).sum();
-    let greedy = heuristic::greedy(board, &legs);
-    let plan = CutPlan::new(board, legs.num_walkers(), &ways, &pred, &rank, &before)?;
+    let greedy = heuristic::greedy(board, legs);
+    let plan = CutPlan::new(board, legs.num_walkers(), ways, pred, rank, before)?;
     // The bound over bridges when its floor is close to an improved
     // route, as on mazes; otherwise the greedy route and a bound over
     // whole legs, whose floor is far below the optimum.
-    let improved = greedy.clone().map(|order| heuristic::improve(&legs, order));
+    let improved = greedy.clone().map(|order| heuristic::improve(legs, order));
     let cuts_fit = match (&plan, &improved) {
         (Some(plan), Some(order)) => {
             order.total - plan.floor.min(order.total) <= order.total / NEAR_FLOOR

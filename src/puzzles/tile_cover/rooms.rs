@@ -243,7 +243,7 @@ impl Square {
 
     /// Walls cells of the larger colour until the two colours differ by
     /// at most one in the start's favour (a dominoes' cover needs it).
-    fn balance_colours(&self, wall: &mut Vec<bool>, rng: &mut SplitMix64) {
+    fn balance_colours(&self, wall: &mut [bool], rng: &mut SplitMix64) {
         let cells = self.cells();
         loop {
             let same = (0..cells).filter(|&i| !wall[i] && self.colour(i)).count() as i64;
@@ -263,7 +263,7 @@ impl Square {
             let open_now = (0..cells).filter(|&i| !wall[i]).count();
             let mut chosen = candidates[rng.below(candidates.len())];
             for _ in 0..8 {
-                let mut trial = wall.clone();
+                let mut trial = wall.to_vec();
                 trial[chosen] = true;
                 if self.region(&trial).iter().filter(|&&s| s).count() == open_now - 1 {
                     break;
