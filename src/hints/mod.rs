@@ -53,6 +53,9 @@ struct Planned {
     steps: Vec<ShownStep>,
     state: Vec<ShownFact>,
     end: PlanEnd,
+    /// The figures of every step taken, whichever were shown (none where
+    /// every step taken is shown, as a route's legs are).
+    figures: Option<crate::report::steps::Figures>,
 }
 
 /// `somaria steps`: every step from the given state to the end.

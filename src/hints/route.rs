@@ -22,6 +22,7 @@ pub(super) fn planned(legs: RouteLegs, entries: &[String], max_steps: Option<usi
             start,
             ..PlanEnd::default()
         },
+        figures: None,
     };
     if let Some((entry, why)) = legs.clash {
         let constraints = vec![NamedConstraint { name: why, row: None, col: None, line: None, cells: Vec::new() }];

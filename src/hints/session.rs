@@ -22,6 +22,7 @@ use crate::deduce::verify::{check_forced, check_step};
 use crate::deduce::{Deductions, Wanted};
 use crate::draw::Scene;
 use crate::puzzles::{Deducible, Entry, Error, NamedConstraint, PlayState, Puzzle, Routed, SolveOptions, Stats};
+use crate::report::steps::Figures;
 use crate::report::steps::{
     Clash, HintReport, PlanEnd, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StartState, StepsReport,
 };
@@ -247,7 +248,10 @@ impl<'p> Planner<'p> {
     /// session's stand in their place.
     pub fn steps(&mut self, request: &PlanRequest) -> Result<StepsReport, Error> {
         let p = self.plan(request)?;
-        let difficulty = crate::report::steps::Difficulty::of(&p.steps);
+        let difficulty = match &p.figures {
+            Some(figures) => figures.difficulty(),
+            None => crate::report::steps::Difficulty::of(&p.steps),
+        };
         let steps = if request.merge { super::merged(p.steps) } else { p.steps };
         Ok(StepsReport { status: p.status, difficulty, steps, state: p.state, end: p.end })
     }
@@ -524,6 +528,7 @@ impl Built<'_> {
                     start: StartState { entries: labels.clone(), ..StartState::default() },
                     ..PlanEnd::default()
                 },
+                figures: Some(Figures::default()),
             },
             stats: PlanStats::default(),
             check_time: Duration::ZERO,
@@ -721,10 +726,19 @@ impl Walk<'_, '_> {
         let started = Instant::now();
         check_step(self.checker, step)?;
         self.check_time += started.elapsed();
+        // The figures count every step, and fold placements whichever are
+        // shown, so that both ways of showing rate a puzzle alike.
+        let folded = self.folding.record(self.d, step);
+        if let Some(figures) = &mut self.planned.figures {
+            figures.took(step.size());
+            if let Some(folded) = &folded {
+                figures.placed(folded.step.size());
+            }
+        }
         if self.request.next == Next::Any {
             return Ok(self.show(step, Vec::new(), taken)?.then_some(true));
         }
-        let Some(folded) = self.folding.record(self.d, step) else { return Ok(Some(false)) };
+        let Some(folded) = folded else { return Ok(Some(false)) };
         let started = Instant::now();
         check_forced(self.checker, &folded.step)?;
         self.check_time += started.elapsed();

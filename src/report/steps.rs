@@ -140,10 +140,12 @@ pub struct StartState {
     pub facts: Vec<ShownFact>,
 }
 
-/// How hard the deductions were.
+/// How hard the deductions were: figures of every step taken, the same
+/// whichever steps a question shows (`--next placement` or `any`), so that
+/// `steps`, `generate --difficulty` and the play page rate a puzzle alike.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Difficulty {
-    /// Steps taken.
+    /// Steps taken, eliminations included.
     pub steps: usize,
     /// The most rules one step needed.
     pub largest: usize,
@@ -151,31 +153,68 @@ pub struct Difficulty {
     pub total: usize,
     /// Steps that needed more than one rule.
     pub multi_rule_steps: usize,
-    /// The most rules one step needed, counting each step a placement is
-    /// folded from on its own (with `--next any`, `largest`).
-    pub hardest_step: usize,
-    /// One number for how hard the puzzle is: `hardest_step` times
-    /// `largest`, the most rules one placement's reason needs with its
-    /// steps folded in. Over 164 Sudokus rated by Sudoku Explainer (SE
+    /// The most rules one placement's reason needs, with the steps it
+    /// needs folded in (at least `largest`'s step, when no placement needs
+    /// more).
+    pub hardest_placement: usize,
+    /// One number for how hard the puzzle is: `largest` times
+    /// `hardest_placement`. Over 164 Sudokus rated by Sudoku Explainer (SE
     /// 1.2-9.3), Spearman's rho with SE is 0.81, against 0.77 for
-    /// `largest` alone (benches/sudoku_rating.py). Made for the default
-    /// `--next placement`; with `--next any` it is `largest` squared.
+    /// `largest` alone (benches/sudoku_rating.py).
     pub rating: usize,
 }
 
 impl Difficulty {
-    /// The rating of `steps`.
+    /// The figures of `steps` as shown: each step's parts (`via`) are the
+    /// steps taken, and the step itself a placement's reason.
     pub fn of(steps: &[ShownStep]) -> Difficulty {
-        let largest = steps.iter().map(|s| s.size).max().unwrap_or(0);
-        let parts = steps.iter().flat_map(|s| if s.via.is_empty() { std::slice::from_ref(s) } else { &s.via[..] });
-        let hardest_step = parts.map(|s| s.size).max().unwrap_or(0);
+        let parts: Vec<&ShownStep> =
+            steps.iter().flat_map(|s| if s.via.is_empty() { vec![s] } else { s.via.iter().collect() }).collect();
+        let mut figures = Figures::default();
+        for part in parts {
+            figures.took(part.size);
+        }
+        for step in steps {
+            figures.placed(step.size);
+        }
+        figures.difficulty()
+    }
+}
+
+/// The figures of a [`Difficulty`], gathered step by step.
+#[derive(Clone, Debug, Default)]
+pub struct Figures {
+    steps: usize,
+    largest: usize,
+    total: usize,
+    multi_rule_steps: usize,
+    hardest_placement: usize,
+}
+
+impl Figures {
+    /// A step of `size` rules was taken.
+    pub fn took(&mut self, size: usize) {
+        self.steps += 1;
+        self.largest = self.largest.max(size);
+        self.total += size;
+        self.multi_rule_steps += usize::from(size > 1);
+    }
+
+    /// A placement's reason, its steps folded in, needs `size` rules.
+    pub fn placed(&mut self, size: usize) {
+        self.hardest_placement = self.hardest_placement.max(size);
+    }
+
+    /// The difficulty so far.
+    pub fn difficulty(&self) -> Difficulty {
+        let hardest_placement = self.hardest_placement.max(self.largest);
         Difficulty {
-            steps: steps.len(),
-            largest,
-            total: steps.iter().map(|s| s.size).sum(),
-            multi_rule_steps: steps.iter().filter(|s| s.size > 1).count(),
-            hardest_step,
-            rating: hardest_step * largest,
+            steps: self.steps,
+            largest: self.largest,
+            total: self.total,
+            multi_rule_steps: self.multi_rule_steps,
+            hardest_placement,
+            rating: self.largest * hardest_placement,
         }
     }
 }
@@ -563,8 +602,8 @@ impl Report for StepsReport {
         let d = &self.difficulty;
         out.push_str(&format!(
             "difficulty: {} steps, largest {}, {} constraints in all, {} steps of more than one constraint; \
-             hardest step {}, rating {}\n",
-            d.steps, d.largest, d.total, d.multi_rule_steps, d.hardest_step, d.rating
+             hardest placement {}, rating {}\n",
+            d.steps, d.largest, d.total, d.multi_rule_steps, d.hardest_placement, d.rating
         ));
         if let Some(why) = &self.end.stopped {
             out.push_str(&format!("stopped: {why}\n"));

@@ -1715,3 +1715,20 @@ fn facts_with_entries_lists_the_values_left() {
     let (json, code) = cli_json(&["facts", model, "--given", "x[1]=3"]);
     assert_eq!((code, json["status"].as_str()), (1, Some("no_solution")), "{json}");
 }
+
+/// `steps` rates a puzzle alike whichever steps it shows, so that `steps`,
+/// `generate --difficulty` (which plans with `--next any`) and the play
+/// page never disagree about one puzzle.
+#[test]
+fn both_ways_of_showing_steps_rate_a_puzzle_alike() {
+    for model in ["models/csp/sudoku-easy.toml", "models/csp/sudoku-17.toml", "models/akh-vaquot.toml"] {
+        let (code, placed) = common::cli::run_json(&["steps", model]);
+        assert_eq!(code, 0, "{placed}");
+        let (code, every) = common::cli::run_json(&["steps", model, "--next", "any"]);
+        assert_eq!(code, 0, "{every}");
+        assert_eq!(placed["difficulty"], every["difficulty"], "{model}");
+        let d = &every["difficulty"];
+        assert_eq!(d["steps"].as_u64().unwrap() as usize, every["steps"].as_array().unwrap().len(), "{model}");
+        assert!(d["hardest_placement"].as_u64() >= d["largest"].as_u64(), "{model}: {d}");
+    }
+}
