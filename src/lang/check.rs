@@ -254,30 +254,31 @@ impl<'s, 'm> Checker<'s, 'm> {
 
     /// A two-dimensional array literal's type: its elements' common type.
     fn array2d_literal(&mut self, rows: &[Vec<Expr>]) -> Result<Type, Fault> {
-        let mut base = Base::Any;
-        let mut var = false;
-        for item in rows.iter().flatten() {
-            let ty = self.check(item)?;
-            if ty.shape == Shape::Scalar
-                && let Some(common) = coerced(base, ty.base)
-            {
-                base = common;
-                var |= ty.var;
-                continue;
-            }
-            if ty.shape != Shape::Scalar || !ty.base.fits(base) {
-                return Err(self.wrong(item, &ty, "an element of the same type as the first"));
-            }
-            if base == Base::Any {
-                base = ty.base;
-            }
-            var |= ty.var;
-        }
+        let (base, var) =
+            self.elements_type(rows.iter().flatten(), |_, _| "an element of the same type as the first".to_string())?;
         Ok(Type { base, shape: Shape::Array(vec![Base::Int, Base::Int]), var })
     }
 
     /// An array literal's type: its elements' common type.
     fn array_literal(&mut self, items: &[Expr]) -> Result<Type, Fault> {
+        let (base, var) = self.elements_type(items, |base, enums| {
+            if base == Base::Any {
+                "a single value as an array element".to_string()
+            } else {
+                format!("an element of type {}, like the first", super::model::base_name(base, enums))
+            }
+        })?;
+        Ok(Type { base, shape: Shape::Array(vec![Base::Int]), var })
+    }
+
+    /// The common base of an array literal's elements, and whether one is
+    /// over decision variables; an element that does not fit is refused
+    /// with `expected` (given the base so far).
+    fn elements_type<'e>(
+        &mut self,
+        items: impl IntoIterator<Item = &'e Expr>,
+        expected: impl Fn(Base, &[EnumDecl]) -> String,
+    ) -> Result<(Base, bool), Fault> {
         let mut base = Base::Any;
         let mut var = false;
         for item in items {
@@ -290,19 +291,14 @@ impl<'s, 'm> Checker<'s, 'm> {
                 continue;
             }
             if ty.shape != Shape::Scalar || !ty.base.fits(base) {
-                let expected = if base == Base::Any {
-                    "a single value as an array element".to_string()
-                } else {
-                    format!("an element of type {}, like the first", super::model::base_name(base, self.scope.enums))
-                };
-                return Err(self.wrong(item, &ty, expected));
+                return Err(self.wrong(item, &ty, expected(base, self.scope.enums)));
             }
             if base == Base::Any {
                 base = ty.base;
             }
             var |= ty.var;
         }
-        Ok(Type { base, shape: Shape::Array(vec![Base::Int]), var })
+        Ok((base, var))
     }
 
     /// A call over generators, such as `sum(i in 1..n)(x[i])`: the call's
