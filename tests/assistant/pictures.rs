@@ -164,19 +164,19 @@ fn the_shrine_svg_is_unchanged() {
     insta::assert_snapshot!(svg_of(&["solve", "models/akh-vaquot.toml"]));
 }
 
-/// The pictures in the README and docs/ are what the tool draws today.
+/// The pictures in the book (docs/src/pictures) are what the tool draws today.
 #[test]
-fn the_readme_pictures_are_current() {
+fn the_book_pictures_are_current() {
     let pictures: [(&str, &[&str]); 9] = [
-        ("examples/pictures/shrine.svg", &["solve", "models/akh-vaquot.toml"]),
-        ("examples/pictures/heros-cave-explain.svg", &["explain", "models/heros-cave.toml"]),
-        ("examples/pictures/somaria-facts.svg", &["facts", "models/heros-cave-somaria.toml"]),
-        ("examples/pictures/slitherlink.svg", &["solve", "models/csp/slitherlink.toml"]),
-        ("examples/pictures/nurikabe.svg", &["solve", "models/csp/nurikabe.toml"]),
-        ("examples/pictures/sudoku-hardest.svg", &["solve", "models/csp/sudoku-hardest.toml"]),
-        ("examples/pictures/shrine-hint.svg", &["hint", "models/akh-vaquot.toml", "--reveal", "why"]),
-        ("examples/pictures/slitherlink-hint.svg", &["hint", "models/csp/slitherlink.toml", "--reveal", "what"]),
-        ("docs/pictures/heyawake.svg", &["solve", "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"]),
+        ("docs/src/pictures/shrine.svg", &["solve", "models/akh-vaquot.toml"]),
+        ("docs/src/pictures/heros-cave-explain.svg", &["explain", "models/heros-cave.toml"]),
+        ("docs/src/pictures/somaria-facts.svg", &["facts", "models/heros-cave-somaria.toml"]),
+        ("docs/src/pictures/slitherlink.svg", &["solve", "models/csp/slitherlink.toml"]),
+        ("docs/src/pictures/nurikabe.svg", &["solve", "models/csp/nurikabe.toml"]),
+        ("docs/src/pictures/sudoku-hardest.svg", &["solve", "models/csp/sudoku-hardest.toml"]),
+        ("docs/src/pictures/shrine-hint.svg", &["hint", "models/akh-vaquot.toml", "--reveal", "why"]),
+        ("docs/src/pictures/slitherlink-hint.svg", &["hint", "models/csp/slitherlink.toml", "--reveal", "what"]),
+        ("docs/src/pictures/heyawake.svg", &["solve", "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"]),
     ];
     for (file, args) in pictures {
         let current = svg_of(args);

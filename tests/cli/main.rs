@@ -9,6 +9,7 @@
 mod common;
 
 mod cli_contract;
+mod docs;
 mod fans_cli;
 mod generate_forms;
 mod keys_doors_cli;
