@@ -30,7 +30,9 @@ static ALLOCATOR: somaria::limits::memory::CountingAllocator = somaria::limits::
 #[command(
     name = "somaria",
     version,
-    about = "Model logic puzzles, solve them with SAT, and prove them unique or unsolvable."
+    about = "Model logic puzzles, solve them with SAT, and prove them unique or unsolvable.",
+    after_help = "The book (docs/ in the repository, `mdbook build docs`) explains every command, the model files and the \
+                  csp language; `somaria COMMAND --help` gives a command's options."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -196,6 +198,9 @@ enum Command {
         #[command(flatten)]
         engine: EngineArg,
     },
+    /// Print this program's manual page (roff, for `man -l -`), made from these definitions by clap_mangen.
+    #[command(hide = true)]
+    Manpage,
 }
 
 fn main() -> ExitCode {
@@ -260,6 +265,7 @@ fn run(command: Command) -> Result<u8, Failure> {
         Command::Play(args) => cli::play::run(args),
         Command::Genres { json } => cli::genres::list(json),
         Command::Import(args) => cli::genres::import(&args),
+        Command::Manpage => manpage(),
         Command::Hint { common, plan, reveal, engine } => {
             let (next, count) = plan.next(false).map_err(Failure::bad_input)?;
             if count.is_some() {
@@ -296,4 +302,13 @@ fn run(command: Command) -> Result<u8, Failure> {
             commands::steps(&common, args)
         }
     }
+}
+
+/// The manual page, made from the same definitions as `--help` (so it
+/// cannot drift from them); the book keeps a copy that a test compares.
+fn manpage() -> Result<u8, Failure> {
+    use clap::CommandFactory;
+    let written = clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout().lock());
+    written.map_err(|e| cli::cannot_write(std::path::Path::new("standard output"), e))?;
+    Ok(0)
 }

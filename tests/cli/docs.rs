@@ -111,3 +111,23 @@ fn the_link_reader_finds_links_and_skips_code_and_addresses() {
                 [web](https://example.org) [here](#anchor)\n```text\n[not](code.md)\n```\n";
     assert_eq!(local_links(text), ["guide/a.md", "../pictures/b.svg"]);
 }
+
+/// The committed manual page is the one `somaria manpage` makes from the
+/// clap definitions today.
+#[test]
+fn the_manual_page_is_current() {
+    const PAGE: &str = "docs/src/reference/somaria.1";
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_somaria")).arg("manpage").output().unwrap();
+    assert!(made.status.success(), "somaria manpage: {}", String::from_utf8_lossy(&made.stderr));
+    let made = String::from_utf8(made.stdout).unwrap();
+    assert!(made.contains(".TH somaria 1") && made.contains("Find a solution and check it"), "{made}");
+    if std::env::var_os("SOMARIA_WRITE_MANPAGE").is_some() {
+        std::fs::write(PAGE, &made).unwrap();
+    }
+    let committed = std::fs::read_to_string(PAGE).unwrap_or_default();
+    assert!(
+        committed == made,
+        "{PAGE} is out of date; write it anew with \
+         `cargo run --release -- manpage > {PAGE}` (or SOMARIA_WRITE_MANPAGE=1 with this test) and commit it"
+    );
+}

@@ -9,6 +9,7 @@
 mod common;
 
 mod cli_contract;
+mod builtins_page;
 mod docs;
 mod fans_cli;
 mod generate_forms;
