@@ -9,7 +9,7 @@
 #
 #   bash benches/count.sh [RUNS] [LIMIT]
 #
-# The figures quoted in the README come from one run of this script.
+# The figures quoted in the book (docs/src/reference/benchmarks.md) come from one run of this script.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_start 3 120 "$@" -- --bin somaria

@@ -9,7 +9,7 @@
 # somaria's times and of the ratios somaria/cspuz, from this one run.
 #
 #   CSPUZ  a program that takes a puzz.link URL, solves it and says whether
-#          the answer is unique (for the README's figures: cspuz_core's
+#          the answer is unique (for the book's figures: cspuz_core's
 #          `run_solver`, built from semiexp/cspuz_core at f52fcfa with its
 #          Glucose submodule, outside this repository); without it only
 #          somaria is timed.

@@ -18,7 +18,7 @@
 #                     tests/genres/puzzlink.rs checks, and a 30×20 nurikabe),
 #                     written as models by `somaria import`.
 # With CSPUZ set to a program that takes a puzz.link URL and prints cspuz's
-# irrefutable facts (see the README's Benchmarks), each puzzle is also
+# irrefutable facts (see the book's benchmarks page), each puzzle is also
 # written as a URL and cspuz's time is given beside somaria's `facts`.
 #
 # The puzzles are kept in DIR (default target/grid-tail), so a second run

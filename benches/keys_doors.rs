@@ -6,7 +6,7 @@
 //! `somaria::puzzles::keys_doors::maze`, so every run sees the same ones.
 //!
 //! `cargo bench --bench keys_doors` (a few minutes). Whole-process times and
-//! peak memory, the figures the README quotes, come from
+//! peak memory, the figures the book quotes, come from
 //! `bash benches/keys_doors_process.sh`.
 
 use std::time::Duration;

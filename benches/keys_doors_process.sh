@@ -8,7 +8,7 @@
 #
 #   bash benches/keys_doors_process.sh [RUNS] [LIMIT]
 #
-# The figures quoted in the README come from one run of this script.
+# The figures quoted in the book (docs/src/reference/benchmarks.md) come from one run of this script.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_start 5 30 "$@" -- --bin somaria --example keys_doors_vault --example keys_doors_room --example keys_doors_maze

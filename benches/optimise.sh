@@ -14,7 +14,7 @@
 # BENCH_BIN=path/to/old/somaria times another build (a baseline) instead of
 # the one built here.
 #
-# The figures quoted in the README come from one run of this script.
+# The figures quoted in the book (docs/src/reference/benchmarks.md) come from one run of this script.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_start 3 120 "$@" -- --bin somaria

@@ -21,7 +21,7 @@ use crate::solver::{Repair, Repairer};
 /// How loops and regions are cut. Separator cuts bind wherever the next
 /// model's pieces lie, where a nogood over a cycle's steps (or a cut-set
 /// guarded by one node of another piece) binds only against that cycle
-/// (or while that node is on); see the README's Benchmarks for the figures.
+/// (or while that node is on); see the book's benchmarks page for the figures.
 const CUT_STYLE: CutStyle = CutStyle::Separator;
 
 /// A route: the array's cells `(row, col)` in order, by its own indices.

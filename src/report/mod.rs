@@ -3,7 +3,8 @@
 //! its picture and exits with its code in one way. Pictures are drawn by
 //! [`crate::draw`].
 //!
-//! The JSON shapes are a contract that scripts rely on; see the README.
+//! The JSON shapes are a contract that scripts rely on; see the book's
+//! JSON page (docs/src/reference/json.md).
 //! Each report's JSON is its `Serialize` form with the puzzle's `kind`
 //! added, members in alphabetical order.
 

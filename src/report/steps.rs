@@ -1,6 +1,6 @@
 //! The reports of `hint` and `steps`: deductions in the puzzle's words,
 //! the difficulty rating, and where the time went. Their JSON is a
-//! contract (see the README's section on hints and steps).
+//! contract (see the book's page on hints and steps, docs/src/guide/hints-and-steps.md).
 
 use serde::Serialize;
 use serde_json::Value;

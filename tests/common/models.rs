@@ -122,7 +122,7 @@ pub fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
 }
 
 /// Cases for each property that fuzzes the loader: 3,000, or
-/// `SOMARIA_FUZZ_CASES` for a longer run (see the README).
+/// `SOMARIA_FUZZ_CASES` for a longer run (see the book's tests page).
 pub fn fuzz_cases() -> u32 {
     std::env::var("SOMARIA_FUZZ_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(3000)
 }

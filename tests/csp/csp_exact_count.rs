@@ -110,7 +110,7 @@ fn twelve_queens_have_14200_solutions() {
 }
 
 #[test]
-#[ignore = "about 70 s of CPU: no clause learning yet (see the README); run with --ignored"]
+#[ignore = "about 70 s of CPU: no clause learning yet (see the book's csp page); run with --ignored"]
 fn four_by_four_magic_squares_number_7040() {
     let magic = with_n("models/csp/magic-square.toml", "n = 3", 4);
     assert_eq!(exact(magic.as_ref(), None, None), (7_040, true));

@@ -62,7 +62,7 @@ impl CspDesigner {
                 Problem::Invalid {
                     found: "a csp model without a [design] table".into(),
                     expected: "[[design.clue]] tables naming the clue arrays, their blank and how to read a clue \
-                               off a solution (see the README's generate section)"
+                               off a solution (see the book's page on drawing and design tables)"
                         .into(),
                 },
             ));
