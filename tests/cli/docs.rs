@@ -7,7 +7,10 @@
 //! literate CLI tests: it reads the Markdown pages as they are, merges
 //! standard error into the output as a terminal shows it, elides `[..]`
 //! within a line and `...` over lines, and rewrites the pages with
-//! `TRYCMD=overwrite` when an output changes on purpose:
+//! `TRYCMD=overwrite` when an output changes on purpose (then mask the
+//! times again with `[..]`). trycmd reads a backslash in an output as a
+//! path separator and compares it as `/`, so a line that prints one
+//! elides it with `[..]`:
 //!
 //! ```text
 //! TRYCMD=overwrite cargo test --release --test cli docs::
