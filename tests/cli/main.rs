@@ -8,8 +8,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-mod cli_contract;
 mod builtins_page;
+mod cli_contract;
 mod docs;
 mod fans_cli;
 mod generate_forms;
