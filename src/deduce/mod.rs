@@ -36,7 +36,7 @@ pub struct Rule {
 }
 
 /// A statement about a solution that may or may not hold in every one,
-/// such as "fan 3 blows right" or "x[2,4] = 5".
+/// such as "fan 3 blows right" or "`x[2,4] = 5`".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fact {
     /// The literal that is true exactly when the statement holds.
@@ -51,7 +51,7 @@ pub struct Fact {
     /// The value the fact gives its subject (a direction's index, an
     /// integer, 0 or 1).
     pub value: i64,
-    /// The subject in the puzzle's words, such as "fan 2" or "x[2,4]": what
+    /// The subject in the puzzle's words, such as "fan 2" or "`x[2,4]`": what
     /// a player names when they enter the fact.
     pub about: String,
     /// The value in the puzzle's words, as JSON: a number, `true`/`false`,

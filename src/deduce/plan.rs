@@ -13,7 +13,7 @@
 //! A set that joins a wide rule (a grid global) to narrow ones is asked
 //! first about the facts near the narrow rules' cells, and about the rest
 //! only when no set of its size forces anything near: the first answer is
-//! cheap and still a smallest set (see [`exhaustive`]). The facts of the
+//! cheap and still a smallest set (see `exhaustive`). The facts of the
 //! rules that fix values outright ([`Deductions::stated`], such as a
 //! Sudoku's givens) are known from the start, as the player's entries
 //! are, and are never a step; every other fact is.
@@ -386,11 +386,11 @@ pub fn open_facts(target: &Target, state: &State) -> Vec<Settled> {
     open.filter_map(|(fact, t)| t.map(|holds| Settled { fact, holds })).collect()
 }
 
-/// What [`forced`] found: the facts forced, and the known facts in the
+/// What `forced` found: the facts forced, and the known facts in the
 /// solver's last core (empty when nothing is forced): a good place to
 /// start looking for the facts used, not a proof. The solver's core can
 /// leave out a known fact that clashes with an assumption outright, so
-/// [`used_facts`] tests it before it shrinks it.
+/// `used_facts` tests it before it shrinks it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Forced {
     /// The candidates forced.

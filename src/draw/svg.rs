@@ -144,7 +144,7 @@ struct Margins {
     pad: f64,
 }
 
-/// The room round a lattice's outline, in cells: [`Margins::pad`].
+/// The room round a lattice's outline, in cells: `Margins::pad`.
 pub const LATTICE_PAD: f64 = 0.25;
 
 /// The font size of a clue outside the grid.

@@ -10,10 +10,10 @@
 //!
 //! The engine takes the program of [`crate::lang`] as it is: the scalars'
 //! domains narrowed by the presolve, every group's constraint, the
-//! implied sums of complete counts ([`crate::compile::implied`]), and the
+//! implied sums of complete counts (`compile::implied`), and the
 //! objective. A model with anything it has no propagator for (a
-//! disjunction, a product, a grid global; see [`build`]) is outside its
-//! fragment, and [`Problem::build`] says why. Each solution is handed to
+//! disjunction, a product, a grid global; see `build`) is outside its
+//! fragment, and `Problem::build` says why. Each solution is handed to
 //! the caller, which checks it with the language's verifier as it checks
 //! a SAT answer: the engine shares no code with that check.
 

@@ -6,7 +6,7 @@
 //! one with somaria and changes the puzzle until there is none. Nothing in
 //! them knows how somaria encodes a puzzle, and none writes a rule: the
 //! model text is the genre's parametric model (`models/genres/`) with the
-//! puzzle's parameters, written by [`crate::genres`] ([`genre_model`]).
+//! puzzle's parameters, written by [`crate::genres`] (`genre_model`).
 //! `somaria generate` makes puzzles the other way, from a model's design
 //! table (see [`crate::generate`]).
 

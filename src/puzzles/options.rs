@@ -75,7 +75,7 @@ impl std::fmt::Debug for ProofRequest {
     }
 }
 
-/// Options for [`Puzzle::solve`].
+/// Options for [`Puzzle::solve`](super::Puzzle::solve).
 #[derive(Clone, Debug, Default)]
 pub struct SolveOptions {
     /// The encoding or engine by name; `None` picks the family's default.
@@ -136,7 +136,7 @@ impl SolveOptions {
     }
 }
 
-/// Options for [`Puzzle::count`].
+/// Options for [`Puzzle::count`](super::Puzzle::count).
 #[derive(Clone, Debug, Default)]
 pub struct CountOptions {
     /// The encoding or engine by name; `None` picks the family's default.

@@ -179,7 +179,7 @@ pub struct Formula {
     pub notes: Vec<String>,
 }
 
-/// The outcome of [`Puzzle::solve`]. Its JSON (with the `kind`, through
+/// The outcome of [`Puzzle::solve`](super::Puzzle::solve). Its JSON (with the `kind`, through
 /// [`crate::report::Report`]) is the `solve` output's contract.
 #[derive(Clone, Debug, Serialize)]
 pub struct SolveReport {
@@ -202,7 +202,7 @@ pub struct SolveReport {
     pub decided_by: DecidedBy,
     /// Sizes and times.
     pub stats: Stats,
-    /// The CNF that was solved, when [`SolveOptions::keep_cnf`] asked for it.
+    /// The CNF that was solved, when [`SolveOptions::keep_cnf`](super::SolveOptions::keep_cnf) asked for it.
     #[serde(skip)]
     pub cnf: Option<Cnf>,
 }
@@ -224,7 +224,7 @@ pub enum DecidedBy {
     Construction,
 }
 
-/// The outcome of [`Puzzle::count`].
+/// The outcome of [`Puzzle::count`](super::Puzzle::count).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CountReport {
     /// Distinct solutions found, each checked; `u64::MAX` when saturated.
@@ -243,7 +243,7 @@ pub struct CountReport {
 }
 
 impl CountReport {
-    /// The report of an exact count ([`CountMethod::Exact`]), which knows
+    /// The report of an exact count ([`CountMethod::Exact`](super::CountMethod::Exact)), which knows
     /// the whole count at once: a count past the limit is cut to it, as an
     /// enumeration stops there, and one past `u64::MAX` is saturated. The
     /// count shown is recorded in `options.progress`.
@@ -264,7 +264,7 @@ impl CountReport {
     }
 }
 
-/// The outcome of [`Puzzle::facts`]: what holds in every solution.
+/// The outcome of [`Puzzle::facts`](super::Puzzle::facts): what holds in every solution.
 #[derive(Clone, Debug, Serialize)]
 pub struct FactsReport {
     /// [`Status::Solved`] when there are solutions to draw facts from.
@@ -299,7 +299,7 @@ impl FactsReport {
     }
 }
 
-/// The outcome of [`Puzzle::explain`].
+/// The outcome of [`Puzzle::explain`](super::Puzzle::explain).
 #[derive(Clone, Debug)]
 pub struct ExplainReport {
     /// [`Status::NoSolution`] with the constraints below, or

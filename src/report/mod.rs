@@ -450,7 +450,7 @@ pub fn ascii(text: &str) -> String {
 const SHOWN_CONSTRAINTS: usize = 50;
 
 /// `text` without its statistics: each "(ENGINE: ...)" that ends a line,
-/// as [`stats_line`] and the plans' times write them, and a line left
+/// as `stats_line` and the plans' times write them, and a line left
 /// empty by that. For `--quiet`.
 pub fn without_stats(text: &str, engine: &str) -> String {
     let opening = format!("({engine}: ");

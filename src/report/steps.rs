@@ -402,7 +402,7 @@ fn fact_entries(facts: &[ShownFact], values: bool) -> Vec<String> {
 /// The variables the start line lists before it counts the rest.
 const START_SHOWN: usize = 8;
 
-/// "known from the start: 30 givens: cell[1,1] = 8; ...; and 22 more".
+/// "known from the start: 30 givens: `cell[1,1] = 8`; ...; and 22 more".
 pub fn start_text(start: &StartState) -> String {
     let mut sources = Vec::new();
     if start.given_values > 0 {

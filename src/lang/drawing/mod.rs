@@ -21,7 +21,7 @@
 //!
 //! Layers are drawn in order, any number of each kind: two `regions`
 //! layers draw two kinds of border. The layers' kinds are in
-//! [`LayerKind`], their styles in [`style`]. The table says what to draw,
+//! [`LayerKind`], their styles in `style`. The table says what to draw,
 //! never how: the csp adapter turns it and what is known of the scalars into
 //! a [`crate::draw::Scene`].
 

@@ -4,7 +4,7 @@
 //! encoded once ([`super::clue_reads`]). Those that do are unrolled from
 //! the template's model with the clues written into its clue arrays,
 //! exactly as the puzzle's text states them. When they read the clues cell
-//! by cell (for a Sudoku, "cell[2,3] = 7" where the givens have a 7), they
+//! by cell (for a Sudoku, "`cell[2,3] = 7`" where the givens have a 7), they
 //! are unrolled once with every clue, and the instances of each clue's
 //! cell are encoded under a selector literal of that clue; a cell with no
 //! clue has only instances that hold trivially. Otherwise (a constraint on

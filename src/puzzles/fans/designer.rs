@@ -106,7 +106,7 @@ impl Designer for FansDesigner {
     }
 
     /// A layout whose weathercocks all together leave one orientation,
-    /// drawn again until one does (up to [`MAX_LAYOUTS`]; then the last is
+    /// drawn again until one does (up to `MAX_LAYOUTS`; then the last is
     /// returned, which the driver finds not unique): with many fans few
     /// layouts do, and drawing again only at the driver's attempts would
     /// keep the puzzles with fewer fans than the template.

@@ -545,7 +545,7 @@ impl crate::puzzles::Deducible for FanPuzzle {
     /// The grid with each fan whose direction is known drawn turned, with
     /// its wind (an "F" where none is known yet); a step's fans shaded,
     /// turned too when its values are shown. The entries are the
-    /// direction facts' (fan, direction index), as [`Self::direction_facts`]
+    /// direction facts' (fan, direction index), as `Self::direction_facts`
     /// numbers them.
     fn state_picture(&self, state: &crate::puzzles::PlayState<'_>) -> Option<(Scene, text::Style)> {
         let layout = self.layout.as_ref()?;

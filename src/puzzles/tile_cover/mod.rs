@@ -695,7 +695,7 @@ impl Puzzle for TileCoverPuzzle {
     /// Counts routes by enumerating the models of the lazy solver (no
     /// splicing, so each model is its own route), blocked on the arcs they
     /// choose and the tiles they leave; or, with `--method exact`, by
-    /// counting an eager formula ([`TileCoverPuzzle::count_exact`]).
+    /// counting an eager formula (`TileCoverPuzzle::count_exact`).
     fn count(&self, options: &CountOptions) -> Result<CountReport, Error> {
         if options.method == CountMethod::Exact {
             return self.count_exact(options);
@@ -762,7 +762,7 @@ impl Puzzle for TileCoverPuzzle {
     /// Leads with the presolve's certificate when it refutes the room, then
     /// names a minimal set of tiles that no walk from the start can cover
     /// while leaving at most `leave_uncovered` of them (the rules of the
-    /// switchable deductions: see [`TileCoverPuzzle::deduce`]). With every
+    /// switchable deductions: see `TileCoverPuzzle::deduce`). With every
     /// tile demanded this is the puzzle itself, so the verdict agrees with
     /// `solve`.
     fn explain(&self, options: &SolveOptions) -> Result<ExplainReport, Error> {
