@@ -54,6 +54,12 @@
 //! let count = puzzle.count(&CountOptions { limit: Some(2), solver, ..CountOptions::default() }).unwrap();
 //! assert_eq!((count.count, count.complete), (1, true));
 //! ```
+//!
+//! The book in the repository's `docs/` (`mdbook build docs`) explains the
+//! commands, the model files and the csp language; its Library page is the
+//! guide to embedding this crate.
+
+#![warn(missing_docs)]
 
 pub mod cnf;
 pub mod compile;

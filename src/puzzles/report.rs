@@ -12,6 +12,7 @@ use crate::cnf::Cnf;
 use crate::deduce::Rule;
 use crate::solver::SolveStats;
 
+/// The verdict of a run: `"solved"`, `"no_solution"` or `"unknown"` in JSON.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {

@@ -242,28 +242,51 @@ pub enum UnOp {
 /// Infix operators.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
+    /// `+`
     Add,
+    /// `-`
     Sub,
+    /// `*`
     Mul,
+    /// `div` (truncating)
     Div,
+    /// `mod` (truncating)
     Mod,
+    /// `=` or `==`
     Eq,
+    /// `!=`
     Ne,
+    /// `<`
     Lt,
+    /// `<=`
     Le,
+    /// `>`
     Gt,
+    /// `>=`
     Ge,
+    /// `/\`
     And,
+    /// `\/`
     Or,
+    /// `->`
     Implies,
+    /// `<-`
     ImpliedBy,
+    /// `<->`
     Iff,
+    /// `xor`
     Xor,
+    /// `in` (set membership)
     In,
+    /// `..` (a range)
     Range,
+    /// `union`
     Union,
+    /// `intersect`
     Intersect,
+    /// `diff`
     Diff,
+    /// `symdiff`
     Symdiff,
 }
 
