@@ -44,6 +44,9 @@ enum Command {
     /// Find a solution and check it, or prove that there is none.
     ///
     /// Exit code: 0 solved, 1 no solution, 2 bad input, 3 unknown, 4 internal error.
+    #[command(
+        after_help = "Example: somaria solve models/akh-vaquot.toml --format json\nThe book: docs/src/guide/commands.md"
+    )]
     Solve {
         #[command(flatten)]
         common: Common,
@@ -65,6 +68,9 @@ enum Command {
     /// Count the distinct solutions, checking each one (or, with --method exact, counting without listing them).
     ///
     /// Exit code: 0 whatever the count, 2 bad input, 3 stopped early by a limit, 4 internal error.
+    #[command(
+        after_help = "Example: somaria count models/csp/sudoku-17.toml --limit 2\nThe book: docs/src/guide/commands.md"
+    )]
     Count {
         #[command(flatten)]
         common: Common,
@@ -84,6 +90,9 @@ enum Command {
     /// Report what holds in every solution and what can vary.
     ///
     /// Exit code: 0 solved, 1 no solution, 2 bad input, 3 unknown, 4 internal error.
+    #[command(
+        after_help = "Example: somaria facts models/heros-cave-somaria.toml\nThe book: docs/src/guide/commands.md"
+    )]
     Facts {
         #[command(flatten)]
         common: Common,
@@ -104,6 +113,7 @@ enum Command {
     /// For a puzzle with no solution, name a minimal set of its constraints that cannot all hold.
     ///
     /// Exit code: 0 the puzzle has a solution, 1 no solution (explained), 2 bad input, 3 unknown, 4 internal error.
+    #[command(after_help = "Example: somaria explain models/heros-cave.toml\nThe book: docs/src/trust.md")]
     Explain {
         #[command(flatten)]
         common: Common,
@@ -115,6 +125,9 @@ enum Command {
     ///
     /// Exit code: 0 a hint given (or nothing left to deduce), 1 no solution agrees with the model and the given
     /// entries, 2 bad input, 3 unknown, 4 internal error.
+    #[command(
+        after_help = "Example: somaria hint models/csp/sudoku-17.toml --given 'cell[1,1]=6' --reveal why\nThe book: docs/src/guide/hints-and-steps.md"
+    )]
     Hint {
         #[command(flatten)]
         common: Common,
@@ -130,6 +143,7 @@ enum Command {
     ///
     /// Exit code: 0 solved, stopped by --upto or a guess needed, 1 no solution, 2 bad input, 3 unknown,
     /// 4 internal error.
+    #[command(after_help = "Example: somaria steps models/csp/zebra.toml\nThe book: docs/src/guide/hints-and-steps.md")]
     Steps {
         #[command(flatten)]
         common: Common,
@@ -153,6 +167,9 @@ enum Command {
     /// Exit code: 0 the engines that took the model all answered and agree (the others refused it as too large
     /// for them), 1 some disagree, 2 bad input or every engine refused the model, 3 a limit or Ctrl-C stopped
     /// an engine, 4 internal error.
+    #[command(
+        after_help = "Example: somaria compare models/csp/queens.toml --count\nThe book: docs/src/guide/solver.md"
+    )]
     Compare {
         #[command(flatten)]
         common: Common,
@@ -173,13 +190,18 @@ enum Command {
     /// grid. Each is counted once more from its written text before it is output.
     ///
     /// Exit code: 0 every puzzle made, 1 some could not be made, 2 bad input, 3 stopped, 4 internal error.
+    #[command(
+        after_help = "Example: somaria generate models/csp/sudoku-17.toml --count 5 --minimal -o puzzles\nThe book: docs/src/guide/generate.md"
+    )]
     Generate(cli::generate::GenerateArgs),
     /// Serve a page on which to play the model (or any model of a folder) in a browser, with hints, checks, undo
     /// and the steps to the end, each from a planner session that keeps its solvers between moves.
     ///
     /// Exit code: 2 bad input (no model, or the address cannot be listened on); otherwise it serves until stopped.
+    #[command(after_help = "Example: somaria play models --open\nThe book: docs/src/guide/playing.md")]
     Play(cli::play::PlayArgs),
     /// List the puzz.link genres somaria reads, each with a sample URL.
+    #[command(after_help = "Example: somaria genres --json\nThe book: docs/src/guide/genres.md")]
     Genres {
         /// Print a JSON array instead of a line per genre.
         #[arg(long)]
@@ -188,10 +210,16 @@ enum Command {
     /// Write the puzzle of a puzz.link URL as a model file of its own.
     ///
     /// Exit code: 0 written, 2 a URL that cannot be read.
+    #[command(
+        after_help = "Example: somaria import 'https://puzz.link/p?nurikabe/5/5/g5k2o1k3g' -o nurikabe.toml\nThe book: docs/src/guide/genres.md"
+    )]
     Import(cli::genres::ImportArgs),
     /// Write the CNF an engine would hand to the SAT solver, without solving, for use with another solver.
     ///
     /// Exit code: 0 written, 2 bad input or an engine without a CNF, 3 stopped by a limit, 4 internal error.
+    #[command(
+        after_help = "Example: somaria encode models/tile-cover-24x24.toml -o room.cnf\nThe book: docs/src/guide/commands.md"
+    )]
     Encode {
         #[command(flatten)]
         common: Common,
