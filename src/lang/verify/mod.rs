@@ -404,35 +404,54 @@ impl<'m> Verifier<'m> {
     /// An element or a slice of an array; undefined out of range (false for
     /// a Boolean element).
     fn eval_index<'a>(&self, array: &'a Expr, indices: &'a [Expr], env: &mut Env<'a>) -> Eval<Ev> {
-        let mut given = Vec::with_capacity(indices.len());
-        for i in indices {
-            given.push(match i.kind {
+        // Most accesses have a few integer indices: they are kept on the
+        // stack, since this runs for every access of every solution checked.
+        const FEW: usize = 4;
+        let mut given: [Option<Ev>; FEW] = [const { None }; FEW];
+        let (mut many, n) = (Vec::new(), indices.len());
+        for (k, i) in indices.iter().enumerate() {
+            let value = match i.kind {
                 ExprKind::AllIndices => None,
                 _ => Some(self.eval(i, env)?),
-            });
+            };
+            if n <= FEW {
+                given[k] = value;
+            } else {
+                many.push(value);
+            }
         }
+        let given: &[Option<Ev>] = if n <= FEW { &given[..n] } else { &many };
         if given.iter().any(|g| matches!(g, None | Some(Ev::Set(_)))) {
             let array = self.eval(array, env)?;
-            return slice_of(array, &given);
+            return slice_of(array, given);
         }
-        let mut at = Vec::with_capacity(indices.len());
-        for g in given.into_iter().flatten() {
-            at.push(match g {
-                Ev::Int(v) => Some(v),
-                Ev::Bool(b) => Some(i64::from(b)),
-                Ev::Undef => None,
+        let mut at = [0i64; FEW];
+        let mut at_many = Vec::new();
+        let mut undefined = false;
+        for (k, g) in given.iter().enumerate() {
+            let v = match g {
+                Some(Ev::Int(v)) => *v,
+                Some(Ev::Bool(b)) => i64::from(*b),
+                Some(Ev::Undef) => {
+                    undefined = true;
+                    0
+                }
                 _ => return Err(bug("a non-integer index")),
-            });
+            };
+            if n <= FEW {
+                at[k] = v;
+            } else {
+                at_many.push(v);
+            }
         }
-        if let Some(value) = self.declared_element(array, &at, env)? {
+        let at: &[i64] = if n <= FEW { &at[..n] } else { &at_many };
+        if !undefined && let Some(value) = self.declared_element(array, at, env) {
             return Ok(value);
         }
         let array = self.eval(array, env)?;
         let Ev::Array(index, elems) = array else { return Err(bug("indexing a non-array")) };
-        let undefined = at.iter().any(Option::is_none);
-        let at: Vec<i64> = at.into_iter().flatten().collect();
         let bool_array = elems.first().is_some_and(|v| matches!(v, Ev::Bool(_)));
-        match (undefined, flat_position(&index, &at)) {
+        match (undefined, flat_position(&index, at)) {
             (false, Some(p)) => Ok(elems[p].clone()),
             // Out of range: undefined, which a Boolean access turns into false.
             _ if bool_array => Ok(Ev::Bool(false)),
@@ -544,22 +563,21 @@ impl<'m> Verifier<'m> {
     /// `a[i, ..]` for a declared variable or parameter array `a` (not
     /// shadowed by a loop variable) at defined, in-range indices, read
     /// without copying the array; `None` when the general path must decide.
-    fn declared_element<'a>(&self, array: &'a Expr, at: &[Option<i64>], env: &mut Env<'a>) -> Eval<Option<Ev>> {
-        let ExprKind::Name(name) = &array.kind else { return Ok(None) };
+    fn declared_element(&self, array: &Expr, at: &[i64], env: &Env<'_>) -> Option<Ev> {
+        let ExprKind::Name(name) = &array.kind else { return None };
         if env.locals.iter().any(|(n, _)| n == name) {
-            return Ok(None);
+            return None;
         }
-        let Some(at) = at.iter().copied().collect::<Option<Vec<i64>>>() else { return Ok(None) };
         match self.names.get(name.as_str()) {
             Some(Named::Var(v)) => {
                 let decl = &self.model.vars[*v];
-                Ok(flat_position(&decl.index, &at).map(|p| self.var_value(decl.base, env.values[decl.first + p])))
+                flat_position(&decl.index, at).map(|p| self.var_value(decl.base, env.values[decl.first + p]))
             }
             Some(Named::Param(p)) => match &self.model.params[*p].value {
-                Value::Array(a) => Ok(flat_position(&a.index, &at).map(|p| Verifier::param_value(&a.elems[p]))),
-                _ => Ok(None),
+                Value::Array(a) => flat_position(&a.index, at).map(|p| Verifier::param_value(&a.elems[p])),
+                _ => None,
             },
-            _ => Ok(None),
+            _ => None,
         }
     }
 
