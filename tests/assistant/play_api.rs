@@ -217,11 +217,22 @@ fn hostile_requests_are_refused() {
     assert!(refused(call(&server, "POST", &edit, "{\"enter\":\"fan 2\"}"), 400).contains("NAME=VALUE"));
 }
 
+/// Thirteen pigeons in twelve holes, pairwise: opened at once, and no SAT
+/// solver proves it has no answer in less than minutes.
+const PIGEONS: &str = "kind = \"csp\"\ntitle = \"13 pigeons\"\nshow = [\"hole\"]\n[vars]\n\
+    hole = { index = [\"1..13\"], domain = \"1..12\" }\n[[constraint]]\n\
+    expr = 'forall(i, j in 1..13 where i < j)(hole[i] != hole[j])'\n";
+
 #[test]
 fn a_hint_that_takes_long_is_stopped_at_its_deadline() {
-    let server = server(Config { timeout: Duration::from_millis(1), ..Config::default() });
-    let body = json!({ "model": "csp/slitherlink-20x20.toml" });
-    let opened = ok(&server, "POST", "/api/sessions", body);
+    // The deadline leaves the opening ample time on a busy machine (it was
+    // a millisecond, and a 20x20 slitherlink's opening met it under load),
+    // while the hint needs minutes on any machine.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("pigeons.toml"), PIGEONS).unwrap();
+    let config = Config { hosts: vec![HOST.into()], timeout: Duration::from_secs(2), ..Config::default() };
+    let server = Server::new(served(dir.path()).unwrap(), config);
+    let opened = ok(&server, "POST", "/api/sessions", json!({ "model": "pigeons.toml" }));
     let hint = format!("/api/sessions/{}/hint", opened["session"].as_str().unwrap());
     let message = refused(call(&server, "POST", &hint, "{\"reveal\":\"what\"}"), 503);
     assert!(message.contains("stopped") || message.contains("deadline"), "{message}");
