@@ -163,21 +163,21 @@ pub fn judge_regions(form: &RegionsForm, value: &dyn Fn(Lit) -> bool) -> Judgeme
         let piece = tree(&joined, first);
         piece.iter().for_each(|&(k, _)| seen[k] = true);
         let n = piece.len() as i64;
-        let wrong: Vec<usize> = piece.iter().map(|&(k, _)| k).filter(|&k| form.value(k, value) != n).collect();
-        let Some(&first_wrong) = wrong.first() else { continue };
-        if n > form.value(first_wrong, value) {
+        // Joined cells have equal sizes in every model, but the cuts do not
+        // rely on it: each cell is judged on its own size.
+        let sized = |k: usize| form.value(k, value);
+        for &(root, _) in piece.iter().filter(|&&(k, _)| sized(k) < n) {
             // From every cell: its own tree of s + 1 cells.
-            for &root in &wrong {
-                too_big(form, &joined, root, form.value(root, value), &mut cuts);
-            }
-        } else {
+            too_big(form, &joined, root, sized(root), &mut cuts);
+        }
+        if let Some(&(root, _)) = piece.iter().find(|&&(k, _)| sized(k) > n) {
             let mut inside = vec![false; cells];
             piece.iter().for_each(|&(k, _)| inside[k] = true);
             let mut clause: Vec<Lit> = piece
                 .iter()
                 .flat_map(|&(k, _)| next[k].iter().filter(|&&(m, _)| !inside[m]).map(|&(_, l)| l))
                 .collect();
-            clause.push(!form.at_least(first_wrong, n + 1));
+            clause.push(!form.at_least(root, n + 1));
             cuts.push(form.trimmed(clause));
         }
     }
