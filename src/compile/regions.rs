@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 use super::{CompileError, Encoder, Form, GridEncoding};
 use crate::cnf::Lit;
 use crate::graph::{GridGraph, Judgement};
-use crate::lang::ir::GridGlobal;
+use crate::lang::ir::{BExpr, Cmp, GridGlobal, IExpr};
 
 /// The literals of one `grid_regions`.
 #[derive(Clone, Debug)]
@@ -90,9 +90,14 @@ impl Encoder {
         let mut joins = Vec::new();
         let pairs = (0..rows).flat_map(|r| (0..cols.saturating_sub(1)).map(move |c| (r * cols + c, r * cols + c + 1)));
         let down = (0..rows.saturating_sub(1)).flat_map(|r| (0..cols).map(move |c| (r * cols + c, (r + 1) * cols + c)));
+        // Steps whose join is "the two sizes are equal" (fillomino's) need
+        // no clauses of their own for that.
+        let mut equal_by_definition = Vec::new();
         for ((a, b), e) in pairs.chain(down).zip(steps.across.iter().chain(&steps.down)) {
             let l = self.reify(e, super::Pol::Both)?;
             if l != self.f() {
+                let same = |x: &IExpr, y: &IExpr| (x, y) == (&spec.sizes[a], &spec.sizes[b]);
+                equal_by_definition.push(matches!(e, BExpr::Cmp(Cmp::Eq, x, y) if same(x, y) || same(y, x)));
                 joins.push((a, b, l));
             }
         }
@@ -116,7 +121,7 @@ impl Encoder {
             sizes.push((least, ladder));
         }
         let form = RegionsForm { joins, sizes, truth: self.t() };
-        self.local_clauses(&form, cells);
+        self.local_clauses(&form, cells, &equal_by_definition);
         let graph = GridGraph::new(rows, cols, |_| true, None, None);
         let truth = self.t();
         let on = vec![truth; graph.num_nodes()];
@@ -127,10 +132,10 @@ impl Encoder {
 
     /// Joined cells have equal sizes; a joined cell's size is at least 2,
     /// and a cell of size at least 2 is joined to a neighbour.
-    fn local_clauses(&mut self, form: &RegionsForm, cells: usize) {
+    fn local_clauses(&mut self, form: &RegionsForm, cells: usize, equal_by_definition: &[bool]) {
         let two = |k: usize| form.at_least(k, 2);
-        for &(a, b, join) in &form.joins {
-            for (x, y) in [(a, b), (b, a)] {
+        for (&(a, b, join), &defined) in form.joins.iter().zip(equal_by_definition) {
+            for (x, y) in [(a, b), (b, a)].into_iter().filter(|_| !defined) {
                 for &(v, l) in &form.sizes[x].1 {
                     self.clause(&[!join, !l, form.at_least(y, v)]);
                 }
