@@ -139,6 +139,9 @@ impl Encoder {
                 for &(v, l) in &form.sizes[x].1 {
                     self.clause(&[!join, !l, form.at_least(y, v)]);
                 }
+                // x's least size, which its ladder leaves out (all of it
+                // for a fixed size), bounds y too.
+                self.clause(&[!join, form.at_least(y, form.sizes[x].0)]);
             }
             self.clause(&[!join, two(a)]);
             self.clause(&[!join, two(b)]);
