@@ -60,6 +60,8 @@ pub enum Form {
     },
     /// A connected region: the "on" literals say it all.
     Region,
+    /// A division into regions with their sizes.
+    Regions(super::regions::RegionsForm),
 }
 
 impl GridEncoding {
@@ -71,10 +73,10 @@ impl GridEncoding {
         let choices: Vec<Lit> = match &self.form {
             Form::Path { arcs, .. } => arcs.iter().map(|v| v.pos()).collect(),
             Form::Loop { steps, .. } => steps.iter().map(|&(_, l)| l).collect(),
-            Form::Region => Vec::new(),
+            Form::Region | Form::Regions(_) => Vec::new(),
         };
         match self.form {
-            Form::Region => choices,
+            Form::Region | Form::Regions(_) => choices,
             _ => choices.into_iter().chain(self.on.iter().map(|&l| !l)).collect(),
         }
     }
@@ -151,6 +153,9 @@ impl Encoder {
             .get(id)
             .cloned()
             .ok_or_else(|| CompileError::Internal(format!("grid global {id} was not unrolled")))?;
+        if spec.kind == GridKind::Regions {
+            return self.regions(id, &spec);
+        }
         let (rows, cols) = spec.shape();
         let mut cell_lits = Vec::with_capacity(spec.on.len());
         for b in &spec.on {
@@ -160,7 +165,7 @@ impl Encoder {
         let lit_at = |(r, c): (usize, usize)| cell_lits[r * cols + c];
         let (start, end) = match spec.kind {
             GridKind::Path { start, end } => (Some(spec.position(start)), end.map(|e| spec.position(e))),
-            GridKind::Loop | GridKind::Connected => (None, None),
+            GridKind::Loop | GridKind::Connected | GridKind::Regions => (None, None),
         };
         let graph = GridGraph::new(rows, cols, |p| lit_at(p) != never, start, end);
         let on: Vec<Lit> = (0..graph.num_nodes()).map(|n| lit_at(graph.position(n))).collect();
@@ -213,7 +218,7 @@ impl Encoder {
                 words.enc.sink = saved;
                 Form::Loop { arcs, steps, bound: spec.steps.is_some() }
             }
-            GridKind::Connected => {
+            GridKind::Connected | GridKind::Regions => {
                 if eager {
                     graph::rank_tree(&mut words, &graph, &on, truth);
                 }

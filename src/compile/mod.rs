@@ -44,6 +44,7 @@ mod linear;
 mod mdd;
 mod objective;
 pub(crate) mod presolve;
+mod regions;
 mod relax;
 pub(crate) mod repair;
 
@@ -66,6 +67,10 @@ pub enum CompileError {
     /// message says which.
     #[error("{0}")]
     TooLarge(String),
+    /// The chosen engine cannot encode a constraint of the model; the
+    /// message says which and what to choose instead.
+    #[error("{0}")]
+    Unsupported(String),
     /// A bug: the program breaks an invariant the compiler relies on.
     #[error("the compiler met {0}")]
     Internal(String),

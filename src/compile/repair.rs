@@ -108,11 +108,12 @@ impl Repairer for GridRepair<'_> {
                     judge_loop(&grid.graph, arcs, steps, &cover, style, self.splice && !bound, value, fresh)?
                 }
                 Form::Region => judge_region(&grid.graph, &cover, CUT_STYLE, value, fresh),
+                Form::Regions(form) => super::regions::judge_regions(form, value),
             };
             let spec = &self.specs[grid.id];
             match judged {
                 Judgement::Accept(nodes) => {
-                    if !matches!(spec.kind, GridKind::Connected) {
+                    if !matches!(spec.kind, GridKind::Connected | GridKind::Regions) {
                         routes[grid.id] = Some(self.route(grid, nodes));
                     }
                 }

@@ -115,6 +115,10 @@ pub enum GridKind {
     Loop,
     /// `grid_connected(on)`.
     Connected,
+    /// `grid_regions(size, across, down)`: the regions are the pieces the
+    /// joined steps (its step arrays) make, and each cell's size (in
+    /// [`GridGlobal::sizes`]) is the number of cells of its region.
+    Regions,
 }
 
 /// One grid global, unrolled: which one, the index ranges of its array,
@@ -130,6 +134,9 @@ pub struct GridGlobal {
     /// For `grid_loop(on, across, down)`, the step arrays the loop's steps
     /// are bound to.
     pub steps: Option<StepArrays>,
+    /// For `grid_regions`, each cell's size, row by row; empty for the
+    /// others.
+    pub sizes: Vec<IExpr>,
     /// Where the call is, for messages.
     pub span: super::syntax::Span,
     /// The group (constraint instance) it belongs to.
@@ -230,6 +237,7 @@ impl BExpr {
                 let grid = &grids[*g];
                 let steps = grid.steps.iter().flat_map(|s| s.across.iter().chain(&s.down));
                 grid.on.iter().chain(steps).for_each(|b| b.read(grids, found));
+                grid.sizes.iter().for_each(|e| e.read(grids, found));
             }
         }
     }
@@ -368,6 +376,7 @@ impl GridGlobal {
             GridKind::Path { .. } => "grid_path",
             GridKind::Loop => "grid_loop",
             GridKind::Connected => "grid_connected",
+            GridKind::Regions => "grid_regions",
         }
     }
 

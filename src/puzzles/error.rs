@@ -102,6 +102,7 @@ impl From<crate::compile::CompileError> for Error {
         match e {
             CompileError::TooLarge(why) => Error::TooLarge(why),
             CompileError::Internal(why) => Error::Internal(why),
+            CompileError::Unsupported(why) => Error::BadRequest(why),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The grid globals over a 2-D array of Booleans, one per cell:
 //! `grid_path` (the cells that are on form one path), `grid_loop` (one
-//! loop) and `grid_connected` (one 4-connected region). Each holds only as
+//! loop) and `grid_connected` (one 4-connected region); and
+//! `grid_regions`, a division of the grid into connected regions with
+//! each cell's region size as a value. Each holds only as
 //! a constraint of its own; the unroller gives each a grid global of the
 //! IR, which the compiler encodes and repairs.
 //!
@@ -68,6 +70,104 @@ pub(super) const GRID_CONNECTED: Builtin = Builtin {
     ..GRID_PATH
 };
 
+pub(super) const GRID_REGIONS: Builtin = Builtin {
+    name: "grid_regions",
+    forms: "grid_regions(size, across, down): the grid divides into regions, the pieces that the joined steps make \
+            (across[i, j] joins cells (i, j) and (i, j+1), down[i, j] joins (i, j) and (i+1, j)), each connected by \
+            construction, and size[i, j] is the number of cells of the region of (i, j). One global, cut lazily: it \
+            costs nothing like one grid_connected per cell",
+    arities: &[3],
+    scope: &[0, 1, 2],
+    drawing: Drawing::Borders,
+    check: check_regions,
+    lower: lower_regions,
+    verify: verify_regions,
+    ..GRID_PATH
+};
+
+/// `(size, across, down)`: a 2-D array of integers and the step arrays of
+/// Booleans over the same index kinds.
+fn check_regions(call: &TypedCall<'_>) -> Result<Type, Fault> {
+    let sizes = "a 2-D array of integers (decision variables or fixed), each cell's region size";
+    call.array(0, Some(Base::Int), Some(2), sizes)?;
+    check_steps(call, 1, "regions")?;
+    Ok(Type::scalar(Base::Bool, true))
+}
+
+/// A division into regions: the sizes, and the step arrays as the joins.
+fn lower_regions(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal, Fault> {
+    let a = on_array(call)?;
+    let index = [a.index[0], a.index[1]];
+    let steps = step_arrays(lowerer, a, &call.args[1], &call.args[2], "grid_regions", ["second", "third"])?;
+    let sizes = a
+        .elems
+        .iter()
+        .map(|v| match v {
+            LVal::Int(e, _) => Ok(e.clone()),
+            _ => Err(internal(call.args[0].1, "an integer array")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let on = vec![BExpr::Const(true); sizes.len()];
+    let global =
+        GridGlobal { kind: GridKind::Regions, index, on, steps: Some(steps), sizes, span: call.span, group: 0 };
+    let id = lowerer.add_grid(global);
+    Ok(LVal::Bool(BExpr::Grid(id)))
+}
+
+/// Each cell's size is the number of cells it reaches over joined steps,
+/// by a breadth-first search per region.
+fn verify_regions(call: &EvaluatedCall<'_>) -> Eval<Ev> {
+    let [Ev::Array(index, sizes), Ev::Array(_, across), Ev::Array(_, down)] = call.args else {
+        return Err(bug("grid_regions without its three arrays"));
+    };
+    let [(r0, r1), (c0, c1)] = index[..] else { return Err(bug("grid_regions over an array that is not 2-D")) };
+    let (rows, cols) = ((r1 - r0 + 1).max(0) as usize, (c1 - c0 + 1).max(0) as usize);
+    let joined = |elems: &[Ev], k: usize| -> Eval<bool> {
+        match elems.get(k) {
+            Some(Ev::Bool(b)) => Ok(*b),
+            _ => Err(bug("a step array of grid_regions that is not Boolean or too short")),
+        }
+    };
+    let mut region = vec![usize::MAX; rows * cols];
+    for first in 0..rows * cols {
+        if region[first] != usize::MAX {
+            continue;
+        }
+        region[first] = first;
+        let mut members = vec![first];
+        let mut k = 0;
+        while let Some(&cell) = members.get(k) {
+            k += 1;
+            let (r, c) = (cell / cols, cell % cols);
+            let mut next = Vec::with_capacity(4);
+            if c + 1 < cols && joined(across, r * (cols - 1) + c)? {
+                next.push(cell + 1);
+            }
+            if c > 0 && joined(across, r * (cols - 1) + c - 1)? {
+                next.push(cell - 1);
+            }
+            if r + 1 < rows && joined(down, cell)? {
+                next.push(cell + cols);
+            }
+            if r > 0 && joined(down, cell - cols)? {
+                next.push(cell - cols);
+            }
+            for n in next {
+                if region[n] == usize::MAX {
+                    region[n] = first;
+                    members.push(n);
+                }
+            }
+        }
+        for &cell in &members {
+            if sizes.get(cell) != Some(&Ev::Int(members.len() as i64)) {
+                return Ok(Ev::Bool(false));
+            }
+        }
+    }
+    Ok(Ev::Bool(true))
+}
+
 /// The first argument: a 2-D array of Booleans.
 fn check_on(call: &TypedCall<'_>) -> Result<(), Fault> {
     let grid = "a 2-D array of Booleans (decision variables or fixed), one per cell of the grid";
@@ -132,7 +232,7 @@ fn register(
     let a = on_array(call)?;
     let index = [a.index[0], a.index[1]];
     let on = booleans(&call.args[0])?;
-    let id = lowerer.add_grid(GridGlobal { kind, index, on, steps, span: call.span, group: 0 });
+    let id = lowerer.add_grid(GridGlobal { kind, index, on, steps, sizes: Vec::new(), span: call.span, group: 0 });
     Ok(LVal::Bool(BExpr::Grid(id)))
 }
 

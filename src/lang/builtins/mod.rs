@@ -127,10 +127,13 @@ pub enum Drawing {
     /// `grid_connected`: a region, the cells of its first argument that are
     /// on.
     Region,
+    /// `grid_regions`: a division of the grid, whose borders are the steps
+    /// that are not joined.
+    Borders,
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 41] = [
+static BUILTINS: [Builtin; 42] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -172,6 +175,7 @@ static BUILTINS: [Builtin; 41] = [
     grid::GRID_PATH,
     grid::GRID_LOOP,
     grid::GRID_CONNECTED,
+    grid::GRID_REGIONS,
 ];
 
 /// The built-in called `name`.

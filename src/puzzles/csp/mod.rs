@@ -86,7 +86,8 @@ impl Engine {
 }
 
 /// The engines' names, the default first, for models without grid globals
-/// (for them `eager` is `auto`).
+/// (for them `eager` is `auto`), and for models with a `grid_regions`,
+/// which has no eager form.
 pub const ENGINES: &[&str] = &["auto", "direct", "order", "log"];
 
 /// [`ENGINES`] and the finite-domain engine, for models in its fragment.
@@ -497,7 +498,8 @@ impl Puzzle for CspPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        if self.program.grids.is_empty() { ENGINES } else { GRID_ENGINES }
+        let regions = self.program.grids.iter().any(|g| g.kind == crate::lang::ir::GridKind::Regions);
+        if self.program.grids.is_empty() || regions { ENGINES } else { GRID_ENGINES }
     }
 
     fn compared_engines(&self) -> &'static [&'static str] {
