@@ -18,6 +18,7 @@ Needs a release build (target/release/somaria).
 """
 
 import argparse
+import concurrent.futures
 import csv
 import json
 import os
@@ -28,7 +29,9 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BINARY = os.path.join(ROOT, "target", "release", "somaria")
+BINARY = os.environ.get("SOMARIA", os.path.join(ROOT, "target", "release", "somaria"))
+# Arguments added to every `steps` run, such as --parts (SOMARIA_ARGS).
+EXTRA = os.environ.get("SOMARIA_ARGS", "").split()
 TEMPLATE = os.path.join(ROOT, "models", "csp", "sudoku-easy.toml")
 
 
@@ -48,16 +51,27 @@ def cpu():
     return usage.ru_utime + usage.ru_stime
 
 
-def steps(path, mode):
-    out = subprocess.run([BINARY, "steps", path, "--next", mode, "--format", "json"], capture_output=True, text=True)
+def steps(path, mode, timeout=None):
+    """The JSON report of `steps`; None when it takes longer than `timeout` seconds."""
+    try:
+        out = subprocess.run(
+            [BINARY, "steps", path, "--next", mode, "--format", "json"] + EXTRA,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return None
     if out.returncode != 0:
         raise SystemExit(f"steps {path} --next {mode}: exit {out.returncode}: {out.stderr}")
     return json.loads(out.stdout)
 
 
 def figures(any_report, placed):
-    """Today's figures (from --next any) and the placement figures."""
-    d = any_report["difficulty"]
+    """Today's figures (from --next any) and the placement figures. The
+    difficulty is of the steps taken, whichever are shown, so one run
+    (placements) serves for both when `any_report` is None."""
+    d = (any_report or placed)["difficulty"]
     shown = placed["steps"]
     folded = [s["size"] for s in shown]
     hardest = max(shown, key=lambda s: (s["size"], len(s["using"])), default=None)
@@ -73,6 +87,10 @@ def figures(any_report, placed):
         "placement_mean_size": sum(folded) / len(folded) if folded else 0,
         "placement_total": sum(folded),
         "placement_parts_max": max(parts, default=0),
+        "hardest_step": d.get("hardest_step", 0),
+        "heaviest_placement": d.get("heaviest_placement", 0),
+        "largest*hardest_step": d["largest"] * d.get("hardest_step", 0),
+        "hardest_step*heaviest": d.get("hardest_step", 0) * d.get("heaviest_placement", 0),
     }
 
 
@@ -140,6 +158,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("csv", nargs="?")
     parser.add_argument("--limit", type=int)
+    parser.add_argument("--sample", type=int, help="this many puzzles of the CSV, evenly spaced (it is sorted by SE)")
+    parser.add_argument("--timeout", type=float, help="seconds a run may take; a puzzle over it is left out")
+    parser.add_argument("--jobs", type=int, default=1, help="runs at once")
+    parser.add_argument("--both", action="store_true", help="also run --next any (the figures are the same)")
     parser.add_argument("--tsv")
     parser.add_argument("--svg", help="plot SE against the rating")
     parser.add_argument("--from-tsv", help="read the figures of an earlier run instead of running")
@@ -154,22 +176,38 @@ def main():
     with open(args.csv) as f:
         for row in csv.DictReader(f):
             puzzles.append((row["id"], list(row["givens"]), float(row["se"])))
+    if args.sample and args.sample < len(puzzles) - 1:
+        rated = puzzles[1:]
+        puzzles = puzzles[:1] + [rated[i * len(rated) // args.sample] for i in range(args.sample)]
     if args.limit:
         puzzles = puzzles[: args.limit]
     rows = []
     times = {"any": 0.0, "placement": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (name, givens, se) in enumerate(puzzles):
+
+        def run(numbered):
+            n, (name, givens, se) = numbered
             path = os.path.join(tmp, f"{name}.toml")
             with open(path, "w") as f:
                 f.write(model_text(givens))
-            reports = {}
-            for mode in ("any", "placement"):
-                before = cpu()
-                reports[mode] = steps(path, mode)
-                times[mode] += cpu() - before
-            rows.append((name, se, figures(reports["any"], reports["placement"])))
-            print(f"{n + 1}/{len(puzzles)} {name} SE {se}", file=sys.stderr)
+            reports = {"any": None}
+            for mode in ("any", "placement") if args.both else ("placement",):
+                reports[mode] = steps(path, mode, args.timeout)
+            return n, name, se, reports
+
+        # Over the SE range in turn (the CSV is sorted by SE), so that a run
+        # stopped early still spans it; `--jobs` runs at once.
+        order = sorted(enumerate(puzzles), key=lambda p: (p[0] % 7, p[0]))
+        before = cpu()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            for n, name, se, reports in pool.map(run, order):
+                if reports["placement"] is None or (args.both and reports["any"] is None):
+                    print(f"{n + 1}/{len(puzzles)} {name} SE {se}: over {args.timeout} s, left out", file=sys.stderr)
+                    continue
+                rows.append((name, se, figures(reports["any"], reports["placement"])))
+                write_tsv(args, rows, list(rows[0][2]))
+                print(f"{len(rows)}: {n + 1}/{len(puzzles)} {name} SE {se}", file=sys.stderr, flush=True)
+        times["placement"] = cpu() - before
     table(rows, times)
     names = list(rows[0][2])
     if args.svg:

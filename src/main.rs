@@ -310,6 +310,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 exact: plan.exact as usize,
                 merge: false,
                 proof: plan.proof,
+                parts: plan.parts,
             };
             commands::hint(&common, args)
         }
@@ -326,6 +327,7 @@ fn run(command: Command) -> Result<u8, Failure> {
                 exact: plan.exact as usize,
                 merge,
                 proof: plan.proof,
+                parts: plan.parts,
             };
             commands::steps(&common, args)
         }

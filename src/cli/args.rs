@@ -125,6 +125,11 @@ pub struct PlanArg {
     /// after N steps.
     #[arg(long, value_name = "WHAT", value_parser = parse_next)]
     pub next: Vec<NextArg>,
+    /// Reason over the parts of the constraints rather than whole ones: a csp `alldifferent` becomes one
+    /// part per value ("7 exactly once in this row"), so that a step's size and weight tell a single from a
+    /// pair or an X-wing (slower).
+    #[arg(long)]
+    pub parts: bool,
 }
 
 /// A `--next` value: which steps are shown, or how many.

@@ -309,6 +309,7 @@ pub struct PlanArgs {
     pub proof: Option<std::path::PathBuf>,
     pub next: somaria::hints::Next,
     pub max_steps: Option<usize>,
+    pub parts: bool,
 }
 
 impl PlanArgs {
@@ -325,6 +326,11 @@ impl PlanArgs {
             inputs.add_state_file(Path::new(path));
         }
         inputs
+    }
+
+    /// The run's solve options, with `--parts`.
+    fn options(&self, run: &Run) -> SolveOptions {
+        SolveOptions { parts: self.parts, ..run.solve_options(self.engine.clone()) }
     }
 
     /// The request, with every `--given` that is not an entry read as a
@@ -381,13 +387,13 @@ pub fn hint(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     let request = args.request()?;
     if common.format != OutputFormat::Svg {
         return run_report_reading(common, &inputs, args.engine.as_deref(), |run| {
-            let options = run.solve_options(args.engine.clone());
+            let options = args.options(run);
             let reveal = args.reveal;
             move |puzzle| hints::hint(puzzle, &options, &request, reveal)
         });
     }
     let run = Run::start(common, &inputs, &[])?;
-    let options = run.solve_options(args.engine.clone());
+    let options = args.options(&run);
     let reveal = args.reveal;
     let finished = run.supervise(move |puzzle| hints::hint(puzzle, &options, &request, reveal));
     let report = run.finish(args.engine.as_deref(), finished)?;
@@ -413,13 +419,13 @@ pub fn steps(common: &Common, args: PlanArgs) -> Result<u8, Failure> {
     let request = args.request()?;
     if common.format != OutputFormat::Svg {
         return run_report_reading(common, &inputs, args.engine.as_deref(), |run| {
-            let options = run.solve_options(args.engine.clone());
+            let options = args.options(run);
             move |puzzle| hints::steps(puzzle, &options, &request)
         });
     }
     let dir = picture_folder(common, &inputs)?;
     let run = Run::start_with(common, None)?;
-    let options = run.solve_options(args.engine.clone());
+    let options = args.options(&run);
     let finished = run.supervise(move |puzzle| hints::steps(puzzle, &options, &request));
     let report = run.finish(args.engine.as_deref(), finished)?;
     std::fs::create_dir_all(&dir).map_err(|e| cannot_write(&dir, e))?;
@@ -486,6 +492,7 @@ pub fn candidates(common: &Common, given: Vec<String>, engine: Option<String>) -
         proof: None,
         next: hints::Next::Any,
         max_steps: None,
+        parts: false,
     };
     let inputs = args.inputs(common);
     let request = args.request()?;

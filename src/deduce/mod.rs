@@ -33,6 +33,30 @@ pub struct Rule {
     /// The subjects ([`Fact::subject`]) it speaks of, in increasing order:
     /// the facts a step that uses it may settle.
     pub subjects: Vec<usize>,
+    /// What it says, when it says only how many of some facts hold, such
+    /// as a part "7 at most once in this row" ([`crate::lang::parts`]).
+    /// `None`: it may say more.
+    pub reads: Option<Reads>,
+}
+
+/// A rule that says only "at most one (or exactly one) of these facts
+/// holds". Once its facts are all known, the known facts entail it, so no
+/// smallest set holds it; and any model whose facts satisfy it shows that
+/// it can hold with them, whether or not its selector was on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reads {
+    /// The facts, indices into [`Deductions::facts`].
+    pub facts: Vec<usize>,
+    /// Exactly one holds, not at most one.
+    pub exactly: bool,
+}
+
+impl Reads {
+    /// Whether the facts' values (`holds(f)` for fact `f`) satisfy it.
+    pub fn satisfied(&self, holds: impl Fn(usize) -> bool) -> bool {
+        let n = self.facts.iter().filter(|&&f| holds(f)).count();
+        if self.exactly { n == 1 } else { n <= 1 }
+    }
 }
 
 /// A statement about a solution that may or may not hold in every one,
@@ -233,6 +257,7 @@ pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
         line: None,
         cells: group.place.into_iter().collect(),
         subjects: Vec::new(),
+        reads: None,
     }
 }
 

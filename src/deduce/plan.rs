@@ -855,8 +855,9 @@ fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled], spent: &[
     subjects.dedup();
     let fixed: std::collections::HashSet<usize> =
         known.iter().filter(|k| k.holds).map(|k| d.facts[k.fact].subject).collect();
+    let known_facts: HashSet<usize> = known.iter().map(|k| k.fact).collect();
     let live = d.rules.iter().enumerate().filter_map(|(rule, r)| {
-        if d.stated.binary_search(&rule).is_ok() || spent.get(rule) == Some(&true) {
+        if d.stated.binary_search(&rule).is_ok() || spent.get(rule) == Some(&true) || entailed(r, &known_facts) {
             return None;
         }
         if r.subjects.is_empty() {
@@ -867,6 +868,12 @@ fn live_rules(d: &Deductions<'_>, open: &[Settled], known: &[Settled], spent: &[
         (!unknown.is_empty()).then_some(Live { rule, unknown: Some(unknown), open })
     });
     live.collect()
+}
+
+/// Whether the known facts entail `rule`: it reads only facts
+/// ([`super::Rule::reads`]), and every one of them is known.
+fn entailed(rule: &super::Rule, known: &HashSet<usize>) -> bool {
+    rule.reads.as_ref().is_some_and(|reads| reads.facts.iter().all(|f| known.contains(f)))
 }
 
 /// Whether two live rules share a subject whose value is not known.
@@ -1210,18 +1217,37 @@ fn fallback(
     limits: &Limits,
 ) -> Result<Option<Deduction>, SolverError> {
     // Ruling a value out is usually easier than placing one: try those first.
+    // The orders below go by what is open, not by how the facts and rules
+    // are numbered, so that a puzzle and its transposed or relabelled copy
+    // meet the same sets (ties still go by number).
+    let mut open_values: HashMap<usize, usize> = HashMap::new();
+    for o in open {
+        *open_values.entry(d.facts[o.fact].subject).or_default() += 1;
+    }
+    let open_of = |s: usize| open_values.get(&s).copied().unwrap_or(0);
     let mut tried: Vec<Settled> = open.to_vec();
-    tried.sort_by_key(|s| (s.holds, s.fact));
+    tried.sort_by_key(|s| (s.holds, open_of(d.facts[s.fact].subject)));
     tried.truncate(limits.fallback_facts.max(1));
     let mut best: Option<(Vec<usize>, Settled)> = None;
     for t in tried {
         let subject = d.facts[t.fact].subject;
         // Deletion drops from the back first, so the rules about the fact's
         // own subject, in front, are the likeliest to stay.
+        let known_facts: HashSet<usize> = known.iter().map(|k| k.fact).collect();
         let mut order: Vec<usize> = (0..d.rules.len())
-            .filter(|&r| d.stated.binary_search(&r).is_err() && spent.get(r) != Some(&true))
+            .filter(|&r| {
+                d.stated.binary_search(&r).is_err()
+                    && spent.get(r) != Some(&true)
+                    && !entailed(&d.rules[r], &known_facts)
+            })
             .collect();
-        order.sort_by_key(|&r| !d.rules[r].subjects.contains(&subject));
+        // Then the rules with the fewest open values, the likeliest to be
+        // needed, in front.
+        order.sort_by_key(|&r| {
+            let subjects = &d.rules[r].subjects;
+            let open: usize = subjects.iter().map(|&s| open_of(s)).sum();
+            (!subjects.contains(&subject), subjects.is_empty(), open)
+        });
         let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
         let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();
         let mut base = d.assumptions.clone();

@@ -59,8 +59,14 @@ impl Witnesses {
                 model[i / 64] |= 1 << (i % 64);
             }
         }
-        for (i, r) in d.rules.iter().enumerate() {
-            if d.solver.value(r.selector) {
+        let fact = |f: usize| model[f / 64] >> (f % 64) & 1 == 1;
+        let holds: Vec<bool> = d
+            .rules
+            .iter()
+            .map(|r| d.solver.value(r.selector) || r.reads.as_ref().is_some_and(|reads| reads.satisfied(fact)))
+            .collect();
+        for (i, &holds) in holds.iter().enumerate() {
+            if holds {
                 model[self.fact_words + i / 64] |= 1 << (i % 64);
             }
         }

@@ -138,6 +138,7 @@ fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
             }
         }
         step.size = step.because.len();
+        step.weight = step.size + step.using.len();
         out.push(step);
     };
     for step in steps {

@@ -91,6 +91,7 @@ fn leg_step(number: usize, leg: &RouteLeg, known: &[ShownFact], fewest: u64, fro
         because: vec![rule],
         using: known.iter().filter(|f| f.var.starts_with("key ")).cloned().collect(),
         size: 1,
+        weight: 1 + known.iter().filter(|f| f.var.starts_with("key ")).count(),
         smallest: true,
         using_minimal: true,
         note: Some(note),

@@ -730,9 +730,9 @@ impl Walk<'_, '_> {
         // shown, so that both ways of showing rate a puzzle alike.
         let folded = self.folding.record(self.d, step);
         if let Some(figures) = &mut self.planned.figures {
-            figures.took(step.size());
+            figures.took(step.size(), weight(step));
             if let Some(folded) = &folded {
-                figures.placed(folded.step.size());
+                figures.placed(folded.step.size(), weight(&folded.step));
             }
         }
         if self.request.next == Next::Any {
@@ -836,6 +836,12 @@ fn shown_rule(rule: &crate::deduce::Rule) -> ShownRule {
     ShownRule { name: rule.name.clone(), line: rule.line, cells: rule.cells.clone() }
 }
 
+/// A step's weight: its rules and the known facts it uses, as
+/// Demystify weighs a step by the size of its minimal unsatisfiable set.
+fn weight(step: &Step) -> usize {
+    step.size() + step.using.len()
+}
+
 fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
     let because = step.because.iter().map(|&r| shown_rule(&d.rules[r]));
     ShownStep {
@@ -843,6 +849,7 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         because: because.collect(),
         using: step.using.iter().map(|&f| shown_fact(d, f)).collect(),
         size: step.size(),
+        weight: weight(step),
         smallest: step.smallest,
         using_minimal: step.using_minimal,
         note: None,

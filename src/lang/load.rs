@@ -1095,6 +1095,7 @@ impl Loader<'_> {
                 expr: instance.expr,
                 constraint: k,
                 positions: instance.positions,
+                part: None,
             });
         }
         out.constraints.push(Constraint { name, line, expr });

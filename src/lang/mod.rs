@@ -42,6 +42,7 @@ pub(crate) mod ir;
 mod load;
 mod lower;
 pub mod model;
+pub mod parts;
 pub mod syntax;
 pub(crate) mod verify;
 
@@ -65,6 +66,9 @@ pub struct Group {
     pub constraint: usize,
     /// The position in each enclosing `forall` generator.
     pub positions: Vec<usize>,
+    /// When the group is one part of a constraint instance split for
+    /// reasoning ([`Program::in_parts`]), what that part says.
+    pub part: Option<parts::Part>,
 }
 
 /// The unrolled model.

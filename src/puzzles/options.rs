@@ -91,6 +91,10 @@ pub struct SolveOptions {
     pub progress: Arc<Progress>,
     /// The SAT backend, and when every search of the run must stop.
     pub solver: SolverConfig,
+    /// Steps and hints reason over the parts of the constraints rather
+    /// than whole ones (a csp `alldifferent` split per value,
+    /// [`crate::lang::parts`]).
+    pub parts: bool,
 }
 
 impl SolveOptions {

@@ -67,6 +67,12 @@ pub struct ShownStep {
     pub using: Vec<ShownFact>,
     /// The number of rules in `because`.
     pub size: usize,
+    /// How hard the step is to follow: its rules and the known facts it
+    /// uses (`size` plus the length of `using`), as Demystify weighs a step
+    /// by the size of its minimal unsatisfiable set. With the constraints
+    /// split into parts (a csp `alldifferent` into one part per value), a
+    /// hidden single, a pair and an X-wing weigh differently.
+    pub weight: usize,
     /// Whether every smaller set of rules was ruled out (otherwise the set
     /// is only minimal: dropping any one rule breaks it).
     pub smallest: bool,
@@ -162,6 +168,11 @@ pub struct Difficulty {
     /// 1.2-9.3), Spearman's rho with SE is 0.81, against 0.77 for
     /// `largest` alone (benches/sudoku_rating.py).
     pub rating: usize,
+    /// The most one step taken weighs ([`ShownStep::weight`]).
+    pub hardest_step: usize,
+    /// The most one placement's reason weighs, with the steps it needs
+    /// folded in (at least `hardest_step`).
+    pub heaviest_placement: usize,
 }
 
 impl Difficulty {
@@ -172,10 +183,10 @@ impl Difficulty {
             steps.iter().flat_map(|s| if s.via.is_empty() { vec![s] } else { s.via.iter().collect() }).collect();
         let mut figures = Figures::default();
         for part in parts {
-            figures.took(part.size);
+            figures.took(part.size, part.weight);
         }
         for step in steps {
-            figures.placed(step.size);
+            figures.placed(step.size, step.weight);
         }
         figures.difficulty()
     }
@@ -189,19 +200,24 @@ pub struct Figures {
     total: usize,
     multi_rule_steps: usize,
     hardest_placement: usize,
+    hardest_step: usize,
+    heaviest_placement: usize,
 }
 
 impl Figures {
-    /// A step of `size` rules was taken.
-    pub fn took(&mut self, size: usize) {
+    /// A step of `size` rules and `weight` ([`ShownStep::weight`]) was taken.
+    pub fn took(&mut self, size: usize, weight: usize) {
         self.steps += 1;
+        self.hardest_step = self.hardest_step.max(weight);
         self.largest = self.largest.max(size);
         self.total += size;
         self.multi_rule_steps += usize::from(size > 1);
     }
 
-    /// A placement's reason, its steps folded in, needs `size` rules.
-    pub fn placed(&mut self, size: usize) {
+    /// A placement's reason, its steps folded in, needs `size` rules and
+    /// weighs `weight`.
+    pub fn placed(&mut self, size: usize, weight: usize) {
+        self.heaviest_placement = self.heaviest_placement.max(weight);
         self.hardest_placement = self.hardest_placement.max(size);
     }
 
@@ -215,6 +231,8 @@ impl Figures {
             multi_rule_steps: self.multi_rule_steps,
             hardest_placement,
             rating: self.largest * hardest_placement,
+            hardest_step: self.hardest_step,
+            heaviest_placement: self.heaviest_placement.max(self.hardest_step),
         }
     }
 }

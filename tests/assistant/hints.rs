@@ -40,6 +40,9 @@ struct World {
     assignments: Vec<Assignment>,
     rules: Vec<String>,
     holds: RuleHolds,
+    /// Whether the steps reason over the constraints' parts (`--parts`),
+    /// which `rules` then name.
+    parts: bool,
 }
 
 impl World {
@@ -164,7 +167,7 @@ fn entry_fact(entry: &str) -> ShownFact {
 /// are those that agree with them.
 fn check_from(world: &World, text: &str, given: &[&str]) -> Result<StepsReport, TestCaseError> {
     let puzzle = load_text(text);
-    let options = SolveOptions::default();
+    let options = SolveOptions { parts: world.parts, ..SolveOptions::default() };
     let given: Vec<String> = given.iter().map(|g| g.to_string()).collect();
     let entries: Vec<ShownFact> = given.iter().map(|g| entry_fact(g)).collect();
     let request = PlanRequest { given: given.clone(), count_limit: 1000, ..PlanRequest::default() };
@@ -199,8 +202,8 @@ fn check_from(world: &World, text: &str, given: &[&str]) -> Result<StepsReport, 
             prop_assert!(known.contains(used), "step {} uses {:?}, which was not known", i, used);
         }
         fresh_in_its_state(world, step, &known, i, text)?;
-        if step.smallest && world.rules.len() <= 8 {
-            for bits in 0u32..1 << world.rules.len() {
+        if step.smallest && world.rules.len() <= 16 {
+            for bits in (0u32..1 << world.rules.len()).filter(|b| (b.count_ones() as usize) < step.size) {
                 let set: Vec<&str> =
                     (0..world.rules.len()).filter(|j| bits >> j & 1 == 1).map(|j| world.rules[j].as_str()).collect();
                 if set.len() < step.size {
@@ -226,7 +229,7 @@ fn check_from(world: &World, text: &str, given: &[&str]) -> Result<StepsReport, 
     }
     let hint = hints::hint(puzzle.as_ref(), &options, &request, Reveal::What).unwrap();
     prop_assert_eq!(hint.step.as_ref(), report.steps.first());
-    upto_one_then_hint_agrees(puzzle.as_ref(), &report, &given)?;
+    upto_one_then_hint_agrees(puzzle.as_ref(), &report, &given, world.parts)?;
     placements_hold(world, puzzle.as_ref(), &report, &request, &solutions, text)?;
     Ok(report)
 }
@@ -246,7 +249,7 @@ fn placements_hold(
     solutions: &[&Assignment],
     text: &str,
 ) -> Result<(), TestCaseError> {
-    let options = SolveOptions::default();
+    let options = SolveOptions { parts: world.parts, ..SolveOptions::default() };
     let request = PlanRequest { next: Next::Placement, ..request.clone() };
     let report = hints::steps(puzzle, &options, &request).unwrap();
     prop_assert_eq!(report.status, any.status, "{}", text);
@@ -343,8 +346,9 @@ fn upto_one_then_hint_agrees(
     puzzle: &dyn somaria::Puzzle,
     full: &StepsReport,
     given: &[String],
+    parts: bool,
 ) -> Result<(), TestCaseError> {
-    let options = SolveOptions::default();
+    let options = SolveOptions { parts, ..SolveOptions::default() };
     let request = PlanRequest { given: given.to_vec(), upto: Some(1), count_limit: 1000, ..PlanRequest::default() };
     let upto = hints::steps(puzzle, &options, &request).unwrap();
     if full.status == PlanStatus::NoSolution {
@@ -445,15 +449,33 @@ fn csp_givens(relations: &[Relation]) -> Vec<String> {
     relations.iter().enumerate().filter(|(_, r)| given(r)).map(|(i, _)| format!("c{i}")).collect()
 }
 
-fn csp_world(n: usize, relations: Vec<Relation>) -> World {
+/// The names of a relation's rules: `c{i}`, or when it is an alldifferent
+/// of two or more variables alone, its parts, one per value of 1..3:
+/// "exactly once" when the slice has three variables (each value is then
+/// taken), else "at most once".
+fn csp_rule_names(i: usize, r: &Relation) -> Vec<String> {
+    match (r.slice, r.or) {
+        (Some((lo, hi, 0)), None) if hi > lo => {
+            let how = if hi - lo + 1 == 3 { "exactly once" } else { "at most once" };
+            (1..=3).map(|v| format!("c{i}: {v} {how}")).collect()
+        }
+        _ => vec![format!("c{i}")],
+    }
+}
+
+fn csp_world(n: usize, relations: Vec<Relation>, parts: bool) -> World {
     let assignments = (0..3u32.pow(n as u32))
         .map(|code| {
             (0..n).map(|i| (format!("x[{}]", i + 1), (code / 3u32.pow(i as u32) % 3 + 1).to_string())).collect()
         })
         .collect();
-    let rules = (0..relations.len()).map(|i| format!("c{i}")).collect();
+    let rules = match parts {
+        true => relations.iter().enumerate().flat_map(|(i, r)| csp_rule_names(i, r)).collect(),
+        false => (0..relations.len()).map(|i| format!("c{i}")).collect(),
+    };
     let holds = move |name: &str, a: &Assignment| {
-        let r = &relations[name[1..].parse::<usize>().unwrap()];
+        let (index, part) = name.split_once(": ").map_or((name, None), |(i, p)| (i, Some(p)));
+        let r = &relations[index[1..].parse::<usize>().unwrap()];
         let value = |i: usize| a[&format!("x[{}]", i + 1)].parse::<i64>().unwrap();
         let right = match r.right {
             Ok(v) => value(v),
@@ -462,13 +484,19 @@ fn csp_world(n: usize, relations: Vec<Relation>) -> World {
         let or = r.or.is_some_and(|(i, rel, c)| relation_holds(rel, value(i), c));
         let Some((lo, hi, kind)) = r.slice else { return or || relation_holds(r.rel, value(r.left), right) };
         let slice: Vec<i64> = (lo..=hi).map(value).collect();
+        if let Some(part) = part {
+            // "v exactly once" or "v at most once" among the slice.
+            let (v, how) = part.split_once(' ').unwrap();
+            let taken = slice.iter().filter(|&&x| x.to_string() == v).count();
+            return if how == "exactly once" { taken == 1 } else { taken <= 1 };
+        }
         or || match kind {
             0 => slice.iter().collect::<std::collections::BTreeSet<_>>().len() == slice.len(),
             1 => relation_holds(r.rel, slice.iter().sum(), right),
             _ => slice.iter().eq(slice.iter().rev()),
         }
     };
-    World { assignments, rules, holds: Box::new(holds) }
+    World { assignments, rules, holds: Box::new(holds), parts }
 }
 
 // ----------------------------------------------------------------- fans
@@ -514,17 +542,18 @@ fn fans_world(rows: &[Vec<char>]) -> World {
             false
         })
     };
-    World { assignments, rules, holds: Box::new(holds) }
+    World { assignments, rules, holds: Box::new(holds), parts: false }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(250))]
 
+    /// Half the cases reason over the constraints' parts (`--parts`).
     #[test]
-    fn csp_steps_agree_with_brute_force((n, relations) in relations()) {
+    fn csp_steps_agree_with_brute_force((n, relations) in relations(), parts in any::<bool>()) {
         let text = csp_text(n, &relations);
         let givens = csp_givens(&relations);
-        let report = check_against(&csp_world(n, relations), &text)?;
+        let report = check_against(&csp_world(n, relations, parts), &text)?;
         if report.status != PlanStatus::NoSolution {
             let names: Vec<&str> = report.end.start.givens.iter().map(|g| g.name.as_str()).collect();
             prop_assert_eq!(names, givens, "{}", text);
@@ -538,8 +567,9 @@ proptest! {
         (n, relations) in relations(),
         weights in prop::collection::vec(-2i64..=2, 4),
         maximize in any::<bool>(),
+        parts in any::<bool>(),
     ) {
-        check_with_objective(n, relations, &weights[..n], maximize)?;
+        check_with_objective(n, relations, &weights[..n], maximize, parts)?;
     }
 
     #[test]
@@ -557,12 +587,13 @@ fn check_with_objective(
     relations: Vec<Relation>,
     weights: &[i64],
     maximize: bool,
+    parts: bool,
 ) -> Result<(), TestCaseError> {
     let mut text = csp_text(n, &relations);
     let terms: Vec<String> = weights.iter().enumerate().map(|(i, w)| format!("{w} * x[{}]", i + 1)).collect();
     let sense = if maximize { "maximize" } else { "minimize" };
     text = text.replacen("[vars]", &format!("{sense} = '{}'\n[vars]", terms.join(" + ")), 1);
-    let mut world = csp_world(n, relations);
+    let mut world = csp_world(n, relations, parts);
     let objective = |a: &Assignment| -> i64 {
         weights.iter().enumerate().map(|(i, w)| w * a[&format!("x[{}]", i + 1)].parse::<i64>().unwrap()).sum()
     };
@@ -597,7 +628,7 @@ fn a_smallest_set_may_hold_a_rule_about_no_open_variable() {
         Relation { left: 0, rel: "!=", right: Ok(2), slice: None, or: None },
         Relation { left: 3, rel: "!=", right: Ok(1), slice: None, or: None },
     ];
-    check_with_objective(4, relations, &[0, -2, 1, -2], false).unwrap();
+    check_with_objective(4, relations, &[0, -2, 1, -2], false, false).unwrap();
 }
 
 /// A rule on the values of `x` (0-based), judged here.
@@ -623,7 +654,7 @@ fn csp_case(n: usize, (lo, hi): (i64, i64), constraints: &[(&'static str, &str, 
         judges.iter().find(|(name, _)| *name == rule).is_some_and(|(_, judge)| judge(&x))
     };
     let rules = constraints.iter().map(|(name, _, _)| name.to_string()).collect();
-    (text, World { assignments, rules, holds: Box::new(holds) })
+    (text, World { assignments, rules, holds: Box::new(holds), parts: false })
 }
 
 /// Issue 35, defect 7: only a constraint that fixes a variable to a
@@ -770,7 +801,7 @@ fn a_wide_domain_steps_to_its_solution() {
         }
     };
     let rules = vec!["the sum".to_string(), "the difference".to_string()];
-    check_against(&World { assignments, rules, holds: Box::new(holds) }, text).unwrap();
+    check_against(&World { assignments, rules, holds: Box::new(holds), parts: false }, text).unwrap();
 }
 
 #[test]
@@ -848,6 +879,7 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
             because: vec![],
             using: vec![],
             size,
+            weight: v["weight"].as_u64().unwrap() as usize,
             smallest: v["smallest"].as_bool().unwrap(),
             using_minimal: v.get("using_minimal").and_then(|m| m.as_bool()).unwrap_or(true),
             note: None,

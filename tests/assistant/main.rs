@@ -13,5 +13,6 @@ mod hints;
 mod pictures;
 mod play_api;
 mod proofs_and_explanations;
+mod rating;
 mod session;
 mod tile_cover_steps;

@@ -488,6 +488,13 @@ impl<'p> Reader<'p> {
                     }
                     continue;
                 };
+                if let Some(part) = &group.part {
+                    // A part is checked by itself: its value counted among its scalars.
+                    if part.holds(&values) != Some(true) {
+                        return Err(format!("the witness breaks \"{}\"", group.name));
+                    }
+                    continue;
+                }
                 let first_grid = program.grids.partition_point(|grid| grid.group < g);
                 if !self.verifier.instance_holds(group.constraint, &group.positions, &values, &routes, first_grid)? {
                     return Err(format!("the witness breaks \"{}\"", group.name));

@@ -122,6 +122,10 @@ pub struct CspPuzzle {
     drawn_cells: Option<std::collections::HashMap<usize, Vec<crate::grid::Pos>>>,
     /// Whether every constraint is in the fd engine's fragment, once asked.
     fd_fits: std::sync::OnceLock<bool>,
+    /// The same puzzle with its constraints split into the parts a person
+    /// reasons with ([`Program::in_parts`]), once asked: what steps and
+    /// hints reason over. `None` when nothing splits.
+    parts: std::sync::OnceLock<Option<Box<CspPuzzle>>>,
 }
 
 /// Loads a `kind = "csp"` model.
@@ -142,8 +146,8 @@ pub fn load(source: &Source) -> Result<Box<dyn Puzzle>, LoadError> {
 pub fn load_puzzle(source: &Source) -> Result<CspPuzzle, LoadError> {
     let (model, program) = load_model(source)?;
     let drawn_cells = model.drawing.as_ref().map(table::cells_of_scalars);
-    let fd_fits = std::sync::OnceLock::new();
-    Ok(CspPuzzle { model, program, linear: Linear::default(), presolve: true, drawn_cells, fd_fits })
+    let (fd_fits, parts) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
+    Ok(CspPuzzle { model, program, linear: Linear::default(), presolve: true, drawn_cells, fd_fits, parts })
 }
 
 impl CspPuzzle {
@@ -316,6 +320,14 @@ impl CspPuzzle {
     /// only while its constraint is on. The facts are "this shown scalar
     /// takes this value", per scalar and value.
     fn deduce(&self, options: &SolveOptions, wanted: Wanted) -> Result<(Deductions<'_>, Built), Error> {
+        // Steps may reason over the parts of the constraints; `explain`
+        // names whole constraints, and `facts` needs no rules.
+        if wanted == Wanted::STEPS
+            && options.parts
+            && let Some(parts) = self.in_parts()
+        {
+            return parts.deduce(options, wanted);
+        }
         let engine = sat_engine(options.engine.as_deref())?;
         let setup = match wanted.switchable {
             true => Setup { objective: ObjectiveUse::Group, holder: Holder::Switchable, ..Setup::solving(engine) },
@@ -368,12 +380,43 @@ impl CspPuzzle {
         // Switchable, the fixed part is the first group, which only encodes
         // each scalar's domain and defines literals (`instance::hold`).
         deductions.domains_only = wanted.switchable.then_some(truth);
+        self.part_reads(&mut rules, &facts);
         deductions.rules = rules;
         deductions.facts = facts;
         if let Some(record) = record {
             deductions.formula = Some(Box::new(move || record.borrow().cnf().clone()));
         }
         Ok((deductions, Built { size, encode_ms, compiled, optimum }))
+    }
+
+    /// Notes, of each rule that is a part of a split constraint, the facts
+    /// it reads: its value taken by each of its scalars.
+    fn part_reads(&self, rules: &mut [Rule], facts: &[Fact]) {
+        let index: std::collections::HashMap<(usize, i64), usize> =
+            facts.iter().enumerate().map(|(f, fact)| ((fact.subject, fact.value), f)).collect();
+        for (rule, group) in rules.iter_mut().zip(&self.program.groups) {
+            let Some(part) = &group.part else { continue };
+            let facts: Option<Vec<usize>> =
+                part.scalars.iter().map(|&s| index.get(&(s, part.value)).copied()).collect();
+            rule.reads = facts.map(|facts| crate::deduce::Reads { facts, exactly: part.exactly });
+        }
+    }
+
+    /// The puzzle over its constraints' parts, when some constraint splits.
+    fn in_parts(&self) -> Option<&CspPuzzle> {
+        let parts = self.parts.get_or_init(|| {
+            let program = self.program.in_parts()?;
+            Some(Box::new(CspPuzzle {
+                model: self.model.clone(),
+                program,
+                linear: self.linear,
+                presolve: self.presolve,
+                drawn_cells: self.drawn_cells.clone(),
+                fd_fits: std::sync::OnceLock::new(),
+                parts: std::sync::OnceLock::from(None),
+            }))
+        });
+        parts.as_deref()
     }
 
     /// The rules (indices, increasing) that fix shown scalars to constants
@@ -439,7 +482,7 @@ impl CspPuzzle {
             let mut cells: Vec<crate::grid::Pos> = subjects.iter().flat_map(|&s| self.cells_of(s)).collect();
             cells.sort_unstable();
             cells.dedup();
-            Rule { selector, name, place: None, line: Some(line), cells, subjects }
+            Rule { selector, name, place: None, line: Some(line), cells, subjects, reads: None }
         });
         rules.collect()
     }

@@ -652,7 +652,15 @@ impl TileCoverPuzzle {
                 };
                 let (row, col) = self.room.position(t);
                 let name = format!("cover the tile at ({row}, {col})");
-                Rule { selector, name, place: Some((row, col)), line: None, cells: vec![(row, col)], subjects: vec![t] }
+                Rule {
+                    selector,
+                    name,
+                    place: Some((row, col)),
+                    line: None,
+                    cells: vec![(row, col)],
+                    subjects: vec![t],
+                    reads: None,
+                }
             })
             .collect();
         if budget > 0 {
