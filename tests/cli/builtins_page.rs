@@ -35,6 +35,7 @@ fn drawing(builtin: &Builtin) -> &'static str {
         Drawing::CellRoute => "a route through the cells, from its start to its end",
         Drawing::CornerLoop => "a closed loop (on a puzzle's corners: along the grid lines)",
         Drawing::Region => "a region, the cells that are on",
+        Drawing::Borders => "a division of the grid: borders where the steps are not joined",
     }
 }
 
