@@ -30,6 +30,7 @@ mod csp_optimise;
 mod csp_predicates;
 mod csp_random;
 mod csp_regions;
+mod csp_sight;
 mod csp_slitherlink;
 mod csp_tile_cover;
 mod csp_wide;
