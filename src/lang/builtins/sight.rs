@@ -2,6 +2,10 @@
 //! to a blocked cell or the edge (kurodoko's, cave's and nurimisaki's
 //! numbers), or how many marked cells among those (light up's lights).
 //!
+//! The cell looked from counts whether it is open or not (a number stands
+//! in an open cell anyway), so that the count is one constant plus the
+//! ladders.
+//!
 //! The lowering builds one ladder per direction: "the first k cells that
 //! way are all open" is the conjunction of "the first k − 1 are" and the
 //! k-th cell, so each rung is one literal of three clauses, shared by the
@@ -27,9 +31,9 @@ pub(super) const GRID_SIGHT: Builtin = Builtin {
     scope: &[0, 3],
     ..Builtin::plain(
         "grid_sight",
-        "grid_sight(open, r, c) or grid_sight(open, r, c, marked): the number of cells seen from (r, c), itself \
-         included, along its row and column up to a cell that is not open or the edge (0 when (r, c) is not open); \
-         with `marked`, the number of marked cells among them",
+        "grid_sight(open, r, c) or grid_sight(open, r, c, marked): the number of cells seen from (r, c) along its \
+         row and column up to a cell that is not open or the edge, (r, c) itself included whether open or not; with \
+         `marked`, the number of marked cells among them",
         check_sight,
         lower_sight,
         verify_sight,
@@ -89,9 +93,9 @@ fn lower_sight(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal
         None => seen.clone(),
     };
     let here = at(from[0], from[1]);
-    let mut terms = vec![counted(&cells[here], here)];
+    let mut terms = vec![counted(&BExpr::Const(true), here)];
     for (dr, dc) in DIRECTIONS {
-        let mut seen = cells[here].clone();
+        let mut seen = BExpr::Const(true);
         let (mut r, mut c) = (from[0] + dr, from[1] + dc);
         while (r0..=r1).contains(&r) && (c0..=c1).contains(&c) && seen != BExpr::Const(false) {
             seen = rung(&seen, cells[at(r, c)].clone());
@@ -177,9 +181,6 @@ fn verify_sight(call: &EvaluatedCall<'_>) -> Eval<Ev> {
     let inside = |(i, j): (i64, i64)| r0 <= i && i <= r1 && c0 <= j && j <= c1;
     if !inside((r, c)) {
         return Err(bug("grid_sight from a cell outside its array"));
-    }
-    if !truth(open, (r, c))? {
-        return Ok(Ev::Int(0));
     }
     let mut seen = vec![(r, c)];
     for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
