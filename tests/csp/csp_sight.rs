@@ -203,7 +203,7 @@ fn bad_calls_are_refused() {
         ("grid_sight(x, 1) = 1", &["grid_sight"]),
     ];
     for (expr, mentions) in cases {
-        let stderr = refused(&model(expr));
+        let stderr = refused(model(expr));
         assert_mentions(&stderr, mentions);
     }
 }
