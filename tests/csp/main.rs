@@ -21,6 +21,7 @@ mod csp_fd;
 mod csp_features;
 mod csp_globals;
 mod csp_grids;
+mod csp_guarded;
 mod csp_heros_cave;
 mod csp_linear;
 mod csp_minizinc_ports;
