@@ -711,7 +711,7 @@ impl Encoder {
             }
             BExpr::In(a, set) => self.assert_in(guard, a, set),
             BExpr::AllDifferent(items) if guard.iter().all(|&g| g == self.t()) => self.all_different(items),
-            BExpr::Grid(id) if guard.iter().all(|&g| g == self.t()) => self.grid(*id),
+            BExpr::Grid(id) => self.grid(*id, guard),
             BExpr::Table(items, rows) => self.table(guard, items, rows),
             _ => {
                 let l = self.reify(e, Pol::Pos)?;
@@ -734,6 +734,16 @@ impl Encoder {
             _ => false,
         };
         let complex: Vec<&BExpr> = items.iter().filter(|b| !literal_like(b)).collect();
+        // A grid global under a guard (`b -> grid_connected(on)`): the
+        // other items, whatever they are, join the guard.
+        if let Some(grid) = items.iter().find(|b| matches!(b, BExpr::Grid(_))) {
+            let mut extended = guard.to_vec();
+            for item in items.iter().filter(|b| !matches!(b, BExpr::Grid(_))) {
+                let l = self.reify(item, Pol::Pos)?;
+                extended.push(!l);
+            }
+            return self.assert(&extended, grid);
+        }
         if complex.len() <= 1 {
             let mut extended = guard.to_vec();
             for item in items.iter().filter(|b| literal_like(b)) {

@@ -33,6 +33,10 @@ pub struct GridEncoding {
     /// Whether the encoding states that it is one piece (ranks), so that no
     /// cut is ever needed.
     pub eager: bool,
+    /// For a global under a Boolean guard (`b -> grid_connected(on)`), the
+    /// literal that holds exactly when the guard does: its clauses and cuts
+    /// hold only under it, and a model where it is off is not judged.
+    pub guard: Option<Lit>,
 }
 
 /// The variables of each kind of global.
@@ -87,6 +91,8 @@ struct Words<'a> {
     enc: &'a mut Encoder,
     graph: &'a GridGraph,
     spec: &'a GridGlobal,
+    /// The global's guard: every clause holds only under it.
+    guard: Option<Lit>,
 }
 
 impl ClauseSink for Words<'_> {
@@ -95,7 +101,10 @@ impl ClauseSink for Words<'_> {
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {
-        self.enc.clause(clause);
+        match self.guard {
+            Some(g) => self.enc.clause(&clause.iter().copied().chain([!g]).collect::<Vec<_>>()),
+            None => self.enc.clause(clause),
+        }
     }
 }
 
@@ -146,13 +155,18 @@ fn path_steps(words: &mut Words<'_>, graph: &GridGraph, arcs: &[Var]) -> Vec<(us
 }
 
 impl Encoder {
-    /// Encodes grid global `id` into the current group.
-    pub(super) fn grid(&mut self, id: usize) -> Result<(), CompileError> {
+    /// Encodes grid global `id` into the current group, to hold when every
+    /// literal of `guard` does (always, for an empty guard).
+    pub(super) fn grid(&mut self, id: usize, guard: &[Lit]) -> Result<(), CompileError> {
         let spec = self
             .grid_specs
             .get(id)
             .cloned()
             .ok_or_else(|| CompileError::Internal(format!("grid global {id} was not unrolled")))?;
+        let guard = self.guard_literal(guard)?;
+        if guard.is_some() && spec.kind != GridKind::Connected {
+            return Err(CompileError::Internal(format!("{} under a guard", spec.name())));
+        }
         if spec.kind == GridKind::Regions {
             return self.regions(id, &spec);
         }
@@ -177,7 +191,7 @@ impl Encoder {
         // measured, count --limit 2 of the 10 x 10 slitherlink 19 -> 35 ms
         // and of the 9 x 9 numberlink 21 -> 36 ms.
         let fixed_cover = (0..graph.num_nodes()).all(|n| always_on[n] || n == START || Some(n) == graph.end());
-        let mut words = Words { enc: self, graph: &graph, spec: &spec };
+        let mut words = Words { enc: self, graph: &graph, spec: &spec, guard };
         let form = match spec.kind {
             GridKind::Path { .. } => {
                 let (arcs, lasts) = graph::path_arcs(&mut words, &graph, &on, true);
@@ -226,13 +240,34 @@ impl Encoder {
             }
         };
         if let Form::Loop { steps, .. } = &form {
-            graph::step_degrees(&mut Words { enc: self, graph: &graph, spec: &spec }, &graph, &on, steps);
+            graph::step_degrees(&mut Words { enc: self, graph: &graph, spec: &spec, guard }, &graph, &on, steps);
             if let Some(arrays) = &spec.steps {
                 self.bind_steps(&graph, steps, arrays, cols)?;
             }
         }
-        self.grids.push(GridEncoding { id, graph, on, always_on, form, eager });
+        self.grids.push(GridEncoding { id, graph, on, always_on, form, eager, guard });
         self.check_size()
+    }
+
+    /// One literal that holds exactly when every literal of `guard` does;
+    /// none when the guard always holds.
+    fn guard_literal(&mut self, guard: &[Lit]) -> Result<Option<Lit>, CompileError> {
+        let truth = self.t();
+        let lits: Vec<Lit> = guard.iter().copied().filter(|&l| l != truth).collect();
+        Ok(match lits[..] {
+            [] => None,
+            [one] => Some(one),
+            _ => {
+                let g = self.new_lit()?;
+                for &l in &lits {
+                    self.clause(&[!g, l]);
+                }
+                let mut all: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+                all.push(g);
+                self.clause(&all);
+                Some(g)
+            }
+        })
     }
 
     /// States that each element of the model's step arrays is the loop's

@@ -126,7 +126,15 @@ impl Encoder {
         let truth = self.t();
         let on = vec![truth; graph.num_nodes()];
         let always_on = vec![true; graph.num_nodes()];
-        self.grids.push(GridEncoding { id, graph, on, always_on, form: Form::Regions(form), eager: false });
+        self.grids.push(GridEncoding {
+            id,
+            graph,
+            on,
+            always_on,
+            form: Form::Regions(form),
+            eager: false,
+            guard: None,
+        });
         self.check_size()
     }
 

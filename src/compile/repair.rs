@@ -92,8 +92,10 @@ impl Repairer for GridRepair<'_> {
     fn repair(&mut self, value: &dyn Fn(Lit) -> bool, fresh: &mut dyn FnMut() -> Var) -> Result<Repair, String> {
         let mut cuts = Vec::new();
         let mut routes = vec![None; self.specs.len()];
-        for (grid, &guard) in self.grids.iter().zip(&self.guards) {
-            if guard.is_some_and(|g| !value(g)) {
+        for grid in self.grids.iter() {
+            // The selector of its constraint, and its own guard.
+            let guards: Vec<Lit> = self.guards[grid.id].iter().chain(&grid.guard).copied().collect();
+            if guards.iter().any(|&g| !value(g)) {
                 continue;
             }
             let cover = Cover { on: &grid.on, always_on: &grid.always_on, most_off: None };
@@ -122,7 +124,7 @@ impl Repairer for GridRepair<'_> {
                 }
                 Judgement::Cut(more) => {
                     cuts.extend(more.into_iter().map(|mut clause| {
-                        clause.extend(guard.map(|g| !g));
+                        clause.extend(guards.iter().map(|&g| !g));
                         clause
                     }));
                 }

@@ -843,10 +843,22 @@ impl TypedCall<'_> {
     }
 }
 
+/// Whether `e` is a call of a grid global that may stand under a guard
+/// (`b -> grid_connected(on)`).
+pub(crate) fn guardable_grid(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { name, .. } if name == "grid_connected")
+}
+
+/// Whether `e` is a call of a grid global.
+pub(crate) fn grid_call(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { name, .. } if builtins::lookup(name).is_some_and(|b| b.grid_global))
+}
+
 /// The first grid global in `e` that is not a constraint of its own: the
 /// grid globals may stand alone, joined by `/\`, or under a top-level
-/// `forall`, and nowhere else (they cannot be negated, reified or made
-/// conditional).
+/// `forall`, and `grid_connected` under a guard (`b -> grid_connected(on)`
+/// there), and nowhere else (they cannot be negated, reified or made
+/// conditional otherwise).
 pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
     fn visit(e: &Expr, place: Option<&str>) -> Option<Fault> {
         let inside = |what: String| -> Option<String> { Some(place.map_or(what, str::to_string)) };
@@ -856,13 +868,17 @@ pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
                     e.span,
                     format!("`{name}` {place}"),
                     "the grid globals as constraints of their own: alone, joined by `/\\`, or under a top-level \
-                     `forall`; they cannot be negated, reified or made conditional",
+                     `forall`, and `grid_connected` under a guard (`b -> grid_connected(on)`); they cannot be \
+                     negated, reified or made conditional otherwise",
                 )),
                 None => {
                     args.iter().find_map(|a| visit(a, inside(format!("inside an argument of `{name}`")).as_deref()))
                 }
             },
             ExprKind::Binary { op: BinOp::And, left, right } => visit(left, place).or_else(|| visit(right, place)),
+            ExprKind::Binary { op: BinOp::Implies, left, right } if place.is_none() && guardable_grid(right) => {
+                visit(left, Some("in the guard of `->`")).or_else(|| visit(right, None))
+            }
             ExprKind::Binary { op, left, right } => {
                 let here = inside(format!("under `{}`", op.text()));
                 visit(left, here.as_deref()).or_else(|| visit(right, here.as_deref()))

@@ -397,27 +397,43 @@ impl GridGlobal {
     }
 
     /// The first grid global a constraint holds anywhere but at its top
-    /// (alone, or as an item of its top-level conjunction).
+    /// (alone, or as an item of its top-level conjunction, or under a guard
+    /// there: `b -> g` is `not b \/ g`).
     pub fn misplaced_in(expr: &BExpr) -> Option<usize> {
-        match expr {
+        let item = |b: &BExpr| match b {
             BExpr::Grid(_) => None,
-            BExpr::And(items) => items.iter().find_map(|item| match item {
-                BExpr::Grid(_) => None,
-                other => first_grid(other),
-            }),
+            BExpr::Or(items) if guarded(items).is_some() => {
+                items.iter().filter(|i| !matches!(i, BExpr::Grid(_))).find_map(first_grid)
+            }
             other => first_grid(other),
+        };
+        match expr {
+            BExpr::And(items) => items.iter().find_map(item),
+            other => item(other),
         }
     }
 
-    /// Every grid global at the top of a constraint.
+    /// Every grid global at the top of a constraint, guarded or not.
     pub fn at_top(expr: &BExpr) -> Vec<usize> {
+        let item = |b: &BExpr| match b {
+            BExpr::Grid(id) => Some(*id),
+            BExpr::Or(items) => guarded(items),
+            _ => None,
+        };
         match expr {
-            BExpr::Grid(id) => vec![*id],
-            BExpr::And(items) => {
-                items.iter().filter_map(|item| if let BExpr::Grid(id) = item { Some(*id) } else { None }).collect()
-            }
-            _ => Vec::new(),
+            BExpr::And(items) => items.iter().filter_map(item).collect(),
+            other => item(other).into_iter().collect(),
         }
+    }
+}
+
+/// The one grid global among the items of a disjunction, if exactly one
+/// is: the global, guarded by the others being false.
+fn guarded(items: &[BExpr]) -> Option<usize> {
+    let mut grids = items.iter().filter_map(|b| if let BExpr::Grid(id) = b { Some(*id) } else { None });
+    match (grids.next(), grids.next()) {
+        (Some(id), None) => Some(id),
+        _ => None,
     }
 }
 

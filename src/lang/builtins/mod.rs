@@ -31,6 +31,7 @@ mod logic;
 mod ordering;
 mod regular;
 mod sets;
+mod sight;
 mod table;
 
 use super::check::{Fault, TypedCall};
@@ -133,7 +134,7 @@ pub enum Drawing {
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 42] = [
+static BUILTINS: [Builtin; 43] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -176,6 +177,7 @@ static BUILTINS: [Builtin; 42] = [
     grid::GRID_LOOP,
     grid::GRID_CONNECTED,
     grid::GRID_REGIONS,
+    sight::GRID_SIGHT,
 ];
 
 /// The built-in called `name`.

@@ -644,6 +644,13 @@ impl<'m> Verifier<'m> {
             }
             BinOp::And => Ok(Ev::Bool(self.truth(left, env)? && self.truth(right, env)?)),
             BinOp::Or => Ok(Ev::Bool(self.truth(left, env)? || self.truth(right, env)?)),
+            // A guarded grid global is evaluated whatever the guard, so that
+            // the globals meet their witnesses in the unroller's order.
+            BinOp::Implies if crate::lang::check::grid_call(right) => {
+                let guard = self.truth(left, env)?;
+                let holds = self.truth(right, env)?;
+                Ok(Ev::Bool(!guard || holds))
+            }
             BinOp::Implies => Ok(Ev::Bool(!self.truth(left, env)? || self.truth(right, env)?)),
             BinOp::ImpliedBy => Ok(Ev::Bool(self.truth(left, env)? || !self.truth(right, env)?)),
             BinOp::Iff => Ok(Ev::Bool(self.truth(left, env)? == self.truth(right, env)?)),
