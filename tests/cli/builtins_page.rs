@@ -60,9 +60,10 @@ fn generated_page() -> String {
          quote them; **arguments** how many; **constrains** which arguments hold the\n\
          variables it constrains (a hint names the cells these mention); **drawn\n\
          as** what a picture draws for it beyond the arrays' values. A **grid\n\
-         global** is a constraint of its own only (never negated, reified or made\n\
-         conditional), cut lazily between SAT calls, and judged on the route or\n\
-         region the answer gives; see [Grid globals](../models/grid-globals.md).\n\
+         global** is a constraint of its own (never negated or reified; only\n\
+         `grid_connected` may sit under a Boolean guard, `b -> grid_connected(..)`),\n\
+         cut lazily between SAT calls, and judged on the route or region the answer\n\
+         gives; see [Grid globals](../models/grid-globals.md).\n\
          The semantics are MiniZinc's; [The csp language](../models/csp.md) says\n\
          where somaria differs.\n\n\
          | name | forms | arguments | constrains | drawn as | grid global |\n\
