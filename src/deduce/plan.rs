@@ -1013,15 +1013,16 @@ pub fn next_steps(
     finish_step(d, because, forced, smallest, &known_settled, memo, stats)
 }
 
-/// The order of steps found together, easiest first: placements first
-/// (what a player looks for), then the fewest facts used, the most facts
+/// The order of steps found together, easiest first: the fewest facts
+/// used, then placements (what a player looks for), the most facts
 /// found, and what is open around the step (per fact found, used and per
 /// subject of its rules, whether it holds and how many values its thing has
 /// open), then the colours of its rules and facts ([`Colours`]). No key is
 /// a fact's, value's or rule's number, so a puzzle and its transposed or
 /// relabelled copy take their steps in the same order, and fold the same
 /// eliminations into each placement: only steps no key tells apart still
-/// go by number.
+/// go by number, and steps that use no known fact, which keep the
+/// search's order.
 fn taking_order(d: &Deductions<'_>, open: &[Settled], colours: &Colours, step: &Step) -> impl Ord + use<> {
     let open_of = |s: usize| open.iter().filter(|o| d.facts[o.fact].subject == s).count();
     let places = |f: &Settled| f.holds || d.facts.iter().filter(|g| g.subject == d.facts[f.fact].subject).count() == 1;
@@ -1037,7 +1038,12 @@ fn taking_order(d: &Deductions<'_>, open: &[Settled], colours: &Colours, step: &
     let mut coloured: Vec<u64> = step.because.iter().map(|&r| colours.rules[r]).collect();
     coloured.extend(step.facts.iter().chain(&step.using).map(|f| colours.facts[f.fact]));
     let shapes = (shape(&step.facts), shape(&step.using), around, coloured);
-    (std::cmp::Reverse(placed), step.using.len(), std::cmp::Reverse(step.facts.len()), shapes)
+    // A step that uses no known fact keeps the search's order: a hint stops
+    // the search at the first such step, which must be the one `steps`
+    // takes first.
+    let ties =
+        (!step.using.is_empty()).then_some((std::cmp::Reverse(placed), std::cmp::Reverse(step.facts.len()), shapes));
+    (step.using.len(), ties)
 }
 
 /// How many pairs of live rules share an open subject, counted up to

@@ -47,7 +47,7 @@ fn difficulty(dir: &std::path::Path, name: &str, text: &str) -> serde_json::Valu
 
 /// Three shipped Sudokus (SE 1.2, a 17-clue one, and Inkala's hardest)
 /// and a transposed, relabelled copy of each rate within 5% of each other
-/// (today they rate alike: 6, 7 and 275 both; see
+/// (today they rate alike: 7, 7 and 275 both; see
 /// docs/src/guide/hints-rating.md for how the planner's orders are kept
 /// free of the numbering).
 #[test]
