@@ -261,6 +261,7 @@ pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
     }
 }
 
+mod colours;
 pub mod plan;
 pub mod verify;
 pub mod witness;

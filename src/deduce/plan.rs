@@ -26,6 +26,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use super::Deductions;
+use super::colours::Colours;
 use super::witness::Witnesses;
 use crate::cnf::Lit;
 use crate::solver::{Answer, Checked, SolverError, StopCause, possible_literals, shrink_by_deletion, smallest_sets};
@@ -698,12 +699,23 @@ fn used_facts(
     new: &[Settled],
     seed: &[Settled],
 ) -> Result<(Vec<Settled>, bool), SolverError> {
-    let relevant = relevant_known(d, rules, known);
+    // Deletion drops from the last: in the order of the facts' colours, not
+    // of their numbers, so that a puzzle and its transposed or relabelled
+    // copy keep the same facts where more than one set would do.
+    let colours = super::colours::colours(d, known, &[]);
+    let mut relevant = relevant_known(d, rules, known);
+    relevant.sort_by_key(|k| colours.facts[k.fact]);
+    let mut known = known.to_vec();
+    known.sort_by_key(|k| colours.facts[k.fact]);
     // With a grid global every known fact is relevant, and shrinking them
-    // all costs a call with lazy cuts per fact: start from the core there.
-    // Elsewhere the relevant facts are few, and shrinking the core gave
-    // larger sets (Sudoku: more time in the facts used and the re-checks).
+    // all costs a call with lazy cuts per fact: start from the core there
+    // (and for a step of no rule, which may use any known fact). Elsewhere
+    // the relevant facts are few, and shrinking the core gave larger sets
+    // (Sudoku: more time in the facts used and the re-checks) and sets
+    // that depend on the solver's history, not on the puzzle alone.
+    let bound = wide_bound(d);
     if relevant.len() > SEED_FROM
+        && (rules.is_empty() || rules.iter().any(|&r| is_wide(&d.rules[r], bound)))
         && !seed.is_empty()
         && let Some(used) = shrink_used(d, pool, rules, seed, new)?
     {
@@ -712,7 +724,7 @@ fn used_facts(
     if let Some(used) = shrink_used(d, pool, rules, &relevant, new)? {
         return Ok(used);
     }
-    match shrink_used(d, pool, rules, known, new)? {
+    match shrink_used(d, pool, rules, &known, new)? {
         Some(used) => Ok(used),
         None => {
             Err(SolverError::ModelRejected("a step's facts are not forced by its rules and the known facts".into()))
@@ -982,7 +994,8 @@ pub fn next_steps(
         for (because, forced) in search.found {
             steps.extend(finish_step(d, because, forced, search.complete, &known_settled, memo, stats)?);
         }
-        steps.sort_by_key(|s| s.using.len());
+        let colours = super::colours::colours(d, &known_settled, &open);
+        steps.sort_by_cached_key(|s| taking_order(d, &open, &colours, s));
         return Ok(steps);
     }
     if upto.is_some_and(|k| k <= exact) {
@@ -998,6 +1011,39 @@ pub fn next_steps(
     }
     let smallest = because.len() == search.complete_below + 1;
     finish_step(d, because, forced, smallest, &known_settled, memo, stats)
+}
+
+/// The order of steps found together, easiest first: the fewest facts
+/// used, then placements (what a player looks for), the most facts
+/// found, and what is open around the step (per fact found, used and per
+/// subject of its rules, whether it holds and how many values its thing has
+/// open), then the colours of its rules and facts ([`Colours`]). No key is
+/// a fact's, value's or rule's number, so a puzzle and its transposed or
+/// relabelled copy take their steps in the same order, and fold the same
+/// eliminations into each placement: only steps no key tells apart still
+/// go by number, and steps that use no known fact, which keep the
+/// search's order.
+fn taking_order(d: &Deductions<'_>, open: &[Settled], colours: &Colours, step: &Step) -> impl Ord + use<> {
+    let open_of = |s: usize| open.iter().filter(|o| d.facts[o.fact].subject == s).count();
+    let places = |f: &Settled| f.holds || d.facts.iter().filter(|g| g.subject == d.facts[f.fact].subject).count() == 1;
+    let shape = |facts: &[Settled]| {
+        let mut shape: Vec<(bool, usize)> = facts.iter().map(|f| (f.holds, open_of(d.facts[f.fact].subject))).collect();
+        shape.sort_unstable();
+        shape
+    };
+    let mut around: Vec<usize> =
+        step.because.iter().flat_map(|&r| d.rules[r].subjects.iter().map(|&s| open_of(s))).collect();
+    around.sort_unstable();
+    let placed = step.facts.iter().filter(|f| places(f)).count();
+    let mut coloured: Vec<u64> = step.because.iter().map(|&r| colours.rules[r]).collect();
+    coloured.extend(step.facts.iter().chain(&step.using).map(|f| colours.facts[f.fact]));
+    let shapes = (shape(&step.facts), shape(&step.using), around, coloured);
+    // A step that uses no known fact keeps the search's order: a hint stops
+    // the search at the first such step, which must be the one `steps`
+    // takes first.
+    let ties =
+        (!step.using.is_empty()).then_some((std::cmp::Reverse(placed), std::cmp::Reverse(step.facts.len()), shapes));
+    (step.using.len(), ties)
 }
 
 /// How many pairs of live rules share an open subject, counted up to
@@ -1176,10 +1222,20 @@ fn exhaustive(
 /// Per live rule, whether it is wide: it speaks of anything, or of more
 /// than a quarter of the subjects (and more than 16), as a grid global does.
 fn wide_rules(d: &Deductions<'_>, live: &[Live]) -> Vec<bool> {
+    let bound = wide_bound(d);
+    live.iter().map(|l| is_wide(&d.rules[l.rule], bound)).collect()
+}
+
+/// The most subjects a narrow rule speaks of: a quarter of them, or 16.
+fn wide_bound(d: &Deductions<'_>) -> usize {
     let subjects: std::collections::HashSet<usize> = d.facts.iter().map(|f| f.subject).collect();
-    let bound = (subjects.len() / 4).max(16);
-    let wide = |r: &super::Rule| r.subjects.is_empty() || r.subjects.len() > bound;
-    live.iter().map(|l| wide(&d.rules[l.rule])).collect()
+    (subjects.len() / 4).max(16)
+}
+
+/// Whether `rule` is wide: it speaks of anything, or of more than `bound`
+/// subjects ([`wide_bound`]).
+fn is_wide(rule: &super::Rule, bound: usize) -> bool {
+    rule.subjects.is_empty() || rule.subjects.len() > bound
 }
 
 /// `cells` and their eight neighbours.
@@ -1201,6 +1257,11 @@ fn timed<T>(total: &mut Duration, f: impl FnOnce() -> T) -> T {
     *total += started.elapsed();
     result
 }
+
+/// Up to this many rules, a deletion-minimal set drops one rule a test
+/// (a Sudoku has 27, a Killer Sudoku about 60); past it, the solver's core
+/// drops many at once (a 10×10 nurikabe has about 1,000).
+const IN_TURN: usize = 128;
 
 /// A set of rules (indices, in increasing order) and the facts it forces.
 type Deduction = (Vec<usize>, Forced);
@@ -1226,7 +1287,8 @@ fn fallback(
     }
     let open_of = |s: usize| open_values.get(&s).copied().unwrap_or(0);
     let mut tried: Vec<Settled> = open.to_vec();
-    tried.sort_by_key(|s| (s.holds, open_of(d.facts[s.fact].subject)));
+    let colours = super::colours::colours(d, known, open);
+    tried.sort_by_key(|s| (s.holds, open_of(d.facts[s.fact].subject), colours.facts[s.fact]));
     tried.truncate(limits.fallback_facts.max(1));
     let mut best: Option<(Vec<usize>, Settled)> = None;
     for t in tried {
@@ -1246,8 +1308,9 @@ fn fallback(
         order.sort_by_key(|&r| {
             let subjects = &d.rules[r].subjects;
             let open: usize = subjects.iter().map(|&s| open_of(s)).sum();
-            (!subjects.contains(&subject), subjects.is_empty(), open)
+            (!subjects.contains(&subject), subjects.is_empty(), open, colours.rules[r])
         });
+        let few = order.len() <= IN_TURN;
         let selectors: Vec<Lit> = order.iter().map(|&r| d.rules[r].selector).collect();
         let rule_of: HashMap<Lit, usize> = order.iter().map(|&r| (d.rules[r].selector, r)).collect();
         let mut base = d.assumptions.clone();
@@ -1262,7 +1325,12 @@ fn fallback(
                 return Ok(None);
             }
             let all: Vec<Lit> = base.iter().chain(set).copied().collect();
-            pool.core_or_keep(d, &all)
+            // The solver's core drops many rules at once, but which depends
+            // on its history, not on the puzzle alone: where the rules are
+            // few, each is dropped in turn instead, so that a puzzle and its
+            // transposed or relabelled copy keep the same rules.
+            let core = pool.core_or_keep(d, &all)?;
+            Ok(core.map(|core| if few { set.to_vec() } else { core }))
         })?;
         let Some(kept) = kept else {
             return Err(SolverError::ModelRejected(
