@@ -715,9 +715,12 @@ fn slice_of(array: Ev, given: &[Option<Ev>]) -> Eval<Ev> {
     Ok(Ev::Array(kept, out))
 }
 
+/// An array's index sets and its elements.
+type Sliced<T> = (Vec<(i64, i64)>, Vec<T>);
+
 /// The index sets and elements of the slice of an array (`index`,
 /// `elems`) that `given` picks, as [`slice_of`] takes them.
-fn slice_parts<T>(index: Vec<(i64, i64)>, elems: Vec<T>, given: &[Option<Ev>]) -> Eval<(Vec<(i64, i64)>, Vec<T>)> {
+fn slice_parts<T>(index: Vec<(i64, i64)>, elems: Vec<T>, given: &[Option<Ev>]) -> Eval<Sliced<T>> {
     let mut kept = Vec::new();
     for (d, g) in given.iter().enumerate() {
         match g {
