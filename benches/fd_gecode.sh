@@ -11,12 +11,15 @@
 #   ratio   gecode / fd: at or above 1, the fd engine is at or ahead.
 # Each answer (optimum or count) is printed beside its time, so a row whose
 # engines disagree shows it. "timeout" past LIMIT seconds (default 120).
-# Needs GNU time at /usr/bin/time.
+# Needs GNU time at /usr/bin/time. SOMARIA_BIN=path measures another build
+# of somaria (an older one, for a before/after table); SAT=0 leaves out the
+# sat column, whose timeouts take most of a run.
 #
 #   bash benches/fd_gecode.sh [RUNS] [LIMIT]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 bench_start 3 120 "$@" -- --bin somaria
+BIN=${SOMARIA_BIN:-$BIN}
 
 # somaria models: the shipped and bench ones with another n.
 sized() { # name file from n
@@ -80,7 +83,10 @@ for case in golomb8 golomb9 magic4 magicseq40 costas8 queens12; do
         task=count command=count mzn_all=(--all-solutions)
     fi
     fd=$(measure somaria "$task" "$BIN" "$command" "$DIR/$case.toml")
-    sat=$(measure somaria "$task" "$BIN" "$command" --engine direct "$DIR/$case.toml")
+    sat="- - -"
+    if [[ ${SAT:-1} != 0 ]]; then
+        sat=$(measure somaria "$task" "$BIN" "$command" --engine direct "$DIR/$case.toml")
+    fi
     gecode="- - -" ratio=-
     if [[ -n $GECODE ]]; then
         gecode=$(measure gecode "$task" minizinc -G std --solver gecode "${mzn_all[@]}" "$DIR/$case.mzn")

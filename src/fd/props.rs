@@ -15,6 +15,15 @@ pub(crate) enum Prop {
     /// Pairwise different: a fixed variable's value goes from the others,
     /// and fewer values than variables fails.
     AllDifferent(Vec<Var>),
+    /// Pairwise different, bounds consistent: Hall intervals (López-Ortiz,
+    /// Quimper, Tromp and van Beek, 2003) narrow each variable's bounds to
+    /// values that some assignment of the others within their bounds
+    /// leaves free. Not posted: beside the value elimination, run after
+    /// the cheap propagators, it took Golomb 9 from 31,710 to 21,022 nodes
+    /// at the same time (0.60 against 0.54-0.61 s), and 12 queens from
+    /// 0.63 to 0.82 s (no pruning there), measured with benches/fd_gecode.sh.
+    #[cfg_attr(not(test), allow(dead_code))]
+    AllDifferentBounds(Vec<Var>),
     /// `b ⇔ x = c`, `b` over 0..1: domain consistent.
     ReifEq { b: Var, x: Var, c: i64 },
     /// `b ⇔ x ≤ c`, `b` over 0..1: domain consistent.
@@ -33,11 +42,18 @@ impl Prop {
             Prop::Linear { terms, .. } => terms.iter().map(|&(_, x)| (x, Event::Bounds)).collect(),
             Prop::NotEqual { terms, .. } => terms.iter().map(|&(_, x)| (x, Event::Fixed)).collect(),
             Prop::AllDifferent(xs) => xs.iter().map(|&x| (x, Event::Fixed)).collect(),
+            Prop::AllDifferentBounds(xs) => xs.iter().map(|&x| (x, Event::Bounds)).collect(),
             Prop::ReifEq { b, x, .. } => vec![(*b, Event::Fixed), (*x, Event::Domain)],
             Prop::ReifLe { b, x, .. } => vec![(*b, Event::Fixed), (*x, Event::Bounds)],
             Prop::Element { index, value, .. } => vec![(*index, Event::Domain), (*value, Event::Domain)],
             Prop::Table { vars, .. } => vars.iter().map(|&x| (x, Event::Domain)).collect(),
         }
+    }
+
+    /// Whether it costs more than a pass over its variables, so that it
+    /// should wait until the cheap ones are at a fixed point.
+    pub fn costly(&self) -> bool {
+        matches!(self, Prop::AllDifferentBounds(_))
     }
 
     /// Whether one run leaves nothing more for it to remove, so that its
@@ -52,6 +68,7 @@ impl Prop {
             Prop::Linear { terms, k, eq } => linear(store, terms, *k, *eq),
             Prop::NotEqual { terms, k } => not_equal(store, terms, *k),
             Prop::AllDifferent(xs) => all_different(store, xs),
+            Prop::AllDifferentBounds(xs) => all_different_bounds(store, xs),
             Prop::ReifEq { b, x, c } => reif_eq(store, *b, *x, *c),
             Prop::ReifLe { b, x, c } => reif_le(store, *b, *x, *c),
             Prop::Element { index, first, items, value } => element(store, *index, *first, items, *value),
@@ -175,6 +192,216 @@ fn all_different(store: &mut Store, xs: &[Var]) -> Result<(), Fail> {
     if ((hi as i128 - lo as i128 + 1) as usize) < xs.len() { Err(Fail) } else { Ok(()) }
 }
 
+/// Bounds consistency for alldifferent, repeated until the domains' holes
+/// move no bound further.
+fn all_different_bounds(store: &mut Store, xs: &[Var]) -> Result<(), Fail> {
+    thread_local! {
+        /// The working arrays, kept between runs: this runs at every node.
+        static HALL: std::cell::RefCell<HallIntervals> = std::cell::RefCell::default();
+    }
+    HALL.with_borrow_mut(|hall| {
+        loop {
+            let before = store.changes.len();
+            hall.narrow(store, xs)?;
+            if store.changes.len() == before {
+                return Ok(());
+            }
+        }
+    })
+}
+
+/// The working arrays of one pass of the Hall-interval algorithm.
+#[derive(Default)]
+struct HallIntervals {
+    /// Per variable: its bounds as `[min, max + 1)`, and their ranks in `bounds`.
+    lo: Vec<i64>,
+    hi: Vec<i64>,
+    min_rank: Vec<usize>,
+    max_rank: Vec<usize>,
+    /// The distinct bounds, sorted, with a sentinel at each end.
+    bounds: Vec<i64>,
+    /// The variables by least and by greatest bound.
+    by_min: Vec<usize>,
+    by_max: Vec<usize>,
+    /// The union-find paths over the bounds: critical capacities (`t`),
+    /// Hall intervals (`h`), and each gap's free values (`d`).
+    t: Vec<usize>,
+    h: Vec<usize>,
+    d: Vec<i64>,
+}
+
+fn refill(v: &mut Vec<usize>, items: impl Iterator<Item = usize>) {
+    v.clear();
+    v.extend(items);
+}
+
+fn path_set(t: &mut [usize], start: usize, end: usize, to: usize) {
+    let mut l = start;
+    while l != end {
+        let k = t[l];
+        t[l] = to;
+        l = k;
+    }
+}
+
+fn path_max(t: &[usize], mut i: usize) -> usize {
+    while t[i] > i {
+        i = t[i];
+    }
+    i
+}
+
+fn path_min(t: &[usize], mut i: usize) -> usize {
+    while t[i] < i {
+        i = t[i];
+    }
+    i
+}
+
+impl HallIntervals {
+    /// One pass: every lower bound inside a Hall interval's reach moves
+    /// past it, then every upper bound; fails on an interval with more
+    /// variables than values.
+    fn narrow(&mut self, store: &mut Store, xs: &[Var]) -> Result<(), Fail> {
+        let n = xs.len();
+        if n == 0 {
+            return Ok(());
+        }
+        self.lo.clear();
+        self.lo.extend(xs.iter().map(|&x| store.min(x)));
+        self.hi.clear();
+        self.hi.extend(xs.iter().map(|&x| store.max(x) + 1));
+        self.sort_bounds(n);
+        let nb = self.bounds.len() - 2;
+        let (new_lo, new_hi) = (self.filter_lower(n, nb)?, self.filter_upper(n, nb)?);
+        for (i, &x) in xs.iter().enumerate() {
+            if let Some(m) = new_lo[i] {
+                store.set_min(x, m)?;
+            }
+            if let Some(m) = new_hi[i] {
+                store.set_max(x, m)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ranks every variable's bounds among the distinct bounds.
+    fn sort_bounds(&mut self, n: usize) {
+        let (lo, hi) = (&self.lo, &self.hi);
+        self.by_min.clear();
+        self.by_min.extend(0..n);
+        self.by_min.sort_unstable_by_key(|&i| lo[i]);
+        self.by_max.clear();
+        self.by_max.extend(0..n);
+        self.by_max.sort_unstable_by_key(|&i| hi[i]);
+        self.min_rank.resize(n, 0);
+        self.max_rank.resize(n, 0);
+        let mut last = lo[self.by_min[0]] - 2;
+        self.bounds.clear();
+        self.bounds.push(last);
+        let (mut i, mut j) = (0, 0);
+        loop {
+            if i < n && lo[self.by_min[i]] <= hi[self.by_max[j]] {
+                let min = lo[self.by_min[i]];
+                if min != last {
+                    last = min;
+                    self.bounds.push(min);
+                }
+                self.min_rank[self.by_min[i]] = self.bounds.len() - 1;
+                i += 1;
+            } else {
+                let max = hi[self.by_max[j]];
+                if max != last {
+                    last = max;
+                    self.bounds.push(max);
+                }
+                self.max_rank[self.by_max[j]] = self.bounds.len() - 1;
+                j += 1;
+                if j == n {
+                    break;
+                }
+            }
+        }
+        self.bounds.push(last + 2);
+    }
+
+    /// The new lower bounds, by the variables in order of their upper
+    /// bounds.
+    fn filter_lower(&mut self, n: usize, nb: usize) -> Result<Vec<Option<i64>>, Fail> {
+        let bounds = &self.bounds;
+        refill(&mut self.t, (0..=nb + 1).map(|i| i.saturating_sub(1)));
+        refill(&mut self.h, (0..=nb + 1).map(|i| i.saturating_sub(1)));
+        self.d.clear();
+        self.d.extend((0..=nb + 1).map(|i| if i == 0 { 0 } else { bounds[i] - bounds[i - 1] }));
+        let (t, h, d) = (&mut self.t, &mut self.h, &mut self.d);
+        let mut out = vec![None; n];
+        for &v in &self.by_max {
+            let (x, y) = (self.min_rank[v], self.max_rank[v]);
+            let mut z = path_max(t, x + 1);
+            let j = t[z];
+            d[z] -= 1;
+            if d[z] == 0 {
+                t[z] = z + 1;
+                z = path_max(t, t[z]);
+                t[z] = j;
+            }
+            path_set(t, x + 1, z, z);
+            if d[z] < bounds[z] - bounds[y] {
+                return Err(Fail);
+            }
+            if h[x] > x {
+                let w = path_max(h, h[x]);
+                out[v] = Some(bounds[w]);
+                path_set(h, x, w, w);
+            }
+            if d[z] == bounds[z] - bounds[y] {
+                let start = h[y];
+                path_set(h, start, j - 1, y);
+                h[y] = j - 1;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The new upper bounds, by the variables in reverse order of their
+    /// lower bounds.
+    fn filter_upper(&mut self, n: usize, nb: usize) -> Result<Vec<Option<i64>>, Fail> {
+        let bounds = &self.bounds;
+        refill(&mut self.t, (0..=nb + 1).map(|i| (i + 1).min(nb + 1)));
+        refill(&mut self.h, (0..=nb + 1).map(|i| (i + 1).min(nb + 1)));
+        self.d.clear();
+        self.d.extend((0..=nb + 1).map(|i| if i <= nb { bounds[i + 1] - bounds[i] } else { 0 }));
+        let (t, h, d) = (&mut self.t, &mut self.h, &mut self.d);
+        let mut out = vec![None; n];
+        for &v in self.by_min.iter().rev() {
+            let (x, y) = (self.max_rank[v], self.min_rank[v]);
+            let mut z = path_min(t, x - 1);
+            let j = t[z];
+            d[z] -= 1;
+            if d[z] == 0 {
+                t[z] = z - 1;
+                z = path_min(t, t[z]);
+                t[z] = j;
+            }
+            path_set(t, x - 1, z, z);
+            if d[z] < bounds[y] - bounds[z] {
+                return Err(Fail);
+            }
+            if h[x] < x {
+                let w = path_min(h, h[x]);
+                out[v] = Some(bounds[w] - 1);
+                path_set(h, x, w, w);
+            }
+            if d[z] == bounds[y] - bounds[z] {
+                let start = h[y];
+                path_set(h, start, j + 1, y);
+                h[y] = j + 1;
+            }
+        }
+        Ok(out)
+    }
+}
+
 fn reif_eq(store: &mut Store, b: Var, x: Var, c: i64) -> Result<(), Fail> {
     if store.is_fixed(b) {
         return if store.min(b) == 1 { store.fix(x, c) } else { store.remove(x, c) };
@@ -259,7 +486,7 @@ mod tests {
                 if *eq { s == 0 } else { s <= 0 }
             }
             Prop::NotEqual { terms, k } => sum(terms, *k) != 0,
-            Prop::AllDifferent(xs) => {
+            Prop::AllDifferent(xs) | Prop::AllDifferentBounds(xs) => {
                 xs.iter().enumerate().all(|(i, &x)| xs[..i].iter().all(|&y| values[x] != values[y]))
             }
             Prop::ReifEq { b, x, c } => (values[*b] == 1) == (values[*x] == *c) && values[*b] <= 1,
@@ -299,6 +526,11 @@ mod tests {
                 xs.dedup();
                 Prop::AllDifferent(xs)
             }),
+            prop::collection::vec(0usize..4, 2..=4).prop_map(|mut xs| {
+                xs.sort_unstable();
+                xs.dedup();
+                Prop::AllDifferentBounds(xs)
+            }),
             (1usize..4, -3i64..=3).prop_map(|(x, c)| Prop::ReifEq { b: 0, x, c }),
             (1usize..4, -3i64..=3).prop_map(|(x, c)| Prop::ReifLe { b: 0, x, c }),
             (-4i64..=0, prop::collection::vec(-3i64..=3, 1..=6)).prop_map(|(first, items)| Prop::Element {
@@ -323,6 +555,65 @@ mod tests {
             store.add(&IntSet::from_values(values));
         }
         store
+    }
+
+    /// Whether each variable's least and greatest values have a support:
+    /// the others, taking any value within their bounds (holes ignored),
+    /// all different from it and from each other. Brute force.
+    fn bounds_supported(store: &Store, xs: &[Var]) -> bool {
+        fn extend(store: &Store, xs: &[Var], taken: &mut Vec<i64>) -> bool {
+            let Some((&x, rest)) = xs.split_first() else { return true };
+            (store.min(x)..=store.max(x)).any(|v| {
+                if taken.contains(&v) {
+                    return false;
+                }
+                taken.push(v);
+                let found = extend(store, rest, taken);
+                taken.pop();
+                found
+            })
+        }
+        xs.iter().enumerate().all(|(i, &x)| {
+            let others: Vec<Var> = xs.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &y)| y).collect();
+            [store.min(x), store.max(x)].into_iter().all(|v| extend(store, &others, &mut vec![v]))
+        })
+    }
+
+    /// Domains of 3 to 7 variables, up to 6 values each between -4 and 4,
+    /// some with holes.
+    fn wider_domains() -> impl Strategy<Value = Vec<Vec<i64>>> {
+        prop::collection::vec(
+            prop::collection::btree_set(-4i64..=4, 1..=6).prop_map(|s| s.into_iter().collect()),
+            3..=7,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The Hall-interval propagator on every variable of random
+        /// domains: it keeps every value some solution uses, fails only
+        /// where there is none, and leaves every bound with a support
+        /// among the others' bounds (bounds consistency).
+        #[test]
+        fn hall_intervals_are_sound_and_bounds_consistent(domains in wider_domains()) {
+            let xs: Vec<Var> = (0..domains.len()).collect();
+            let prop = Prop::AllDifferentBounds(xs.clone());
+            let mut store = store_of(&prop, &domains);
+            let solutions: Vec<Vec<i64>> = assignments(&store).into_iter().filter(|v| holds(&prop, v)).collect();
+            if prop.propagate(&mut store).is_err() {
+                // Failing is sound when no solution exists, and right when
+                // the bounds alone leave none (the relaxation it decides).
+                prop_assert!(solutions.is_empty(), "{domains:?}: failed with solutions {solutions:?}");
+                return Ok(());
+            }
+            for solution in &solutions {
+                for (x, &v) in solution.iter().enumerate() {
+                    prop_assert!(store.contains(x, v), "{domains:?}: removed {v} from {x}, used by {solution:?}");
+                }
+            }
+            prop_assert!(bounds_supported(&store, &xs), "{domains:?}: a bound without support");
+        }
     }
 
     proptest! {
@@ -359,6 +650,9 @@ mod tests {
                     let v = store.min(x);
                     prop_assert!(xs.iter().all(|&y| y == x || !store.contains(y, v)), "{prop:?} left {v} beside fixed {x}");
                 }
+            }
+            if let Prop::AllDifferentBounds(xs) = &prop {
+                prop_assert!(bounds_supported(&store, xs), "{prop:?} left a bound without support");
             }
             store.pop();
             for (x, values) in domains.iter().enumerate() {

@@ -39,6 +39,9 @@ pub(crate) struct Engine<'s> {
     /// wakes them.
     watchers: Vec<Vec<(usize, Event)>>,
     queue: VecDeque<usize>,
+    /// The costly propagators woken, run once the cheap ones are at a
+    /// fixed point (as Gecode orders them by cost).
+    slow: VecDeque<usize>,
     queued: Vec<bool>,
     /// The variables searched on, in order; every other variable is fixed
     /// by propagation once they are.
@@ -60,13 +63,14 @@ impl<'s> Engine<'s> {
         }
         let queued = vec![false; props.len()];
         let (queue, stats) = (VecDeque::new(), Stats::default());
-        Engine { store, props, watchers, queue, queued, decisions, bound: None, order: Order::Input, stats, stop }
+        let slow = VecDeque::new();
+        Engine { store, props, watchers, queue, slow, queued, decisions, bound: None, order: Order::Input, stats, stop }
     }
 
     fn enqueue(&mut self, p: usize) {
         if !self.queued[p] {
             self.queued[p] = true;
-            self.queue.push_back(p);
+            if self.props[p].costly() { self.slow.push_back(p) } else { self.queue.push_back(p) }
         }
     }
 
@@ -101,11 +105,11 @@ impl<'s> Engine<'s> {
             self.enqueue(p);
         }
         self.wake(None);
-        while let Some(p) = self.queue.pop_front() {
+        while let Some(p) = self.queue.pop_front().or_else(|| self.slow.pop_front()) {
             self.queued[p] = false;
             self.stats.propagations += 1;
             if let Err(fail) = self.props[p].propagate(&mut self.store) {
-                for q in self.queue.drain(..) {
+                for q in self.queue.drain(..).chain(self.slow.drain(..)) {
                     self.queued[q] = false;
                 }
                 self.store.changes.clear();

@@ -44,7 +44,7 @@ mod lower;
 pub mod model;
 pub mod parts;
 pub mod syntax;
-pub(crate) mod verify;
+pub mod verify;
 
 pub use load::load_model;
 

@@ -1624,3 +1624,50 @@ fn the_start_read_from_domains_agrees_with_the_solver() {
         }
     }
 }
+
+/// The verifier's ground form against its tree walk and against this
+/// file's evaluator, on every assignment of each random model: the same
+/// verdict, and the same message naming the first constraint that fails.
+/// Each solution is then corrupted in one scalar, to another value of its
+/// domain and to one outside it, and both verifiers must judge the
+/// corrupted assignment as this file's evaluator does.
+#[test]
+fn the_ground_verifier_judges_as_the_tree_walk() {
+    let (mut constraints, mut grounded, mut rejected) = (0, 0, 0);
+    for seed in 0..models() {
+        let model = generate(seed);
+        let text = model.text();
+        let (loaded, _) = somaria::lang::load_model(&Source::from_text("random.toml", text.clone()))
+            .unwrap_or_else(|e| panic!("seed {seed}\n{text}\nload: {e}"));
+        let verifier = somaria::lang::verify::Verifier::new(&loaded);
+        constraints += loaded.constraints.len();
+        grounded += verifier.grounded();
+        let holds = |values: &[i64]| (0..model.constraints.len()).all(|c| model.group_holds(values, c, None));
+        let judge = |values: &[i64], expected: Option<bool>| {
+            let walked = verifier.check_by_walk(values, &[]);
+            assert_eq!(verifier.check(values, &[]), walked, "seed {seed}\n{text}\nvalues {values:?}");
+            if let Some(expected) = expected {
+                assert_eq!(walked.is_ok(), expected, "seed {seed}\n{text}\nvalues {values:?}: {walked:?}");
+            }
+            walked.is_ok()
+        };
+        for values in model.assignments() {
+            if !judge(&values, Some(holds(&values))) {
+                continue;
+            }
+            for (s, scalar) in model.scalars.iter().enumerate() {
+                let mut corrupted = values.clone();
+                for &other in scalar.values.iter().filter(|&&v| v != values[s]) {
+                    corrupted[s] = other;
+                    rejected += usize::from(!judge(&corrupted, Some(holds(&corrupted))));
+                }
+                corrupted[s] = scalar.values.iter().max().unwrap_or(&0) + 1;
+                assert!(!judge(&corrupted, None), "seed {seed}\n{text}\noutside its domain: {corrupted:?}");
+            }
+        }
+    }
+    // Guards against a ground form that gave up on most models, which
+    // would leave the tree walk judging against itself.
+    assert!(grounded * 3 >= constraints * 2, "only {grounded} of {constraints} constraints grounded");
+    assert!(rejected > 0, "no corrupted solution was rejected");
+}

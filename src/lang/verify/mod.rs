@@ -13,6 +13,7 @@
 //! witness); the witnesses are given in the order the constraints meet
 //! their grid globals.
 
+mod ground;
 mod incremental;
 
 pub(crate) use incremental::IncrementalCheck;
@@ -58,6 +59,9 @@ pub(crate) enum Ev {
 pub struct Verifier<'m> {
     model: &'m Model,
     names: std::collections::HashMap<&'m str, Named, BuildFnv>,
+    /// Each constraint's ground form, made at the first check; `None`
+    /// where the tree walk judges it.
+    ground: std::sync::OnceLock<Vec<Option<ground::Node>>>,
 }
 
 struct Env<'a> {
@@ -98,14 +102,39 @@ impl<'m> Verifier<'m> {
         for (v, var) in model.vars.iter().enumerate() {
             names.insert(var.name.as_str(), Named::Var(v));
         }
-        Verifier { model, names }
+        Verifier { model, names, ground: std::sync::OnceLock::new() }
+    }
+
+    /// The constraints' ground forms.
+    fn ground(&self) -> &[Option<ground::Node>] {
+        self.ground.get_or_init(|| {
+            let mut grounder = ground::Grounder::new(self);
+            self.model.constraints.iter().map(|c| grounder.constraint(&c.expr)).collect()
+        })
+    }
+
+    /// How many of the constraints have a ground form (the rest are judged
+    /// by walking their syntax trees).
+    pub fn grounded(&self) -> usize {
+        self.ground().iter().filter(|g| g.is_some()).count()
     }
 
     /// Checks that `values` (one per scalar, Booleans as 0 and 1) lies in
     /// every domain and meets every constraint, with `routes` the witness of
     /// each grid global (a path's or loop's cells in order) in the order the
-    /// constraints meet them; the error names the first that fails.
+    /// constraints meet them; the error names the first that fails. Each
+    /// constraint is judged on its ground form where it has one.
     pub fn check(&self, values: &[i64], routes: &[Option<Vec<(i64, i64)>>]) -> Result<(), String> {
+        self.check_with(values, routes, true)
+    }
+
+    /// [`Verifier::check`] by walking every constraint's syntax tree, as
+    /// the ground form's tests judge it.
+    pub fn check_by_walk(&self, values: &[i64], routes: &[Option<Vec<(i64, i64)>>]) -> Result<(), String> {
+        self.check_with(values, routes, false)
+    }
+
+    fn check_with(&self, values: &[i64], routes: &[Option<Vec<(i64, i64)>>], grounded: bool) -> Result<(), String> {
         if values.len() != self.model.num_scalars() {
             return Err(format!("{} values for {} variables", values.len(), self.model.num_scalars()));
         }
@@ -124,9 +153,16 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
+        let ground = if grounded { self.ground() } else { &[] };
         let mut next_grid = 0;
         for c in 0..self.model.constraints.len() {
-            if !self.constraint_holds(c, values, routes, &mut next_grid)? {
+            // A ground form that meets what the front end rules out leaves
+            // the walk to report it.
+            let holds = match ground.get(c).and_then(Option::as_ref).map(|node| node.truth(values)) {
+                Some(Ok(holds)) => holds,
+                _ => self.constraint_holds(c, values, routes, &mut next_grid)?,
+            };
+            if !holds {
                 let constraint = &self.model.constraints[c];
                 let named = crate::model::with_line(&format!("{:?}", constraint.name), Some(constraint.line));
                 return Err(format!("the constraint {named} does not hold"));
@@ -682,6 +718,16 @@ impl<'m> Verifier<'m> {
 /// filtering the elements, apart from how the encoding builds a slice.
 fn slice_of(array: Ev, given: &[Option<Ev>]) -> Eval<Ev> {
     let Ev::Array(index, elems) = array else { return Err(bug("slicing a non-array")) };
+    let (kept, out) = slice_parts(index, elems, given)?;
+    Ok(Ev::Array(kept, out))
+}
+
+/// An array's index sets and its elements.
+type Sliced<T> = (Vec<(i64, i64)>, Vec<T>);
+
+/// The index sets and elements of the slice of an array (`index`,
+/// `elems`) that `given` picks, as [`slice_of`] takes them.
+fn slice_parts<T>(index: Vec<(i64, i64)>, elems: Vec<T>, given: &[Option<Ev>]) -> Eval<Sliced<T>> {
     let mut kept = Vec::new();
     for (d, g) in given.iter().enumerate() {
         match g {
@@ -719,7 +765,7 @@ fn slice_of(array: Ev, given: &[Option<Ev>]) -> Eval<Ev> {
     if cells != out.len() as i64 {
         return Err(bug("a slice outside its array"));
     }
-    Ok(Ev::Array(kept, out))
+    Ok((kept, out))
 }
 
 /// A fixed set operation, by testing each stretch between the sets'
