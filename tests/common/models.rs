@@ -3,7 +3,7 @@
 //! binary; and the comparisons the csp suites evaluate by hand.
 
 use somaria::model::Source;
-use somaria::puzzles::{self, CountOptions, Puzzle};
+use somaria::puzzles::{self, CountOptions, Puzzle, SolveOptions, Status};
 
 /// Grid rows as the text of a model's `grid`, a line a row.
 pub fn grid_text(rows: &[Vec<char>]) -> String {
@@ -61,6 +61,20 @@ pub fn grid_of(path: &str) -> Vec<Vec<char>> {
 /// The model `text`, loaded; panics showing the error and the text.
 pub fn load_text(text: &str) -> Box<dyn Puzzle> {
     puzzles::load(&Source::from_text("model.toml", text)).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// Counts and solves the model `text` with each of `engines`: every count
+/// is `expected` and complete, and every verdict says a solution exists
+/// exactly when `expected` is above zero. For the brute-force suites.
+pub fn engines_count_as(puzzle: &dyn Puzzle, text: &str, engines: &[&str], expected: u64) {
+    for &engine in engines {
+        let options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
+        let counted = puzzle.count(&options).unwrap_or_else(|e| panic!("{engine}: {e}\n{text}"));
+        assert_eq!((counted.count, counted.complete), (expected, true), "count with {engine}\n{text}");
+        let solved = puzzle.solve(&SolveOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
+        let status = if expected > 0 { Status::Solved } else { Status::NoSolution };
+        assert_eq!(solved.status, status, "solve with {engine}\n{text}");
+    }
 }
 
 /// The model file at `path`, loaded; panics showing the error.

@@ -10,11 +10,10 @@
 //! refused with exit 2, its position, what was found and what was expected.
 
 use proptest::prelude::*;
-use somaria::puzzles::{CountOptions, SolveOptions, Status};
 
 use crate::common;
 use common::cli::{assert_mentions, refused};
-use common::models::load_text;
+use common::models::{engines_count_as, load_text};
 
 /// The guards, as written in the model.
 const GUARDS: [&str; 6] = ["b", "x[1, 1]", "b /\\ c", "sum(x) >= 2", "1 > 2", "not b \\/ c"];
@@ -113,14 +112,7 @@ fn check(case: &Case) {
     let text = case.model();
     let puzzle = load_text(&text);
     let expected = case.brute_force();
-    for engine in puzzle.engines() {
-        let options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
-        let counted = puzzle.count(&options).unwrap_or_else(|e| panic!("{engine}: {e}\n{text}"));
-        assert_eq!((counted.count, counted.complete), (expected, true), "count with {engine}\n{text}");
-        let solved = puzzle.solve(&SolveOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
-        let status = if expected > 0 { Status::Solved } else { Status::NoSolution };
-        assert_eq!(solved.status, status, "solve with {engine}\n{text}");
-    }
+    engines_count_as(puzzle.as_ref(), &text, puzzle.engines(), expected);
 }
 
 proptest! {

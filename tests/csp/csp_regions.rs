@@ -11,11 +11,10 @@
 //! solution; the eager engine, and bad calls, are refused with exit 2.
 
 use proptest::prelude::*;
-use somaria::puzzles::{CountOptions, SolveOptions, Status};
 
 use crate::common;
 use common::cli::{assert_mentions, refused, refused_with};
-use common::models::load_text;
+use common::models::{engines_count_as, load_text};
 
 /// One random case.
 #[derive(Clone, Debug)]
@@ -172,14 +171,7 @@ fn check(case: &Case) {
     let puzzle = load_text(&text);
     let expected = brute_force(case);
     assert_eq!(puzzle.engines(), ["auto", "direct", "order", "log"], "no eager form");
-    for engine in puzzle.engines() {
-        let options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
-        let counted = puzzle.count(&options).unwrap_or_else(|e| panic!("{engine}: {e}\n{text}"));
-        assert_eq!((counted.count, counted.complete), (expected, true), "count with {engine}\n{text}");
-        let solved = puzzle.solve(&SolveOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
-        let status = if expected > 0 { Status::Solved } else { Status::NoSolution };
-        assert_eq!(solved.status, status, "solve with {engine}\n{text}");
-    }
+    engines_count_as(puzzle.as_ref(), &text, puzzle.engines(), expected);
 }
 
 proptest! {

@@ -9,11 +9,11 @@
 //! Bad calls are refused with exit 2.
 
 use proptest::prelude::*;
-use somaria::puzzles::{CountOptions, SolveOptions, Status};
+use somaria::puzzles::CountOptions;
 
 use crate::common;
 use common::cli::{assert_mentions, refused};
-use common::models::load_text;
+use common::models::{engines_count_as, load_text};
 
 /// What a cell of the open array is.
 #[derive(Copy, Clone, Debug)]
@@ -137,14 +137,7 @@ fn check(case: &Case) {
     let text = case.model();
     let puzzle = load_text(&text);
     let expected = case.brute_force();
-    for engine in puzzle.compared_engines() {
-        let options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
-        let counted = puzzle.count(&options).unwrap_or_else(|e| panic!("{engine}: {e}\n{text}"));
-        assert_eq!((counted.count, counted.complete), (expected, true), "count with {engine}\n{text}");
-        let solved = puzzle.solve(&SolveOptions { engine: Some(engine.to_string()), ..Default::default() }).unwrap();
-        let status = if expected > 0 { Status::Solved } else { Status::NoSolution };
-        assert_eq!(solved.status, status, "solve with {engine}\n{text}");
-    }
+    engines_count_as(puzzle.as_ref(), &text, puzzle.compared_engines(), expected);
 }
 
 proptest! {

@@ -269,7 +269,8 @@ fn lower_path(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal,
             let v = x.as_const().ok_or_else(|| internal(*at, "a fixed index"))?;
             let (lo, hi) = a.index[d];
             if v < lo || v > hi {
-                return Err(outside(lowerer, a, d, v, which, *at));
+                let found = |role: &str, value: &str| format!("the {which} {role} {value}, outside the array");
+                return Err(outside(lowerer, a, d, v, found, *at));
             }
             cell[d] = v;
         }
@@ -301,8 +302,17 @@ fn step_arrays(
     })
 }
 
-/// A start or end `v` in dimension `d` that lies outside the array `a`.
-fn outside(lowerer: &Lowerer<'_, '_>, a: &LArray, d: usize, v: i64, which: &str, at: Span) -> Fault {
+/// A fixed index `v` in dimension `d` that lies outside the array `a`;
+/// `found` words what was given from the index's role ("row" or "column")
+/// and its value as the model names it.
+pub(super) fn outside(
+    lowerer: &Lowerer<'_, '_>,
+    a: &LArray,
+    d: usize,
+    v: i64,
+    found: impl Fn(&str, &str) -> String,
+    at: Span,
+) -> Fault {
     let (lo, hi) = a.index[d];
     let base = a.index_bases[d];
     let (role, dimension) = [("row", "rows"), ("column", "columns")][d];
@@ -313,7 +323,7 @@ fn outside(lowerer: &Lowerer<'_, '_>, a: &LArray, d: usize, v: i64, which: &str,
     };
     Fault::new(
         at,
-        format!("the {which} {role} {}, outside the array", lowerer.value_name(base, v)),
+        found(role, &lowerer.value_name(base, v)),
         format!("a cell inside the array: its {dimension} are {range}"),
     )
 }

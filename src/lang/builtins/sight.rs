@@ -77,7 +77,8 @@ fn lower_sight(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal
     for (d, (lo, hi)) in [(r0, r1), (c0, c1)].into_iter().enumerate() {
         let v = call.fixed(d + 1, "a fixed index")?;
         if v < lo || v > hi {
-            return Err(outside(lowerer, open, d, v, call.args[d + 1].1));
+            let found = |role: &str, value: &str| format!("the {role} {value} seen from, outside the array");
+            return Err(super::grid::outside(lowerer, open, d, v, found, call.args[d + 1].1));
         }
         from[d] = v;
     }
@@ -141,23 +142,6 @@ fn rung(seen: &BExpr, next: BExpr) -> BExpr {
         (seen, BExpr::Const(true)) => seen.clone(),
         (seen, next) => BExpr::And(vec![seen.clone(), next]),
     }
-}
-
-/// The row or column `v` (dimension `d`) seen from, outside the array.
-fn outside(lowerer: &Lowerer<'_, '_>, a: &LArray, d: usize, v: i64, at: crate::lang::syntax::Span) -> Fault {
-    let (lo, hi) = a.index[d];
-    let base = a.index_bases[d];
-    let (role, dimension) = [("row", "rows"), ("column", "columns")][d];
-    let range = if lo > hi {
-        "none: the array is empty".to_string()
-    } else {
-        format!("{}..{}", lowerer.value_name(base, lo), lowerer.value_name(base, hi))
-    };
-    Fault::new(
-        at,
-        format!("the {role} {} seen from, outside the array", lowerer.value_name(base, v)),
-        format!("a cell inside the array: its {dimension} are {range}"),
-    )
 }
 
 /// Walks from the cell outwards in each direction while the cells are
