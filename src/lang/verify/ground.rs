@@ -274,15 +274,7 @@ fn negated(a: Sc) -> Sc {
 /// `a op b` for `+ - * div mod`, as the tree walk computes it.
 fn arithmetic(op: BinOp, a: Sc, b: Sc) -> Sc {
     let (Some(a), Some(b)) = (a.int(), b.int()) else { return Sc::Undef };
-    let value = match op {
-        BinOp::Add => a.checked_add(b),
-        BinOp::Sub => a.checked_sub(b),
-        BinOp::Mul => a.checked_mul(b),
-        BinOp::Div => a.checked_div(b),
-        BinOp::Mod => a.checked_rem(b),
-        _ => None,
-    };
-    value.map_or(Sc::Undef, Sc::Int)
+    super::checked_arithmetic(op, a, b).map_or(Sc::Undef, Sc::Int)
 }
 
 /// The grounding of one model's expressions: the verifier's names, the

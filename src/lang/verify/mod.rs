@@ -655,16 +655,7 @@ impl<'m> Verifier<'m> {
     }
 
     fn binary<'a>(&self, op: BinOp, left: &'a Expr, right: &'a Expr, env: &mut Env<'a>) -> Eval<Ev> {
-        let arithmetic = |a: i64, b: i64| -> Option<i64> {
-            match op {
-                BinOp::Add => a.checked_add(b),
-                BinOp::Sub => a.checked_sub(b),
-                BinOp::Mul => a.checked_mul(b),
-                BinOp::Div => a.checked_div(b),
-                BinOp::Mod => a.checked_rem(b),
-                _ => None,
-            }
-        };
+        let arithmetic = |a: i64, b: i64| checked_arithmetic(op, a, b);
         match op {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
                 let (a, b) = (self.int(left, env)?, self.int(right, env)?);
@@ -908,4 +899,18 @@ fn compared(op: BinOp, a: Ev, b: Ev) -> Result<bool, String> {
         BinOp::Gt => a > b,
         _ => a >= b,
     })
+}
+
+/// `a op b` for `+ - * div mod` (truncating division, as MiniZinc's), or
+/// `None` when it overflows or divides by zero: the undefined value. The
+/// tree walk and the compiled form both judge arithmetic by it.
+pub(super) fn checked_arithmetic(op: BinOp, a: i64, b: i64) -> Option<i64> {
+    match op {
+        BinOp::Add => a.checked_add(b),
+        BinOp::Sub => a.checked_sub(b),
+        BinOp::Mul => a.checked_mul(b),
+        BinOp::Div => a.checked_div(b),
+        BinOp::Mod => a.checked_rem(b),
+        _ => None,
+    }
 }
