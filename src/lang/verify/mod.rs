@@ -5,7 +5,7 @@
 //! out of range) makes the nearest enclosing Boolean expression false.
 //!
 //! It shares name resolution with the front end, names and not semantics:
-//! a declared name means what the checker's [`Named`] says, and a call
+//! a declared name means what the checker's `Named` says, and a call
 //! runs the verify hook of the built-in of that name in
 //! [`super::builtins`], which computes on values apart from the lowering
 //! hook beside it. The grid globals are judged there by walking the grid,
