@@ -290,3 +290,42 @@ fn every_proof_format_a_backend_lists_refutes_and_checks() {
         }
     }
 }
+
+/// Assumptions that contradict each other: the core must still be an
+/// unsatisfiable subset of them. The calls replay a planner's: varisat,
+/// asked to assume a literal whose negation an earlier assumption had set,
+/// named a core without that literal, which the formula satisfied, and the
+/// planner then called a refuted candidate forced.
+#[test]
+fn complementary_assumptions_give_a_core_that_cannot_hold() {
+    const VARS: usize = 8;
+    let lit = |code: usize| Var::from_index(code / 2).lit(code % 2 == 0);
+    let lits = |codes: &[usize]| -> Vec<Lit> { codes.iter().map(|&c| lit(c)).collect() };
+    let calls: [(&[&[usize]], &[usize]); 6] = [
+        (&[&[0], &[5], &[1, 9], &[4, 11]], &[10, 4]),
+        (&[], &[10]),
+        (&[&[11]], &[]),
+        (&[&[4, 13]], &[12]),
+        (&[&[13], &[5, 6, 15]], &[0, 5, 7, 14, 5, 6]),
+        (&[], &[7, 14, 6]),
+    ];
+    for &backend in Backend::ALL {
+        let mut solver = solver(backend, Stop::never());
+        (0..VARS).for_each(|_| drop(solver.new_var()));
+        let mut clauses: Vec<Vec<Lit>> = Vec::new();
+        for (added, assumed) in calls {
+            for clause in added {
+                solver.add_clause(&lits(clause));
+                clauses.push(lits(clause));
+            }
+            let assumed = lits(assumed);
+            let answer = solver.solve_under(&assumed).unwrap();
+            assert_eq!(answer == Answer::Sat, holds(VARS, &clauses, &assumed), "{backend}: {assumed:?}");
+            if answer == Answer::Unsat {
+                let core = solver.failed_core();
+                assert!(core.iter().all(|l| assumed.contains(l)), "{backend}: {core:?}");
+                assert!(!holds(VARS, &clauses, &core), "{backend}: the core {core:?} of {assumed:?} can hold");
+            }
+        }
+    }
+}

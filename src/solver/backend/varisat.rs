@@ -29,8 +29,14 @@ pub(super) struct Varisat {
     solved: bool,
     proof: Option<Proof>,
     refused: Option<String>,
+    /// The core of the last call when it was refuted before varisat ran:
+    /// a literal assumed together with its negation.
+    clashing: Option<[Lit; 2]>,
     /// Reused for each clause, to spare an allocation per clause.
     lits: Vec<varisat::Lit>,
+    /// Per variable, the polarity assumed in the call being set up (0 for
+    /// none, 1 true, 2 false); all 0 between calls.
+    assumed_polarity: Vec<u8>,
 }
 
 /// The proof being written: its format, and the end of the file varisat
@@ -52,7 +58,9 @@ impl Varisat {
             solved: false,
             proof: None,
             refused: None,
+            clashing: None,
             lits: Vec::new(),
+            assumed_polarity: Vec::new(),
         }
     }
 
@@ -132,11 +140,45 @@ impl ClauseSink for Varisat {
     }
 }
 
+impl Varisat {
+    /// `assumptions` with each literal once, for varisat; or a literal
+    /// assumed with its negation, as `[negation, literal]`.
+    fn once_each(&mut self, assumptions: &[Lit]) -> Result<Vec<varisat::Lit>, [Lit; 2]> {
+        let mut lits = Vec::with_capacity(assumptions.len());
+        let mut outcome = Ok(());
+        for &l in assumptions {
+            let index = l.var().index();
+            if index >= self.assumed_polarity.len() {
+                self.assumed_polarity.resize(index + 1, 0);
+            }
+            let polarity = if l.is_positive() { 1 } else { 2 };
+            match self.assumed_polarity[index] {
+                0 => {
+                    self.assumed_polarity[index] = polarity;
+                    lits.push(to_varisat(l));
+                }
+                seen if seen == polarity => {}
+                _ => {
+                    outcome = Err([!l, l]);
+                    break;
+                }
+            }
+        }
+        for l in assumptions {
+            if let Some(slot) = self.assumed_polarity.get_mut(l.var().index()) {
+                *slot = 0;
+            }
+        }
+        outcome.map(|()| lits)
+    }
+}
+
 impl BackendSolver for Varisat {
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Answer, SolverError> {
         if let Some(why) = &self.refused {
             return Err(SolverError::Backend(why.clone()));
         }
+        self.clashing = None;
         // varisat keeps assumptions across calls, so reset them whenever some
         // were set; but never touch them with a DRAT proof, which cannot
         // record assumptions (varisat panics if asked to).
@@ -146,7 +188,18 @@ impl BackendSolver for Varisat {
                     "a DRAT proof cannot cover solving under assumptions; use the varisat proof format".into(),
                 ));
             }
-            let lits: Vec<varisat::Lit> = assumptions.iter().map(|&l| to_varisat(l)).collect();
+            // varisat, asked to assume a literal whose negation an earlier
+            // assumption set, can name a core without that literal, which
+            // the formula may satisfy; and a literal assumed twice took part
+            // in the one such core seen. So each literal is assumed once, and
+            // a clash is answered here with its own two literals as the core.
+            let lits = match self.once_each(assumptions) {
+                Ok(lits) => lits,
+                Err(clash) => {
+                    self.clashing = Some(clash);
+                    return Ok(Answer::Unsat);
+                }
+            };
             self.inner.assume(&lits);
             self.assumed = !assumptions.is_empty();
         }
@@ -174,6 +227,9 @@ impl BackendSolver for Varisat {
     }
 
     fn failed_core(&self) -> Vec<Lit> {
+        if let Some(clash) = self.clashing {
+            return clash.to_vec();
+        }
         self.inner.failed_core().unwrap_or(&[]).iter().map(|l| Lit::from_code(l.code())).collect()
     }
 
