@@ -850,7 +850,7 @@ fn extent(d: &Deductions<'_>) -> (usize, usize) {
     places.fold((0, 0), |(rows, cols), (r, c)| (rows.max(r + 1), cols.max(c + 1)))
 }
 
-fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
+pub(super) fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
     let fact = &d.facts[s.fact];
     ShownFact {
         var: fact.about.clone(),

@@ -7,6 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::session::shown_fact;
 use crate::deduce::plan::Step;
 use crate::deduce::{Deductions, House};
 use crate::lang::hints::{Shape, Technique};
@@ -73,8 +74,46 @@ pub(super) fn name(
             houses.push(house);
         }
     }
+    if step.facts.len() > 1 && step.facts.iter().all(|f| f.holds) {
+        // Several placements at once, as in a house whose last cells fill
+        // one after another: named when each one is, in some order, with
+        // the facts the step uses and the placements named before it.
+        let mut left = step.facts.clone();
+        let mut each = Vec::new();
+        while !left.is_empty() {
+            let (i, named) = left.iter().enumerate().find_map(|(i, &f)| {
+                let one = Step { facts: vec![f], ..step.clone() };
+                let ask = Asked { d, known: &known, houses: &houses, step: &one };
+                techniques.iter().find_map(|t| ask.fits(t)).map(|t| (i, t))
+            })?;
+            let fact = &d.facts[left.remove(i).fact];
+            known.placed.insert(fact.subject, fact.value);
+            each.push(named);
+        }
+        return Some(joined(each));
+    }
     let ask = Asked { d, known: &known, houses: &houses, step };
     techniques.iter().find_map(|t| ask.fits(t))
+}
+
+/// Several named placements as one: their names, each once, their
+/// sentences and their houses, in order.
+fn joined(each: Vec<ShownTechnique>) -> ShownTechnique {
+    let mut names: Vec<String> = Vec::new();
+    let mut houses: Vec<String> = Vec::new();
+    for t in &each {
+        if !names.contains(&t.name) {
+            names.push(t.name.clone());
+        }
+        for h in &t.houses {
+            if !houses.contains(h) {
+                houses.push(h.clone());
+            }
+        }
+    }
+    let text = each.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join("; ");
+    let facts = each.iter().flat_map(|t| t.facts.iter().cloned()).collect();
+    ShownTechnique { name: and_list(&names), text, houses, facts, each }
 }
 
 /// One step asked whether it has a shape.
@@ -209,7 +248,8 @@ impl Asked<'_, '_> {
     }
 
     fn shown(&self, t: &Technique, houses: Vec<String>, slot: impl Fn(&str) -> String) -> ShownTechnique {
-        ShownTechnique { name: t.name.clone(), text: t.text.fill(slot), houses }
+        let facts = self.step.facts.iter().map(|&f| shown_fact(self.d, f)).collect();
+        ShownTechnique { name: t.name.clone(), text: t.text.fill(slot), houses, facts, each: Vec::new() }
     }
 
     fn value_text(&self, fact: usize) -> String {

@@ -116,6 +116,12 @@ pub struct ShownTechnique {
     pub text: String,
     /// The houses it speaks of, by name: the one it happens in first.
     pub houses: Vec<String>,
+    /// The new facts it speaks of.
+    pub facts: Vec<ShownFact>,
+    /// For several placements named one by one, each, in the order named:
+    /// each holds with the facts the step uses and the placements before it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub each: Vec<ShownTechnique>,
 }
 
 /// A step's re-check as files: the formula of only the step's constraints,
