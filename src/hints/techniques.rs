@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::session::shown_fact;
-use crate::deduce::plan::Step;
+use crate::deduce::plan::{Settled, Step};
 use crate::deduce::{Deductions, House};
 use crate::lang::hints::{Shape, Technique};
 use crate::report::steps::ShownTechnique;
@@ -49,7 +49,8 @@ pub(super) fn values_of(d: &Deductions<'_>) -> HashMap<usize, Vec<i64>> {
     values
 }
 
-/// The first of `techniques` whose shape `step` has, in words.
+/// The first of `techniques` whose shape `step` has, in words; a step that
+/// places values is named by its placements.
 pub(super) fn name(
     d: &Deductions<'_>,
     values: &HashMap<usize, Vec<i64>>,
@@ -58,6 +59,14 @@ pub(super) fn name(
 ) -> Option<ShownTechnique> {
     if techniques.is_empty() || step.facts.is_empty() {
         return None;
+    }
+    // A cell's other values ruled out with its placement follow from it
+    // (each cell takes one value): the step is named by its placements.
+    let placed: Vec<Settled> = step.facts.iter().copied().filter(|f| f.holds).collect();
+    let subject = |f: &Settled| d.facts[f.fact].subject;
+    let follows = |f: &Settled| f.holds || placed.iter().any(|p| subject(p) == subject(f));
+    if !placed.is_empty() && placed.len() < step.facts.len() && step.facts.iter().all(follows) {
+        return name(d, values, techniques, &Step { facts: placed, ..step.clone() });
     }
     let mut known = Known { values, out: HashSet::new(), placed: HashMap::new() };
     for u in &step.using {
