@@ -126,6 +126,7 @@ fn joined(each: Vec<ShownTechnique>) -> ShownTechnique {
 }
 
 /// One step asked whether it has a shape.
+#[derive(Clone, Copy)]
 struct Asked<'a, 'p> {
     d: &'a Deductions<'p>,
     known: &'a Known<'a>,
@@ -158,6 +159,7 @@ impl Asked<'_, '_> {
                 Some(self.shown(t, Vec::new(), |slot| self.placement_slot(slot, None)))
             }
             Shape::Subset => self.houses.iter().filter(within).find_map(|h| self.subset(t, h)),
+            Shape::Taken => self.taken(t, &within),
             Shape::Intersection => {
                 let v = self.one_value_ruled_out()?;
                 let pairs = self.houses.iter().filter(within).flat_map(|a| self.houses.iter().map(move |b| (a, b)));
@@ -199,6 +201,38 @@ impl Asked<'_, '_> {
         });
         let open: Vec<usize> = a.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect();
         outside && !open.is_empty() && open.iter().all(|s| b.subjects.contains(s))
+    }
+
+    /// Each new fact a value ruled out because another cell of one of the
+    /// step's houses holds it: one sentence per house and value.
+    fn taken(&self, t: &Technique, within: &dyn Fn(&&&House) -> bool) -> Option<ShownTechnique> {
+        let mut groups: Vec<(&House, i64, Vec<Settled>)> = Vec::new();
+        for &f in &self.step.facts {
+            let (x, v) = (self.d.facts[f.fact].subject, self.d.facts[f.fact].value);
+            let holder = |h: &&&House| {
+                h.subjects.contains(&x) && h.subjects.iter().any(|&s| s != x && self.known.placed.get(&s) == Some(&v))
+            };
+            let house = self.houses.iter().filter(within).find(holder).filter(|_| !f.holds)?;
+            match groups.iter_mut().find(|(h, w, _)| std::ptr::eq(*h, *house) && *w == v) {
+                Some((_, _, facts)) => facts.push(f),
+                None => groups.push((house, v, vec![f])),
+            }
+        }
+        let each: Vec<ShownTechnique> = groups
+            .into_iter()
+            .map(|(house, _, facts)| {
+                let one = Step { facts, ..self.step.clone() };
+                let ask = Asked { step: &one, ..*self };
+                let cells: Vec<String> =
+                    one.facts.iter().map(|f| ask.subject_at(self.d.facts[f.fact].subject)).collect();
+                ask.shown(t, vec![house.label.clone()], |slot| match slot {
+                    "value" => ask.value_text(one.facts[0].fact),
+                    "cells" => and_list(&cells),
+                    _ => house.label.clone(),
+                })
+            })
+            .collect();
+        Some(if each.len() == 1 { each.into_iter().next()? } else { joined(each) })
     }
 
     /// A naked subset in `house` that explains every new fact: cells with

@@ -67,14 +67,19 @@ pub enum Shape {
     /// cell that may still take it lies in the first ("pointing",
     /// "claiming").
     Intersection,
+    /// Values ruled out in cells because another cell of a house of the
+    /// step holds them already ("3 is already in row 1"), said once per
+    /// house and value.
+    Taken,
 }
 
 impl Shape {
-    const NAMES: [(&'static str, Shape); 4] = [
+    const NAMES: [(&'static str, Shape); 5] = [
         ("single place", Shape::SinglePlace),
         ("single value", Shape::SingleValue),
         ("subset", Shape::Subset),
         ("intersection", Shape::Intersection),
+        ("taken", Shape::Taken),
     ];
 
     /// The placeholders a sentence of this shape may use.
@@ -84,6 +89,7 @@ impl Shape {
             Shape::SingleValue => &["value", "cell", "at"],
             Shape::Subset => &["values", "cells", "house", "size"],
             Shape::Intersection => &["value", "house", "other"],
+            Shape::Taken => &["value", "house", "cells"],
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Named techniques against code of their own: on random 4×4 Sudokus
 //! (random givens, random player entries, whole constraints and parts,
 //! `--next any` and `--next placement`), every step named "hidden single",
-//! "naked single", "naked subset", "pointing" or "claiming" has that shape
+//! "naked single", "naked subset", "pointing", "claiming" or "already
+//! placed" has that shape
 //! in the facts it shows as used. The houses are read from the step's
 //! constraint names and from the named house, and the candidates from the
 //! facts used, all here: nothing of somaria's naming code is shared.
@@ -51,6 +52,10 @@ text = "{{value}} goes in {{at}}: it is the only place for {{value}} in {{house}
 shape = "single value"
 name = "naked single"
 text = "{{value}} goes in {{at}}: it is the only digit left for {{cell}}"
+[[hints.technique]]
+shape = "taken"
+name = "already placed"
+text = "{{value}} is already in {{house}}, so not in {{cells}}"
 [[hints.technique]]
 shape = "intersection"
 name = "pointing"
@@ -191,6 +196,15 @@ fn holds(t: &ShownTechnique, known: &[ShownFact], rules: &[Vec<Cell>]) -> Result
             let ok = outside && right_kinds && !open.is_empty() && open.iter().all(|c| b.contains(c));
             ok.then_some(()).ok_or(format!("{v} is not confined to {} within {}", t.houses[1], t.houses[0]))
         }
+        "already placed" => {
+            let h = house(0);
+            let v = value_of(&facts[0]);
+            let holder = h.iter().copied().find(|&c| placed(known, c) == Some(v));
+            let ok = holder.is_some_and(|y| {
+                facts.iter().all(|f| f.op == "!=" && value_of(f) == v && h.contains(&cell_of(f)) && cell_of(f) != y)
+            });
+            ok.then_some(()).ok_or(format!("{v} is not placed in {}", t.houses[0]))
+        }
         other => Err(format!("an unknown technique {other}")),
     }
 }
@@ -283,7 +297,7 @@ fn every_named_step_has_its_shape() {
         }
     }
     // The check would pass with nothing named: each kind must be met.
-    for name in ["hidden single", "naked single"] {
+    for name in ["hidden single", "naked single", "already placed"] {
         assert!(counted.get(name).copied().unwrap_or(0) >= 20, "few steps named {name}: {counted:?}");
     }
     let rarer: usize =
