@@ -37,6 +37,23 @@ pub struct Rule {
     /// as a part "7 at most once in this row" ([`crate::lang::parts`]).
     /// `None`: it may say more.
     pub reads: Option<Reads>,
+    /// The house it is, or is a part of, when the model names one: cells
+    /// among which each value is taken at most once, for naming steps.
+    pub house: Option<House>,
+}
+
+/// Subjects among which each value is taken at most once, such as a
+/// Sudoku's row, as a model's hint table names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct House {
+    /// Its kind (a row, a box), as the model numbers its kinds.
+    pub kind: usize,
+    /// Its number among the houses of its kind, from 1.
+    pub number: usize,
+    /// Its name, such as "box 2".
+    pub label: String,
+    /// Its subjects ([`Fact::subject`]).
+    pub subjects: Vec<usize>,
 }
 
 /// A rule that says only "at most one (or exactly one) of these facts
@@ -258,6 +275,7 @@ pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
         cells: group.place.into_iter().collect(),
         subjects: Vec::new(),
         reads: None,
+        house: None,
     }
 }
 

@@ -10,6 +10,7 @@ mod proof;
 mod route;
 mod session;
 mod state;
+mod techniques;
 
 pub use fold::Next;
 pub use proof::step_formula;
@@ -117,6 +118,7 @@ fn merged(steps: Vec<ShownStep>) -> Vec<ShownStep> {
             smallest: run.iter().all(|s| s.smallest),
             using_minimal: run.iter().all(|s| s.using_minimal),
             proof: None,
+            technique: None,
             ..run[0].clone()
         };
         step.facts.clear();

@@ -98,6 +98,7 @@ fn leg_step(number: usize, leg: &RouteLeg, known: &[ShownFact], fewest: u64, fro
         merged: None,
         walk: Some(ShownWalk { walker: leg.walker, from: leg.from, to: leg.to, moves: leg.moves.clone() }),
         proof: None,
+        technique: None,
         via: Vec::new(),
     }
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::fold::{Folding, Next};
-use super::{PlanRequest, Planned, proof, route};
+use super::{PlanRequest, Planned, proof, route, techniques};
 use crate::deduce::plan::{self, PlanStats, Settled, Start, State, Step, Target};
 use crate::deduce::verify::{check_forced, check_step};
 use crate::deduce::{Deductions, Wanted};
@@ -24,7 +24,8 @@ use crate::draw::Scene;
 use crate::puzzles::{Deducible, Entry, Error, NamedConstraint, PlayState, Puzzle, Routed, SolveOptions, Stats};
 use crate::report::steps::Figures;
 use crate::report::steps::{
-    Clash, HintReport, PlanEnd, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, StartState, StepsReport,
+    Clash, HintReport, PlanEnd, PlanStatus, PlanTimes, Reveal, ShownFact, ShownRule, ShownStep, ShownTechnique,
+    StartState, StepsReport,
 };
 use crate::solver::{SolveStats, SolverError};
 
@@ -535,7 +536,12 @@ impl Built<'_> {
             proofs: Proofs { file: request.proof.as_deref(), config: &options.solver, error: None },
             memo: plan::Memo::default(),
             folding: Folding::default(),
+            techniques: puzzle.deducible().map(|p| p.techniques()).unwrap_or_default(),
+            values: std::collections::HashMap::new(),
         };
+        if !walk.techniques.is_empty() {
+            walk.values = techniques::values_of(walk.d);
+        }
         walk.planned.end.extent = extent(walk.d);
         let result = walk.run(givens);
         if let Some(e) = walk.proofs.error.take() {
@@ -634,6 +640,10 @@ struct Walk<'a, 'p> {
     proofs: Proofs<'a>,
     memo: plan::Memo,
     folding: Folding,
+    /// The techniques the model names, and each subject's values, to name
+    /// the steps shown.
+    techniques: &'a [crate::lang::hints::Technique],
+    values: std::collections::HashMap<usize, Vec<i64>>,
 }
 
 impl Walk<'_, '_> {
@@ -708,7 +718,8 @@ impl Walk<'_, '_> {
             let most = self.request.max_steps.unwrap_or(usize::MAX);
             let unshown: Vec<Step> = self.folding.unshown().take(most).cloned().collect();
             for step in &unshown {
-                if !self.show(step, Vec::new(), self.planned.steps.len())? {
+                let technique = self.named(step).technique;
+                if !self.show(step, Vec::new(), self.planned.steps.len(), technique)? {
                     return Ok(None);
                 }
             }
@@ -736,7 +747,8 @@ impl Walk<'_, '_> {
             }
         }
         if self.request.next == Next::Any {
-            return Ok(self.show(step, Vec::new(), taken)?.then_some(true));
+            let technique = self.named(step).technique;
+            return Ok(self.show(step, Vec::new(), taken, technique)?.then_some(true));
         }
         let Some(folded) = folded else { return Ok(Some(false)) };
         let started = Instant::now();
@@ -744,17 +756,34 @@ impl Walk<'_, '_> {
         self.check_time += started.elapsed();
         let via = match folded.via.len() {
             1 => Vec::new(),
-            _ => folded.via.iter().map(|s| shown_step(self.d, s)).collect(),
+            _ => folded.via.iter().map(|s| self.named(s)).collect(),
         };
-        Ok(self.show(&folded.step, via, taken)?.then_some(true))
+        // The placement is named as its last step found it, with the facts
+        // the earlier ones found.
+        let technique = folded.via.last().and_then(|last| self.named(last).technique);
+        Ok(self.show(&folded.step, via, taken, technique)?.then_some(true))
+    }
+
+    /// `step` as shown, named when the model names its shape.
+    fn named(&self, step: &Step) -> ShownStep {
+        let mut shown = shown_step(self.d, step);
+        shown.technique = techniques::name(self.d, &self.values, self.techniques, step);
+        shown
     }
 
     /// Writes `step`'s proof when asked and shows it, with the steps it
     /// needs (`via`); false when its proof could not be written (the error
     /// is kept).
-    fn show(&mut self, step: &Step, via: Vec<ShownStep>, taken: usize) -> Result<bool, SolverError> {
+    fn show(
+        &mut self,
+        step: &Step,
+        via: Vec<ShownStep>,
+        taken: usize,
+        technique: Option<ShownTechnique>,
+    ) -> Result<bool, SolverError> {
         let mut shown = shown_step(self.d, step);
         shown.via = via;
+        shown.technique = technique;
         if let Some(file) = self.proofs.file {
             let number = (self.request.max_steps != Some(1)).then_some(taken + 1);
             match proof::write(self.checker, step, self.proofs.config, proof::paths(file, number)) {
@@ -821,7 +850,7 @@ fn extent(d: &Deductions<'_>) -> (usize, usize) {
     places.fold((0, 0), |(rows, cols), (r, c)| (rows.max(r + 1), cols.max(c + 1)))
 }
 
-fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
+pub(super) fn shown_fact(d: &Deductions<'_>, s: Settled) -> ShownFact {
     let fact = &d.facts[s.fact];
     ShownFact {
         var: fact.about.clone(),
@@ -856,6 +885,7 @@ fn shown_step(d: &Deductions<'_>, step: &Step) -> ShownStep {
         merged: None,
         walk: None,
         proof: None,
+        technique: None,
         via: Vec::new(),
     }
 }

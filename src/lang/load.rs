@@ -49,6 +49,7 @@ struct CspFile {
     predicate: Option<Vec<PredicateEntry>>,
     draw: Option<super::drawing::DrawEntry>,
     design: Option<super::design::DesignEntry>,
+    hints: Option<super::hints::HintsEntry>,
 }
 
 #[derive(Deserialize)]
@@ -1095,6 +1096,7 @@ impl Loader<'_> {
                 expr: instance.expr,
                 constraint: k,
                 positions: instance.positions,
+                bindings: instance.bindings,
                 part: None,
             });
         }
@@ -1169,6 +1171,10 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         Some(entry) => Some(loader.design(entry, &loader.param_spans)?),
         None => None,
     };
+    let hints = match &file.hints {
+        Some(entry) => Some(loader.hints(entry, &constraints, &groups)?),
+        None => None,
+    };
     let show_span = file.show.as_ref().map(|s| Span { start: s.span().start, end: s.span().end });
     let Loader { enums, params, vars, var_places, functions, .. } = loader;
     let model = Model {
@@ -1183,6 +1189,7 @@ pub fn load_model(source: &Source) -> Result<(Model, Program), LoadError> {
         show_span,
         drawing,
         design,
+        hints,
     };
     Ok((
         model,

@@ -38,6 +38,7 @@ mod check;
 pub mod design;
 pub mod drawing;
 mod functions;
+pub mod hints;
 pub(crate) mod ir;
 mod load;
 mod lower;
@@ -66,6 +67,8 @@ pub struct Group {
     pub constraint: usize,
     /// The position in each enclosing `forall` generator.
     pub positions: Vec<usize>,
+    /// Each enclosing `forall` variable with its value, as the name shows it.
+    pub bindings: Vec<(String, String)>,
     /// When the group is one part of a constraint instance split for
     /// reasoning ([`Program::in_parts`]), what that part says.
     pub part: Option<parts::Part>,

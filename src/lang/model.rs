@@ -453,6 +453,8 @@ pub struct Model {
     pub drawing: Option<super::drawing::Table>,
     /// How `generate` makes puzzles of the model, when its `[design]` table says.
     pub design: Option<super::design::Design>,
+    /// How hints name the model's houses and techniques, when its `[hints]` table says.
+    pub hints: Option<super::hints::HintTable>,
 }
 
 impl Model {

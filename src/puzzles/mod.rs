@@ -120,6 +120,12 @@ pub trait Deducible {
     /// caller will use, so that nothing else is built.
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error>;
 
+    /// The techniques a step may be named by, in the order they are tried:
+    /// the model's hint table's ([`crate::lang::hints`]); none by default.
+    fn techniques(&self) -> &[crate::lang::hints::Technique] {
+        &[]
+    }
+
     /// The player's entries that a value in the shape of `solve`'s
     /// `solution` states, as `--given` takes them (`NAME=VALUE`): a state
     /// file read back. Holes (`null`, `"_"` or a missing member) state

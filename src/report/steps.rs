@@ -95,11 +95,33 @@ pub struct ShownStep {
     /// and its DRAT refutation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof: Option<StepProof>,
+    /// The technique the step is, when the model's hint table names its
+    /// shape and the step has it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub technique: Option<ShownTechnique>,
     /// With `--next placement`: the steps the placement needs, in the order
     /// they were taken (the last found the placement), each re-checked.
     /// Their rules and the facts they use from before are the step's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub via: Vec<ShownStep>,
+}
+
+/// A step named as a player names it: "hidden single", with the step as
+/// a sentence ("7 goes in (2, 5): it is the only place for 7 in box 2").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShownTechnique {
+    /// The technique's name, as the model's hint table gives it.
+    pub name: String,
+    /// The step as a sentence.
+    pub text: String,
+    /// The houses it speaks of, by name: the one it happens in first.
+    pub houses: Vec<String>,
+    /// The new facts it speaks of.
+    pub facts: Vec<ShownFact>,
+    /// For several placements named one by one, each, in the order named:
+    /// each holds with the facts the step uses and the placements before it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub each: Vec<ShownTechnique>,
 }
 
 /// A step's re-check as files: the formula of only the step's constraints,
@@ -455,6 +477,15 @@ pub fn step_text(step: &ShownStep, reveal: Reveal) -> String {
         Reveal::Why => format!("about: {}\n", facts_text(&step.facts, false)),
         Reveal::What => format!("new: {}\n", facts_text(&step.facts, true)),
     };
+    if let Some(technique) = &step.technique {
+        // The sentence gives the new facts away; the name and the houses
+        // only where to look.
+        out.push_str(&match reveal {
+            Reveal::What => format!("  {} ({})\n", printable(&technique.text), printable(&technique.name)),
+            _ if technique.houses.is_empty() => format!("  technique: {}\n", printable(&technique.name)),
+            _ => format!("  technique: {} in {}\n", printable(&technique.name), printable(&technique.houses[0])),
+        });
+    }
     if let Some(note) = step.note.as_ref().filter(|_| reveal == Reveal::What) {
         out.push_str(&format!("  {}\n", printable(note)));
     }
@@ -501,7 +532,11 @@ fn via_text(via: &[ShownStep], reveal: Reveal) -> String {
         let rules =
             if rules.is_empty() { "no constraint (each thing takes one value)".to_string() } else { rules.join("; ") };
         let facts = facts_text(&step.facts, true);
-        out.push_str(&format!("    - {facts}: by {rules}, using {}\n", facts_text(&step.using, true)));
+        let named = match &step.technique {
+            Some(t) => format!("{} ({}); ", printable(&t.text), printable(&t.name)),
+            None => String::new(),
+        };
+        out.push_str(&format!("    - {facts}: {named}by {rules}, using {}\n", facts_text(&step.using, true)));
     }
     out
 }

@@ -886,6 +886,7 @@ fn upto_one_on_the_hardest_sudoku_then_hint_agrees() {
             merged: None,
             walk: None,
             proof: None,
+            technique: None,
             via: Vec::new(),
         }
     };

@@ -15,4 +15,5 @@ mod play_api;
 mod proofs_and_explanations;
 mod rating;
 mod session;
+mod techniques;
 mod tile_cover_steps;

@@ -13,6 +13,7 @@ mod cli_contract;
 mod docs;
 mod fans_cli;
 mod generate_forms;
+mod hint_tables;
 mod keys_doors_cli;
 mod load_errors;
 mod stop_token;

@@ -467,6 +467,7 @@ impl CspPuzzle {
     /// selector: each group of the formula after the first (a constraint
     /// instance, and last, with an objective, "the objective is defined").
     fn rules(&self, selectors: &[Lit]) -> Vec<Rule> {
+        let houses = self.model.hints.as_ref().map(|t| t.houses_of(&self.program.groups)).unwrap_or_default();
         let rules = selectors.iter().enumerate().map(|(g, &selector)| {
             let (name, line, read) = match (self.program.groups.get(g), &self.program.objective) {
                 (Some(group), _) => {
@@ -482,7 +483,13 @@ impl CspPuzzle {
             let mut cells: Vec<crate::grid::Pos> = subjects.iter().flat_map(|&s| self.cells_of(s)).collect();
             cells.sort_unstable();
             cells.dedup();
-            Rule { selector, name, place: None, line: Some(line), cells, subjects, reads: None }
+            let house = houses.get(g).cloned().flatten().map(|h| crate::deduce::House {
+                kind: h.kind,
+                number: h.number,
+                label: h.label,
+                subjects: h.scalars,
+            });
+            Rule { selector, name, place: None, line: Some(line), cells, subjects, reads: None, house }
         });
         rules.collect()
     }
@@ -742,6 +749,10 @@ impl Puzzle for CspPuzzle {
 impl crate::puzzles::Deducible for CspPuzzle {
     fn deductions(&self, options: &SolveOptions, wanted: Wanted) -> Result<Deductions<'_>, Error> {
         Ok(self.deduce(options, wanted)?.0)
+    }
+
+    fn techniques(&self) -> &[crate::lang::hints::Technique] {
+        self.model.hints.as_ref().map_or(&[], |t| &t.techniques)
     }
 
     fn entries_of_solution(&self, solution: &serde_json::Value) -> Option<Result<Vec<String>, super::StateError>> {

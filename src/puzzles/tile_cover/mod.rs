@@ -660,6 +660,7 @@ impl TileCoverPuzzle {
                     cells: vec![(row, col)],
                     subjects: vec![t],
                     reads: None,
+                    house: None,
                 }
             })
             .collect();

@@ -199,7 +199,7 @@ fn rule(room: &Room, kind: Kind, selector: Lit) -> Rule {
         }
     };
     let place = cells.first().copied();
-    Rule { selector, name, place, line: None, cells, subjects, reads: None }
+    Rule { selector, name, place, line: None, cells, subjects, reads: None, house: None }
 }
 
 /// "Step from (r, c)" takes a direction, per arc of the room.
