@@ -126,3 +126,114 @@ fn the_pseudo_boolean_encodings_solve_the_shipped_sums() {
         }
     }
 }
+
+/// A count of Booleans against a bound: `Σ c·[lit] rel rhs` where each
+/// literal is `b[i]` or `not b[i]` (the same Boolean may come twice), the
+/// whole asserted, under a guard (another Boolean, or one of the counted
+/// ones), negated, or reified twice into a sum.
+#[derive(Clone, Debug)]
+struct CountCase {
+    booleans: usize,
+    /// (Boolean, negated) per term.
+    terms: Vec<(usize, bool)>,
+    weight: i64,
+    rel: &'static str,
+    rhs: i64,
+    /// 0 asserted, 1 under `g`, 2 under the first term's literal, 3
+    /// negated, 4 `bool2int(count) + bool2int(g) = 1`.
+    form: u8,
+}
+
+impl CountCase {
+    fn literal(&self, (i, negated): (usize, bool)) -> String {
+        if negated { format!("not b[{i}]") } else { format!("b[{i}]") }
+    }
+
+    fn text(&self) -> String {
+        let terms: Vec<String> =
+            self.terms.iter().map(|&t| format!("{} * bool2int({})", self.weight, self.literal(t))).collect();
+        let count = format!("({} {} {})", terms.join(" + "), self.rel, self.rhs);
+        let expr = match self.form {
+            0 => count,
+            1 => format!("g -> {count}"),
+            2 => format!("{} -> {count}", self.literal(self.terms[0])),
+            3 => format!("not {count}"),
+            _ => format!("bool2int({count}) + bool2int(g) = 1"),
+        };
+        format!(
+            "kind = \"csp\"\n[vars]\ng = \"bool\"\nb = {{ index = [\"0..{}\"], domain = \"bool\" }}\n\
+             [[constraint]]\nexpr = '{expr}'\n",
+            self.booleans - 1
+        )
+    }
+
+    fn count(&self) -> u64 {
+        let mut total = 0;
+        for code in 0u32..1 << (self.booleans + 1) {
+            let g = code & 1 == 1;
+            let b = |i: usize| code >> (i + 1) & 1 == 1;
+            let holds = |(i, negated): (usize, bool)| b(i) != negated;
+            let sum: i64 = self.terms.iter().map(|&t| self.weight * i64::from(holds(t))).sum();
+            let count = relation_holds(self.rel, sum, self.rhs);
+            let ok = match self.form {
+                0 => count,
+                1 => !g || count,
+                2 => !holds(self.terms[0]) || count,
+                3 => !count,
+                _ => count != g,
+            };
+            total += u64::from(ok);
+        }
+        total
+    }
+}
+
+fn count_case() -> impl Strategy<Value = CountCase> {
+    (1usize..=10).prop_flat_map(|booleans| {
+        let counted = prop::sample::subsequence((0..booleans).collect::<Vec<_>>(), 1..=booleans);
+        (counted, prop::collection::vec(any::<bool>(), booleans), prop::option::weighted(0.2, 0..booleans))
+            .prop_flat_map(move |(counted, negated, again)| {
+                let mut terms: Vec<(usize, bool)> = counted.iter().map(|&i| (i, negated[i])).collect();
+                terms.extend(again.map(|i| (i, !negated[i])));
+                let n = terms.len() as i64;
+                (
+                    Just(terms),
+                    prop::sample::select(vec![1i64, 1, 1, 2, -1]),
+                    prop::sample::select(vec![">=", "<=", "=", ">", "<", "!="]),
+                    prop::sample::select(vec![-1i64, 0, 1, 2, n - 1, n, n + 1]),
+                    0u8..5,
+                )
+            })
+            .prop_map(move |(terms, weight, rel, rhs, form)| CountCase {
+                booleans,
+                terms,
+                weight,
+                rel,
+                rhs: rhs * weight,
+                form,
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(250))]
+
+    /// Counts of Booleans against 0, 1, n − 1 and n are clauses and
+    /// at-most-ones rather than decision diagrams (pairwise, or a ladder
+    /// past six literals; under a guard that is one of the literals, that
+    /// literal is folded in): each against brute force, every encoding and
+    /// engine.
+    #[test]
+    fn boolean_counts_count_like_brute_force(case in count_case()) {
+        let expected = case.count();
+        let text = case.text();
+        for linear in [Linear::PseudoBoolean, Linear::Diagrams, Linear::Binary] {
+            let puzzle = load_puzzle(&Source::from_text("count.toml", text.clone())).unwrap().with_linear(linear);
+            for engine in puzzle.engines() {
+                let options = CountOptions { engine: Some(engine.to_string()), ..Default::default() };
+                let report = puzzle.count(&options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                prop_assert_eq!(report.count, expected, "{:?} {}\n{}", linear, engine, text);
+            }
+        }
+    }
+}
