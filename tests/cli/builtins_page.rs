@@ -87,7 +87,11 @@ fn generated_page() -> String {
 fn the_builtins_page_is_the_one_the_table_makes() {
     let generated = generated_page();
     if std::env::var_os("SOMARIA_WRITE_BUILTINS_PAGE").is_some() {
-        std::fs::write(PAGE, &generated).unwrap();
+        // Written beside and renamed, so that the other tests of this
+        // file, which read the page at the same time, never see half of it.
+        let beside = format!("{PAGE}.new");
+        std::fs::write(&beside, &generated).unwrap();
+        std::fs::rename(&beside, PAGE).unwrap();
     }
     let committed = std::fs::read_to_string(PAGE).unwrap_or_default();
     assert!(
