@@ -163,6 +163,15 @@ pub struct Deductions<'p> {
     /// with no SAT call. (A SAT test shows at most one value of a subject
     /// per model: 2,730 rounds for the leg lengths of a 14-city tour.)
     pub domains_only: Option<Lit>,
+    /// The rules (indices into `rules`, increasing) that a repairer judges
+    /// in every model where their selector is true, such as a grid
+    /// global's "one loop". Their selectors occur only negated (in their
+    /// clauses and cuts), so a test that leaves such a rule off may assume
+    /// its selector false ([`Deductions::off_judged`]) and loses no model.
+    /// Left free, the solver may switch the rule on by itself, and the
+    /// model then costs repair rounds that test nothing (one clue of the
+    /// 20×20 slitherlink: 15 s and 192 SAT calls, given up).
+    pub judged: Vec<usize>,
     check: Box<dyn ModelCheck + 'p>,
 }
 
@@ -179,8 +188,17 @@ impl<'p> Deductions<'p> {
             refuted: false,
             formula: None,
             domains_only: None,
+            judged: Vec::new(),
             check: Box::new(check),
         }
+    }
+
+    /// The negated selectors of the [`Deductions::judged`] rules not in
+    /// `on` (indices into `rules`, any order): assumed with `on`, they keep
+    /// the rules left off from being judged, with the same models.
+    pub fn off_judged(&self, on: &[usize]) -> Vec<Lit> {
+        let off = self.judged.iter().filter(|r| !on.contains(r));
+        off.map(|&r| !self.rules[r].selector).collect()
     }
 }
 

@@ -440,6 +440,7 @@ fn forced_within(
     }
     let mut assumptions = d.assumptions.clone();
     assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
+    assumptions.extend(d.off_judged(rules));
     assumptions.extend(known.iter().map(|&k| lit(d, k)));
     // One clause per round, "one of the negations not yet shown", behind a
     // selector retired at the end, so the solver is unchanged for later calls.
@@ -750,6 +751,7 @@ fn shrink_used(
     d.solver.add_clause(&some_fails);
     let mut base = d.assumptions.clone();
     base.extend(rules.iter().map(|&r| d.rules[r].selector));
+    base.extend(d.off_judged(rules));
     base.push(active);
     let known_lits: Vec<Lit> = known.iter().map(|&k| lit(d, k)).collect();
     let of_lit: HashMap<Lit, Settled> = known_lits.iter().copied().zip(known.iter().copied()).collect();
@@ -840,9 +842,10 @@ pub fn taken(d: &mut Deductions<'_>, step: &Step, memo: &mut Memo) -> Result<(),
     let covers = match memo.covers.get(&s) {
         Some(&covers) => covers,
         None => {
-            let facts = d.facts.iter().filter(|f| f.subject == s).map(|f| !f.lit);
-            let none_holds: Vec<Lit> = d.assumptions.iter().copied().chain(facts).collect();
-            let covers = none_holds.len() > d.assumptions.len() && d.solver.solve_under(&none_holds)? == Answer::Unsat;
+            let facts: Vec<Lit> = d.facts.iter().filter(|f| f.subject == s).map(|f| !f.lit).collect();
+            let none_holds: Vec<Lit> =
+                d.assumptions.iter().copied().chain(d.off_judged(&[])).chain(facts.iter().copied()).collect();
+            let covers = !facts.is_empty() && d.solver.solve_under(&none_holds)? == Answer::Unsat;
             memo.covers.insert(s, covers);
             covers
         }
@@ -1324,7 +1327,8 @@ fn fallback(
             if shown.is_empty() {
                 return Ok(None);
             }
-            let all: Vec<Lit> = base.iter().chain(set).copied().collect();
+            let off = d.off_judged(&on);
+            let all: Vec<Lit> = base.iter().chain(set).chain(&off).copied().collect();
             // The solver's core drops many rules at once, but which depends
             // on its history, not on the puzzle alone: where the rules are
             // few, each is dropped in turn instead, so that a puzzle and its

@@ -67,6 +67,7 @@ fn holding(
 ) -> Result<Option<Vec<bool>>, SolverError> {
     let mut assumptions = checker.assumptions.clone();
     assumptions.extend(rules.iter().map(|&r| checker.rules[r].selector));
+    assumptions.extend(checker.off_judged(rules));
     assumptions.extend(step.using.iter().map(|&u| lit(checker, u)));
     let Deductions { solver, check, .. } = checker;
     let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, Some(rules)));

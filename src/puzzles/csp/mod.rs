@@ -370,8 +370,10 @@ impl CspPuzzle {
         let facts = if wanted.facts { self.value_facts(&mut instance)? } else { Vec::new() };
         let at = if wanted.switchable { optimum.map(|v| (rules.len() - 1, v)) } else { None };
         let whole = (!wanted.switchable || at.is_some()).then_some(optimum);
+        let judged = self.judged(&rules, instance.selectors());
         let record = instance.record();
         let mut deductions = instance.into_deductions(whole, at);
+        deductions.judged = judged;
         deductions.assumptions = assumptions;
         deductions.refuted = refuted;
         // A constraint that fixes shown values to constants is the model's
@@ -387,6 +389,18 @@ impl CspPuzzle {
             deductions.formula = Some(Box::new(move || record.borrow().cnf().clone()));
         }
         Ok((deductions, Built { size, encode_ms, compiled, optimum }))
+    }
+
+    /// The rules of the grid globals, which the lazy driver judges while
+    /// their selectors are true ([`crate::deduce::Deductions::judged`]):
+    /// those whose selector is still their group's (`selectors`, empty
+    /// unless switchable), whose clauses and cuts hold it only negated.
+    fn judged(&self, rules: &[Rule], selectors: &[Lit]) -> Vec<usize> {
+        let mut judged: Vec<usize> = self.program.grids.iter().map(|g| g.group).collect();
+        judged.retain(|&g| selectors.get(g).is_some_and(|&s| rules.get(g).is_some_and(|r| r.selector == s)));
+        judged.sort_unstable();
+        judged.dedup();
+        judged
     }
 
     /// Notes, of each rule that is a part of a split constraint, the facts
