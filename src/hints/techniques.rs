@@ -142,7 +142,9 @@ impl Asked<'_, '_> {
             Shape::SinglePlace => {
                 let (x, v) = self.one_placement()?;
                 let house = self.houses.iter().filter(within).find(|h| {
-                    h.subjects.contains(&x) && h.subjects.iter().all(|&s| s == x || self.known.excluded(s, v))
+                    self.holds_every_value(h, v)
+                        && h.subjects.contains(&x)
+                        && h.subjects.iter().all(|&s| s == x || self.known.excluded(s, v))
                 })?;
                 Some(self.shown(t, vec![house.label.clone()], |slot| self.placement_slot(slot, Some(house))))
             }
@@ -195,12 +197,27 @@ impl Asked<'_, '_> {
     /// Whether every cell of `a` that may take `v` is in `b`, some is, and
     /// every new fact is about a cell of `b` outside `a`.
     fn confined(&self, a: &House, b: &House, v: i64) -> bool {
+        if !self.holds_every_value(a, v) {
+            return false;
+        }
         let outside = self.step.facts.iter().all(|f| {
             let s = self.d.facts[f.fact].subject;
             b.subjects.contains(&s) && !a.subjects.contains(&s)
         });
         let open: Vec<usize> = a.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect();
         outside && !open.is_empty() && open.iter().all(|s| b.subjects.contains(s))
+    }
+
+    /// Whether `v` must appear in `house`: its cells share one set of
+    /// values, `v` among them, as many as the cells, so that each value
+    /// appears once. (A Killer Sudoku's cage takes each value at most once
+    /// but need not hold every one: "the only place for 7 in the cage" would
+    /// not follow.)
+    fn holds_every_value(&self, house: &House, v: i64) -> bool {
+        let Some(first) = house.subjects.first().and_then(|s| self.known.values.get(s)) else { return false };
+        first.len() == house.subjects.len()
+            && first.contains(&v)
+            && house.subjects.iter().all(|s| self.known.values.get(s).is_some_and(|vs| vs == first))
     }
 
     /// Each new fact a value ruled out because another cell of one of the

@@ -281,7 +281,10 @@ impl Loader<'_> {
                 ),
             ));
         };
-        let instances: Vec<&Group> = groups.iter().filter(|g| g.constraint == constraint).collect();
+        // An instance over fewer than two cells (a Killer Sudoku's cage of
+        // one cell) lowers to `true`: it is no house, and no fault.
+        let instances: Vec<&Group> =
+            groups.iter().filter(|g| g.constraint == constraint && g.expr != BExpr::Const(true)).collect();
         if instances.is_empty() || instances.iter().any(|g| alldifferent_scalars(&g.expr).is_none()) {
             return Err(self.source.error_at(
                 key,

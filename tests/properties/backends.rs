@@ -299,7 +299,7 @@ fn every_proof_format_a_backend_lists_refutes_and_checks() {
 #[test]
 fn complementary_assumptions_give_a_core_that_cannot_hold() {
     const VARS: usize = 8;
-    let lit = |code: usize| Var::from_index(code / 2).lit(code % 2 == 0);
+    let lit = |code: usize| Var::from_index(code / 2).lit(code.is_multiple_of(2));
     let lits = |codes: &[usize]| -> Vec<Lit> { codes.iter().map(|&c| lit(c)).collect() };
     let calls: [(&[&[usize]], &[usize]); 6] = [
         (&[&[0], &[5], &[1, 9], &[4, 11]], &[10, 4]),
@@ -311,7 +311,9 @@ fn complementary_assumptions_give_a_core_that_cannot_hold() {
     ];
     for &backend in Backend::ALL {
         let mut solver = solver(backend, Stop::never());
-        (0..VARS).for_each(|_| drop(solver.new_var()));
+        for _ in 0..VARS {
+            let _ = solver.new_var();
+        }
         let mut clauses: Vec<Vec<Lit>> = Vec::new();
         for (added, assumed) in calls {
             for clause in added {
