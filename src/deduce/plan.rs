@@ -216,6 +216,11 @@ pub struct PlanStats {
     /// SAT calls in the checks with no rule, in exhaustive set searches
     /// and in fallbacks, in that order.
     pub calls: [u64; 3],
+    /// Searches that ended with no step within `--upto` though some sets
+    /// of that size went untested (a test gave up on a wide subject or a
+    /// grid global's repair rounds, or the budget of sets ran out): a step
+    /// within the limit may remain.
+    pub untested_within_upto: u64,
 }
 
 /// What the player knows: per fact, whether it is settled and which way.
@@ -600,12 +605,23 @@ impl Preferences {
     /// The negations of `refuted` to prefer in the next round.
     fn pick(&mut self, d: &Deductions<'_>, refuted: &[Settled]) -> Vec<Lit> {
         self.picked.clear();
+        // A wide subject's values are left to the round's clause: most are
+        // impossible, and preferring them one at a time would spend a SAT
+        // call on each (a tour's legs: 2,700 values, 13 of them possible).
+        let mut per_subject: HashMap<usize, usize> = HashMap::new();
+        for r in refuted {
+            *per_subject.entry(d.facts[r.fact].subject).or_default() += 1;
+        }
         let mut best: HashMap<usize, (u32, usize)> = HashMap::new();
         let mut subjects = Vec::new();
         for (i, &r) in refuted.iter().enumerate() {
             let subject = d.facts[r.fact].subject;
             let l = lit(d, r);
-            if self.resting.contains(&subject) || self.dropped.contains(&l) || self.impossible.contains(&l) {
+            if per_subject[&subject] > WIDE_VALUES
+                || self.resting.contains(&subject)
+                || self.dropped.contains(&l)
+                || self.impossible.contains(&l)
+            {
                 continue;
             }
             let strikes = self.strikes.get(&l).copied().unwrap_or(0);
@@ -1002,6 +1018,7 @@ pub fn next_steps(
         return Ok(steps);
     }
     if upto.is_some_and(|k| k <= exact) {
+        stats.untested_within_upto += u64::from(!search.complete);
         return Ok(Vec::new());
     }
     let step = match probe {
@@ -1009,7 +1026,10 @@ pub fn next_steps(
         None => timed_fallback(d, &open, &known_settled, limits, memo, stats)?,
     };
     let Some((because, forced)) = step else { return Ok(Vec::new()) };
-    if upto.is_some_and(|k| because.len() > k) {
+    if let Some(k) = upto.filter(|&k| because.len() > k) {
+        // A deletion-minimal set is not a smallest one: past the sizes
+        // searched in full, a smaller set may force something.
+        stats.untested_within_upto += u64::from(search.complete_below < k);
         return Ok(Vec::new());
     }
     let smallest = because.len() == search.complete_below + 1;

@@ -65,6 +65,9 @@ fn holding(
     step: &Step,
     negations: &[Lit],
 ) -> Result<Option<Vec<bool>>, SolverError> {
+    if let (true, Some(truth)) = (rules.is_empty(), checker.domains_only) {
+        return Ok(possible_by_domains(checker, truth, step, negations));
+    }
     let mut assumptions = checker.assumptions.clone();
     assumptions.extend(rules.iter().map(|&r| checker.rules[r].selector));
     assumptions.extend(checker.off_judged(rules));
@@ -72,6 +75,57 @@ fn holding(
     let Deductions { solver, check, .. } = checker;
     let mut checked = Checked::new(&mut **solver, |value: &dyn Fn(Lit) -> bool| check(value, Some(rules)));
     Ok(possible_literals(&mut checked, negations, &assumptions)?.map(|p| p.possible))
+}
+
+/// [`holding`] with no rule on, over a fixed part that holds only the
+/// subjects' domains ([`Deductions::domains_only`]): each subject takes
+/// exactly one of its facts' values, any whose literal is not the
+/// constant's negation and that the used facts leave it, whatever the
+/// others take. Worked out here rather than by the search's own shortcut,
+/// so that the re-check stays apart from it; a SAT test would show one
+/// value of a subject per model (2,700 models for a tour's leg lengths).
+fn possible_by_domains(checker: &Deductions<'_>, truth: Lit, step: &Step, negations: &[Lit]) -> Option<Vec<bool>> {
+    use std::collections::HashMap;
+    let used: HashMap<usize, bool> = step.using.iter().map(|u| (u.fact, u.holds)).collect();
+    // Per subject: the facts it may take, and those it must (at most one).
+    let mut may: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut must: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (f, fact) in checker.facts.iter().enumerate() {
+        let said = used.get(&f).copied();
+        if said != Some(false) && fact.lit != !truth {
+            may.entry(fact.subject).or_default().push(f);
+        }
+        if said == Some(true) || fact.lit == truth {
+            must.entry(fact.subject).or_default().push(f);
+        }
+    }
+    let values = |subject: usize| -> Vec<usize> {
+        let may = may.get(&subject).map_or(&[][..], |v| &v[..]);
+        match must.get(&subject).map(|m| &m[..]) {
+            None | Some([]) => may.to_vec(),
+            Some([one]) => may.iter().copied().filter(|f| f == one).collect(),
+            Some(_) => Vec::new(),
+        }
+    };
+    // A subject the used facts leave no value: no model at all.
+    let speaks_of = step.using.iter().map(|u| checker.facts[u.fact].subject);
+    if speaks_of.clone().any(|s| values(s).is_empty()) {
+        return None;
+    }
+    let mut left: HashMap<usize, Vec<usize>> = HashMap::new();
+    let possible = step
+        .facts
+        .iter()
+        .zip(negations)
+        .map(|(f, &negation)| {
+            let subject = checker.facts[f.fact].subject;
+            let values = left.entry(subject).or_insert_with(|| values(subject));
+            // The negation makes the fact's value hold, or another one.
+            let holds = negation == checker.facts[f.fact].lit;
+            if holds { values.contains(&f.fact) } else { values.iter().any(|&g| g != f.fact) }
+        })
+        .collect();
+    Some(possible)
 }
 
 fn rejected(why: String) -> SolverError {

@@ -582,7 +582,8 @@ impl Built<'_> {
         let now = (self.d.solver.stats(), self.checker.solver.stats());
         let (solver_stats, checker_stats) = (since(now.0, self.counted.0), since(now.1, self.counted.1));
         self.counted = now;
-        let mut run = Stats::of_sat_size(puzzle.engines()[0], (0, 0), solver_stats, 0.0);
+        let engine = options.engine.as_deref().unwrap_or(puzzle.engines()[0]);
+        let mut run = Stats::of_sat_size(engine, (0, 0), solver_stats, 0.0);
         run.sat_calls += checker_stats.sat_calls;
         run.solve_ms = Stats::ms(started.elapsed());
         planned.end.stats = PlanTimes {
@@ -600,6 +601,7 @@ impl Built<'_> {
             fallback_ms: Stats::ms(stats.fallback),
             used_ms: Stats::ms(stats.used),
             check_ms: Stats::ms(check_time),
+            untested_within_upto: stats.untested_within_upto,
         };
         Ok(planned)
     }

@@ -284,6 +284,9 @@ pub struct PlanTimes {
     pub used_ms: f64,
     /// Milliseconds re-checking the steps.
     pub check_ms: f64,
+    /// Searches that found no step within `--upto` though some sets of
+    /// that size went untested: a step within the limit may remain.
+    pub untested_within_upto: u64,
 }
 
 /// The overall outcome of a plan.
@@ -350,7 +353,15 @@ impl PlanEnd {
     /// How the plan ended, for a person: the solutions left, or why there
     /// are none.
     fn ending_text(&self, status: PlanStatus) -> String {
-        ending_text(status, self.remaining, self.remaining_complete, &self.explanation, &self.clash)
+        let mut out = ending_text(status, self.remaining, self.remaining_complete, &self.explanation, &self.clash);
+        if status == Status::Partial && self.stats.untested_within_upto > 0 {
+            out.push_str(
+                "not every set of constraints within --upto was tested (a test gave up on a variable with \
+                 many values or on a grid global, or the budget of sets ran out): a step within the limit \
+                 may remain\n",
+            );
+        }
+        out
     }
 }
 

@@ -119,7 +119,7 @@ pub struct CspPuzzle {
     /// it, when every constraint holds.
     presolve: bool,
     /// With a drawing table, the grid cell each scalar it draws stands in.
-    drawn_cells: Option<std::collections::HashMap<usize, Vec<crate::grid::Pos>>>,
+    drawn_cells: Option<table::ScalarCells>,
     /// Whether every constraint is in the fd engine's fragment, once asked.
     fd_fits: std::sync::OnceLock<bool>,
     /// The same puzzle with its constraints split into the parts a person
@@ -494,9 +494,7 @@ impl CspPuzzle {
                 }
             };
             let subjects: Vec<usize> = read.into_iter().collect();
-            let mut cells: Vec<crate::grid::Pos> = subjects.iter().flat_map(|&s| self.cells_of(s)).collect();
-            cells.sort_unstable();
-            cells.dedup();
+            let cells = self.cells_of(&subjects);
             let house = houses.get(g).cloned().flatten().map(|h| crate::deduce::House {
                 kind: h.kind,
                 number: h.number,
@@ -508,14 +506,18 @@ impl CspPuzzle {
         rules.collect()
     }
 
-    /// The cells of a scalar: where the drawing table draws it, or without
-    /// a table, its cell in a two-dimensional array, counted from the
+    /// The cells of the scalars a constraint reads: where the drawing
+    /// table draws them ([`table::ScalarCells::read_by`]), or without a
+    /// table, their cells in two-dimensional arrays, counted from each
     /// array's first row and column.
-    fn cells_of(&self, scalar: usize) -> Vec<crate::grid::Pos> {
+    fn cells_of(&self, scalars: &[usize]) -> Vec<crate::grid::Pos> {
         if let Some(cells) = &self.drawn_cells {
-            return cells.get(&scalar).cloned().unwrap_or_default();
+            return cells.read_by(scalars);
         }
-        self.cell_of(scalar).into_iter().collect()
+        let mut cells: Vec<crate::grid::Pos> = scalars.iter().filter_map(|&s| self.cell_of(s)).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        cells
     }
 
     /// A scalar's cell in its two-dimensional array, counted from the

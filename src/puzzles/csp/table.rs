@@ -596,36 +596,98 @@ pub fn style(scene: &Scene) -> text::Style {
     }
 }
 
-/// The cells of the table's grid that each scalar the layers read is drawn
-/// in (a side's or a corner's scalar in the cell below and right of it,
-/// kept inside the grid), for outlining what a constraint reads. A queen's
-/// column, read by every cell of its row, stands in the whole row.
-pub fn cells_of_scalars(table: &Table) -> std::collections::HashMap<usize, Vec<Pos>> {
-    let mut found: std::collections::HashMap<usize, Vec<Pos>> = std::collections::HashMap::new();
+/// Where the scalars the layers read are drawn, for outlining what a
+/// constraint reads: in cells, or between them.
+#[derive(Clone, Debug, Default)]
+pub struct ScalarCells {
+    /// The cells a scalar is drawn in (a corner's in the cell below and
+    /// right of it, kept inside the grid). A queen's column, read by every
+    /// cell of its row, stands in the whole row.
+    within: std::collections::HashMap<usize, Vec<Pos>>,
+    /// The cells on either side of a scalar drawn between them: a side of
+    /// an `edges` layer, a step of a `links` layer (one cell at the grid's
+    /// edge).
+    between: std::collections::HashMap<usize, Vec<Pos>>,
+}
+
+impl ScalarCells {
+    /// The cells of `scalars`, read together by one constraint: those the
+    /// scalars are drawn in, and of the sides and steps, the cells that two
+    /// or more of them border (a slitherlink clue's four sides give its
+    /// cell, not the cells beside it; a pearl's steps give the pearl), or
+    /// every cell they border when none is bordered twice (a lone side).
+    pub fn read_by(&self, scalars: &[usize]) -> Vec<Pos> {
+        let mut cells: Vec<Pos> =
+            scalars.iter().flat_map(|s| self.within.get(s).into_iter().flatten()).copied().collect();
+        let mut bordered: std::collections::HashMap<Pos, usize> = std::collections::HashMap::new();
+        for cell in scalars.iter().flat_map(|s| self.between.get(s).into_iter().flatten()) {
+            *bordered.entry(*cell).or_default() += 1;
+        }
+        let twice: Vec<Pos> = bordered.iter().filter(|&(_, &n)| n >= 2).map(|(&c, _)| c).collect();
+        if twice.is_empty() {
+            cells.extend(bordered.keys());
+        } else {
+            cells.extend(twice);
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+}
+
+/// Where each scalar the table's layers read is drawn ([`ScalarCells`]).
+pub fn cells_of_scalars(table: &Table) -> ScalarCells {
+    let mut found = ScalarCells::default();
     let inside = |(r, c): Pos| (r.min(table.rows - 1), c.min(table.cols - 1));
+    let add = |map: &mut std::collections::HashMap<usize, Vec<Pos>>, s: usize, cell: Pos| {
+        let list = map.entry(s).or_default();
+        if !list.contains(&cell) {
+            list.push(cell);
+        }
+    };
     for layer in &table.layers {
-        let arrays: Vec<&Cells> = match &layer.kind {
+        match &layer.kind {
             LayerKind::Text { cells, .. }
             | LayerKind::Arrows { cells, .. }
             | LayerKind::Shade { cells, .. }
             | LayerKind::Mark { cells, .. }
-            | LayerKind::Regions { cells, .. } => vec![cells],
-            LayerKind::Edges { across, down } | LayerKind::Links { across, down } => vec![across, down],
-            LayerKind::Corners { .. } | LayerKind::Lines { .. } | LayerKind::Outside { .. } => Vec::new(),
-        };
-        for cells in arrays {
-            for k in 0..cells.len() {
-                let cell = inside((k / cells.cols, k % cells.cols));
-                for s in cells.reads(k) {
-                    let list = found.entry(s).or_default();
-                    if !list.contains(&cell) {
-                        list.push(cell);
+            | LayerKind::Regions { cells, .. } => {
+                for k in 0..cells.len() {
+                    let cell = inside((k / cells.cols, k % cells.cols));
+                    cells.reads(k).into_iter().for_each(|s| add(&mut found.within, s, cell));
+                }
+            }
+            LayerKind::Edges { across, down } | LayerKind::Links { across, down } => {
+                let sides = matches!(layer.kind, LayerKind::Edges { .. });
+                for (array, along) in [(across, Along::Across), (down, Along::Down)] {
+                    for k in 0..array.len() {
+                        let at = (k / array.cols, k % array.cols);
+                        for cell in between(at, along, sides, (table.rows, table.cols)) {
+                            array.reads(k).into_iter().for_each(|s| add(&mut found.between, s, cell));
+                        }
                     }
                 }
             }
+            LayerKind::Corners { .. } | LayerKind::Lines { .. } | LayerKind::Outside { .. } => {}
         }
     }
     found
+}
+
+/// The cells of a `rows` × `cols` grid on either side of the side that
+/// starts at corner `at` (`sides`), or joined by the step that starts at
+/// cell `at`, running `along`.
+fn between(at: Pos, along: Along, sides: bool, (rows, cols): (usize, usize)) -> Vec<Pos> {
+    let (r, c) = at;
+    let pair = match (sides, along) {
+        // The side above cell (r, c): the cell above it and the cell itself.
+        (true, Along::Across) => [r.checked_sub(1).map(|r| (r, c)), Some((r, c))],
+        // The side left of cell (r, c).
+        (true, Along::Down) => [c.checked_sub(1).map(|c| (r, c)), Some((r, c))],
+        (false, Along::Across) => [Some((r, c)), Some((r, c + 1))],
+        (false, Along::Down) => [Some((r, c)), Some((r + 1, c))],
+    };
+    pair.into_iter().flatten().filter(|&(r, c)| r < rows && c < cols).collect()
 }
 
 /// A table's scene as the text reports draw it.
