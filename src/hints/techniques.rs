@@ -317,9 +317,8 @@ impl Asked<'_, '_> {
             return None;
         }
         let first = house.subjects.first().and_then(|s| self.known.values.get(s))?;
-        let places = |v: i64| -> Vec<usize> {
-            house.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect()
-        };
+        let places =
+            |v: i64| -> Vec<usize> { house.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect() };
         let open: Vec<(i64, Vec<usize>)> = first
             .iter()
             .copied()
@@ -367,9 +366,8 @@ impl Asked<'_, '_> {
         let struck: Vec<usize> = self.ruled_out()?.into_iter().map(|(s, _)| s).collect();
         let houses: Vec<&House> =
             self.houses.iter().copied().filter(|h| t.within.is_empty() || t.within.contains(&h.kind)).collect();
-        let places = |h: &House| -> Vec<usize> {
-            h.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect()
-        };
+        let places =
+            |h: &House| -> Vec<usize> { h.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect() };
         let mut kinds: Vec<usize> = houses.iter().map(|h| h.kind).collect();
         kinds.sort_unstable();
         kinds.dedup();
@@ -380,7 +378,9 @@ impl Asked<'_, '_> {
                     .iter()
                     .copied()
                     .filter(|h| h.kind == base_kind && self.holds_every_value(h, v))
-                    .filter(|h| !places(h).is_empty() && !h.subjects.iter().any(|s| self.known.placed.get(s) == Some(&v)))
+                    .filter(|h| {
+                        !places(h).is_empty() && !h.subjects.iter().any(|s| self.known.placed.get(s) == Some(&v))
+                    })
                     .collect();
                 for &cover_kind in &kinds {
                     let covers: Vec<&House> = houses.iter().copied().filter(|h| h.kind == cover_kind).collect();
@@ -502,7 +502,10 @@ fn first_choice<T>(n: usize, k: usize, found: &mut dyn FnMut(&[usize]) -> Option
 
 /// Whether no two of `houses` share a subject.
 fn disjoint(houses: &[&House]) -> bool {
-    houses.iter().enumerate().all(|(i, a)| houses[i + 1..].iter().all(|b| !b.subjects.iter().any(|s| a.subjects.contains(s))))
+    houses
+        .iter()
+        .enumerate()
+        .all(|(i, a)| houses[i + 1..].iter().all(|b| !b.subjects.iter().any(|s| a.subjects.contains(s))))
 }
 
 /// Whether `a` and `b` are one house.

@@ -398,7 +398,8 @@ fn fish(ruled: &[(Cell, i64)], houses: &[Vec<Cell>], cands: &Candidates) -> Resu
 /// `houses`.
 fn base_fits(base: &[Vec<Cell>], houses: &[Vec<Cell>], cands: &Candidates, v: i64, taken: &mut Vec<Cell>) -> bool {
     let Some((first, rest)) = base.split_first() else { return true };
-    let clash = |c: Cell, taken: &[Cell]| taken.iter().any(|&t| houses.iter().any(|h| h.contains(&c) && h.contains(&t)));
+    let clash =
+        |c: Cell, taken: &[Cell]| taken.iter().any(|&t| houses.iter().any(|h| h.contains(&c) && h.contains(&t)));
     first.iter().any(|&c| {
         if !cands[&c].contains(&v) || clash(c, taken) {
             return false;
@@ -497,10 +498,8 @@ fn x_wing_entries(rng: &mut SplitMix64, sol: &Grid) -> Vec<String> {
     let (a, b) = (rng.below(2), 2 + rng.below(2));
     let by_rows = rng.chance(0.5);
     let at = |line: usize, k: usize| if by_rows { (line, k) } else { (k, line) };
-    let cross: Vec<usize> = [a, b]
-        .iter()
-        .map(|&line| (0..4).find(|&k| sol[at(line, k).0][at(line, k).1] == v).unwrap())
-        .collect();
+    let cross: Vec<usize> =
+        [a, b].iter().map(|&line| (0..4).find(|&k| sol[at(line, k).0][at(line, k).1] == v).unwrap()).collect();
     let mut entries = Vec::new();
     for line in [a, b] {
         for k in (0..4).filter(|k| !cross.contains(k)) {
@@ -552,7 +551,7 @@ fn cages(rng: &mut SplitMix64, sol: &Grid) -> (Grid, Vec<i64>) {
 fn check_steps(text: &str, entries: &[String], case: usize, board: &Board, counted: &mut BTreeMap<String, usize>) {
     let puzzle = load_text(text);
     let options = SolveOptions { parts: case % 4 == 1, ..SolveOptions::default() };
-    let next = if case % 2 == 0 { Next::Placement } else { Next::Any };
+    let next = if case.is_multiple_of(2) { Next::Placement } else { Next::Any };
     let request = PlanRequest { given: entries.to_vec(), next, count_limit: 100, ..PlanRequest::default() };
     let report = hints::steps(puzzle.as_ref(), &options, &request).unwrap();
     let shown = format!("{text}\nentries {entries:?}, parts {}, next {next:?}", options.parts);
@@ -571,12 +570,12 @@ fn every_named_step_has_its_shape() {
     let mut rng = SplitMix64::new(41);
     let mut counted: BTreeMap<String, usize> = BTreeMap::new();
     let board = Board { cage: None };
-    for case in 0..400 {
+    for case in 0..400usize {
         let sol = solution(&mut rng);
         // One case in five starts from no givens, with an X-wing planted.
-        let keep = if case % 5 == 0 { 0.0 } else { [0.15, 0.3, 0.45][case % 3] };
+        let keep = if case.is_multiple_of(5) { 0.0 } else { [0.15, 0.3, 0.45][case % 3] };
         let (givens, mut entries) = givens_and_entries(&mut rng, &sol, keep);
-        if case % 5 == 0 {
+        if case.is_multiple_of(5) {
             entries.extend(x_wing_entries(&mut rng, &sol));
         }
         let text = model(&givens, None, &sudoku_techniques(case % 8 >= 4, case % 16 >= 8));
