@@ -161,6 +161,8 @@ impl Asked<'_, '_> {
                 Some(self.shown(t, Vec::new(), |slot| self.placement_slot(slot, None)))
             }
             Shape::Subset => self.houses.iter().filter(within).find_map(|h| self.subset(t, h)),
+            Shape::HiddenSubset => self.houses.iter().filter(within).find_map(|h| self.hidden_subset(t, h)),
+            Shape::Fish => self.fish(t),
             Shape::Taken => self.taken(t, &within),
             Shape::Intersection => {
                 let v = self.one_value_ruled_out()?;
@@ -297,6 +299,129 @@ impl Asked<'_, '_> {
         None
     }
 
+    /// The (subject, value) of each new fact, when every one rules a value
+    /// out.
+    fn ruled_out(&self) -> Option<Vec<(usize, i64)>> {
+        let fact = |f: &Settled| (!f.holds).then(|| (self.d.facts[f.fact].subject, self.d.facts[f.fact].value));
+        self.step.facts.iter().map(fact).collect()
+    }
+
+    /// A hidden subset in `house` that explains every new fact: values the
+    /// house must hold, not yet placed in it, whose every place in it lies
+    /// in as many cells as there are values; each of the step's facts
+    /// another value ruled out in one of those cells. (The values fill
+    /// those cells, one each, so nothing else can.)
+    fn hidden_subset(&self, t: &Technique, house: &House) -> Option<ShownTechnique> {
+        let ruled = self.ruled_out()?;
+        if ruled.iter().any(|(s, _)| !house.subjects.contains(s)) {
+            return None;
+        }
+        let first = house.subjects.first().and_then(|s| self.known.values.get(s))?;
+        let places =
+            |v: i64| -> Vec<usize> { house.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect() };
+        let open: Vec<(i64, Vec<usize>)> = first
+            .iter()
+            .copied()
+            .filter(|&v| {
+                self.holds_every_value(house, v) && !house.subjects.iter().any(|s| self.known.placed.get(s) == Some(&v))
+            })
+            .map(|v| (v, places(v)))
+            .filter(|(_, at)| !at.is_empty())
+            .collect();
+        // With no cell left over, the values fill the house: nothing hidden.
+        let unplaced = house.subjects.iter().filter(|s| !self.known.placed.contains_key(s)).count();
+        let (fewest, most) = t.size.map_or((2, 4), |k| (k, k));
+        for k in (fewest..=most).filter(|&k| k < unplaced) {
+            let found = first_choice(open.len(), k, &mut |pick| {
+                let mut cells: Vec<usize> = pick.iter().flat_map(|&i| open[i].1.iter().copied()).collect();
+                cells.sort_unstable();
+                cells.dedup();
+                let values: Vec<i64> = pick.iter().map(|&i| open[i].0).collect();
+                let explained = ruled.iter().all(|(s, w)| cells.contains(s) && !values.contains(w));
+                (cells.len() == k && explained).then_some((values, cells))
+            });
+            if let Some((values, cells)) = found {
+                let shown: Vec<String> = values.iter().map(|&w| self.value_of(cells[0], w)).collect();
+                let at: Vec<String> = cells.iter().map(|&s| self.subject_at(s)).collect();
+                return Some(self.shown(t, vec![house.label.clone()], |slot| match slot {
+                    "values" => and_list(&shown),
+                    "cells" => and_list(&at),
+                    "size" => k.to_string(),
+                    _ => house.label.clone(),
+                }));
+            }
+        }
+        None
+    }
+
+    /// A fish that explains every new fact: one value, `size` disjoint
+    /// houses of one kind (the base) that must each hold it and have not
+    /// yet, whose every place for it lies in `size` disjoint houses of one
+    /// kind (the cover); each fact the value ruled out in a cover cell
+    /// outside the base. (The base holds the value `size` times, each in a
+    /// cover, which holds it at most once: so each cover holds it in the
+    /// base.)
+    fn fish(&self, t: &Technique) -> Option<ShownTechnique> {
+        let v = self.one_value_ruled_out()?;
+        let struck: Vec<usize> = self.ruled_out()?.into_iter().map(|(s, _)| s).collect();
+        let houses: Vec<&House> =
+            self.houses.iter().copied().filter(|h| t.within.is_empty() || t.within.contains(&h.kind)).collect();
+        let places =
+            |h: &House| -> Vec<usize> { h.subjects.iter().copied().filter(|&s| !self.known.excluded(s, v)).collect() };
+        let mut kinds: Vec<usize> = houses.iter().map(|h| h.kind).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let (fewest, most) = t.size.map_or((2, 4), |k| (k, k));
+        for k in fewest..=most {
+            for &base_kind in &kinds {
+                let bases: Vec<&House> = houses
+                    .iter()
+                    .copied()
+                    .filter(|h| h.kind == base_kind && self.holds_every_value(h, v))
+                    .filter(|h| {
+                        !places(h).is_empty() && !h.subjects.iter().any(|s| self.known.placed.get(s) == Some(&v))
+                    })
+                    .collect();
+                for &cover_kind in &kinds {
+                    let covers: Vec<&House> = houses.iter().copied().filter(|h| h.kind == cover_kind).collect();
+                    let found = first_choice(bases.len(), k, &mut |b| {
+                        let base: Vec<&House> = b.iter().map(|&i| bases[i]).collect();
+                        let cells: Vec<usize> = base.iter().flat_map(|h| places(h)).collect();
+                        let in_base = |s: &usize| base.iter().any(|h| h.subjects.contains(s));
+                        if !disjoint(&base) || struck.iter().any(in_base) {
+                            return None;
+                        }
+                        first_choice(covers.len(), k, &mut |c| {
+                            let cover: Vec<&House> = c.iter().map(|&i| covers[i]).collect();
+                            let in_cover = |s: &usize| cover.iter().any(|h| h.subjects.contains(s));
+                            let apart = disjoint(&cover) && !cover.iter().any(|h| base.iter().any(|b| same(h, b)));
+                            (apart && cells.iter().all(in_cover) && struck.iter().all(in_cover))
+                                .then(|| (base.clone(), cover))
+                        })
+                    });
+                    if let Some((base, cover)) = found {
+                        return Some(self.fish_shown(t, k, &base, &cover));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn fish_shown(&self, t: &Technique, k: usize, base: &[&House], cover: &[&House]) -> ShownTechnique {
+        let labels = |hs: &[&House]| hs.iter().map(|h| h.label.clone()).collect::<Vec<_>>();
+        let cells: Vec<String> =
+            self.step.facts.iter().map(|f| self.subject_at(self.d.facts[f.fact].subject)).collect();
+        let houses = [labels(base), labels(cover)].concat();
+        self.shown(t, houses, |slot| match slot {
+            "value" => self.value_text(self.step.facts[0].fact),
+            "houses" => and_list(&labels(base)),
+            "other" => and_list(&labels(cover)),
+            "cells" => and_list(&cells),
+            _ => k.to_string(),
+        })
+    }
+
     fn placement_slot(&self, slot: &str, house: Option<&House>) -> String {
         let fact = self.step.facts[0].fact;
         match slot {
@@ -346,6 +471,46 @@ fn and_list(items: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// The first choice of `k` of `0..n` (each increasing, in order) that
+/// `found` takes, with what it gives: the choices are tried one by one, and
+/// the search stops at the first.
+fn first_choice<T>(n: usize, k: usize, found: &mut dyn FnMut(&[usize]) -> Option<T>) -> Option<T> {
+    fn extend<T>(
+        from: usize,
+        n: usize,
+        k: usize,
+        pick: &mut Vec<usize>,
+        found: &mut dyn FnMut(&[usize]) -> Option<T>,
+    ) -> Option<T> {
+        if pick.len() == k {
+            return found(pick);
+        }
+        for i in from..n {
+            pick.push(i);
+            let got = extend(i + 1, n, k, pick, found);
+            pick.pop();
+            if got.is_some() {
+                return got;
+            }
+        }
+        None
+    }
+    extend(0, n, k, &mut Vec::new(), found)
+}
+
+/// Whether no two of `houses` share a subject.
+fn disjoint(houses: &[&House]) -> bool {
+    houses
+        .iter()
+        .enumerate()
+        .all(|(i, a)| houses[i + 1..].iter().all(|b| !b.subjects.iter().any(|s| a.subjects.contains(s))))
+}
+
+/// Whether `a` and `b` are one house.
+fn same(a: &House, b: &House) -> bool {
+    (a.kind, a.number) == (b.kind, b.number)
 }
 
 /// Every choice of `k` of `0..n`, each increasing.

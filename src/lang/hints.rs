@@ -71,14 +71,25 @@ pub enum Shape {
     /// step holds them already ("3 is already in row 1"), said once per
     /// house and value.
     Taken,
+    /// Values ruled out in `size` cells of one house, because `size`
+    /// values the house must hold can go in no other cell of it, so those
+    /// cells take them and nothing else ("hidden pair", "hidden triple").
+    HiddenSubset,
+    /// One value ruled out in cells of `size` cross houses, because in
+    /// `size` disjoint houses that must each hold it, every cell that may
+    /// take it lies in those cross houses, which hold it at most once
+    /// each ("X-wing", "swordfish").
+    Fish,
 }
 
 impl Shape {
-    const NAMES: [(&'static str, Shape); 5] = [
+    const NAMES: [(&'static str, Shape); 7] = [
         ("single place", Shape::SinglePlace),
         ("single value", Shape::SingleValue),
         ("subset", Shape::Subset),
+        ("hidden subset", Shape::HiddenSubset),
         ("intersection", Shape::Intersection),
+        ("fish", Shape::Fish),
         ("taken", Shape::Taken),
     ];
 
@@ -90,6 +101,19 @@ impl Shape {
             Shape::Subset => &["values", "cells", "house", "size"],
             Shape::Intersection => &["value", "house", "other"],
             Shape::Taken => &["value", "house", "cells"],
+            Shape::HiddenSubset => &["values", "cells", "house", "size"],
+            Shape::Fish => &["value", "houses", "other", "cells", "size"],
+        }
+    }
+
+    /// The sizes a technique of this shape may ask for; `None`: it has no
+    /// size. A fish or hidden subset is sought among every choice of that
+    /// many houses or values, so its size is kept small.
+    fn sizes(self) -> Option<std::ops::RangeInclusive<i64>> {
+        match self {
+            Shape::Subset => Some(2..=64),
+            Shape::HiddenSubset | Shape::Fish => Some(2..=8),
+            _ => None,
         }
     }
 }
@@ -177,11 +201,13 @@ pub struct Technique {
     pub name: String,
     /// The step as a sentence.
     pub text: Template,
-    /// For a subset, how many cells; `None`: any number from 2.
+    /// For a subset or hidden subset, how many cells; for a fish, how many
+    /// houses of each side; `None`: any number from 2 to 4.
     pub size: Option<usize>,
     /// The house kinds (indices into [`HintTable::houses`]) the step's
     /// first house must be of (the one with the single place, the subset,
-    /// or the value's every cell); empty: any.
+    /// or the value's every cell; for a fish, every house of it); empty:
+    /// any.
     pub within: Vec<usize>,
 }
 
@@ -339,11 +365,11 @@ impl Loader<'_> {
         }
         let size = match &entry.size {
             None => None,
-            Some(size) if shape == Shape::Subset && (2..=64).contains(size.get_ref()) => Some(*size.get_ref() as usize),
+            Some(size) if shape.sizes().is_some_and(|r| r.contains(size.get_ref())) => Some(*size.get_ref() as usize),
             Some(size) => {
-                let expected = match shape {
-                    Shape::Subset => "a size from 2 to 64",
-                    _ => "no size: only a \"subset\" has one",
+                let expected = match shape.sizes() {
+                    Some(range) => format!("a size from {} to {}", range.start(), range.end()),
+                    None => "no size: only a \"subset\", \"hidden subset\" or \"fish\" has one".to_string(),
                 };
                 let found = format!("size = {}", size.get_ref());
                 return Err(self.source.error_at(size, invalid(found, expected)));

@@ -98,7 +98,9 @@ fn a_house_name_with_an_unknown_placeholder() {
 fn an_unknown_shape() {
     let text = with(r#"shape = "single place""#, r#"shape = "hidden""#);
     let e = refused(&text);
-    assert_mentions(&e, &[&at(&text, "\"hidden\""), "shape = \"hidden\"", "expected one of \"single place\""]);
+    let expected = ["expected one of \"single place\"", "\"hidden subset\"", "\"fish\""];
+    assert_mentions(&e, &[&at(&text, "\"hidden\""), "shape = \"hidden\""]);
+    assert_mentions(&e, &expected);
 }
 
 #[test]
@@ -123,7 +125,30 @@ fn a_size_out_of_place() {
     let text = with("size = 2", "size = 1");
     assert_mentions(&refused(&text), &[&at(&text, "1\nhouses"), "size = 1", "a size from 2 to 64"]);
     let text = with("shape = \"subset\"", "shape = \"single place\"").replace("{cells} hold {values}", "{value}");
-    assert_mentions(&refused(&text), &[&at(&text, "2\nhouses"), "size = 2", "only a \"subset\" has one"]);
+    let expected = "only a \"subset\", \"hidden subset\" or \"fish\" has one";
+    assert_mentions(&refused(&text), &[&at(&text, "2\nhouses"), "size = 2", expected]);
+}
+
+#[test]
+fn a_hidden_subset_or_fish_of_a_size_out_of_range() {
+    for (shape, sentence) in [("hidden subset", "{cells} hold {values}"), ("fish", "{value} in {other}")] {
+        for size in [1, 9, -3] {
+            let text = with("shape = \"subset\"", &format!("shape = \"{shape}\""))
+                .replace("size = 2", &format!("size = {size}"))
+                .replace("{cells} hold {values}", sentence);
+            let place = at(&text, &format!("{size}\nhouses"));
+            assert_mentions(&refused(&text), &[&place, &format!("size = {size}"), "expected a size from 2 to 8"]);
+        }
+    }
+}
+
+#[test]
+fn a_fish_sentence_with_a_subset_placeholder() {
+    let text = with("shape = \"subset\"", "shape = \"fish\"");
+    let e = refused(&text);
+    let expected = ["{value}", "{houses}", "{other}", "{cells}", "{size}"];
+    assert_mentions(&e, &[&at(&text, "\"{cells} hold {values}\""), "the placeholder {values} in a \"fish\" sentence"]);
+    assert_mentions(&e, &expected);
 }
 
 #[test]
