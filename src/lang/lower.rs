@@ -631,7 +631,9 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
                 let a = self.int(left)?;
                 let b = self.int(right)?;
-                let a_copy = a.clone();
+                // The dividend again, for a division by a 0 that the
+                // variables folded to (copied only then).
+                let a_copy = (matches!(op, BinOp::Div | BinOp::Mod) && b.as_const() == Some(0)).then(|| a.clone());
                 let result = match op {
                     BinOp::Add => IExpr::add(a, b).map_err(ovf)?,
                     BinOp::Sub => IExpr::sub(a, b).map_err(ovf)?,
@@ -642,7 +644,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                             Some(r) => r.map_err(ovf)?,
                             // A divisor over variables that folded to 0: undefined everywhere.
                             None if self.mentions_vars(right) => {
-                                IExpr::undefined_div(op == BinOp::Div, a_copy, IExpr::constant(0))
+                                let a = a_copy.ok_or_else(|| internal(span, "the dividend of a division by 0"))?;
+                                IExpr::undefined_div(op == BinOp::Div, a, IExpr::constant(0))
                             }
                             None => {
                                 return Err(Fault::new(
