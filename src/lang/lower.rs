@@ -1002,11 +1002,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
     /// decision variables keeps each element under its condition.
     fn gen_call(&mut self, name: &str, generators: &[Generator], body: &Expr, span: Span) -> Result<LVal, Fault> {
         let Some(conditional) = builtins::lookup(name).and_then(|b| b.conditional) else {
-            let comprehension = Expr {
-                kind: ExprKind::Comprehension { body: Box::new(body.clone()), generators: generators.to_vec() },
-                span,
-            };
-            let array = self.lower(&comprehension)?;
+            // The comprehension `[body | generators]`, without a copy of its syntax.
+            let array = self.comprehension(body, generators, span)?;
             return self.call(name, vec![(array, span)], span);
         };
         let mut elems = Vec::new();
