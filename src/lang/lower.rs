@@ -190,6 +190,15 @@ impl LVal {
         }
     }
 
+    /// [`LVal::as_int`] of a value no longer needed, without a copy.
+    pub fn into_int(self) -> Option<IExpr> {
+        match self {
+            LVal::Int(x, _) => Some(x),
+            LVal::Bool(b) => Some(IExpr::bool2int(b)),
+            _ => None,
+        }
+    }
+
     /// The fixed value, when there is no variable in it.
     pub fn to_value(&self) -> Option<Value> {
         match self {
@@ -356,7 +365,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
 
     /// Unrolls an integer (or enum) expression; a Boolean is 0 or 1.
     pub fn int(&mut self, e: &Expr) -> Result<IExpr, Fault> {
-        self.lower(e)?.as_int().ok_or_else(|| internal(e.span, "expected an integer"))
+        self.lower(e)?.into_int().ok_or_else(|| internal(e.span, "expected an integer"))
     }
 
     /// Unrolls a Boolean expression.
@@ -433,7 +442,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                 _ => match self.lower(index)? {
                     LVal::Set(set, _) => slices.push((d, Some(set))),
                     value => {
-                        let value = value.as_int().ok_or_else(|| internal(index.span, "expected an integer"))?;
+                        let value = value.into_int().ok_or_else(|| internal(index.span, "expected an integer"))?;
                         at.push((value, index.span));
                     }
                 },
@@ -919,7 +928,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         let (value, inside) = match value {
             LVal::Bool(b) if base == Base::Bool => (LVal::Bool(b), None),
             other => {
-                let x = other.as_int().ok_or_else(|| internal(span, "a local's value"))?;
+                let x = other.into_int().ok_or_else(|| internal(span, "a local's value"))?;
                 // The definition holds where its value is defined and in the domain.
                 let inside = match &domain {
                     Some((set, _)) => Some(BExpr::member(x.clone(), set.clone())),
@@ -1223,7 +1232,7 @@ fn comparison(op: BinOp, a: LVal, b: LVal, span: Span) -> Result<BExpr, Fault> {
             _ => (IExpr::bool2int(x), IExpr::bool2int(y)),
         },
         (LVal::Int(x, _), LVal::Int(y, _)) => (x, y),
-        (x, y) => match (x.as_int(), y.as_int()) {
+        (x, y) => match (x.into_int(), y.into_int()) {
             (Some(x), Some(y)) => (x, y),
             _ => return Err(internal(span, "comparing values of different types")),
         },
