@@ -801,13 +801,21 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         filters: &mut Vec<BExpr>,
         visit: &mut Visit<'_, 'c, 'm>,
     ) -> Result<(), Fault> {
-        // Flatten "i, j in S" into one binding level per name.
-        let levels: Vec<(usize, usize)> =
-            generators.iter().enumerate().flat_map(|(g, gen_)| (0..gen_.names.len()).map(move |n| (g, n))).collect();
-        if depth == levels.len() {
-            return visit(self, filters);
+        // "i, j in S" is one binding level per name: the level `depth` is
+        // name n of generator g (found without a list of the levels, which
+        // this made at every binding).
+        let mut rest = depth;
+        let mut level = None;
+        for (g, generator) in generators.iter().enumerate() {
+            if rest < generator.names.len() {
+                level = Some((g, rest));
+                break;
+            }
+            rest -= generator.names.len();
         }
-        let (g, n) = levels[depth];
+        let Some((g, n)) = level else {
+            return visit(self, filters);
+        };
         let generator = &generators[g];
         let values: Vec<LVal> = match self.lower(&generator.source)? {
             LVal::Set(set, base) => {
