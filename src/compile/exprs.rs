@@ -4,7 +4,7 @@
 
 use super::CompileError;
 use super::linear::{ENUM_LIMIT, Lin, Rel};
-use super::{Encoder, Pol};
+use super::{Encoder, Pol, memo};
 use crate::cnf::Lit;
 use crate::lang::ir::{BExpr, Cmp, IExpr, IKind};
 use crate::lang::model::IntSet;
@@ -69,11 +69,12 @@ impl Encoder {
             IKind::Const(v) => return Ok((self.new_int(IntSet::range(*v, *v), super::Repr::Const)?, Vec::new())),
             _ => {}
         }
-        if let Some(found) = self.term_cache.get(e) {
+        let hash = memo::hash_of(e);
+        if let Some(found) = self.term_cache.find(hash, |k| k == e) {
             return Ok(found.clone());
         }
         let result = self.hard(|enc| enc.define(e))?;
-        self.term_cache.insert(e.clone(), result.clone());
+        self.term_cache.insert(hash, e.clone(), result.clone());
         Ok(result)
     }
 
@@ -888,17 +889,20 @@ impl Encoder {
             BExpr::Not(inner) => return Ok(!self.reify(inner, pol.flip())?),
             _ => {}
         }
-        let key = (e.clone(), pol);
-        if let Some(&l) = self.reify_cache.get(&key) {
+        // One hash for every polarity, so that a literal tied both ways
+        // is found without hashing the expression again.
+        let hash = memo::hash_of(e);
+        let cached = |p: Pol| move |(k, kp): &(BExpr, Pol)| *kp == p && k == e;
+        if let Some(&l) = self.reify_cache.find(hash, cached(pol)) {
             return Ok(l);
         }
         if pol != Pol::Both
-            && let Some(&l) = self.reify_cache.get(&(e.clone(), Pol::Both))
+            && let Some(&l) = self.reify_cache.find(hash, cached(Pol::Both))
         {
             return Ok(l);
         }
         let l = self.hard(|enc| enc.reify_new(e, pol))?;
-        self.reify_cache.insert(key, l);
+        self.reify_cache.insert(hash, (e.clone(), pol), l);
         Ok(l)
     }
 

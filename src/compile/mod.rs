@@ -42,6 +42,7 @@ pub(crate) mod implied;
 mod ints;
 mod linear;
 mod mdd;
+mod memo;
 mod objective;
 pub(crate) mod presolve;
 mod regions;
@@ -49,6 +50,8 @@ mod relax;
 pub(crate) mod repair;
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 
 use crate::cnf::{Cnf, Lit, Var};
 use crate::lang::ir::{BExpr, IExpr};
@@ -202,12 +205,12 @@ pub(crate) struct Encoder {
     ints: Vec<ints::IntVar>,
     scalar_ints: Vec<Option<usize>>,
     scalar_lits: Vec<Option<Lit>>,
-    eq_cache: HashMap<(usize, i64), Lit>,
-    ge_cache: HashMap<(usize, i64), Lit>,
-    lit_ints: HashMap<Lit, usize>,
-    term_cache: HashMap<IExpr, (usize, Vec<Lit>)>,
-    reify_cache: HashMap<(BExpr, Pol), Lit>,
-    pair_cache: HashMap<(u8, usize, usize), usize>,
+    eq_cache: FxHashMap<(usize, i64), Lit>,
+    ge_cache: FxHashMap<(usize, i64), Lit>,
+    lit_ints: FxHashMap<Lit, usize>,
+    term_cache: memo::Memo<IExpr, (usize, Vec<Lit>)>,
+    reify_cache: memo::Memo<(BExpr, Pol), Lit>,
+    pair_cache: FxHashMap<(u8, usize, usize), usize>,
     /// Log-encoded twins of unary variables, by the variable ([`Encoder::log_view`]).
     log_views: HashMap<usize, usize>,
     names: Vec<(Var, String)>,
@@ -271,12 +274,12 @@ impl Encoder {
             ints: Vec::new(),
             scalar_ints: vec![None; model.num_scalars()],
             scalar_lits: vec![None; model.num_scalars()],
-            eq_cache: HashMap::new(),
-            ge_cache: HashMap::new(),
-            lit_ints: HashMap::new(),
-            term_cache: HashMap::new(),
-            reify_cache: HashMap::new(),
-            pair_cache: HashMap::new(),
+            eq_cache: FxHashMap::default(),
+            ge_cache: FxHashMap::default(),
+            lit_ints: FxHashMap::default(),
+            term_cache: memo::Memo::default(),
+            reify_cache: memo::Memo::default(),
+            pair_cache: FxHashMap::default(),
             log_views: HashMap::new(),
             names: vec![(Var::from_index(0), "true".to_string())],
             scratch: Vec::new(),

@@ -492,50 +492,14 @@ impl IExpr {
 
     /// `Σ c·e + k`, flattened and merged.
     pub fn sum(terms: Vec<(i64, IExpr)>, constant: i64) -> Result<IExpr, Overflow> {
-        // Where each term is in `flat`: a linear scan per term made a sum
-        // of n terms cost n² comparisons.
-        type Slots = std::collections::HashMap<IExpr, usize>;
+        // No room is taken before a term needs it: most sums the unrolling
+        // makes are of constants (index arithmetic).
         let mut flat: Vec<(i64, IExpr)> = Vec::new();
-        let mut slots = Slots::new();
         let mut k = constant as i128;
-        fn push(
-            flat: &mut Vec<(i64, IExpr)>,
-            slots: &mut Slots,
-            k: &mut i128,
-            c: i128,
-            e: IExpr,
-        ) -> Result<(), Overflow> {
-            // A term times 0 is still undefined where the term is.
-            if c == 0 && !e.partial {
-                return Ok(());
-            }
-            match e.kind {
-                IKind::Const(v) => *k += c * v as i128,
-                IKind::Sum(terms, k2) => {
-                    *k += c * k2 as i128;
-                    for (c2, e2) in terms {
-                        push(flat, slots, k, c * c2 as i128, e2)?;
-                    }
-                }
-                _ => {
-                    let c = i64::try_from(c).map_err(|_| Overflow)?;
-                    match slots.entry(e) {
-                        std::collections::hash_map::Entry::Occupied(slot) => {
-                            let term = &mut flat[*slot.get()].0;
-                            *term = term.checked_add(c).ok_or(Overflow)?;
-                        }
-                        std::collections::hash_map::Entry::Vacant(slot) => {
-                            flat.push((c, slot.key().clone()));
-                            slot.insert(flat.len() - 1);
-                        }
-                    }
-                }
-            }
-            Ok(())
-        }
         for (c, e) in terms {
-            push(&mut flat, &mut slots, &mut k, c as i128, e)?;
+            flatten_term(&mut flat, &mut k, c as i128, e)?;
         }
+        merge_equal_terms(&mut flat)?;
         flat.retain(|(c, e)| *c != 0 || e.partial);
         let k = i64::try_from(k).map_err(|_| Overflow)?;
         let (mut lo, mut hi) = (k as i128, k as i128);
@@ -555,18 +519,35 @@ impl IExpr {
         Ok(IExpr { kind: IKind::Sum(flat, k), lo: bounds.0, hi: bounds.1, partial })
     }
 
+    /// The constant `value`, within the integer bounds, as [`IExpr::sum`]
+    /// gives a sum of constants.
+    fn fixed(value: i128) -> Result<IExpr, Overflow> {
+        Ok(IExpr::constant(bounded(value, value)?.0))
+    }
+
     /// `a + b`.
     pub fn add(a: IExpr, b: IExpr) -> Result<IExpr, Overflow> {
+        // Index arithmetic over loop variables is most of the unrolling's
+        // sums: folded here, it makes no sum at all.
+        if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+            return IExpr::fixed(x as i128 + y as i128);
+        }
         IExpr::sum(vec![(1, a), (1, b)], 0)
     }
 
     /// `a - b`.
     pub fn sub(a: IExpr, b: IExpr) -> Result<IExpr, Overflow> {
+        if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+            return IExpr::fixed(x as i128 - y as i128);
+        }
         IExpr::sum(vec![(1, a), (-1, b)], 0)
     }
 
     /// `a * b`; a constant factor stays linear.
     pub fn mul(a: IExpr, b: IExpr) -> Result<IExpr, Overflow> {
+        if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
+            return IExpr::fixed(x as i128 * y as i128);
+        }
         if let Some(c) = a.as_const() {
             return IExpr::sum(vec![(c, b)], 0);
         }
@@ -839,6 +820,73 @@ impl BExpr {
     pub fn ite(branches: Vec<(BExpr, BExpr)>, otherwise: BExpr) -> BExpr {
         if branches.is_empty() { otherwise } else { BExpr::Ite(branches, Box::new(otherwise)) }
     }
+}
+
+/// Appends `c·e` to `flat`, a sum's terms: a constant goes to `k`, a sum's
+/// terms one by one, anything else as it is.
+fn flatten_term(flat: &mut Vec<(i64, IExpr)>, k: &mut i128, c: i128, e: IExpr) -> Result<(), Overflow> {
+    // A term times 0 is still undefined where the term is.
+    if c == 0 && !e.partial {
+        return Ok(());
+    }
+    match e.kind {
+        IKind::Const(v) => *k += c * v as i128,
+        IKind::Sum(terms, k2) => {
+            *k += c * k2 as i128;
+            for (c2, e2) in terms {
+                flatten_term(flat, k, c * c2 as i128, e2)?;
+            }
+        }
+        _ => flat.push((i64::try_from(c).map_err(|_| Overflow)?, e)),
+    }
+    Ok(())
+}
+
+/// Below this many terms a sum finds equal terms by comparing each with
+/// those before it, with no table to build.
+const SMALL_SUM: usize = 8;
+
+/// Merges each term of `flat` into the first term of an equal expression,
+/// their coefficients added, keeping the first terms in order. The terms
+/// are compared in place, never cloned: cloning and hashing whole
+/// expression trees made the sums of the unrolling a large part of it.
+fn merge_equal_terms(flat: &mut Vec<(i64, IExpr)>) -> Result<(), Overflow> {
+    if flat.len() <= SMALL_SUM {
+        let mut i = 1;
+        while i < flat.len() {
+            match (0..i).find(|&j| flat[j].1 == flat[i].1) {
+                Some(j) => {
+                    let (c, _) = flat.remove(i);
+                    flat[j].0 = flat[j].0.checked_add(c).ok_or(Overflow)?;
+                }
+                None => i += 1,
+            }
+        }
+        return Ok(());
+    }
+    // Where each term is: a linear scan per term made a sum of n terms
+    // cost n² comparisons.
+    let first: Vec<usize> = {
+        let mut seen: rustc_hash::FxHashMap<&IExpr, usize> =
+            rustc_hash::FxHashMap::with_capacity_and_hasher(flat.len(), Default::default());
+        flat.iter().enumerate().map(|(i, (_, e))| *seen.entry(e).or_insert(i)).collect()
+    };
+    if first.iter().enumerate().all(|(i, &f)| i == f) {
+        return Ok(());
+    }
+    for (i, &f) in first.iter().enumerate() {
+        if f != i {
+            let c = flat[i].0;
+            let term = &mut flat[f].0;
+            *term = term.checked_add(c).ok_or(Overflow)?;
+        }
+    }
+    let mut i = 0;
+    flat.retain(|_| {
+        i += 1;
+        first[i - 1] == i - 1
+    });
+    Ok(())
 }
 
 #[cfg(test)]

@@ -190,6 +190,15 @@ impl LVal {
         }
     }
 
+    /// [`LVal::as_int`] of a value no longer needed, without a copy.
+    pub fn into_int(self) -> Option<IExpr> {
+        match self {
+            LVal::Int(x, _) => Some(x),
+            LVal::Bool(b) => Some(IExpr::bool2int(b)),
+            _ => None,
+        }
+    }
+
     /// The fixed value, when there is no variable in it.
     pub fn to_value(&self) -> Option<Value> {
         match self {
@@ -356,7 +365,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
 
     /// Unrolls an integer (or enum) expression; a Boolean is 0 or 1.
     pub fn int(&mut self, e: &Expr) -> Result<IExpr, Fault> {
-        self.lower(e)?.as_int().ok_or_else(|| internal(e.span, "expected an integer"))
+        self.lower(e)?.into_int().ok_or_else(|| internal(e.span, "expected an integer"))
     }
 
     /// Unrolls a Boolean expression.
@@ -433,7 +442,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                 _ => match self.lower(index)? {
                     LVal::Set(set, _) => slices.push((d, Some(set))),
                     value => {
-                        let value = value.as_int().ok_or_else(|| internal(index.span, "expected an integer"))?;
+                        let value = value.into_int().ok_or_else(|| internal(index.span, "expected an integer"))?;
                         at.push((value, index.span));
                     }
                 },
@@ -631,7 +640,9 @@ impl<'c, 'm> Lowerer<'c, 'm> {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
                 let a = self.int(left)?;
                 let b = self.int(right)?;
-                let a_copy = a.clone();
+                // The dividend again, for a division by a 0 that the
+                // variables folded to (copied only then).
+                let a_copy = (matches!(op, BinOp::Div | BinOp::Mod) && b.as_const() == Some(0)).then(|| a.clone());
                 let result = match op {
                     BinOp::Add => IExpr::add(a, b).map_err(ovf)?,
                     BinOp::Sub => IExpr::sub(a, b).map_err(ovf)?,
@@ -642,7 +653,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
                             Some(r) => r.map_err(ovf)?,
                             // A divisor over variables that folded to 0: undefined everywhere.
                             None if self.mentions_vars(right) => {
-                                IExpr::undefined_div(op == BinOp::Div, a_copy, IExpr::constant(0))
+                                let a = a_copy.ok_or_else(|| internal(span, "the dividend of a division by 0"))?;
+                                IExpr::undefined_div(op == BinOp::Div, a, IExpr::constant(0))
                             }
                             None => {
                                 return Err(Fault::new(
@@ -789,13 +801,21 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         filters: &mut Vec<BExpr>,
         visit: &mut Visit<'_, 'c, 'm>,
     ) -> Result<(), Fault> {
-        // Flatten "i, j in S" into one binding level per name.
-        let levels: Vec<(usize, usize)> =
-            generators.iter().enumerate().flat_map(|(g, gen_)| (0..gen_.names.len()).map(move |n| (g, n))).collect();
-        if depth == levels.len() {
-            return visit(self, filters);
+        // "i, j in S" is one binding level per name: the level `depth` is
+        // name n of generator g (found without a list of the levels, which
+        // this made at every binding).
+        let mut rest = depth;
+        let mut level = None;
+        for (g, generator) in generators.iter().enumerate() {
+            if rest < generator.names.len() {
+                level = Some((g, rest));
+                break;
+            }
+            rest -= generator.names.len();
         }
-        let (g, n) = levels[depth];
+        let Some((g, n)) = level else {
+            return visit(self, filters);
+        };
         let generator = &generators[g];
         let values: Vec<LVal> = match self.lower(&generator.source)? {
             LVal::Set(set, base) => {
@@ -916,7 +936,7 @@ impl<'c, 'm> Lowerer<'c, 'm> {
         let (value, inside) = match value {
             LVal::Bool(b) if base == Base::Bool => (LVal::Bool(b), None),
             other => {
-                let x = other.as_int().ok_or_else(|| internal(span, "a local's value"))?;
+                let x = other.into_int().ok_or_else(|| internal(span, "a local's value"))?;
                 // The definition holds where its value is defined and in the domain.
                 let inside = match &domain {
                     Some((set, _)) => Some(BExpr::member(x.clone(), set.clone())),
@@ -999,11 +1019,8 @@ impl<'c, 'm> Lowerer<'c, 'm> {
     /// decision variables keeps each element under its condition.
     fn gen_call(&mut self, name: &str, generators: &[Generator], body: &Expr, span: Span) -> Result<LVal, Fault> {
         let Some(conditional) = builtins::lookup(name).and_then(|b| b.conditional) else {
-            let comprehension = Expr {
-                kind: ExprKind::Comprehension { body: Box::new(body.clone()), generators: generators.to_vec() },
-                span,
-            };
-            let array = self.lower(&comprehension)?;
+            // The comprehension `[body | generators]`, without a copy of its syntax.
+            let array = self.comprehension(body, generators, span)?;
             return self.call(name, vec![(array, span)], span);
         };
         let mut elems = Vec::new();
@@ -1223,7 +1240,7 @@ fn comparison(op: BinOp, a: LVal, b: LVal, span: Span) -> Result<BExpr, Fault> {
             _ => (IExpr::bool2int(x), IExpr::bool2int(y)),
         },
         (LVal::Int(x, _), LVal::Int(y, _)) => (x, y),
-        (x, y) => match (x.as_int(), y.as_int()) {
+        (x, y) => match (x.into_int(), y.into_int()) {
             (Some(x), Some(y)) => (x, y),
             _ => return Err(internal(span, "comparing values of different types")),
         },

@@ -82,7 +82,12 @@ fn lower_sight(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal
         }
         from[d] = v;
     }
-    let cells = call.bools(0)?;
+    // Only the cells along the four lines are read: cloning the whole
+    // array for each cell looked from made a grid's counts cost cells².
+    let cell = |k: usize| match &open.elems[k] {
+        LVal::Bool(b) => Ok(b.clone()),
+        _ => Err(internal(call.args[0].1, "a Boolean array")),
+    };
     let marks = match call.args.len() {
         4 => Some(marks(lowerer, call, open)?),
         _ => None,
@@ -99,7 +104,7 @@ fn lower_sight(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LVal
         let mut seen = BExpr::Const(true);
         let (mut r, mut c) = (from[0] + dr, from[1] + dc);
         while (r0..=r1).contains(&r) && (c0..=c1).contains(&c) && seen != BExpr::Const(false) {
-            seen = rung(&seen, cells[at(r, c)].clone());
+            seen = rung(&seen, cell(at(r, c))?);
             terms.push(counted(&seen, at(r, c)));
             (r, c) = (r + dr, c + dc);
         }
