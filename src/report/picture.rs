@@ -202,7 +202,15 @@ enum Legend {
 
 fn caption(scene: &mut Scene, step: &ShownStep, reveal: Reveal, legend: Legend) {
     for line in step_text(step, reveal).lines() {
-        scene.caption.extend(wrapped(line.trim(), 60));
+        let rows = wrapped(line.trim(), 60);
+        let cut = rows.len() > CAPTION_ROWS;
+        scene.caption.extend(rows.into_iter().take(if cut { CAPTION_ROWS - 1 } else { CAPTION_ROWS }));
+        if cut {
+            // A step that rules out thousands of values (a tour's leg
+            // lengths) would make a picture metres tall; the text and the
+            // JSON reports list them all.
+            scene.caption.push("… (the rest in the text or JSON report)".to_string());
+        }
     }
     let (shaded, outlined) = match legend {
         Legend::Drawn => (true, reveal != Reveal::Where),
@@ -230,6 +238,9 @@ fn caption(scene: &mut Scene, step: &ShownStep, reveal: Reveal, legend: Legend) 
         scene.caption.push(parts.join("; "));
     }
 }
+
+/// The most rows one line of a step's text takes in a picture's caption.
+const CAPTION_ROWS: usize = 6;
 
 fn label(fact: &ShownFact) -> String {
     match &fact.value {

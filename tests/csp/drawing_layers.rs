@@ -113,6 +113,9 @@ fn shipped_models_draw_as_their_golden_pictures() {
     }
 }
 
+/// A text a model's file has, and what the test writes in its place.
+type Replaced = Option<(&'static str, &'static str)>;
+
 /// The models whose whole `steps --upto 1` takes minutes or more: their golden picture
 /// is of their first step of one constraint alone (`--next 1`, every step
 /// shown), the partial state a player sees first. A few minutes on a
@@ -125,7 +128,7 @@ fn shipped_models_draw_as_their_golden_pictures() {
 /// 14, each test of one constraint gives up (the legs take 2,738 values
 /// each, and every model the circuit's test finds shows a few new ones),
 /// so that `--upto 1` finds no step and says that a test gave up.
-const SLOW_STEPPED: [(&str, &[&str], Option<(&str, &str)>); 6] = [
+const SLOW_STEPPED: [(&str, &[&str], Replaced); 6] = [
     ("magic-sequence", &[], None),
     ("numberlink", &[], None),
     ("numberlink-20x20", &[], None),
