@@ -126,26 +126,13 @@ expr = 'forall(k in 1..cages)(sum(i, j in 1..4 where cage[i, j] = k)(cell[i, j])
 show = ["cell"]
 [params]
 givens = [{}]
-{params}[vars]
-cell = {{ index = ["1..4", "1..4"], domain = "1..4" }}
-[[constraint]]
-name = "the givens"
-expr = 'forall(i, j in 1..4 where givens[i, j] > 0)(cell[i, j] = givens[i, j])'
-[[constraint]]
-name = "each row"
-expr = 'forall(i in 1..4)(alldifferent(row(cell, i)))'
-[[constraint]]
-name = "each column"
-expr = 'forall(j in 1..4)(alldifferent(col(cell, j)))'
-[[constraint]]
-name = "each box"
-expr = 'forall(r, c in 0..1)(alldifferent([cell[2 * r + i, 2 * c + j] | i, j in 1..2]))'
-{constraints}[hints.houses]
+{params}{rules}{constraints}[hints.houses]
 "each row" = "row {{i}}"
 "each column" = "column {{j}}"
 "each box" = "box {{n}}"
 {houses}{techniques}"#,
-        rows(givens)
+        rows(givens),
+        rules = crate::common::models::SUDOKU_4X4_RULES,
     )
 }
 

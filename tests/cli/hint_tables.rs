@@ -8,27 +8,21 @@ use somaria::model::Source;
 use crate::common;
 
 use common::cli::{assert_mentions, refused, run_json};
+use common::models::SUDOKU_4X4_RULES;
 
 /// A 4×4 Sudoku with a good hint table; each case replaces one line.
-const GOOD: &str = r#"kind = "csp"
+static GOOD: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{SUDOKU_HEAD}{SUDOKU_4X4_RULES}{GOOD_TABLE}"));
+
+/// The start of [`GOOD`]: the kind and the givens.
+const SUDOKU_HEAD: &str = r#"kind = "csp"
 show = ["cell"]
 [params]
 givens = [[1, 2, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 1]]
-[vars]
-cell = { index = ["1..4", "1..4"], domain = "1..4" }
-[[constraint]]
-name = "the givens"
-expr = 'forall(i, j in 1..4 where givens[i, j] > 0)(cell[i, j] = givens[i, j])'
-[[constraint]]
-name = "each row"
-expr = 'forall(i in 1..4)(alldifferent(row(cell, i)))'
-[[constraint]]
-name = "each column"
-expr = 'forall(j in 1..4)(alldifferent(col(cell, j)))'
-[[constraint]]
-name = "each box"
-expr = 'forall(r, c in 0..1)(alldifferent([cell[2 * r + i, 2 * c + j] | i, j in 1..2]))'
-[hints.houses]
+"#;
+
+/// The end of [`GOOD`]: its hint table.
+const GOOD_TABLE: &str = r#"[hints.houses]
 "each row" = "row {i}"
 "each column" = "column {j}"
 "each box" = "box {n}"
@@ -62,7 +56,7 @@ fn at(text: &str, needle: &str) -> String {
 #[test]
 fn a_good_table_names_the_first_hint() {
     let dir = tempfile::tempdir().unwrap();
-    let path = common::cli::write_model(dir.path(), "good.toml", GOOD);
+    let path = common::cli::write_model(dir.path(), "good.toml", GOOD.as_str());
     let (code, json) = run_json(&["hint", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{json}");
     let technique = &json["step"]["technique"];

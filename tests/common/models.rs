@@ -15,7 +15,6 @@ pub fn tile_cover_model(grid: &str, k: usize) -> String {
     format!("kind = \"tile-cover\"\nleave_uncovered = {k}\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
 }
 
-/// A fans model of the grid `grid`.
 /// A 4 × 4 slitherlink as a csp model: one loop along the grid lines
 /// (`grid_loop`, named "one loop"), each clue of `clues` (rows in
 /// MiniZinc's `[| .. |]` form, -1 for none) counting the loop's steps
@@ -41,6 +40,26 @@ expr = """forall(i in 1..4, j in 1..4 where clue[i, j] >= 0)(
     )
 }
 
+/// The variables and constraints of a 4 × 4 Sudoku, after a `[params]`
+/// table that gives its `givens` (0 for none): the givens, then the houses
+/// "each row", "each column" and "each box" that hint tables name.
+pub const SUDOKU_4X4_RULES: &str = r#"[vars]
+cell = { index = ["1..4", "1..4"], domain = "1..4" }
+[[constraint]]
+name = "the givens"
+expr = 'forall(i, j in 1..4 where givens[i, j] > 0)(cell[i, j] = givens[i, j])'
+[[constraint]]
+name = "each row"
+expr = 'forall(i in 1..4)(alldifferent(row(cell, i)))'
+[[constraint]]
+name = "each column"
+expr = 'forall(j in 1..4)(alldifferent(col(cell, j)))'
+[[constraint]]
+name = "each box"
+expr = 'forall(r, c in 0..1)(alldifferent([cell[2 * r + i, 2 * c + j] | i, j in 1..2]))'
+"#;
+
+/// A fans model of the grid `grid`.
 pub fn fans_model(grid: &str) -> String {
     format!("kind = \"fans\"\ngrid = \"\"\"\n{grid}\n\"\"\"\n")
 }
