@@ -608,16 +608,13 @@ impl Preferences {
         // A wide subject's values are left to the round's clause: most are
         // impossible, and preferring them one at a time would spend a SAT
         // call on each (a tour's legs: 2,700 values, 13 of them possible).
-        let mut per_subject: HashMap<usize, usize> = HashMap::new();
-        for r in refuted {
-            *per_subject.entry(d.facts[r.fact].subject).or_default() += 1;
-        }
+        let wide = wide_subjects(d, refuted);
         let mut best: HashMap<usize, (u32, usize)> = HashMap::new();
         let mut subjects = Vec::new();
         for (i, &r) in refuted.iter().enumerate() {
             let subject = d.facts[r.fact].subject;
             let l = lit(d, r);
-            if per_subject[&subject] > WIDE_VALUES
+            if wide.contains(&subject)
                 || self.resting.contains(&subject)
                 || self.dropped.contains(&l)
                 || self.impossible.contains(&l)
