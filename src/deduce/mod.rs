@@ -297,6 +297,7 @@ pub fn rule_of_group(cnf: &Cnf, group: GroupId, selector: Lit) -> Rule {
     }
 }
 
+mod bounds;
 mod colours;
 pub mod plan;
 pub mod verify;

@@ -22,6 +22,7 @@
 //! every rule on) can ever be forced, so only those are candidates. Nothing
 //! here is trusted by itself: [`super::verify`] re-checks every step.
 
+use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -176,6 +177,90 @@ fn wide_subjects(d: &Deductions<'_>, candidates: &[Settled]) -> HashSet<usize> {
         *per_subject.entry(d.facts[c.fact].subject).or_default() += 1;
     }
     per_subject.into_iter().filter(|&(_, n)| n > WIDE_VALUES).map(|(s, _)| s).collect()
+}
+
+/// What `rules` force of `candidates`; a test over a wide subject gives up
+/// after [`WIDE_CALLS`] and then reads it from its bounds
+/// ([`forced_wide`]). `None` when the test is left incomplete: it gave up
+/// and its bounds force nothing.
+fn forced_or_by_bounds(
+    d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
+    rules: &[usize],
+    known: &[Settled],
+    candidates: &[Settled],
+) -> Result<Option<Forced>, SolverError> {
+    let wide = wide_subjects(d, candidates);
+    if wide.is_empty() {
+        return forced_within(d, pool, rules, known, candidates, None);
+    }
+    let (found, tested) = match forced_within(d, pool, rules, known, candidates, Some(WIDE_CALLS))? {
+        Some(found) => (found, true),
+        None => (forced_wide(d, pool, rules, known, candidates, &wide)?, false),
+    };
+    if found.facts.is_empty() {
+        return Ok(tested.then_some(found));
+    }
+    let found = if rules.len() > 1 { needing_every_rule(d, pool, rules, known, found, &wide)? } else { found };
+    // Left empty, what it forces a smaller set forces: one whose test gave
+    // up, so this set counts as untested.
+    Ok((!found.facts.is_empty()).then_some(found))
+}
+
+/// What `rules` force of `candidates` when a test gave up on their `wide`
+/// subjects: the narrow ones in full, the wide ones by their bounds
+/// ([`super::bounds`]).
+fn forced_wide(
+    d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
+    rules: &[usize],
+    known: &[Settled],
+    candidates: &[Settled],
+    wide: &HashSet<usize>,
+) -> Result<Forced, SolverError> {
+    let narrow: Vec<Settled> =
+        candidates.iter().filter(|c| !wide.contains(&d.facts[c.fact].subject)).copied().collect();
+    let mut found = forced(d, pool, rules, known, &narrow)?;
+    let by_bounds = super::bounds::forced_by_bounds(d, pool, rules, known, candidates, wide)?;
+    found.facts.extend(by_bounds.facts);
+    found.core.extend(by_bounds.core);
+    found.core.sort();
+    found.core.dedup();
+    Ok(found)
+}
+
+/// `found` less what a set without one of `rules` still forces, so that
+/// the set is minimal for every fact shown, as the re-check asks. A
+/// smaller set's test may have given up on a wide subject, so this is not
+/// known from the search. Where showing each wide value free without a
+/// rule would take a model apiece, only the placements and the narrow
+/// facts are kept: a wide subject's other values follow from its
+/// placement (each takes one value), as a step of no rule.
+fn needing_every_rule(
+    d: &mut Deductions<'_>,
+    pool: &mut Witnesses,
+    rules: &[usize],
+    known: &[Settled],
+    mut found: Forced,
+    wide: &HashSet<usize>,
+) -> Result<Forced, SolverError> {
+    let is_wide = |d: &Deductions<'_>, f: &Settled| wide.contains(&d.facts[f.fact].subject);
+    for r in 0..rules.len() {
+        if found.facts.is_empty() {
+            break;
+        }
+        let rest: Vec<usize> = rules.iter().enumerate().filter(|&(i, _)| i != r).map(|(_, &x)| x).collect();
+        let most = found.facts.iter().any(|f| !f.holds && is_wide(d, f)).then_some(WIDE_CALLS);
+        let still = match forced_within(d, pool, &rest, known, &found.facts, most)? {
+            Some(still) => still.facts,
+            None => {
+                found.facts.retain(|f| f.holds || !is_wide(d, f));
+                forced(d, pool, &rest, known, &found.facts)?.facts
+            }
+        };
+        found.facts.retain(|f| !still.contains(f));
+    }
+    Ok(found)
 }
 
 /// The most models a [`Memo`] keeps.
@@ -693,7 +778,7 @@ pub fn shown_in(
     let about = |o: &&Settled| subjects.is_empty() || subjects.binary_search(&d.facts[o.fact].subject).is_ok();
     let candidates: Vec<Settled> = open.iter().filter(about).copied().collect();
     let relevant = relevant_known(d, &step.because, &known);
-    let found = forced(d, memo.pool(d), &step.because, &relevant, &candidates)?;
+    let found = forced_or_by_bounds(d, memo.pool(d), &step.because, &relevant, &candidates)?.unwrap_or_default();
     if found.facts.is_empty() {
         return Ok(Some(Step { facts: Vec::new(), ..step.clone() }));
     }
@@ -977,7 +1062,8 @@ pub fn next_steps(
     let mut search = timed_search(d, &open, &known_settled, 1..=exact.min(1), limits, memo, stats)?;
     let mut probe = None;
     let budget = limits.sets_per_search;
-    let pairs = if search.found.is_empty() && search.complete && exact >= 2 {
+    let searched = search.complete || search.wide_only;
+    let pairs = if search.found.is_empty() && searched && exact >= 2 {
         pairs_sharing_a_subject(d, &open, &known_settled, memo, budget + 1)
     } else {
         0
@@ -1002,8 +1088,12 @@ pub fn next_steps(
     // sets of 6 SAT calls at each of its 31 steps past one rule (more than
     // 400 s in all): the probe's set, or the fallback's, stands instead.
     // `--upto` asks for the sets of its size alone, so those are searched.
-    if search.found.is_empty() && search.complete && exact >= 2 && (pairs <= budget || upto.is_some()) {
+    if search.found.is_empty() && searched && exact >= 2 && (pairs <= budget || upto.is_some()) {
+        let (wide_only, below) = (search.wide_only, search.complete_below);
         search = timed_search(d, &open, &known_settled, 2..=exact, limits, memo, stats)?;
+        if wide_only {
+            (search.complete, search.complete_below) = (false, below);
+        }
     }
     if !search.found.is_empty() {
         let mut steps = Vec::new();
@@ -1143,6 +1233,9 @@ struct Exhaustive {
     tested: usize,
     /// Every admitted set of at most this many rules was tested.
     complete_below: usize,
+    /// Incomplete only because tests left a wide subject's inner values
+    /// untested ([`forced_wide`]): larger sets are worth searching.
+    wide_only: bool,
 }
 
 /// Every set of the live rules of the sizes in `sizes`, by increasing
@@ -1169,8 +1262,12 @@ fn exhaustive(
     let (mut budget, mut tested) = (limits.sets_per_search, 0);
     let largest = (*sizes.end()).min(live.len());
     // Set once a set forces something with no known fact, for a search
-    // that wants only the first step; and once a test gives up on its set.
-    let (enough, gave_up) = (std::cell::Cell::new(false), std::cell::Cell::new(false));
+    // that wants only the first step; once a test gives up on its set; and
+    // once one leaves a wide subject's inner values untested.
+    let (enough, gave_up, wide_untested) = (Cell::new(false), Cell::new(false), Cell::new(false));
+    // The first size at which a wide test left values untested: larger
+    // sets are still searched, but none found is known to be smallest.
+    let mut first_untested: Option<usize> = None;
     for size in *sizes.start()..=largest {
         for local in [true, false] {
             let admits = |set: &[usize]| {
@@ -1207,12 +1304,15 @@ fn exhaustive(
                     return Ok(None);
                 }
                 d.solver.limit_repair_rounds(Some(SET_ROUNDS));
-                let most = (!wide_subjects(d, &candidates).is_empty()).then_some(WIDE_CALLS);
-                let found = forced_within(d, memo.pool(d), &rules, &relevant, &candidates, most);
+                let found = forced_or_by_bounds(d, memo.pool(d), &rules, &relevant, &candidates);
                 d.solver.limit_repair_rounds(None);
                 let found = match found {
-                    Err(SolverError::Stopped(StopCause::Rounds(_))) | Ok(None) => {
+                    Err(SolverError::Stopped(StopCause::Rounds(_))) => {
                         gave_up.set(true);
+                        return Ok(None);
+                    }
+                    Ok(None) => {
+                        wide_untested.set(true);
                         return Ok(None);
                     }
                     found => found?.unwrap_or_default(),
@@ -1229,14 +1329,21 @@ fn exhaustive(
             // A set given up on is untested: with nothing found, no larger
             // set found later is known to be smallest.
             let complete = search.complete && (!search.found.is_empty() || !gave_up.get());
+            if search.found.is_empty() && wide_untested.get() {
+                first_untested.get_or_insert(size);
+            }
             if !search.found.is_empty() || !complete {
                 let found = search.found.into_iter().map(|(_, found)| found).collect();
-                let complete_below = if complete { size } else { size - 1 };
-                return Ok(Exhaustive { found, complete, tested, complete_below });
+                let below = if complete { size } else { size - 1 };
+                let complete_below = first_untested.map_or(below, |s| below.min(s - 1));
+                let complete = complete && first_untested.is_none();
+                return Ok(Exhaustive { found, complete, tested, complete_below, wide_only: false });
             }
         }
     }
-    Ok(Exhaustive { found: Vec::new(), complete: true, tested, complete_below: largest })
+    let complete_below = first_untested.map_or(largest, |s| s - 1);
+    let wide_only = first_untested.is_some();
+    Ok(Exhaustive { found: Vec::new(), complete: !wide_only, tested, complete_below, wide_only })
 }
 
 /// Per live rule, whether it is wide: it speaks of anything, or of more

@@ -443,11 +443,40 @@ fn fact_entries(facts: &[ShownFact], values: bool) -> Vec<String> {
                 Some(fixed) => format!("{} = {}", printable(var), printable(&fixed.value_text())),
                 None => {
                     let out: Vec<String> = about.iter().map(|f| printable(&f.value_text())).collect();
-                    format!("{} ≠ {}", printable(var), out.join(", "))
+                    format!("{} ≠ {}", printable(var), value_runs(&out))
                 }
             }
         })
         .collect()
+}
+
+/// Values joined by commas, ten or more consecutive integers as one
+/// run `a..b`: a wide variable's values ruled out by its bounds are
+/// hundreds, while a digit's candidates read best one by one.
+fn value_runs(values: &[String]) -> String {
+    const RUN: i64 = 10;
+    let mut pieces: Vec<String> = Vec::new();
+    let mut run: Option<(i64, i64)> = None;
+    let close = |run: Option<(i64, i64)>, pieces: &mut Vec<String>| match run {
+        Some((a, b)) if b - a + 1 >= RUN => pieces.push(format!("{a}..{b}")),
+        Some((a, b)) => pieces.extend((a..=b).map(|v| v.to_string())),
+        None => {}
+    };
+    for value in values {
+        match (value.parse::<i64>().ok(), run) {
+            (Some(v), Some((a, b))) if v == b + 1 => run = Some((a, v)),
+            (Some(v), _) => {
+                close(run, &mut pieces);
+                run = Some((v, v));
+            }
+            (None, _) => {
+                close(run.take(), &mut pieces);
+                pieces.push(value.clone());
+            }
+        }
+    }
+    close(run, &mut pieces);
+    pieces.join(", ")
 }
 
 /// The variables the start line lists before it counts the rest.
@@ -783,5 +812,21 @@ impl Report for CandidatesReport {
 impl Stoppable for CandidatesReport {
     fn stopped(stats: Stats, _why: String, _: &Progress) -> CandidatesReport {
         CandidatesReport { status: crate::puzzles::Status::Unknown, candidates: Vec::new(), stats }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_runs;
+
+    #[test]
+    fn ten_or_more_consecutive_values_are_one_run() {
+        let values = |vs: &[&str]| vs.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+        let digits = values(&["1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+        assert_eq!(value_runs(&digits), "1, 2, 3, 4, 5, 6, 7, 8, 9");
+        let mut wide: Vec<String> = (-3..=20).map(|v: i64| v.to_string()).collect();
+        wide.extend(values(&["22", "red", "30", "31"]));
+        wide.extend((40..=49).map(|v: i64| v.to_string()));
+        assert_eq!(value_runs(&wide), "-3..20, 22, red, 30, 31, 40..49");
     }
 }
