@@ -109,7 +109,8 @@ pub(super) fn name(
 /// with the facts the step uses and the parts named before it: a fish
 /// whose eliminations leave a cell one value, say, then that placement,
 /// then the value ruled out where it is now taken. A part is one
-/// placement, or the facts left that rule out one value; a subject's
+/// placement, the facts left that rule out one value, or every fact left
+/// that rules a value out; a subject's
 /// other values follow from its placement (each subject takes one value).
 fn chained(
     d: &Deductions<'_>,
@@ -130,7 +131,12 @@ fn chained(
             }
         }
         let ruling_out = |v: i64| left.iter().copied().filter(|f| !f.holds && d.facts[f.fact].value == v).collect();
+        // Then every elimination left at once, as a subset's may be.
+        let several = values.len() > 1;
         parts.extend(values.into_iter().map(ruling_out));
+        if several {
+            parts.push(left.iter().copied().filter(|f| !f.holds).collect());
+        }
         let (part, named) = parts.into_iter().find_map(|facts| {
             let one = Step { facts, ..step.clone() };
             let ask = Asked { d, known: &*known, houses, step: &one };
