@@ -328,3 +328,82 @@ proptest! {
         }
     }
 }
+
+/// The re-check of a one-rule step, whose "without its rule" test reads
+/// the subjects' domains ([`Deductions::domains_only`]), or asks the
+/// solver: each verdict, accepted or the reason refused.
+fn one_rule_verdicts(
+    cnf: &Cnf,
+    ids: &[GroupId],
+    facts: &[Fact],
+    truth: Lit,
+    step: &plan::Step,
+) -> [Result<(), String>; 2] {
+    [true, false].map(|read| {
+        let mut d = deductions(cnf, ids);
+        d.facts = facts.to_vec();
+        d.domains_only = read.then_some(truth);
+        verify::check_step(&mut d, step).map_err(|e| format!("{e:?}"))
+    })
+}
+
+/// A step whose fact follows from the facts it uses with no rule at all
+/// fails its re-check as not minimal, found from the domains alone; one
+/// whose fact does not passes. With s0 one of 0, 1 and 2 and the rule
+/// "s0 is 1 or 2": s0 ≠ 0 from the rule passes, s0 ≠ 0 from the rule and
+/// "s0 = 1" does not; and with s1's second value impossible (the constant
+/// truth's negation), s1 = 0 from any rule does not.
+#[test]
+fn a_step_whose_fact_follows_without_its_one_rule_fails_the_re_check_by_domains() {
+    use super::plan::{Settled, Step};
+    let (cnf, ids, facts, truth) = domains(&[3, 2], &[false, true], &[vec![(1, true), (2, true)]]);
+    let step = |fact: Settled, using: Vec<Settled>| Step {
+        facts: vec![fact],
+        because: vec![0],
+        using,
+        smallest: true,
+        using_minimal: true,
+    };
+    let s0_is = |value: usize, holds: bool| Settled { fact: value, holds };
+    let passes = one_rule_verdicts(&cnf, &ids, &facts, truth, &step(s0_is(0, false), Vec::new()));
+    assert_eq!(passes, [Ok(()), Ok(())]);
+    let passes = one_rule_verdicts(&cnf, &ids, &facts, truth, &step(s0_is(2, true), vec![s0_is(1, false)]));
+    assert_eq!(passes, [Ok(()), Ok(())]);
+    let s1_is_0 = Settled { fact: 3, holds: true };
+    for wrong in [step(s0_is(0, false), vec![s0_is(1, true)]), step(s1_is_0, Vec::new())] {
+        let [by_domains, by_solver] = one_rule_verdicts(&cnf, &ids, &facts, truth, &wrong);
+        let refused = by_domains.unwrap_err();
+        assert!(refused.contains("its set is not minimal"), "{refused}");
+        assert_eq!(Err(refused), by_solver);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// On random one-rule steps over random domains, the re-check that
+    /// reads the domains gives the verdict of the one that asks the solver.
+    #[test]
+    fn the_re_check_by_domains_agrees_with_the_solver(
+        sizes in prop::collection::vec(1usize..4, 1..4),
+        impossible in prop::collection::vec(any::<bool>(), 4),
+        rule in prop::collection::vec((0usize..12, any::<bool>()), 1..3),
+        using in prop::collection::vec((0usize..12, any::<bool>()), 0..3),
+        new in prop::collection::vec((0usize..12, any::<bool>()), 1..3),
+    ) {
+        use super::plan::{Settled, Step};
+        let (cnf, ids, facts, truth) = domains(&sizes, &impossible, &[rule]);
+        let settle = |s: &[(usize, bool)]| -> Vec<Settled> {
+            let mut s: Vec<Settled> = s.iter().map(|&(f, holds)| Settled { fact: f % facts.len(), holds }).collect();
+            s.sort();
+            s.dedup_by_key(|x| x.fact);
+            s
+        };
+        let using = settle(&using);
+        let new: Vec<Settled> = settle(&new).into_iter().filter(|f| !using.iter().any(|u| u.fact == f.fact)).collect();
+        prop_assume!(!new.is_empty());
+        let step = Step { facts: new, because: vec![0], using, smallest: true, using_minimal: true };
+        let [by_domains, by_solver] = one_rule_verdicts(&cnf, &ids, &facts, truth, &step);
+        prop_assert_eq!(by_domains, by_solver, "{:?}", step);
+    }
+}

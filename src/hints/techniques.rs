@@ -102,7 +102,62 @@ pub(super) fn name(
         return Some(joined(each));
     }
     let ask = Asked { d, known: &known, houses: &houses, step };
-    techniques.iter().find_map(|t| ask.fits(t))
+    techniques.iter().find_map(|t| ask.fits(t)).or_else(|| chained(d, techniques, step, &mut known, &houses))
+}
+
+/// A step no one shape explains, named as a chain of parts, each named
+/// with the facts the step uses and the parts named before it: a fish
+/// whose eliminations leave a cell one value, say, then that placement,
+/// then the value ruled out where it is now taken. A part is one
+/// placement, the facts left that rule out one value, or every fact left
+/// that rules a value out; a subject's
+/// other values follow from its placement (each subject takes one value).
+fn chained(
+    d: &Deductions<'_>,
+    techniques: &[Technique],
+    step: &Step,
+    known: &mut Known<'_>,
+    houses: &[&House],
+) -> Option<ShownTechnique> {
+    let mut left = step.facts.clone();
+    let mut each = Vec::new();
+    while !left.is_empty() {
+        let mut parts: Vec<Vec<Settled>> = left.iter().filter(|f| f.holds).map(|&f| vec![f]).collect();
+        let mut values: Vec<i64> = Vec::new();
+        for f in left.iter().filter(|f| !f.holds) {
+            let v = d.facts[f.fact].value;
+            if !values.contains(&v) {
+                values.push(v);
+            }
+        }
+        let ruling_out = |v: i64| left.iter().copied().filter(|f| !f.holds && d.facts[f.fact].value == v).collect();
+        // Then every elimination left at once, as a subset's may be.
+        let several = values.len() > 1;
+        parts.extend(values.into_iter().map(ruling_out));
+        if several {
+            parts.push(left.iter().copied().filter(|f| !f.holds).collect());
+        }
+        let (part, named) = parts.into_iter().find_map(|facts| {
+            let one = Step { facts, ..step.clone() };
+            let ask = Asked { d, known: &*known, houses, step: &one };
+            techniques.iter().find_map(|t| ask.fits(t)).map(|t| (one.facts, t))
+        })?;
+        for f in &part {
+            let fact = &d.facts[f.fact];
+            if f.holds {
+                known.placed.insert(fact.subject, fact.value);
+            } else {
+                known.out.insert((fact.subject, fact.value));
+            }
+        }
+        let follows = |f: &Settled| {
+            let fact = &d.facts[f.fact];
+            !f.holds && known.placed.get(&fact.subject).is_some_and(|&w| w != fact.value)
+        };
+        left.retain(|f| !part.contains(f) && !follows(f));
+        each.push(named);
+    }
+    (each.len() > 1).then(|| joined(each))
 }
 
 /// Several named placements as one: their names, each once, their

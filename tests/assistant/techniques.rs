@@ -419,10 +419,11 @@ fn check_step(step: &ShownStep, board: &Board, counted: &mut BTreeMap<String, us
         }
     }
     let key = |f: &ShownFact| (f.var.clone(), f.op, f.value.to_string());
-    let mut named: Vec<_> = facts.iter().map(key).collect();
-    // A cell's other values, ruled out with its placement, follow from it.
+    // A cell's other values, ruled out with its placement, follow from it
+    // (or, named before it, leave it its value).
     let placed: Vec<Cell> = step.facts.iter().filter(|f| f.op == "=").map(cell_of).collect();
     let follows = |f: &&ShownFact| f.op == "!=" && placed.contains(&cell_of(f));
+    let mut named: Vec<_> = facts.iter().filter(|f| !follows(f)).map(key).collect();
     let mut new: Vec<_> = step.facts.iter().filter(|f| !follows(f)).map(key).collect();
     named.sort();
     new.sort();
@@ -597,4 +598,178 @@ fn killer_cages_are_houses_that_need_not_hold_every_value() {
     let partial = ["already placed in a cage of fewer cells", "naked subset in a cage of fewer cells"];
     assert!(count(&counted, &partial) >= 3, "few steps in small cages: {counted:?}");
     eprintln!("named: {counted:?}");
+}
+
+/// The steps of the model `text` from `entries`, every one shown.
+fn every_step(text: &str, entries: &[&str]) -> Vec<ShownStep> {
+    let puzzle = load_text(text);
+    let given = entries.iter().map(|e| e.to_string()).collect();
+    let request = PlanRequest { given, next: Next::Any, count_limit: 1000, ..PlanRequest::default() };
+    hints::steps(puzzle.as_ref(), &SolveOptions::default(), &request).unwrap().steps
+}
+
+/// The step of `steps` whose new facts are `facts` ("x[1]!=3"), on the
+/// constraints named `because`; panics when there is none.
+fn the_step<'s>(steps: &'s [ShownStep], facts: &[&str], because: &[&str]) -> &'s ShownStep {
+    let said = |f: &ShownFact| format!("{}{}{}", f.var, f.op, f.value);
+    let found = steps.iter().find(|s| {
+        s.facts.iter().map(said).collect::<Vec<_>>() == facts
+            && s.because.iter().map(|r| r.name.as_str()).collect::<Vec<_>>() == because
+    });
+    found.unwrap_or_else(|| panic!("no step {facts:?} because {because:?}: {steps:#?}"))
+}
+
+/// The name of `step`'s technique, if it has one.
+fn technique_of(step: &ShownStep) -> Option<&str> {
+    step.technique.as_ref().map(|t| t.name.as_str())
+}
+
+/// A model of `vars` and `rules` (TOML) whose hint table has one
+/// technique, `shape`, named after it, and the houses `houses`.
+fn one_technique(vars: &str, rules: &str, houses: &str, shape: &str, text: &str) -> String {
+    format!(
+        "kind = \"csp\"\n[vars]\n{vars}{rules}[hints.houses]\n{houses}[[hints.technique]]\n\
+         shape = \"{shape}\"\nname = \"{shape}\"\ntext = \"{text}\"\n"
+    )
+}
+
+/// "The 1s of the cage are all in the row": so the row's other cells hold
+/// no 1, when the cage must hold a 1. A cage of four cells of 1 to 4 must,
+/// and the step is named; a cage of three need not, and the step, found
+/// there because the cage's cells can take only three digits between them,
+/// is not named an intersection: the cage holding 1 is no fact of its house.
+#[test]
+fn an_intersection_needs_a_house_that_holds_every_value() {
+    let rules = |cage: &str| {
+        format!(
+            "[[constraint]]\nname = \"the row\"\nexpr = 'alldifferent([r[i] | i in 1..4])'\n\
+             [[constraint]]\nname = \"the cage\"\nexpr = 'alldifferent([r[1], r[2], {cage}])'\n"
+        )
+    };
+    let houses = "\"the row\" = \"the row\"\n\"the cage\" = \"the cage\"\n";
+    let sentence = "the {value}s of {house} are all in {other}";
+    let model = |q: &str, cage: &str| {
+        let vars = format!("r = {{ index = [\"1..4\"], domain = \"1..4\" }}\nq = {{ {q}domain = \"1..4\" }}\n");
+        one_technique(&vars, &rules(cage), houses, "intersection", sentence)
+    };
+    let facts = ["r[3]!=1", "r[4]!=1"];
+    let because = ["the row", "the cage"];
+
+    let four = model("index = [\"1..2\"], ", "q[1], q[2]");
+    let steps = every_step(&four, &["q[1]!=1", "q[2]!=1"]);
+    let step = the_step(&steps, &facts, &because);
+    let named = step.technique.as_ref().expect("named in a cage of four cells");
+    assert_eq!(
+        (named.name.as_str(), &named.houses[..]),
+        ("intersection", &["the cage".to_string(), "the row".to_string()][..])
+    );
+
+    // Three cells of which r[1] and r[2] can take 1, 2 and 3 and q only 2
+    // and 3: the cage holds 1, in the row, but only as a naked triple does.
+    let three = model("", "q");
+    let steps = every_step(&three, &["r[1]!=4", "r[2]!=4", "q!=4", "q!=1"]);
+    let step = the_step(&steps, &facts, &because);
+    assert_eq!(technique_of(step), None, "{step:#?}");
+}
+
+/// An X-wing whose base houses are cages: in cage 1 and cage 2, 1 can only
+/// go in row 1 and row 2, so nowhere else in those rows, when each cage
+/// must hold a 1. Cages of four cells of 1 to 4 must, and the step is
+/// named; cages of two need not, and the step, found there because each
+/// cage's cells hold one pair of digits between them, is not named a fish.
+#[test]
+fn a_fish_needs_base_houses_that_hold_every_value() {
+    let houses = "\"each row\" = \"row {i}\"\n\"each cage\" = \"cage {j}\"\n";
+    let sentence = "in {houses}, {value} can only go in {other}, so not in {cells}";
+    let model = |cage: &str| {
+        let vars = "x = { index = [\"1..2\", \"1..4\"], domain = \"1..4\" }\n\
+                    y = { index = [\"1..2\", \"1..2\"], domain = \"1..4\" }\n";
+        let rules = format!(
+            "[[constraint]]\nname = \"each row\"\nexpr = 'forall(i in 1..2)(alldifferent([x[i, j] | j in 1..4]))'\n\
+             [[constraint]]\nname = \"each cage\"\nexpr = 'forall(j in 1..2)(alldifferent([{cage}]))'\n"
+        );
+        one_technique(vars, &rules, houses, "fish", sentence)
+    };
+    let facts = ["x[1,3]!=1", "x[1,4]!=1", "x[2,3]!=1", "x[2,4]!=1"];
+    let because = ["each row (i = 1)", "each row (i = 2)", "each cage (j = 1)", "each cage (j = 2)"];
+
+    let four = model("x[1, j], x[2, j], y[1, j], y[2, j]");
+    let steps = every_step(&four, &["y[1,1]!=1", "y[1,2]!=1", "y[2,1]!=1", "y[2,2]!=1"]);
+    let named = the_step(&steps, &facts, &because).technique.as_ref().expect("named with cages of four cells");
+    assert_eq!(named.houses, ["cage 1", "cage 2", "row 1", "row 2"]);
+
+    // Cage 1 takes 1 and 2, cage 2 takes 1 and 3: each holds a 1, but only
+    // as a naked pair does.
+    let two = model("x[1, j], x[2, j]");
+    let entries =
+        ["x[1,1]!=3", "x[1,1]!=4", "x[2,1]!=3", "x[2,1]!=4", "x[1,2]!=2", "x[1,2]!=4", "x[2,2]!=2", "x[2,2]!=4"];
+    let steps = every_step(&two, &entries);
+    let step = the_step(&steps, &facts, &because);
+    assert_eq!(technique_of(step), None, "{step:#?}");
+}
+
+/// "1 and 2 can only go in x[1] and x[2] in the cage, so those cells hold
+/// no other value", when the cage must hold 1 and 2. A cage of four cells
+/// of 1 to 4 must, and the step is named; a cage of three need not, and the
+/// step, found there with the cage's sum (6 or 7: 1 and 2 with a 3 or a 4),
+/// is not named a hidden subset: the digits the sum asks for are no fact of
+/// the cage's house.
+#[test]
+fn a_hidden_subset_needs_a_house_that_holds_every_value() {
+    let model = |n: usize| {
+        let vars = format!("x = {{ index = [\"1..{n}\"], domain = \"1..4\" }}\n");
+        let rules = format!(
+            "[[constraint]]\nname = \"the cage\"\nexpr = 'alldifferent([x[i] | i in 1..{n}])'\n\
+             [[constraint]]\nname = \"the sum\"\nexpr = 'x[1] + x[2] + x[3] >= 6 /\\ x[1] + x[2] + x[3] <= 7'\n"
+        );
+        let sentence = "{values} can only go in {cells} in {house}, so those cells hold no other value";
+        one_technique(&vars, &rules, "\"the cage\" = \"the cage\"\n", "hidden subset", sentence)
+    };
+    let facts = ["x[1]!=3", "x[2]!=3"];
+
+    let steps = every_step(&model(4), &["x[3]!=1", "x[3]!=2", "x[4]!=1", "x[4]!=2"]);
+    let named = the_step(&steps, &facts, &["the cage"]).technique.as_ref().expect("named in a cage of four cells");
+    assert_eq!(named.text, "1 and 2 can only go in x[1] and x[2] in the cage, so those cells hold no other value");
+
+    let steps = every_step(&model(3), &["x[3]!=1", "x[3]!=2"]);
+    let step = the_step(&steps, &facts, &["the cage", "the sum"]);
+    assert_eq!(technique_of(step), None, "{step:#?}");
+}
+
+/// A step no one shape explains is named as a chain of parts, each
+/// checked with the facts named before it: an X-wing (its base cages of
+/// four cells, each holding a 1 only in rows 1 and 2) rules 1 out of
+/// (1, 3), which leaves it 4, which row 1 then holds nowhere else.
+#[test]
+fn a_step_is_named_as_a_fish_then_the_placement_it_leaves() {
+    let houses = "\"each row\" = \"row {i}\"\n\"each cage\" = \"cage {j}\"\n";
+    let vars = "x = { index = [\"1..2\", \"1..4\"], domain = \"1..4\" }\n\
+                y = { index = [\"1..2\", \"1..2\"], domain = \"1..4\" }\n";
+    let rules = "[[constraint]]\nname = \"each row\"\nexpr = 'forall(i in 1..2)(alldifferent([x[i, j] | j in 1..4]))'\n\
+                 [[constraint]]\nname = \"each cage\"\n\
+                 expr = 'forall(j in 1..2)(alldifferent([x[1, j], x[2, j], y[1, j], y[2, j]]))'\n";
+    let mut text = one_technique(vars, rules, houses, "fish", "in {houses}, {value} can only go in {other}");
+    for (shape, sentence) in [("single value", "{value} goes in {at}"), ("taken", "{value} is already in {house}")] {
+        text += &format!("[[hints.technique]]\nshape = \"{shape}\"\nname = \"{shape}\"\ntext = \"{sentence}\"\n");
+    }
+    let entries = ["y[1,1]!=1", "y[1,2]!=1", "y[2,1]!=1", "y[2,2]!=1", "x[1,3]!=2", "x[1,3]!=3"];
+    let steps = every_step(&text, &entries);
+    let facts = ["x[1,1]!=4", "x[1,2]!=4", "x[1,3]!=1", "x[1,3]=4", "x[1,4]!=1", "x[1,4]!=4", "x[2,3]!=1", "x[2,4]!=1"];
+    let because = ["each row (i = 1)", "each row (i = 2)", "each cage (j = 1)", "each cage (j = 2)"];
+    let named = the_step(&steps, &facts, &because).technique.as_ref().expect("named as a chain");
+    assert_eq!(named.name, "fish, single value and taken");
+    assert_eq!(
+        named.text,
+        "in cage 1 and cage 2, 1 can only go in row 1 and row 2; 4 goes in (1, 3); 4 is already in row 1"
+    );
+    let said = |t: &ShownTechnique| t.facts.iter().map(|f| format!("{}{}{}", f.var, f.op, f.value)).collect::<Vec<_>>();
+    let parts: Vec<Vec<String>> = named.each.iter().map(said).collect();
+    assert_eq!(
+        parts,
+        [
+            vec!["x[1,3]!=1", "x[1,4]!=1", "x[2,3]!=1", "x[2,4]!=1"],
+            vec!["x[1,3]=4"],
+            vec!["x[1,1]!=4", "x[1,2]!=4", "x[1,4]!=4"]
+        ]
+    );
 }
