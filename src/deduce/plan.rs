@@ -132,6 +132,12 @@ pub fn possible_with(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Optio
 pub struct Memo {
     forced_nothing: HashMap<Vec<usize>, u64>,
     pool: Option<Witnesses>,
+    /// Per set of rules tested in an exhaustive search, the last models
+    /// met while testing it ([`SET_WITNESSES`]): the next search, with more
+    /// facts known, asks them first, as most still agree with the facts
+    /// and refute what they refuted, which spares the SAT calls that found
+    /// them. (The shared pool is a ring that one search fills.)
+    witnessed: HashMap<Vec<usize>, Witnesses>,
     /// Per subject asked about, whether its facts cover every value it
     /// can take: with no rule, some one of them holds.
     covers: HashMap<usize, bool>,
@@ -180,6 +186,9 @@ fn wide_subjects(d: &Deductions<'_>, candidates: &[Settled]) -> HashSet<usize> {
 
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
+
+/// The most models a [`Memo`] keeps for one set of rules.
+const SET_WITNESSES: usize = 64;
 
 impl Memo {
     fn pool(&mut self, d: &Deductions<'_>) -> &mut Witnesses {
@@ -1206,10 +1215,20 @@ fn exhaustive(
                 if memo.forced_nothing.get(&key) == Some(&seen) {
                     return Ok(None);
                 }
+                let candidates = unwitnessed(memo, &rules, &relevant, candidates);
+                if candidates.is_empty() {
+                    memo.forced_nothing.insert(key, seen);
+                    return Ok(None);
+                }
                 d.solver.limit_repair_rounds(Some(SET_ROUNDS));
                 let most = (!wide_subjects(d, &candidates).is_empty()).then_some(WIDE_CALLS);
+                let mark = memo.pool(d).kept();
                 let found = forced_within(d, memo.pool(d), &rules, &relevant, &candidates, most);
                 d.solver.limit_repair_rounds(None);
+                let own = memo.witnessed.entry(rules.clone()).or_insert_with(|| Witnesses::new(d, SET_WITNESSES));
+                if let Some(pool) = &memo.pool {
+                    pool.copy_since(mark, own);
+                }
                 let found = match found {
                     Err(SolverError::Stopped(StopCause::Rounds(_))) | Ok(None) => {
                         gave_up.set(true);
@@ -1237,6 +1256,17 @@ fn exhaustive(
         }
     }
     Ok(Exhaustive { found: Vec::new(), complete: true, tested, complete_below: largest })
+}
+
+/// The `candidates` that no model kept for the set `rules` refutes while
+/// agreeing with the `known` facts; those it refutes are not forced.
+fn unwitnessed(memo: &Memo, rules: &[usize], known: &[Settled], mut candidates: Vec<Settled>) -> Vec<Settled> {
+    let Some(own) = memo.witnessed.get(rules) else { return candidates };
+    let mut left: Vec<Settled> = candidates.iter().map(|c| Settled { fact: c.fact, holds: !c.holds }).collect();
+    own.drop_shown(rules, known, &mut left);
+    let left: HashSet<usize> = left.iter().map(|l| l.fact).collect();
+    candidates.retain(|c| left.contains(&c.fact));
+    candidates
 }
 
 /// Per live rule, whether it is wide: it speaks of anything, or of more
