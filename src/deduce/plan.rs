@@ -503,7 +503,7 @@ fn forced_within(
             }
         }
     };
-    d.solver.add_clause(&[!selector]);
+    d.retire(selector);
     outcome?;
     if max_calls.is_some_and(|most| calls >= most) && !refuted.is_empty() {
         return Ok(None);
@@ -819,7 +819,7 @@ fn shrink_used(
             Err(e) => Err(e),
         },
     };
-    d.solver.add_clause(&[!active]);
+    d.retire(active);
     Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal.get())))
 }
 
