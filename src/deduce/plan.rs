@@ -138,6 +138,9 @@ pub struct Memo {
     /// and refute what they refuted, which spares the SAT calls that found
     /// them. (The shared pool is a ring that one search fills.)
     witnessed: HashMap<Vec<usize>, Witnesses>,
+    /// The words the models of `witnessed` take, kept below
+    /// [`WITNESSED_WORDS`].
+    witnessed_words: usize,
     /// Per subject asked about, whether its facts cover every value it
     /// can take: with no rule, some one of them holds.
     covers: HashMap<usize, bool>,
@@ -187,8 +190,14 @@ fn wide_subjects(d: &Deductions<'_>, candidates: &[Settled]) -> HashSet<usize> {
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
 
-/// The most models a [`Memo`] keeps for one set of rules.
-const SET_WITNESSES: usize = 64;
+/// The most models a [`Memo`] keeps for one set of rules (a Killer
+/// Sudoku's set tests take about 3 SAT calls each).
+const SET_WITNESSES: usize = 16;
+
+/// The most 64-bit words the models kept per set may take (32 MB): past
+/// it they are all dropped, and the searches find them again. A 10×10
+/// nurikabe tests thousands of sets, each model some 180 words.
+const WITNESSED_WORDS: usize = 1 << 22;
 
 impl Memo {
     fn pool(&mut self, d: &Deductions<'_>) -> &mut Witnesses {
@@ -1225,10 +1234,7 @@ fn exhaustive(
                 let mark = memo.pool(d).kept();
                 let found = forced_within(d, memo.pool(d), &rules, &relevant, &candidates, most);
                 d.solver.limit_repair_rounds(None);
-                let own = memo.witnessed.entry(rules.clone()).or_insert_with(|| Witnesses::new(d, SET_WITNESSES));
-                if let Some(pool) = &memo.pool {
-                    pool.copy_since(mark, own);
-                }
+                keep_witnesses(d, memo, &rules, mark);
                 let found = match found {
                     Err(SolverError::Stopped(StopCause::Rounds(_))) | Ok(None) => {
                         gave_up.set(true);
@@ -1256,6 +1262,20 @@ fn exhaustive(
         }
     }
     Ok(Exhaustive { found: Vec::new(), complete: true, tested, complete_below: largest })
+}
+
+/// Keeps for the set `rules` the models the shared pool met since `mark`,
+/// within [`WITNESSED_WORDS`].
+fn keep_witnesses(d: &Deductions<'_>, memo: &mut Memo, rules: &[usize], mark: usize) {
+    let Some(pool) = &memo.pool else { return };
+    let own = memo.witnessed.entry(rules.to_vec()).or_insert_with(|| Witnesses::new(d, SET_WITNESSES));
+    let before = own.len();
+    pool.copy_since(mark, own);
+    memo.witnessed_words += (own.len() - before) * own.model_words();
+    if memo.witnessed_words > WITNESSED_WORDS {
+        memo.witnessed.clear();
+        memo.witnessed_words = 0;
+    }
 }
 
 /// The `candidates` that no model kept for the set `rules` refutes while

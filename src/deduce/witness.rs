@@ -123,6 +123,11 @@ impl Witnesses {
         }
     }
 
+    /// The 64-bit words one model takes.
+    pub fn model_words(&self) -> usize {
+        self.words
+    }
+
     /// The models kept.
     pub fn len(&self) -> usize {
         self.len
