@@ -65,7 +65,7 @@ pub(super) fn forced_by_bounds(
 }
 
 /// SAT calls under one set of rules and known facts, each with a clause of
-/// its own behind a selector retired after the call.
+/// its own behind a selector retired after the call ([`Deductions::retire`]).
 struct Probe<'a, 'd, 'p> {
     d: &'a mut Deductions<'p>,
     pool: &'a mut Witnesses,
@@ -98,7 +98,7 @@ impl Probe<'_, '_, '_> {
             }
             Err(e) => Err(e),
         };
-        self.d.solver.add_clause(&[!selector]);
+        self.d.retire(selector);
         impossible
     }
 

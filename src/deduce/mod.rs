@@ -173,7 +173,16 @@ pub struct Deductions<'p> {
     /// 20×20 slitherlink: 15 s and 192 SAT calls, given up).
     pub judged: Vec<usize>,
     check: Box<dyn ModelCheck + 'p>,
+    /// Selectors of one-call clauses that are done with but not yet fixed
+    /// false ([`Deductions::retire`]).
+    retired: Vec<Lit>,
 }
+
+/// How many selectors [`Deductions::retire`] gathers before it fixes them
+/// false together: each unit clause makes the solver simplify its whole
+/// clause database at its next call (a fifth of a Killer Sudoku's `steps`
+/// when each was fixed at once).
+const RETIRE_BATCH: usize = 64;
 
 impl<'p> Deductions<'p> {
     /// Deductions over `solver` with the family's `check`; the rules, facts
@@ -190,6 +199,21 @@ impl<'p> Deductions<'p> {
             domains_only: None,
             judged: Vec::new(),
             check: Box::new(check),
+            retired: Vec::new(),
+        }
+    }
+
+    /// Retires `selector`, a fresh variable that guards clauses of one
+    /// test and occurs nowhere else unnegated: it is fixed false with the
+    /// next batch of [`RETIRE_BATCH`]. Until then it is left free, which
+    /// changes no answer (false satisfies every clause it guards, and a
+    /// call never assumes it again) and spares a simplification per test.
+    pub fn retire(&mut self, selector: Lit) {
+        self.retired.push(selector);
+        if self.retired.len() >= RETIRE_BATCH {
+            for retired in std::mem::take(&mut self.retired) {
+                self.solver.add_clause(&[!retired]);
+            }
         }
     }
 

@@ -133,6 +133,15 @@ pub fn possible_with(d: &mut Deductions<'_>, givens: &[Settled]) -> Result<Optio
 pub struct Memo {
     forced_nothing: HashMap<Vec<usize>, u64>,
     pool: Option<Witnesses>,
+    /// Per set of rules tested in an exhaustive search, the last models
+    /// met while testing it ([`SET_WITNESSES`]): the next search, with more
+    /// facts known, asks them first, as most still agree with the facts
+    /// and refute what they refuted, which spares the SAT calls that found
+    /// them. (The shared pool is a ring that one search fills.)
+    witnessed: HashMap<Vec<usize>, Witnesses>,
+    /// The words the models of `witnessed` take, kept below
+    /// [`WITNESSED_WORDS`].
+    witnessed_words: usize,
     /// Per subject asked about, whether its facts cover every value it
     /// can take: with no rule, some one of them holds.
     covers: HashMap<usize, bool>,
@@ -265,6 +274,15 @@ fn needing_every_rule(
 
 /// The most models a [`Memo`] keeps.
 const POOL_CAPACITY: usize = 4096;
+
+/// The most models a [`Memo`] keeps for one set of rules (a Killer
+/// Sudoku's set tests take about 3 SAT calls each).
+const SET_WITNESSES: usize = 16;
+
+/// The most 64-bit words the models kept per set may take (32 MB): past
+/// it they are all dropped, and the searches find them again. A 10×10
+/// nurikabe tests thousands of sets, each model some 180 words.
+const WITNESSED_WORDS: usize = 1 << 22;
 
 impl Memo {
     fn pool(&mut self, d: &Deductions<'_>) -> &mut Witnesses {
@@ -579,7 +597,7 @@ fn forced_within(
             }
         }
     };
-    d.solver.add_clause(&[!selector]);
+    d.retire(selector);
     outcome?;
     if max_calls.is_some_and(|most| calls >= most) && !refuted.is_empty() {
         return Ok(None);
@@ -895,7 +913,7 @@ fn shrink_used(
             Err(e) => Err(e),
         },
     };
-    d.solver.add_clause(&[!active]);
+    d.retire(active);
     Ok(kept?.map(|kept| (kept.iter().map(|l| of_lit[l]).collect(), minimal.get())))
 }
 
@@ -1303,9 +1321,16 @@ fn exhaustive(
                 if memo.forced_nothing.get(&key) == Some(&seen) {
                     return Ok(None);
                 }
+                let candidates = unwitnessed(memo, &rules, &relevant, candidates);
+                if candidates.is_empty() {
+                    memo.forced_nothing.insert(key, seen);
+                    return Ok(None);
+                }
                 d.solver.limit_repair_rounds(Some(SET_ROUNDS));
+                let mark = memo.pool(d).kept();
                 let found = forced_or_by_bounds(d, memo.pool(d), &rules, &relevant, &candidates);
                 d.solver.limit_repair_rounds(None);
+                keep_witnesses(d, memo, &rules, mark);
                 let found = match found {
                     Err(SolverError::Stopped(StopCause::Rounds(_))) => {
                         gave_up.set(true);
@@ -1344,6 +1369,31 @@ fn exhaustive(
     let complete_below = first_untested.map_or(largest, |s| s - 1);
     let wide_only = first_untested.is_some();
     Ok(Exhaustive { found: Vec::new(), complete: !wide_only, tested, complete_below, wide_only })
+}
+
+/// Keeps for the set `rules` the models the shared pool met since `mark`,
+/// within [`WITNESSED_WORDS`].
+fn keep_witnesses(d: &Deductions<'_>, memo: &mut Memo, rules: &[usize], mark: usize) {
+    let Some(pool) = &memo.pool else { return };
+    let own = memo.witnessed.entry(rules.to_vec()).or_insert_with(|| Witnesses::new(d, SET_WITNESSES));
+    let before = own.len();
+    pool.copy_since(mark, own);
+    memo.witnessed_words += (own.len() - before) * own.model_words();
+    if memo.witnessed_words > WITNESSED_WORDS {
+        memo.witnessed.clear();
+        memo.witnessed_words = 0;
+    }
+}
+
+/// The `candidates` that no model kept for the set `rules` refutes while
+/// agreeing with the `known` facts; those it refutes are not forced.
+fn unwitnessed(memo: &Memo, rules: &[usize], known: &[Settled], mut candidates: Vec<Settled>) -> Vec<Settled> {
+    let Some(own) = memo.witnessed.get(rules) else { return candidates };
+    let mut left: Vec<Settled> = candidates.iter().map(|c| Settled { fact: c.fact, holds: !c.holds }).collect();
+    own.drop_shown(rules, known, &mut left);
+    let left: HashSet<usize> = left.iter().map(|l| l.fact).collect();
+    candidates.retain(|c| left.contains(&c.fact));
+    candidates
 }
 
 /// Per live rule, whether it is wide: it speaks of anything, or of more

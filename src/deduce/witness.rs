@@ -21,6 +21,8 @@ pub struct Witnesses {
     capacity: usize,
     len: usize,
     next: usize,
+    /// Models kept since the pool was made, the oldest perhaps gone.
+    kept: usize,
 }
 
 impl Witnesses {
@@ -29,7 +31,7 @@ impl Witnesses {
     pub fn new(d: &Deductions<'_>, capacity: usize) -> Witnesses {
         let fact_words = d.facts.len().div_ceil(64);
         let words = fact_words + d.rules.len().div_ceil(64);
-        Witnesses { fact_words, words, bits: Vec::new(), capacity: capacity.max(1), len: 0, next: 0 }
+        Witnesses { fact_words, words, bits: Vec::new(), capacity: capacity.max(1), len: 0, next: 0, kept: 0 }
     }
 
     /// Solves `d` under `assumptions` (which must hold `d`'s fixed ones):
@@ -70,13 +72,36 @@ impl Witnesses {
                 model[self.fact_words + i / 64] |= 1 << (i % 64);
             }
         }
+        self.keep(&model);
+    }
+
+    /// Keeps `model`, in this pool's layout, over the oldest when full.
+    fn keep(&mut self, model: &[u64]) {
         if self.len < self.capacity {
-            self.bits.extend_from_slice(&model);
+            self.bits.extend_from_slice(model);
             self.len += 1;
         } else {
-            self.bits[self.next * self.words..(self.next + 1) * self.words].copy_from_slice(&model);
+            self.bits[self.next * self.words..(self.next + 1) * self.words].copy_from_slice(model);
         }
         self.next = (self.next + 1) % self.capacity;
+        self.kept += 1;
+    }
+
+    /// How many models were kept since the pool was made (some perhaps
+    /// gone since): a mark for [`Witnesses::copy_since`].
+    pub fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// Copies into `into` (a pool for the same facts and rules) the models
+    /// kept here after `mark` (an earlier [`Witnesses::kept`]) that are
+    /// still here, oldest first.
+    pub fn copy_since(&self, mark: usize, into: &mut Witnesses) {
+        let fresh = (self.kept - mark).min(self.len);
+        for back in (1..=fresh).rev() {
+            let slot = (self.next + self.capacity - back) % self.capacity;
+            into.keep(&self.bits[slot * self.words..(slot + 1) * self.words]);
+        }
     }
 
     /// Drops from `wanted` every entry that some model makes true while it
@@ -96,6 +121,11 @@ impl Witnesses {
                 }
             }
         }
+    }
+
+    /// The 64-bit words one model takes.
+    pub fn model_words(&self) -> usize {
+        self.words
     }
 
     /// The models kept.
