@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use super::Deductions;
-use super::plan::{Forced, Settled, lit};
+use super::plan::{Forced, Settled, lit, under};
 use super::witness::Witnesses;
 use crate::cnf::Lit;
 use crate::solver::{Answer, SolverError};
@@ -26,10 +26,7 @@ pub(super) fn forced_by_bounds(
     candidates: &[Settled],
     wide: &HashSet<usize>,
 ) -> Result<Forced, SolverError> {
-    let mut assumptions = d.assumptions.clone();
-    assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
-    assumptions.extend(d.off_judged(rules));
-    assumptions.extend(known.iter().map(|&k| lit(d, k)));
+    let assumptions = under(d, rules, known);
     let mut subjects: Vec<usize> = wide.iter().copied().collect();
     subjects.sort_unstable();
     let mut probe = Probe { d, pool, assumptions, known, core: HashSet::new() };

@@ -546,10 +546,7 @@ fn forced_within(
     if refuted.is_empty() {
         return Ok(Some(Forced::default()));
     }
-    let mut assumptions = d.assumptions.clone();
-    assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
-    assumptions.extend(d.off_judged(rules));
-    assumptions.extend(known.iter().map(|&k| lit(d, k)));
+    let mut assumptions = under(d, rules, known);
     // One clause per round, "one of the negations not yet shown", behind a
     // selector retired at the end, so the solver is unchanged for later calls.
     let selector = d.solver.new_var().pos();
@@ -607,6 +604,17 @@ fn forced_within(
         candidates.iter().filter(|c| left.contains(&Settled { fact: c.fact, holds: !c.holds })).copied().collect();
     let core = if facts.is_empty() { Vec::new() } else { core_known };
     Ok(Some(Forced { facts, core }))
+}
+
+/// The assumptions of a test of `rules` with the `known` facts: the
+/// puzzle's own, the rules' selectors on, the judged rules left off, and
+/// the known facts.
+pub(super) fn under(d: &Deductions<'_>, rules: &[usize], known: &[Settled]) -> Vec<Lit> {
+    let mut assumptions = d.assumptions.clone();
+    assumptions.extend(rules.iter().map(|&r| d.rules[r].selector));
+    assumptions.extend(d.off_judged(rules));
+    assumptions.extend(known.iter().map(|&k| lit(d, k)));
+    assumptions
 }
 
 /// [`forced`] with no rule on, over a fixed part that holds only the
