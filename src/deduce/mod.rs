@@ -205,7 +205,7 @@ impl<'p> Deductions<'p> {
 
     /// Retires `selector`, a fresh variable that guards clauses of one
     /// test and occurs nowhere else unnegated: it is fixed false with the
-    /// next batch of [`RETIRE_BATCH`]. Until then it is left free, which
+    /// next batch of retired selectors. Until then it is left free, which
     /// changes no answer (false satisfies every clause it guards, and a
     /// call never assumes it again) and spares a simplification per test.
     pub fn retire(&mut self, selector: Lit) {
