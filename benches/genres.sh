@@ -6,12 +6,12 @@
 # whether it is unique in one process. `count --limit 2` alone does that
 # same job in one process, so it has its own ratio too. Each figure is the
 # median of RUNS runs (default 3), in seconds to the millisecond: wall time
-# by default, or with CPU=1 the user plus system time of the process and
-# its children (bash's `times`; GNU time's `%U %S` gives only hundredths,
-# too coarse for cspuz's few milliseconds). CPU time is what to compare on
-# a shared machine, where wall time also counts waiting for a core. A run
-# past LIMIT seconds (default 60) counts as LIMIT and is marked `>`. The
-# verdicts column is somaria's `count --limit 2` against cspuz's (unique,
+# by default, or with CPU=1 the user plus system time of the process (from
+# wait4, by a few lines of python3; GNU time's `%U %S` gives only
+# hundredths, too coarse for cspuz's few milliseconds). CPU time is what to
+# compare on a shared machine, where wall time also counts waiting for a
+# core. A run past LIMIT seconds (default 60) counts as LIMIT and is
+# marked `>`. The verdicts column is somaria's `count --limit 2` against cspuz's (unique,
 # several, none), from the last run of each. At the end, from this one
 # run: the median and the worst of somaria's times, of the ratios
 # somaria/cspuz, and how many are within 2x cspuz, for solve+count (the
@@ -40,22 +40,34 @@ CSPUZ=${CSPUZ:-}
 URLS=${URLS:-}
 CPU=${CPU:-}
 
+# cpu_timer LIMIT OUT COMMAND...: runs COMMAND, its output in OUT, and
+# prints the user plus system milliseconds of that process alone (its
+# rusage from wait4, to the microsecond), or `stopped` when it was killed
+# at LIMIT seconds. Not `timeout` under bash's `times`: that counts
+# `timeout`'s own start, 3-4 ms, as much as a small puzzle's whole run.
+CPU_TIMER='
+import os, signal, subprocess, sys
+limit, out, command = float(sys.argv[1]), sys.argv[2], sys.argv[3:]
+with open(out, "w") as sink:
+    child = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
+stopped = []
+def stop(_signal, _frame):
+    stopped.append(True)
+    child.kill()
+signal.signal(signal.SIGALRM, stop)
+signal.setitimer(signal.ITIMER_REAL, limit)
+_, _, usage = os.wait4(child.pid, 0)
+signal.setitimer(signal.ITIMER_REAL, 0)
+print("stopped" if stopped else "%.1f" % ((usage.ru_utime + usage.ru_stime) * 1000))
+'
+
 # one_run COMMAND...: the milliseconds of one run (wall, or user+system
 # with CPU), its output in $DIR/out; nothing when it was stopped at LIMIT.
 one_run() {
-    local start status=0
+    local start status=0 ms
     if [[ -n $CPU ]]; then
-        # In a subshell, `times`'s second line is its children's user and
-        # system time: `timeout`, and the command it waited for (`times`
-        # itself not in a pipe, whose subshell would have no children).
-        (
-            timeout "$LIMIT" "$@" > "$DIR/out" 2>&1 || status=$?
-            [[ $status -eq 124 ]] && exit 124
-            times
-        ) > "$DIR/times" || return 0
-        # `0m0.012s 0m0.003s`: minutes and seconds, user then system.
-        awk 'NR == 2 { split($1, u, "m"); split($2, k, "m"); sub("s", "", u[2]); sub("s", "", k[2])
-               printf "%d\n", (u[1] * 60 + u[2] + k[1] * 60 + k[2]) * 1000 + 0.5 }' "$DIR/times"
+        ms=$(python3 -c "$CPU_TIMER" "$LIMIT" "$DIR/out" "$@")
+        [[ $ms != stopped ]] && echo "$ms"
         return 0
     fi
     start=$(date +%s%N)
