@@ -11,13 +11,13 @@
 # hundredths, too coarse for cspuz's few milliseconds). CPU time is what to
 # compare on a shared machine, where wall time also counts waiting for a
 # core. A run past LIMIT seconds (default 60) counts as LIMIT and is
-# marked `>`. The verdicts column is somaria's `count --limit 2` against cspuz's (unique,
-# several, none), from the last run of each. At the end, from this one
-# run: the median and the worst of somaria's times, of the ratios
-# somaria/cspuz, and how many are within 2x cspuz, for solve+count (the
-# issue's figure) and for count alone; and any verdicts that differ. A
-# genre cspuz has no solver for (its verdict `?`) shows cspuz's time in
-# brackets and is left out of the ratios.
+# marked `>`. The verdicts column is somaria's `count --limit 2` against
+# cspuz's (unique, several, none), from the last run of each. At the end,
+# from this one run: the median and the worst of somaria's times and of
+# the ratios somaria/cspuz, and how many are within 2x cspuz, for
+# solve+count (the figure) and for count alone; and any verdicts
+# that differ. A genre cspuz has no solver for (its verdict `?`) shows
+# cspuz's time in brackets and is left out of the ratios.
 #
 #   CSPUZ  a program that takes a puzz.link URL, solves it and says whether
 #          the answer is unique (for the book's figures: cspuz_core's
