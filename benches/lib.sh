@@ -6,7 +6,10 @@
 #
 # sets RUNS and LIMIT (the script's first two arguments, or the defaults),
 # moves to the repository root, builds, and sets BIN (the release binary)
-# and DIR (a temporary folder removed on exit).
+# and DIR (a temporary folder removed on exit). With SOMARIA_BIN=path
+# nothing is built and BIN is that program (another worktree's build, or a
+# baseline); a script that also runs examples (keys_doors_process.sh)
+# needs them built already.
 bench_start() {
     local runs=$1 limit=$2
     shift 2
@@ -18,9 +21,14 @@ bench_start() {
     [[ $# -gt 0 ]] && shift
     RUNS=${given[0]:-$runs}
     LIMIT=${given[1]:-$limit}
-    cd "$(dirname "${BASH_SOURCE[0]}")/.."
-    cargo build --release --quiet "$@"
-    BIN=target/release/somaria
+    if [[ -n ${SOMARIA_BIN:-} ]]; then
+        BIN=$(realpath "$SOMARIA_BIN")
+        cd "$(dirname "${BASH_SOURCE[0]}")/.."
+    else
+        cd "$(dirname "${BASH_SOURCE[0]}")/.."
+        cargo build --release --quiet "$@"
+        BIN=target/release/somaria
+    fi
     DIR=$(mktemp -d)
     trap 'rm -rf "$DIR"' EXIT
 }
