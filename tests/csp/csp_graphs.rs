@@ -91,7 +91,13 @@ fn connected(edges: &[(i64, i64)], on: &[bool]) -> bool {
     while let Some(node) = queue.pop_front() {
         for &(a, b) in edges {
             let (a, b) = (a as usize, b as usize);
-            let other = if a == node { b } else if b == node { a } else { continue };
+            let other = if a == node {
+                b
+            } else if b == node {
+                a
+            } else {
+                continue;
+            };
             if on[other] && !reached[other] {
                 reached[other] = true;
                 queue.push_back(other);
@@ -132,14 +138,22 @@ fn flag() -> impl Strategy<Value = Flag> {
 fn case() -> impl Strategy<Value = Case> {
     let connected = (1usize..=7, -2i64..=3).prop_flat_map(|(n, first)| {
         let edges = proptest::collection::vec((0..n as i64, 0..n as i64), 0..=9);
-        (proptest::collection::vec(flag(), n), edges)
-            .prop_map(move |(flags, edges)| Case { acyclic: false, first, flags, edges })
+        (proptest::collection::vec(flag(), n), edges).prop_map(move |(flags, edges)| Case {
+            acyclic: false,
+            first,
+            flags,
+            edges,
+        })
     });
     let acyclic = (0usize..=9, -2i64..=3).prop_flat_map(|(m, first)| {
         // Few labels, so that self-loops, parallel edges and cycles come often.
         let edges = proptest::collection::vec((-3i64..=2, -3i64..=2), m);
-        (proptest::collection::vec(flag(), m), edges)
-            .prop_map(move |(flags, edges)| Case { acyclic: true, first, flags, edges })
+        (proptest::collection::vec(flag(), m), edges).prop_map(move |(flags, edges)| Case {
+            acyclic: true,
+            first,
+            flags,
+            edges,
+        })
     });
     prop_oneof![connected, acyclic]
 }
@@ -242,10 +256,7 @@ fn bad_uses_are_refused_with_their_place() {
             "graph_acyclic(used, [1, 2, 3], array2d(1..1, 1..3, [1, 2, 3]))",
             &["bad.toml:7:40:", "array[int, int] of int", "a fixed 1-D array `to` of integers"],
         ),
-        (
-            "graph_connected(array2d(1..2, 1..3, on), [1], [2])",
-            &["bad.toml:7:25:", "expected a 1-D array of Booleans"],
-        ),
+        ("graph_connected(array2d(1..2, 1..3, on), [1], [2])", &["bad.toml:7:25:", "expected a 1-D array of Booleans"]),
         // Wrong arity.
         ("graph_connected(on, [1, 2])", &["bad.toml:7:9:", "`graph_connected` with 2 arguments"]),
         ("graph_acyclic(used)", &["bad.toml:7:9:", "`graph_acyclic` with 1 argument"]),

@@ -92,7 +92,7 @@ fn check_ends(call: &TypedCall<'_>, i: usize, base: Option<Base>, expected: &str
 }
 
 /// The fixed values of a `from` or `to` argument, with its array.
-fn ends<'a>(call: &'a LoweredCall, i: usize) -> Result<(&'a LArray, Vec<i64>), Fault> {
+fn ends(call: &LoweredCall, i: usize) -> Result<(&LArray, Vec<i64>), Fault> {
     let (a, at) = (call.array(i, "a 1-D array")?, call.args[i].1);
     let values = a
         .elems
@@ -151,7 +151,10 @@ fn lower_connected(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<
             let at = lowerer.value_name(a.index_bases[0], a.index[0].0 + k as i64);
             return Err(Fault::new(
                 call.args[i].1,
-                format!("`{role}[{at}]` = {}, not a node of `graph_connected`", lowerer.value_name(node_base, values[k])),
+                format!(
+                    "`{role}[{at}]` = {}, not a node of `graph_connected`",
+                    lowerer.value_name(node_base, values[k])
+                ),
                 format!("an index of `on` (the first argument): {range}"),
             ));
         }
@@ -183,15 +186,25 @@ fn lower_acyclic(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall) -> Result<LV
 
 /// Registers the graph global with the unroller, its 1-D array as a grid of
 /// one column, and stands for it in the constraint.
-fn register(lowerer: &mut Lowerer<'_, '_>, call: &LoweredCall, kind: GridKind, range: (i64, i64), on: Vec<BExpr>) -> LVal {
+fn register(
+    lowerer: &mut Lowerer<'_, '_>,
+    call: &LoweredCall,
+    kind: GridKind,
+    range: (i64, i64),
+    on: Vec<BExpr>,
+) -> LVal {
     let global =
         GridGlobal { kind, index: [range, (0, 0)], on, steps: None, sizes: Vec::new(), span: call.span, group: 0 };
     LVal::Bool(BExpr::Grid(lowerer.add_grid(global)))
 }
 
+/// An answer's view of a graph global: the first index of its Boolean
+/// array, the array's values, and the edges as the ends' values.
+type Answer<'a> = (i64, &'a [Ev], Vec<(i64, i64)>);
+
 /// The answer's arrays: the Booleans with their first index, and the
 /// integers of `from` and `to`.
-fn arrays<'a>(call: &EvaluatedCall<'a>, name: &str) -> Eval<(i64, &'a [Ev], Vec<(i64, i64)>)> {
+fn arrays<'a>(call: &EvaluatedCall<'a>, name: &str) -> Eval<Answer<'a>> {
     let [Ev::Array(index, flags), Ev::Array(_, from), Ev::Array(_, to)] = call.args else {
         return Err(bug(&format!("{name} without its three arrays")));
     };

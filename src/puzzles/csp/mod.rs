@@ -566,7 +566,8 @@ impl Puzzle for CspPuzzle {
     fn engines(&self) -> &'static [&'static str] {
         use crate::lang::ir::GridKind;
         // These are cut lazily and have no eager form.
-        let lazy_only = self.program.grids.iter().any(|g| matches!(g.kind, GridKind::Regions | GridKind::GraphAcyclic { .. }));
+        let lazy_only =
+            self.program.grids.iter().any(|g| matches!(g.kind, GridKind::Regions | GridKind::GraphAcyclic { .. }));
         if self.program.grids.is_empty() || lazy_only { ENGINES } else { GRID_ENGINES }
     }
 
