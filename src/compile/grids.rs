@@ -66,6 +66,15 @@ pub enum Form {
     Region,
     /// A division into regions with their sizes.
     Regions(super::regions::RegionsForm),
+    /// A forest: the "on" literals are the edges' "used" literals, and
+    /// these the edges, over nodes `0..nodes` (self-loops and parallel
+    /// edges kept).
+    Forest {
+        /// How many nodes.
+        nodes: usize,
+        /// Each edge's two nodes.
+        edges: Vec<(usize, usize)>,
+    },
 }
 
 impl GridEncoding {
@@ -77,22 +86,22 @@ impl GridEncoding {
         let choices: Vec<Lit> = match &self.form {
             Form::Path { arcs, .. } => arcs.iter().map(|v| v.pos()).collect(),
             Form::Loop { steps, .. } => steps.iter().map(|&(_, l)| l).collect(),
-            Form::Region | Form::Regions(_) => Vec::new(),
+            Form::Region | Form::Regions(_) | Form::Forest { .. } => Vec::new(),
         };
         match self.form {
-            Form::Region | Form::Regions(_) => choices,
+            Form::Region | Form::Regions(_) | Form::Forest { .. } => choices,
             _ => choices.into_iter().chain(self.on.iter().map(|&l| !l)).collect(),
         }
     }
 }
 
 /// The encoder as a [`graph::Sink`], naming arcs by the array's cells.
-struct Words<'a> {
-    enc: &'a mut Encoder,
-    graph: &'a GridGraph,
-    spec: &'a GridGlobal,
+pub(super) struct Words<'a> {
+    pub(super) enc: &'a mut Encoder,
+    pub(super) graph: &'a GridGraph,
+    pub(super) spec: &'a GridGlobal,
     /// The global's guard: every clause holds only under it.
-    guard: Option<Lit>,
+    pub(super) guard: Option<Lit>,
 }
 
 impl ClauseSink for Words<'_> {
@@ -167,8 +176,11 @@ impl Encoder {
         if guard.is_some() && spec.kind != GridKind::Connected {
             return Err(CompileError::Internal(format!("{} under a guard", spec.name())));
         }
-        if spec.kind == GridKind::Regions {
-            return self.regions(id, &spec);
+        match &spec.kind {
+            GridKind::Regions => return self.regions(id, &spec),
+            GridKind::GraphConnected { edges } => return self.graph_connected(id, &spec, edges),
+            GridKind::GraphAcyclic { nodes, edges } => return self.graph_acyclic(id, &spec, *nodes, edges),
+            _ => {}
         }
         let (rows, cols) = spec.shape();
         let mut cell_lits = Vec::with_capacity(spec.on.len());
@@ -179,7 +191,7 @@ impl Encoder {
         let lit_at = |(r, c): (usize, usize)| cell_lits[r * cols + c];
         let (start, end) = match spec.kind {
             GridKind::Path { start, end } => (Some(spec.position(start)), end.map(|e| spec.position(e))),
-            GridKind::Loop | GridKind::Connected | GridKind::Regions => (None, None),
+            _ => (None, None),
         };
         let graph = GridGraph::new(rows, cols, |p| lit_at(p) != never, start, end);
         let on: Vec<Lit> = (0..graph.num_nodes()).map(|n| lit_at(graph.position(n))).collect();
@@ -232,7 +244,7 @@ impl Encoder {
                 words.enc.sink = saved;
                 Form::Loop { arcs, steps, bound: spec.steps.is_some() }
             }
-            GridKind::Connected | GridKind::Regions => {
+            _ => {
                 if eager {
                     graph::rank_tree(&mut words, &graph, &on, truth);
                 }

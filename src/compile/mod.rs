@@ -37,6 +37,7 @@
 mod adder;
 mod bounds;
 mod exprs;
+mod graphs;
 mod grids;
 pub(crate) mod implied;
 mod ints;

@@ -3,7 +3,8 @@
 //! judges), and the routes it accepted, as the array's own cells, for the
 //! independent check and the output.
 //!
-//! A model whose path, loop or region breaks into pieces gets cut clauses
+//! A model whose path, loop or region breaks into pieces (or whose forest
+//! holds a cycle) gets cut clauses
 //! that hold for every solution of the global, and so of the whole model;
 //! in `explain`, where a constraint's clauses hold only under its selector,
 //! a global's cuts are guarded by the same selector, and a model in which
@@ -14,7 +15,7 @@ use std::rc::Rc;
 
 use super::{Form, GridEncoding};
 use crate::cnf::{Lit, Var};
-use crate::graph::{Cover, CutStyle, Judgement, START, judge_loop, judge_path, judge_region};
+use crate::graph::{Cover, CutStyle, Judgement, START, judge_forest, judge_loop, judge_path, judge_region};
 use crate::lang::ir::{GridGlobal, GridKind};
 use crate::solver::{Repair, Repairer};
 
@@ -111,11 +112,12 @@ impl Repairer for GridRepair<'_> {
                 }
                 Form::Region => judge_region(&grid.graph, &cover, CUT_STYLE, value, fresh),
                 Form::Regions(form) => super::regions::judge_regions(form, value),
+                Form::Forest { nodes, edges } => judge_forest(*nodes, edges, &grid.on, value),
             };
             let spec = &self.specs[grid.id];
             match judged {
                 Judgement::Accept(nodes) => {
-                    if !matches!(spec.kind, GridKind::Connected | GridKind::Regions) {
+                    if matches!(spec.kind, GridKind::Path { .. } | GridKind::Loop) {
                         routes[grid.id] = Some(self.route(grid, nodes));
                     }
                 }

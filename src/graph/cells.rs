@@ -69,6 +69,45 @@ impl GridGraph {
         GridGraph::assemble(rows, cols, positions, node_at, neighbours, start, end)
     }
 
+    /// The graph given as data: nodes `0..nodes` that `is_node` accepts,
+    /// joined by the undirected `edges` (pairs of node numbers below
+    /// `nodes`), as arcs both ways. A self-loop joins nothing and parallel
+    /// edges join once; an edge to a node `is_node` refuses is left out.
+    /// Node `k` keeps its number when every node is accepted; its position
+    /// is `(k, 0)` of a grid of `nodes` rows and one column, so the cut and
+    /// encoding code written for grids serves it unchanged. It has no start
+    /// and no end, and its checkerboard colours mean nothing.
+    ///
+    /// ```
+    /// use somaria::graph::GridGraph;
+    /// // A triangle 0-1-2, the edge 1-2 twice, a self-loop at 3.
+    /// let graph = GridGraph::from_edges(4, &[(0, 1), (1, 2), (2, 1), (2, 0), (3, 3)], |_| true);
+    /// assert_eq!(graph.num_nodes(), 4);
+    /// assert_eq!(graph.arcs().len(), 6);
+    /// assert_eq!(graph.neighbours(1), &[0, 2]);
+    /// assert!(graph.neighbours(3).is_empty());
+    /// ```
+    pub fn from_edges(nodes: usize, edges: &[(usize, usize)], is_node: impl Fn(usize) -> bool) -> GridGraph {
+        let mut node_at = vec![None; nodes];
+        let mut positions = Vec::new();
+        for k in (0..nodes).filter(|&k| is_node(k)) {
+            node_at[k] = Some(positions.len());
+            positions.push((k, 0));
+        }
+        let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); positions.len()];
+        for &(a, b) in edges {
+            let (Some(Some(u)), Some(Some(v))) = (node_at.get(a), node_at.get(b)) else { continue };
+            if u != v && !neighbours[*u].contains(v) {
+                neighbours[*u].push(*v);
+                neighbours[*v].push(*u);
+            }
+        }
+        for next in &mut neighbours {
+            next.sort_unstable();
+        }
+        GridGraph::assemble(nodes, 1, positions, node_at, neighbours, None, None)
+    }
+
     /// The arcs between neighbours, none into the start.
     fn assemble(
         rows: usize,

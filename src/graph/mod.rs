@@ -17,15 +17,20 @@
 //!   one piece without another solve;
 //! - [`judge_path`], [`judge_loop`], [`judge_region`]: the repair step of a
 //!   lazy solver for each constraint, from reading a model to accepting it
-//!   or cutting it off.
+//!   or cutting it off;
+//! - [`GridGraph::from_edges`]: a graph given as data, for connectivity
+//!   over it, and [`judge_forest`]: the repair step of acyclicity over
+//!   one.
 //!
 //! The tile-cover family is a path over a fixed room; `kind = "csp"` models
 //! use all three as the globals `grid_path`, `grid_loop` and
-//! `grid_connected`.
+//! `grid_connected`, and `graph_connected` and `graph_acyclic` over graphs
+//! given as data.
 
 mod cells;
 mod cuts;
 mod encode;
+mod forest;
 mod read;
 mod splice;
 
@@ -35,6 +40,7 @@ pub use encode::{
     Named, Part, Sink, Walk, binary_rank, colour_count, end_colour_link, first_on, guarded_colour_count,
     guarded_end_colour_link, loop_arcs, path_arcs, rank_tree, step_degrees, undirected_steps,
 };
+pub use forest::{forest_cycles, judge_forest};
 pub use read::{PathReading, components, read_loops, read_path};
 pub use splice::{splice_into_loop, splice_into_path};
 

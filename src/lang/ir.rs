@@ -119,15 +119,34 @@ pub enum GridKind {
     /// joined steps (its step arrays) make, and each cell's size (in
     /// [`GridGlobal::sizes`]) is the number of cells of its region.
     Regions,
+    /// `graph_connected(on, from, to)`: the nodes that are on (one per
+    /// element of `on`, numbered from 0 in its order) are connected over
+    /// the undirected `edges`, pairs of node numbers.
+    GraphConnected {
+        /// The edges, as node numbers.
+        edges: Vec<(usize, usize)>,
+    },
+    /// `graph_acyclic(used, from, to)`: the edges that are used (one per
+    /// element of `used`, in [`GridGlobal::on`]) contain no cycle.
+    GraphAcyclic {
+        /// How many nodes the edges name.
+        nodes: usize,
+        /// Each edge's two nodes, numbered from 0 in the order of their
+        /// first mention.
+        edges: Vec<(usize, usize)>,
+    },
 }
 
 /// One grid global, unrolled: which one, the index ranges of its array,
-/// and each cell's "on" expression in row-major order.
+/// and each cell's "on" expression in row-major order. A graph global
+/// (`graph_connected`, `graph_acyclic`) is one too, over its 1-D array as a
+/// grid of one column: its "cells" are the nodes or the edges.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GridGlobal {
     /// Which global.
     pub kind: GridKind,
-    /// The array's `(lo, hi)` per dimension: rows, then columns.
+    /// The array's `(lo, hi)` per dimension: rows, then columns (for a
+    /// graph global, its 1-D array's range, then `(0, 0)`).
     pub index: [(i64, i64); 2],
     /// The cells' Booleans, row by row.
     pub on: Vec<BExpr>,
@@ -377,6 +396,8 @@ impl GridGlobal {
             GridKind::Loop => "grid_loop",
             GridKind::Connected => "grid_connected",
             GridKind::Regions => "grid_regions",
+            GridKind::GraphConnected { .. } => "graph_connected",
+            GridKind::GraphAcyclic { .. } => "graph_acyclic",
         }
     }
 

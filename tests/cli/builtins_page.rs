@@ -36,6 +36,8 @@ fn drawing(builtin: &Builtin) -> &'static str {
         Drawing::CornerLoop => "a closed loop (on a puzzle's corners: along the grid lines)",
         Drawing::Region => "a region, the cells that are on",
         Drawing::Borders => "a division of the grid: borders where the steps are not joined",
+        Drawing::GraphNodes => "a connected set of a graph's nodes, the ones that are on",
+        Drawing::GraphEdges => "a forest of a graph's edges, the ones that are used",
     }
 }
 

@@ -20,6 +20,7 @@ mod csp_fans;
 mod csp_fd;
 mod csp_features;
 mod csp_globals;
+mod csp_graphs;
 mod csp_grids;
 mod csp_guarded;
 mod csp_heros_cave;

@@ -26,6 +26,7 @@ mod arithmetic;
 mod arrays;
 mod circuit;
 mod counting;
+mod graph;
 mod grid;
 mod logic;
 mod ordering;
@@ -131,10 +132,16 @@ pub enum Drawing {
     /// `grid_regions`: a division of the grid, whose borders are the steps
     /// that are not joined.
     Borders,
+    /// `graph_connected`: a connected set of a graph's nodes, the ones of
+    /// its first argument that are on.
+    GraphNodes,
+    /// `graph_acyclic`: a forest, the edges of its first argument that are
+    /// used.
+    GraphEdges,
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 43] = [
+static BUILTINS: [Builtin; 45] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -177,6 +184,8 @@ static BUILTINS: [Builtin; 43] = [
     grid::GRID_LOOP,
     grid::GRID_CONNECTED,
     grid::GRID_REGIONS,
+    graph::GRAPH_CONNECTED,
+    graph::GRAPH_ACYCLIC,
     sight::GRID_SIGHT,
 ];
 

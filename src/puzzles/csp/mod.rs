@@ -564,8 +564,11 @@ impl Puzzle for CspPuzzle {
     }
 
     fn engines(&self) -> &'static [&'static str] {
-        let regions = self.program.grids.iter().any(|g| g.kind == crate::lang::ir::GridKind::Regions);
-        if self.program.grids.is_empty() || regions { ENGINES } else { GRID_ENGINES }
+        use crate::lang::ir::GridKind;
+        // These are cut lazily and have no eager form.
+        let lazy_only =
+            self.program.grids.iter().any(|g| matches!(g.kind, GridKind::Regions | GridKind::GraphAcyclic { .. }));
+        if self.program.grids.is_empty() || lazy_only { ENGINES } else { GRID_ENGINES }
     }
 
     fn compared_engines(&self) -> &'static [&'static str] {
