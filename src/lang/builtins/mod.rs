@@ -29,6 +29,7 @@ mod counting;
 mod grid;
 mod logic;
 mod ordering;
+mod place;
 mod regular;
 mod sets;
 mod sight;
@@ -134,7 +135,7 @@ pub enum Drawing {
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 43] = [
+static BUILTINS: [Builtin; 44] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -178,6 +179,7 @@ static BUILTINS: [Builtin; 43] = [
     grid::GRID_CONNECTED,
     grid::GRID_REGIONS,
     sight::GRID_SIGHT,
+    place::GRID_PLACE,
 ];
 
 /// The built-in called `name`.
