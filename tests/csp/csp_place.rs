@@ -102,9 +102,8 @@ impl Case {
     fn model(&self) -> String {
         let (rows, cols, b) = (self.rows, self.cols, self.base);
         let (last_row, last_col) = (b + rows - 1, b + cols - 1);
-        let mut text = format!(
-            "kind = \"csp\"\n[vars]\nx = {{ index = [\"1..{rows}\", \"1..{cols}\"], domain = \"bool\" }}\n"
-        );
+        let mut text =
+            format!("kind = \"csp\"\n[vars]\nx = {{ index = [\"1..{rows}\", \"1..{cols}\"], domain = \"bool\" }}\n");
         let cells: Vec<String> = self
             .cells
             .iter()
