@@ -29,6 +29,7 @@ mod csp_minizinc_ports;
 mod csp_models;
 mod csp_nurikabe_numberlink;
 mod csp_optimise;
+mod csp_place;
 mod csp_predicates;
 mod csp_random;
 mod csp_regions;

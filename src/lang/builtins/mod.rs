@@ -30,6 +30,7 @@ mod graph;
 mod grid;
 mod logic;
 mod ordering;
+mod place;
 mod regular;
 mod sets;
 mod sight;
@@ -141,7 +142,7 @@ pub enum Drawing {
 }
 
 /// Every built-in, in the order messages list them.
-static BUILTINS: [Builtin; 45] = [
+static BUILTINS: [Builtin; 46] = [
     logic::FORALL,
     logic::EXISTS,
     arithmetic::SUM,
@@ -187,6 +188,7 @@ static BUILTINS: [Builtin; 45] = [
     graph::GRAPH_CONNECTED,
     graph::GRAPH_ACYCLIC,
     sight::GRID_SIGHT,
+    place::GRID_PLACE,
 ];
 
 /// The built-in called `name`.
