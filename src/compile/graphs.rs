@@ -20,12 +20,15 @@ impl Encoder {
 
     /// Encodes `graph_connected` (grid global `id`, `spec`, over `edges`)
     /// into the current group: the nodes that can be on as a graph, and for
-    /// the eager engine a ranked tree of parents over it.
+    /// the eager engine a ranked tree of parents over it; under `guard`,
+    /// when given, as `grid_connected`'s region is (its clauses and cuts
+    /// hold only where the guard does).
     pub(super) fn graph_connected(
         &mut self,
         id: usize,
         spec: &GridGlobal,
         edges: &[(usize, usize)],
+        guard: Option<Lit>,
     ) -> Result<(), CompileError> {
         let lits = self.graph_literals(spec)?;
         let (truth, never) = (self.t(), self.f());
@@ -34,9 +37,9 @@ impl Encoder {
         let always_on: Vec<bool> = on.iter().map(|&l| l == truth).collect();
         let eager = self.eager_grids;
         if eager {
-            graph::rank_tree(&mut Words { enc: self, graph: &graph, spec, guard: None }, &graph, &on, truth);
+            graph::rank_tree(&mut Words { enc: self, graph: &graph, spec, guard }, &graph, &on, truth);
         }
-        self.grids.push(GridEncoding { id, graph, on, always_on, form: Form::Region, eager, guard: None });
+        self.grids.push(GridEncoding { id, graph, on, always_on, form: Form::Region, eager, guard });
         self.check_size()
     }
 

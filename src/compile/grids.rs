@@ -173,12 +173,12 @@ impl Encoder {
             .cloned()
             .ok_or_else(|| CompileError::Internal(format!("grid global {id} was not unrolled")))?;
         let guard = self.guard_literal(guard)?;
-        if guard.is_some() && spec.kind != GridKind::Connected {
+        if guard.is_some() && !matches!(spec.kind, GridKind::Connected | GridKind::GraphConnected { .. }) {
             return Err(CompileError::Internal(format!("{} under a guard", spec.name())));
         }
         match &spec.kind {
             GridKind::Regions => return self.regions(id, &spec),
-            GridKind::GraphConnected { edges } => return self.graph_connected(id, &spec, edges),
+            GridKind::GraphConnected { edges } => return self.graph_connected(id, &spec, edges, guard),
             GridKind::GraphAcyclic { nodes, edges } => return self.graph_acyclic(id, &spec, *nodes, edges),
             _ => {}
         }

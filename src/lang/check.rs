@@ -846,7 +846,7 @@ impl TypedCall<'_> {
 /// Whether `e` is a call of a grid global that may stand under a guard
 /// (`b -> grid_connected(on)`).
 pub(crate) fn guardable_grid(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Call { name, .. } if name == "grid_connected")
+    matches!(&e.kind, ExprKind::Call { name, .. } if name == "grid_connected" || name == "graph_connected")
 }
 
 /// Whether `e` is a call of a grid global.
@@ -856,9 +856,9 @@ pub(crate) fn grid_call(e: &Expr) -> bool {
 
 /// The first grid global in `e` that is not a constraint of its own: the
 /// grid globals may stand alone, joined by `/\`, or under a top-level
-/// `forall`, and `grid_connected` under a guard (`b -> grid_connected(on)`
-/// there), and nowhere else (they cannot be negated, reified or made
-/// conditional otherwise).
+/// `forall`, and `grid_connected` or `graph_connected` under a guard
+/// (`b -> grid_connected(on)` there), and nowhere else (they cannot be
+/// negated, reified or made conditional otherwise).
 pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
     fn visit(e: &Expr, place: Option<&str>) -> Option<Fault> {
         let inside = |what: String| -> Option<String> { Some(place.map_or(what, str::to_string)) };
@@ -868,8 +868,8 @@ pub fn misplaced_grid(e: &Expr) -> Option<Fault> {
                     e.span,
                     format!("`{name}` {place}"),
                     "the grid globals as constraints of their own: alone, joined by `/\\`, or under a top-level \
-                     `forall`, and `grid_connected` under a guard (`b -> grid_connected(on)`); they cannot be \
-                     negated, reified or made conditional otherwise",
+                     `forall`, and `grid_connected` or `graph_connected` under a guard (`b -> grid_connected(on)`); they \
+                     cannot be negated, reified or made conditional otherwise",
                 )),
                 None => {
                     args.iter().find_map(|a| visit(a, inside(format!("inside an argument of `{name}`")).as_deref()))

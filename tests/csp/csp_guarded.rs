@@ -1,4 +1,5 @@
-//! `grid_connected` under a Boolean guard (`guard -> grid_connected(x)`)
+//! `grid_connected` under a Boolean guard (`guard -> grid_connected(x)`),
+//! and `graph_connected` over the grid's side neighbours given as edges,
 //! against brute force: random grids up to 3 × 3 with some cells fixed,
 //! and guards of every kind the compiler meets (a variable of its own, a
 //! cell of the grid, a conjunction, a comparison, a constant). A counter
@@ -27,6 +28,10 @@ struct Case {
     fixed: Vec<Option<bool>>,
     /// Which of [`GUARDS`].
     guard: usize,
+    /// Whether the model says it with `graph_connected` over `array1d(x)`
+    /// and the grid's side neighbours as edges, rather than with
+    /// `grid_connected(x)`.
+    as_graph: bool,
 }
 
 impl Case {
@@ -88,7 +93,8 @@ impl Case {
             "kind = \"csp\"\n[vars]\nx = {{ index = [\"1..{rows}\", \"1..{cols}\"], domain = \"bool\" }}\n\
              b = {{ domain = \"bool\" }}\nc = {{ domain = \"bool\" }}\n"
         );
-        text += &format!("[[constraint]]\nexpr = '{} -> grid_connected(x)'\n", GUARDS[self.guard]);
+        let global = if self.as_graph { self.graph_call() } else { "grid_connected(x)".to_string() };
+        text += &format!("[[constraint]]\nexpr = '{} -> {global}'\n", GUARDS[self.guard]);
         for (k, f) in self.fixed.iter().enumerate() {
             if let Some(f) = f {
                 let not = if *f { "" } else { "not " };
@@ -97,13 +103,31 @@ impl Case {
         }
         text
     }
+
+    /// `graph_connected(array1d(x), from, to)` with an edge, numbered row
+    /// by row from 1, between each two cells side by side.
+    fn graph_call(&self) -> String {
+        let (rows, cols) = (self.rows, self.cols);
+        let mut edges = Vec::new();
+        for k in 0..rows * cols {
+            if k % cols + 1 < cols {
+                edges.push((k + 1, k + 2));
+            }
+            if k / cols + 1 < rows {
+                edges.push((k + 1, k + cols + 1));
+            }
+        }
+        let list =
+            |end: fn(&(usize, usize)) -> usize| edges.iter().map(|e| end(e).to_string()).collect::<Vec<_>>().join(", ");
+        format!("graph_connected(array1d(x), [{}], [{}])", list(|e| e.0), list(|e| e.1))
+    }
 }
 
 fn case() -> impl Strategy<Value = Case> {
     let shape = prop_oneof![Just((1usize, 4usize)), Just((2, 2)), Just((2, 3)), Just((3, 3))];
-    (shape, 0..GUARDS.len()).prop_flat_map(|((rows, cols), guard)| {
+    (shape, 0..GUARDS.len(), any::<bool>()).prop_flat_map(|((rows, cols), guard, as_graph)| {
         proptest::collection::vec(proptest::option::weighted(0.2, any::<bool>()), rows * cols)
-            .prop_map(move |fixed| Case { rows, cols, fixed, guard })
+            .prop_map(move |fixed| Case { rows, cols, fixed, guard, as_graph })
     })
 }
 
@@ -129,9 +153,10 @@ fn the_brute_force_counts_a_known_grid() {
     // 1 × 4 with b: b false leaves all 16 fillings of x (and c free: 32);
     // b true leaves the fillings whose cells on are one run (1 + 4 + 3 +
     // 2 + 1 = 11, and c free: 22).
-    let case = Case { rows: 1, cols: 4, fixed: vec![None; 4], guard: 0 };
+    let case = Case { rows: 1, cols: 4, fixed: vec![None; 4], guard: 0, as_graph: false };
     assert_eq!(case.brute_force(), 54);
     check(&case);
+    check(&Case { as_graph: true, ..case });
 }
 
 #[test]
@@ -142,11 +167,12 @@ fn globals_where_still_unsupported_are_refused() {
              b = {{ domain = \"bool\" }}\n[[constraint]]\nexpr = '{expr}'\n"
         )
     };
-    let expected = "`grid_connected` under a guard (`b -> grid_connected(on)`)";
-    let cases: [(&str, &[&str]); 5] = [
+    let expected = "`grid_connected` or `graph_connected` under a guard (`b -> grid_connected(on)`)";
+    let cases: [(&str, &[&str]); 6] = [
         ("not grid_connected(x)", &["bad.toml:6:13", "`grid_connected` under `not`", expected]),
         ("grid_connected(x) -> b", &["`grid_connected` under `->`"]),
         ("b -> grid_path(x, 1, 1)", &["`grid_path` under `->`"]),
+        ("b -> graph_acyclic(array1d(x), [1, 2, 3, 4, 5, 6], [2, 3, 4, 5, 6, 1])", &["`graph_acyclic` under `->`"]),
         ("(b -> grid_connected(x)) \\/ b", &["`grid_connected` under `\\/`"]),
         ("grid_connected(x) -> grid_connected(x)", &["`grid_connected` in the guard of `->`"]),
     ];
