@@ -32,6 +32,9 @@ pub(super) struct Varisat {
     /// The core of the last call when it was refuted before varisat ran:
     /// a literal assumed together with its negation.
     clashing: Option<[Lit; 2]>,
+    /// The core of the last call refuted under assumptions, as checked by
+    /// [`Varisat::checked_core`].
+    core: Vec<varisat::Lit>,
     /// Reused for each clause, to spare an allocation per clause.
     lits: Vec<varisat::Lit>,
     /// Per variable, the polarity assumed in the call being set up (0 for
@@ -59,6 +62,7 @@ impl Varisat {
             proof: None,
             refused: None,
             clashing: None,
+            core: Vec::new(),
             lits: Vec::new(),
             assumed_polarity: Vec::new(),
         }
@@ -141,6 +145,29 @@ impl ClauseSink for Varisat {
 }
 
 impl Varisat {
+    /// The core of a call refuted under `assumed`, checked. varisat can name
+    /// a core that the formula satisfies (a random 3-CNF under assumptions,
+    /// after calls whose assumptions failed at level 0, got the core
+    /// `[¬x5]` where `[¬x3, ¬x5]` was needed: `tests/proptest-regressions/
+    /// backends.txt`), and a wrong core would make `explain` name a
+    /// conflict that is none. So a core smaller than the set just refuted
+    /// is solved again alone: refuted, it stands (or its own smaller core is
+    /// checked in turn); satisfied, the last set refuted is the core.
+    fn checked_core(&mut self, assumed: Vec<varisat::Lit>) -> Result<Vec<varisat::Lit>, SolverError> {
+        let mut refuted = assumed;
+        loop {
+            let core = self.inner.failed_core().unwrap_or(&[]).to_vec();
+            if core.len() >= refuted.len() {
+                return Ok(refuted);
+            }
+            self.inner.assume(&core);
+            if self.inner.solve().map_err(|e| SolverError::Backend(e.to_string()))? {
+                return Ok(refuted);
+            }
+            refuted = core;
+        }
+    }
+
     /// `assumptions` with each literal once, for varisat; or a literal
     /// assumed with its negation, as `[negation, literal]`.
     fn once_each(&mut self, assumptions: &[Lit]) -> Result<Vec<varisat::Lit>, [Lit; 2]> {
@@ -179,6 +206,8 @@ impl BackendSolver for Varisat {
             return Err(SolverError::Backend(why.clone()));
         }
         self.clashing = None;
+        self.core.clear();
+        let mut assumed = Vec::new();
         // varisat keeps assumptions across calls, so reset them whenever some
         // were set; but never touch them with a DRAT proof, which cannot
         // record assumptions (varisat panics if asked to).
@@ -202,6 +231,7 @@ impl BackendSolver for Varisat {
             };
             self.inner.assume(&lits);
             self.assumed = !assumptions.is_empty();
+            assumed = lits;
         }
         self.solved = true;
         let satisfiable = self.inner.solve().map_err(|e| SolverError::Backend(e.to_string()))?;
@@ -209,6 +239,9 @@ impl BackendSolver for Varisat {
             proof.refuted = !satisfiable && assumptions.is_empty();
         }
         if !satisfiable {
+            if !assumed.is_empty() {
+                self.core = self.checked_core(assumed)?;
+            }
             return Ok(Answer::Unsat);
         }
         // Variables in no clause are unknown to varisat; they read false.
@@ -230,7 +263,7 @@ impl BackendSolver for Varisat {
         if let Some(clash) = self.clashing {
             return clash.to_vec();
         }
-        self.inner.failed_core().unwrap_or(&[]).iter().map(|l| Lit::from_code(l.code())).collect()
+        self.core.iter().map(|l| Lit::from_code(l.code())).collect()
     }
 
     fn num_vars(&self) -> usize {
