@@ -134,7 +134,9 @@ impl Codec for Body {
                     count += 1;
                     None
                 }
-                Some((0, 0)) => Some(".".to_string()),
+                // pzprjs writes `.` for a clue cell whose sums are both
+                // unset (-1), as `generate` leaves one without runs.
+                Some((0, 0) | (-1, -1)) => Some(".".to_string()),
                 Some((right, down)) => Some(format!("{}{}", sum_char(*down)?, sum_char(*right)?)),
             };
             if let Some(w) = &written {

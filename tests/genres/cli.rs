@@ -122,7 +122,16 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("cave", "https://puzz.link/p?cave/5/5/", 2),
         ("mashu", "https://puzz.link/p?mashu/5/5/", 2),
         ("nanro", "https://puzz.link/p?nanro/4/4/6r0s1oi13n1h", 2),
+        // pzprjs's samples: the tanks, the trees and the clue cells are kept.
+        ("aquarium", "https://puzz.link/p?aquarium/r/4/4/bu8i90/i3213g", 2),
+        ("tents", "https://puzz.link/p?tents/5/5/2g0h1i1j82323", 2),
+        ("doppelblock", "https://puzz.link/p?doppelblock/5/5/g6g34g10h", 2),
+        ("kakuro", "https://puzz.link/p?kakuro/5/5/48la0.na0lh3l0Bn.0cl.c4a3", 1),
     ];
+    // The params beyond the rooms that a genre's design keeps from its
+    // template.
+    let kept_by_genre: [(&str, &[&str]); 3] =
+        [("aquarium", &["per_tank"]), ("tents", &["tree"]), ("kakuro", &["block"])];
     for (genre, template, count) in templates {
         let count_text = count.to_string();
         let args = ["generate", template, "--count", &count_text, "--seed", "3", "--format", "url"];
@@ -136,8 +145,11 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
             assert_eq!(somaria::genres::url_of(instance.as_ref()).unwrap(), url, "written back as itself");
             let kept = |i: &dyn somaria::genres::Instance, param: &str| i.params().get(param).cloned();
             let template_instance = somaria::genres::decode(template).unwrap();
-            for param in ["rooms", "room"] {
-                assert_eq!(kept(instance.as_ref(), param), kept(template_instance.as_ref(), param), "{url}: {param}");
+            let extra = kept_by_genre.iter().filter(|(g, _)| *g == genre).flat_map(|(_, params)| params.iter());
+            for param in ["rooms", "room"].iter().chain(extra) {
+                let template_param = kept(template_instance.as_ref(), param);
+                assert!(template_param.is_some() || ["rooms", "room"].contains(param), "{genre} has {param}");
+                assert_eq!(kept(instance.as_ref(), param), template_param, "{url}: {param}");
             }
             let opened = somaria::genres::open_url(url).unwrap();
             let count = opened.puzzle.count(&somaria::CountOptions { limit: Some(2), ..Default::default() }).unwrap();
