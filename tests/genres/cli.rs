@@ -126,6 +126,8 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("aquarium", "https://puzz.link/p?aquarium/r/4/4/bu8i90/i3213g", 2),
         ("tents", "https://puzz.link/p?tents/5/5/2g0h1i1j82323", 2),
         ("doppelblock", "https://puzz.link/p?doppelblock/5/5/g6g34g10h", 2),
+        // Every sum of a random fill seldom pins a kakuro down (about one
+        // puzzle of six asked is made on this grid): one puzzle is asked.
         ("kakuro", "https://puzz.link/p?kakuro/5/5/48la0.na0lh3l0Bn.0cl.c4a3", 1),
     ];
     // The params beyond the rooms that a genre's design keeps from its
