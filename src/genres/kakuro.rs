@@ -263,3 +263,20 @@ impl Instance for Kakuro {
         Ok(file.finish())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// pzprjs's encodeKakuro writes `.` for a clue cell whose sums are both
+    /// unset (-1) and `-` for one unset sum beside a set one.
+    #[test]
+    fn unset_sums_are_written_as_pzprjs_writes_them() {
+        let cells = vec![Some((-1, -1)), None, Some((-1, 5)), None];
+        let k = Kakuro { rows: 2, cols: 2, cells, top: vec![0, 7], left: vec![0, 0] };
+        assert_eq!(k.body().unwrap(), ".k5-k7");
+        let cells = vec![Some((0, 0)), None, Some((0, 5)), None];
+        let k = Kakuro { rows: 2, cols: 2, cells, top: vec![0, 7], left: vec![0, 0] };
+        assert_eq!(k.body().unwrap(), ".k50k7");
+    }
+}
