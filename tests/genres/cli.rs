@@ -99,7 +99,8 @@ fn generate_from_a_url_gives_urls_that_decode_to_unique_puzzles() {
 }
 
 /// Every genre model with a design table: `generate` on a grid of the
-/// genre (a heyawake, ripple effect or nanro keeps its rooms) gives URLs of
+/// genre (a heyawake, ripple effect, nanro or country road keeps its rooms,
+/// a statue park its bank of pieces, a light up its walls) gives URLs of
 /// the genre that decode to a puzzle with one solution and are written back
 /// as themselves.
 #[test]
@@ -122,7 +123,22 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("cave", "https://puzz.link/p?cave/5/5/", 2),
         ("mashu", "https://puzz.link/p?mashu/5/5/", 2),
         ("nanro", "https://puzz.link/p?nanro/4/4/6r0s1oi13n1h", 2),
+        ("country", "https://puzz.link/p?country/5/5/amda0uf02h12h", 2),
+        ("statuepark", "https://puzz.link/p?statuepark/7/7/078ii6000000290f0//t", 2),
+        ("mochikoro", "https://puzz.link/p?mochikoro/6/6/", 2),
+        // The walls without numbers: a design keeps them and numbers them anew.
+        ("lightup", "https://puzz.link/p?akari/7/7/h.n.h.i.k.k.i.h.n.h", 2),
     ];
+    // What each genre's design keeps of its template besides the rooms:
+    // the structure its clues are read on.
+    let kept_beside_rooms = |genre: &str| -> &[&str] {
+        match genre {
+            "country" => &["may_skip"],
+            "statuepark" => &["pieces", "width", "height", "shape"],
+            "lightup" => &["wall"],
+            _ => &[],
+        }
+    };
     for (genre, template, count) in templates {
         let count_text = count.to_string();
         let args = ["generate", template, "--count", &count_text, "--seed", "3", "--format", "url"];
@@ -136,7 +152,10 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
             assert_eq!(somaria::genres::url_of(instance.as_ref()).unwrap(), url, "written back as itself");
             let kept = |i: &dyn somaria::genres::Instance, param: &str| i.params().get(param).cloned();
             let template_instance = somaria::genres::decode(template).unwrap();
-            for param in ["rooms", "room"] {
+            for &param in kept_beside_rooms(genre) {
+                assert!(kept(template_instance.as_ref(), param).is_some(), "{genre} has no parameter {param}");
+            }
+            for &param in ["rooms", "room"].iter().chain(kept_beside_rooms(genre)) {
                 assert_eq!(kept(instance.as_ref(), param), kept(template_instance.as_ref(), param), "{url}: {param}");
             }
             let opened = somaria::genres::open_url(url).unwrap();
