@@ -81,6 +81,29 @@ fn import_writes_a_model_that_loads_and_gives_the_url_back() {
     assert!(out.contains("\"count\":1"), "{out}");
 }
 
+/// A light up's walls and numbers are two parameters: a number on a white
+/// cell is refused with its place, by the model and by the genre's reader.
+#[test]
+fn a_light_up_number_off_the_walls_is_refused_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lightup.toml");
+    let (code, _, err) = stdout_of(&["import", "https://puzz.link/p?akari/6/6/nekcakbl", "-o", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // (1, 1) is a white cell: `wall` says 0 there.
+    std::fs::write(&path, text.replacen("clue = [[-1, ", "clue = [[2, ", 1)).unwrap();
+    for args in [&["solve"][..], &["count", "--format", "url"]] {
+        let (code, _, err) = stdout_of(&[args, &[path.to_str().unwrap()]].concat());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("lightup.toml:") && err.contains("a number stands on a wall"), "{args:?}: {err}");
+    }
+    let instance = somaria::genres::decode("https://puzz.link/p?akari/6/6/nekcakbl").unwrap();
+    let mut params = instance.params();
+    params.insert("clue".into(), toml::Value::try_from([[2; 6]; 6]).unwrap());
+    let error = somaria::genres::instance_of("lightup", &params).err().unwrap();
+    assert!(error.contains("on the white cell at row 1, column 1") && error.contains("expected"), "{error}");
+}
+
 #[test]
 fn generate_from_a_url_gives_urls_that_decode_to_unique_puzzles() {
     let (code, out, err) =
