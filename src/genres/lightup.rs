@@ -4,9 +4,11 @@
 //!
 //! URL: `COLS/ROWS/` and the walls in pzprjs's 4-cell form (`.` a wall
 //! without a number). File (`pzprv3`): one grid of the walls (a number, or
-//! `-`), the lights (`#`) and the dotted cells (`+`).
+//! `-`), the lights (`#`) and the dotted cells (`+`). Parameters: `wall`
+//! (1 a wall) and `clue` (a wall's number, -1 none) apart, so that the
+//! walls are the grid a puzzle is made on and the numbers its clues.
 
-use super::board::{Answer, ClueGrid, ParamError, ParamsIn};
+use super::board::{Answer, ClueGrid, ParamError, ParamsIn, ParamsOut, read_size};
 use super::codec::{FOUR_CELL, Unwritable};
 use super::pzprv3::FileText;
 use super::url::Envelope;
@@ -30,13 +32,32 @@ pub static GENRE: Genre = Genre {
 };
 
 /// A light up: its walls (-2 a wall without a number, 0 to 4 a numbered
-/// one; -1 a white cell).
+/// one; -1 a white cell), pzprjs's one grid of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LightUp(pub ClueGrid);
 
+/// The grid from `wall` and `clue`: a number stands only on a wall.
 fn read(p: &ParamsIn) -> Result<Box<dyn Instance>, ParamError> {
-    let what = "0 to 4 (a numbered wall), -2 (a wall) or -1 (a white cell)";
-    Ok(Box::new(LightUp(ClueGrid::read(p, |v| (-2..=4).contains(&v), what)?)))
+    let (rows, cols) = read_size(p)?;
+    let walls = p.grid("wall", (rows, cols), |v| (0..=1).contains(&v), "0 (a white cell) or 1 (a wall)")?;
+    let numbers = p.grid("clue", (rows, cols), |v| (-1..=4).contains(&v), "0 to 4 (a wall's number) or -1 (none)")?;
+    if let Some(k) = (0..rows * cols).find(|&k| walls[k] == 0 && numbers[k] != -1) {
+        return Err(ParamError {
+            param: "clue".into(),
+            found: format!("{} on the white cell at row {}, column {}", numbers[k], k / cols + 1, k % cols + 1),
+            expected: "numbers only on walls (`wall` 1), -1 elsewhere".into(),
+        });
+    }
+    let clues = walls
+        .iter()
+        .zip(numbers)
+        .map(|(&wall, number)| match (wall, number) {
+            (0, _) => -1,
+            (_, -1) => -2,
+            (_, n) => n,
+        })
+        .collect();
+    Ok(Box::new(LightUp(ClueGrid { rows, cols, clues })))
 }
 
 impl Instance for LightUp {
@@ -53,7 +74,11 @@ impl Instance for LightUp {
     }
 
     fn params(&self) -> toml::Table {
-        self.0.params().0
+        let grid = &self.0;
+        let walls: Vec<i32> = grid.clues.iter().map(|&v| i32::from(v != -1)).collect();
+        let numbers: Vec<i32> = grid.clues.iter().map(|&v| v.max(-1)).collect();
+        let p = ParamsOut::default().int("rows", grid.rows as i64).int("cols", grid.cols as i64);
+        p.grid("wall", grid.cols, &walls).grid("clue", grid.cols, &numbers).0
     }
 
     fn file(&self, answer: &Answer<'_>) -> Result<String, String> {

@@ -81,6 +81,29 @@ fn import_writes_a_model_that_loads_and_gives_the_url_back() {
     assert!(out.contains("\"count\":1"), "{out}");
 }
 
+/// A light up's walls and numbers are two parameters: a number on a white
+/// cell is refused with its place, by the model and by the genre's reader.
+#[test]
+fn a_light_up_number_off_the_walls_is_refused_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lightup.toml");
+    let (code, _, err) = stdout_of(&["import", "https://puzz.link/p?akari/6/6/nekcakbl", "-o", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // (1, 1) is a white cell: `wall` says 0 there.
+    std::fs::write(&path, text.replacen("clue = [[-1, ", "clue = [[2, ", 1)).unwrap();
+    for args in [&["solve"][..], &["count", "--format", "url"]] {
+        let (code, _, err) = stdout_of(&[args, &[path.to_str().unwrap()]].concat());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("lightup.toml:") && err.contains("a number stands on a wall"), "{args:?}: {err}");
+    }
+    let instance = somaria::genres::decode("https://puzz.link/p?akari/6/6/nekcakbl").unwrap();
+    let mut params = instance.params();
+    params.insert("clue".into(), toml::Value::try_from([[2; 6]; 6]).unwrap());
+    let error = somaria::genres::instance_of("lightup", &params).err().unwrap();
+    assert!(error.contains("on the white cell at row 1, column 1") && error.contains("expected"), "{error}");
+}
+
 #[test]
 fn generate_from_a_url_gives_urls_that_decode_to_unique_puzzles() {
     let (code, out, err) =
@@ -99,7 +122,8 @@ fn generate_from_a_url_gives_urls_that_decode_to_unique_puzzles() {
 }
 
 /// Every genre model with a design table: `generate` on a grid of the
-/// genre (a heyawake, ripple effect or nanro keeps its rooms) gives URLs of
+/// genre (a heyawake, ripple effect, nanro or country road keeps its rooms,
+/// a statue park its bank of pieces, a light up its walls) gives URLs of
 /// the genre that decode to a puzzle with one solution and are written back
 /// as themselves.
 #[test]
@@ -129,11 +153,25 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         // Every sum of a random fill seldom pins a kakuro down (about one
         // puzzle of six asked is made on this grid): one puzzle is asked.
         ("kakuro", "https://puzz.link/p?kakuro/5/5/48la0.na0lh3l0Bn.0cl.c4a3", 1),
+        ("country", "https://puzz.link/p?country/5/5/amda0uf02h12h", 2),
+        ("statuepark", "https://puzz.link/p?statuepark/7/7/078ii6000000290f0//t", 2),
+        ("mochikoro", "https://puzz.link/p?mochikoro/6/6/", 2),
+        // The walls without numbers: a design keeps them and numbers them anew.
+        ("lightup", "https://puzz.link/p?akari/7/7/h.n.h.i.k.k.i.h.n.h", 2),
     ];
-    // The params beyond the rooms that a genre's design keeps from its
-    // template.
-    let kept_by_genre: [(&str, &[&str]); 3] =
-        [("aquarium", &["per_tank"]), ("tents", &["tree"]), ("kakuro", &["block"])];
+    // What each genre's design keeps of its template besides the rooms:
+    // the structure its clues are read on.
+    let kept_beside_rooms = |genre: &str| -> &[&str] {
+        match genre {
+            "aquarium" => &["per_tank"],
+            "tents" => &["tree"],
+            "kakuro" => &["block"],
+            "country" => &["may_skip"],
+            "statuepark" => &["pieces", "width", "height", "shape"],
+            "lightup" => &["wall"],
+            _ => &[],
+        }
+    };
     for (genre, template, count) in templates {
         let count_text = count.to_string();
         let args = ["generate", template, "--count", &count_text, "--seed", "3", "--format", "url"];
@@ -147,11 +185,11 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
             assert_eq!(somaria::genres::url_of(instance.as_ref()).unwrap(), url, "written back as itself");
             let kept = |i: &dyn somaria::genres::Instance, param: &str| i.params().get(param).cloned();
             let template_instance = somaria::genres::decode(template).unwrap();
-            let extra = kept_by_genre.iter().filter(|(g, _)| *g == genre).flat_map(|(_, params)| params.iter());
-            for param in ["rooms", "room"].iter().chain(extra) {
-                let template_param = kept(template_instance.as_ref(), param);
-                assert!(template_param.is_some() || ["rooms", "room"].contains(param), "{genre} has {param}");
-                assert_eq!(kept(instance.as_ref(), param), template_param, "{url}: {param}");
+            for &param in kept_beside_rooms(genre) {
+                assert!(kept(template_instance.as_ref(), param).is_some(), "{genre} has no parameter {param}");
+            }
+            for &param in ["rooms", "room"].iter().chain(kept_beside_rooms(genre)) {
+                assert_eq!(kept(instance.as_ref(), param), kept(template_instance.as_ref(), param), "{url}: {param}");
             }
             let opened = somaria::genres::open_url(url).unwrap();
             let count = opened.puzzle.count(&somaria::CountOptions { limit: Some(2), ..Default::default() }).unwrap();
