@@ -12,6 +12,19 @@
 //! read = "cell"        # the clue of each cell, from a solution
 //! ```
 //!
+//! A template whose clues size its variables (a nurikabe's islands, one per
+//! number) has no solution before it has clues to read off. Its design gives
+//! `values` in place of `read`: the clue values to try, and `generate`
+//! searches the clues themselves from the template's (see
+//! `puzzles::csp::searched`).
+//!
+//! ```toml
+//! [[design.clue]]
+//! param = "clue"
+//! blank = -1
+//! values = "1..rows * cols"   # a clue is one of these, or blank
+//! ```
+//!
 //! An optional `title` under `[design]` is the generated puzzles' title in
 //! place of the model's.
 //!
@@ -45,7 +58,8 @@ pub(super) struct DesignEntry {
 struct ClueEntry {
     param: Spanned<String>,
     blank: Spanned<ParamValue>,
-    read: Spanned<String>,
+    read: Option<Spanned<String>>,
+    values: Option<Spanned<String>>,
 }
 
 /// How `generate` makes puzzles of a model.
@@ -55,6 +69,14 @@ pub struct Design {
     pub title: Option<String>,
     /// The clue arrays, in the table's order.
     pub clues: Vec<ClueArray>,
+}
+
+impl Design {
+    /// Whether the clues are searched (each array gives `values`) rather
+    /// than read off a drawn solution.
+    pub fn searched(&self) -> bool {
+        self.clues.iter().all(|c| c.values.is_some())
+    }
 }
 
 /// How a param's value is written in the file, and so how a generated
@@ -83,21 +105,27 @@ pub struct ClueArray {
     pub value_span: Range<usize>,
     /// How the value is written there.
     pub form: ValueForm,
-    /// The line of the `read` expression, for messages.
+    /// The line of the `read` expression (or of `values`), for messages.
     pub line: usize,
-    /// The clue of each cell, row-major, as an expression over scalars.
+    /// The number of cells.
+    cells: usize,
+    /// The clue of each cell, row-major, as an expression over scalars;
+    /// empty when the design searches the clues.
     pub(crate) read: Vec<IExpr>,
+    /// The clue values a search tries (the blank apart), in increasing
+    /// order; `None` when the clues are read off a solution.
+    pub values: Option<Vec<i64>>,
 }
 
 impl ClueArray {
     /// The number of cells.
     pub fn len(&self) -> usize {
-        self.read.len()
+        self.cells
     }
 
     /// Whether the array has no cells.
     pub fn is_empty(&self) -> bool {
-        self.read.is_empty()
+        self.cells == 0
     }
 
     /// The clue of every cell when the scalars it reads are known; `None`
@@ -236,6 +264,21 @@ impl Loader<'_> {
         let mut seen = HashSet::new();
         for clue in list.get_ref() {
             let array = self.clue_array(clue, spans)?;
+            if let Some(first) = clues.first().map(|c: &ClueArray| c.values.is_some())
+                && first != array.values.is_some()
+            {
+                return Err(self.source.error_at(
+                    &clue.param,
+                    invalid(
+                        format!("`{}` {}", array.name, if first { "with `read`" } else { "with `values`" }),
+                        if first {
+                            "`values` as the first clue array has: the clues are searched, or read, all alike"
+                        } else {
+                            "`read` as the first clue array has: the clues are read, or searched, all alike"
+                        },
+                    ),
+                ));
+            }
             if !seen.insert(array.param) {
                 return Err(self.source.error_at(
                     &clue.param,
@@ -301,7 +344,29 @@ impl Loader<'_> {
                 ));
             }
         };
-        let read = self.read(&entry.read, name, &value.index)?;
+        let (read, values, at) = match (&entry.read, &entry.values) {
+            (Some(read), None) => (self.read(read, name, &value.index)?, None, read.span().start),
+            (None, Some(values)) => (Vec::new(), Some(self.values(values, blank)?), values.span().start),
+            (Some(_), Some(values)) => {
+                return Err(self.source.error_at(
+                    values,
+                    invalid(
+                        "both `read` and `values`",
+                        "one of them: `read` to read the clues off a solution, \
+                             `values` to search them",
+                    ),
+                ));
+            }
+            (None, None) => {
+                return Err(self.source.error_at(
+                    &entry.param,
+                    invalid(
+                        format!("clue array `{name}` with neither `read` nor `values`"),
+                        "`read`, how a clue is read off a solution, or `values`, the clue values to search",
+                    ),
+                ));
+            }
+        };
         let (value_span, is_string) = spans[param].clone();
         Ok(ClueArray {
             name: name.to_string(),
@@ -310,9 +375,39 @@ impl Loader<'_> {
             index: value.index.clone(),
             value_span,
             form: if is_string { ValueForm::Expr } else { ValueForm::Toml },
-            line: self.source.location(entry.read.span().start).line,
+            line: self.source.location(at).line,
+            cells: value.elems.len(),
             read,
+            values,
         })
+    }
+
+    /// A `values` expression: a set of integers, or a 1-D array of them, of
+    /// the template's params; the blank among them is left out.
+    fn values(&self, text: &Spanned<String>, blank: i64) -> Result<Vec<i64>, LoadError> {
+        let expr = self.parse(text)?;
+        let expected = "a set or 1-D array of integers, from the params alone (the clue values to try)";
+        let ctx = self.context();
+        let found = |what: &str| self.fault(Fault::new(expr.span, format!("values as {what}"), expected));
+        let mut values: Vec<i64> = match Lowerer::new(&ctx).lower(&expr).map_err(|f| self.fault(f))? {
+            LVal::Set(set, _) => set.values().collect(),
+            LVal::Array(array) if array.index.len() == 1 => array
+                .elems
+                .into_iter()
+                .map(|e| match e {
+                    LVal::Int(i, _) => i.as_const().ok_or_else(|| found("an array of other than known integers")),
+                    _ => Err(found("an array of other than integers")),
+                })
+                .collect::<Result<_, _>>()?,
+            _ => return Err(found("other than a set or a 1-D array")),
+        };
+        values.retain(|&v| v != blank);
+        values.sort_unstable();
+        values.dedup();
+        if values.is_empty() {
+            return Err(found("no value but the blank"));
+        }
+        Ok(values)
     }
 
     /// A `read` expression: an integer array over the clue array's index.

@@ -7,9 +7,12 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
+use somaria::generate::{self, GenerateOptions, GenerateProgress};
 use somaria::genres::{self, GENRES};
+use somaria::model::Source;
 use somaria::rng::SplitMix64;
 use somaria::{CountOptions, Status};
+use std::sync::Arc;
 
 /// How pzprjs's board holds a genre's answer (the slots the brute force
 /// fills), and the sizes (rows, columns) small enough to fill every way.
@@ -64,12 +67,18 @@ fn answer_slots(id: &str) -> Option<(Value, &'static [(usize, usize)])> {
 }
 
 /// Whether npm's pzpr 0.10.1 reads the puzzle as puzz.link does: it
-/// predates slitherlink's `f` variant and a tentaisho's cells left out.
+/// predates slitherlink's `f` variant, a tentaisho's cells left out and a
+/// skyscrapers' givens.
 fn npm_reads(instance: &dyn genres::Instance) -> bool {
     let id = instance.genre().id;
     let left_out = instance.params().get("empty").is_some_and(|e| e.to_string().contains('1'));
     let newer_slither = id == "slither" && instance.flags().contains('f');
-    !(newer_slither || id == "tentaisho" && left_out)
+    // It reads a skyscrapers' numbers outside but not the givens inside.
+    let givens = id == "skyscrapers"
+        && instance.params().get("clue").and_then(|c| c.as_array()).is_some_and(|rows| {
+            rows.iter().flat_map(|r| r.as_array().into_iter().flatten()).any(|v| v.as_integer() != Some(-1))
+        });
+    !(newer_slither || id == "tentaisho" && left_out || givens)
 }
 
 /// pzprjs's counts of `jobs` (URL, slots), at most `limit` each; `None`
@@ -154,6 +163,64 @@ fn sweep(seed: u64, sizes: usize, per_size: usize) {
         solvable += usize::from(ours.0 > 0);
     }
     eprintln!("{} tiny puzzles, {solvable} with a solution, counted alike", jobs.len());
+}
+
+/// Every genre that `generate` makes and pzprjs's brute force can fill:
+/// two puzzles each on a tiny grid, each of which the brute force must find
+/// exactly one answer to. The template is the first random puzzle of that
+/// size with a solution (a design that searches its clues starts from the
+/// template's), and the URL is the only thing the two share.
+#[test]
+fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
+    let mut rng = SplitMix64::new(11);
+    let (mut jobs, mut genres_made) = (Vec::new(), Vec::new());
+    for genre in GENRES {
+        let Some((slots, sizes)) = answer_slots(genre.id) else { continue };
+        // npm's pzpr 0.10.1 takes a tentaisho border that ends inside a
+        // galaxy (one dot in the middle of a 3 x 2 grid: 11 fillings and
+        // more), so its brute force cannot judge a tentaisho unique.
+        if genre.id == "tentaisho" {
+            continue;
+        }
+        // The smallest size: a brute force's values (a fillomino's 1 to 4)
+        // cover every answer there.
+        let (rows, cols) = sizes[0];
+        let Some(template) = (0..300)
+            .map(|_| (genre.random)(&mut rng, rows, cols))
+            .find(|i| npm_reads(i.as_ref()) && somaria_count(&genres::url_of(i.as_ref()).unwrap(), 1).0 == 1)
+        else {
+            continue;
+        };
+        let source = genres::model_of(template.as_ref()).unwrap();
+        let Ok(designer) = somaria::puzzles::designer(&source) else { continue };
+        let options = GenerateOptions { count: 2, seed: 5, ..GenerateOptions::default() };
+        let made = generate::generate(designer.as_ref(), &options, &Arc::new(GenerateProgress::default())).unwrap();
+        for puzzle in made.into_iter().flatten() {
+            let opened = genres::open_source(Source::from_text("made.toml", puzzle.model.as_str())).unwrap();
+            let instance = opened.instance.unwrap();
+            if !npm_reads(instance.as_ref()) {
+                continue;
+            }
+            let url = genres::url_of(instance.as_ref()).unwrap();
+            if !genres_made.contains(&genre.id) {
+                genres_made.push(genre.id);
+            }
+            jobs.push((url, slots.clone()));
+        }
+    }
+    assert!(genres_made.len() >= 15, "only {genres_made:?} made puzzles");
+    let Some(theirs) = pzprjs_counts(&jobs, 2) else {
+        eprintln!("skipped: node or the npm package pzpr is missing");
+        return;
+    };
+    for ((url, _), theirs) in jobs.iter().zip(theirs) {
+        assert_eq!(theirs, (1, true), "{url}: pzprjs's brute force finds {theirs:?} answers");
+    }
+    eprintln!(
+        "{} generated puzzles of {} genres, each with one answer: {genres_made:?}",
+        jobs.len(),
+        genres_made.len()
+    );
 }
 
 proptest! {

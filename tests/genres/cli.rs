@@ -158,6 +158,14 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("mochikoro", "https://puzz.link/p?mochikoro/6/6/", 2),
         // The walls without numbers: a design keeps them and numbers them anew.
         ("lightup", "https://puzz.link/p?akari/7/7/h.n.h.i.k.k.i.h.n.h", 2),
+        // Designs that search their clues start from the template's: the
+        // genre's sample.
+        ("nurikabe", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g", 2),
+        ("shikaku", "https://puzz.link/p?shikaku/6/6/j3g56h6t6h23g5j", 2),
+        ("kurotto", "https://puzz.link/p?kurotto/5/5/30m4h6h4m02", 2),
+        ("tentaisho", "https://puzz.link/p?tentaisho/5/5/6fl94fi65en8dbf10000", 2),
+        ("hashikake", "https://puzz.link/p?hashi/5/5/4g2i3h23k3g1g3g4g3", 2),
+        ("numlin", "https://puzz.link/p?numlin/5/5/1j2h3m1h2j3", 1),
     ];
     // What each genre's design keeps of its template besides the rooms:
     // the structure its clues are read on.

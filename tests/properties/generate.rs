@@ -169,6 +169,43 @@ fn sudoku_puzzles_have_one_solution_by_brute_force_and_minimal_ones_lose_it_with
     }
 }
 
+/// A design may search its clues (`values` in place of `read`) rather
+/// than read them off a drawn solution: the puzzles are still unique by the
+/// brute force, their clues are values the design allows, and with
+/// `--minimal` no clue left can be dropped.
+#[test]
+fn searched_sudoku_clues_give_puzzles_with_one_solution_by_brute_force() {
+    let all = all_sudoku4();
+    let template = SUDOKU4.replace("read = \"cell\"", "values = \"2..4\"");
+    for minimal in [false, true] {
+        let designer = puzzles::designer(&Source::from_text("m.toml", template.as_str())).unwrap();
+        let options = GenerateOptions { minimal, ..options(6, 5) };
+        let run = generate::generate(designer.as_ref(), &options, &Arc::new(GenerateProgress::default())).unwrap();
+        for puzzle in run.into_iter().map(|r| r.unwrap()) {
+            let givens = givens_of(&puzzle.model);
+            assert!(givens.iter().all(|&g| g != 1), "a 1 is no value the design allows: {}", puzzle.model);
+            assert_eq!(givens.iter().filter(|&&g| g > 0).count(), puzzle.clues);
+            assert_eq!(grids_agreeing(&all, &givens).len(), 1, "{}", puzzle.model);
+            if minimal {
+                for k in (0..16).filter(|&k| givens[k] > 0) {
+                    let mut fewer = givens.clone();
+                    fewer[k] = 0;
+                    assert!(grids_agreeing(&all, &fewer).len() >= 2, "clue {k} could be dropped: {}", puzzle.model);
+                }
+            }
+        }
+    }
+    // The search starts from the template's clues, which must allow a solution.
+    let stuck = template.replace("  [0, 0, 0, 0],\n]", "  [1, 1, 0, 0],\n]");
+    let designer = puzzles::designer(&Source::from_text("m.toml", stuck.as_str())).unwrap();
+    let made = generate::generate(designer.as_ref(), &options(1, 1), &Arc::new(GenerateProgress::default()));
+    let why = match made {
+        Ok(results) => results.into_iter().next().unwrap().err().unwrap().to_string(),
+        Err(e) => e.to_string(),
+    };
+    assert!(why.contains("the template's clues give no solution"), "{why}");
+}
+
 #[test]
 fn the_same_seed_gives_the_same_puzzles_with_one_job_or_two() {
     let one = csp_run(SUDOKU4, &GenerateOptions { jobs: 1, ..options(8, 11) });
@@ -363,6 +400,20 @@ fn malformed_design_tables_are_refused_at_their_place() {
             "a second clue array",
         ),
         ("[design]\n", "bad.toml:29:1:", "no clue array"),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\n", ":30:9:", "neither `read` nor `values`"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\nvalues = \"1..4\"\n",
+            ":33:10:",
+            "both `read` and `values`",
+        ),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"0..0\"\n", ":32:11:", "no value but the blank"),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"true\"\n", ":32:11:", "values as"),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"cell[1, 1]\"\n", ":32:", "values"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"1..4\"\n[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n",
+            ":34:9:",
+            "`values` as the first clue array has",
+        ),
     ];
     for (table, place, words) in cases {
         let stderr = refused(&with(table), &[]);

@@ -75,7 +75,7 @@ struct RawDesign {
 
 #[derive(Deserialize)]
 struct RawClue {
-    read: Spanned<String>,
+    read: Option<Spanned<String>>,
 }
 
 /// The names a TOML value's strings spell: every word of letters, digits
@@ -151,7 +151,8 @@ pub fn clue_reads(source: &Source, model: &Model, design: &Design) -> Result<Clu
                 key.span().start,
                 format!("the variable `{}`, whose declaration reads {}", key.get_ref(), what(&name)),
                 "variables declared the same whatever the clues: generate draws a solution before there are \
-                 clues and reads the clues off it",
+                 clues and reads the clues off it (or, in place of `read`, give each clue array the `values` \
+                 its clues take, and generate searches the clues from the template's own)",
             ));
         }
     }
@@ -164,10 +165,10 @@ pub fn clue_reads(source: &Source, model: &Model, design: &Design) -> Result<Clu
             ));
         }
     }
-    for clue in raw.design.iter().flat_map(|d| d.clue.iter().flatten()) {
-        if let Some(name) = reading(&words_of(&toml::Value::String(clue.read.get_ref().clone()))) {
+    for read in raw.design.iter().flat_map(|d| d.clue.iter().flatten()).filter_map(|c| c.read.as_ref()) {
+        if let Some(name) = reading(&words_of(&toml::Value::String(read.get_ref().clone()))) {
             return Err(refuse(
-                clue.read.span().start,
+                read.span().start,
                 format!("a `read` that reads {}", what(&name)),
                 "a `read` over the variables alone: it reads the clues off a solution",
             ));

@@ -115,6 +115,23 @@ impl CspPuzzle {
         clues.iter().map(|c| c.read_off(&known).into_iter().map(|v| v.unwrap_or(c.blank)).collect()).collect()
     }
 
+    /// How many of the scalars `facts` reports on have more than one value
+    /// across the solutions; `None` when there is none. A searched design
+    /// scores a set of clues by it.
+    pub fn undecided(&self, options: &SolveOptions) -> Result<Option<usize>, Error> {
+        let (mut deductions, _) = self.deduce(options, crate::deduce::Wanted::FACTS)?;
+        let possible = crate::deduce::possible_facts(&mut deductions)?;
+        if deductions.refuted {
+            return Ok(None);
+        }
+        let possible = possible.ok_or_else(|| Error::Internal("a model with a solution has no facts".into()))?;
+        let mut values: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+        for (fact, _) in deductions.facts.iter().zip(&possible).filter(|(_, p)| **p) {
+            *values.entry(fact.subject).or_default() += 1;
+        }
+        Ok(Some(values.values().filter(|&&n| n > 1).count()))
+    }
+
     /// The shown variables of a solution as `solve --format json` writes
     /// them under `"solution"` (without the routes).
     pub fn shown_json(&self, values: &[i64]) -> serde_json::Value {

@@ -6,6 +6,7 @@
 use super::clue_reads::{ClueReads, clue_reads};
 use super::clue_solver::Anchor;
 use super::design::with_clues;
+use super::searched::SearchedDesigner;
 use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::{Design, unroll};
 use crate::lang::verify::Verifier;
@@ -86,7 +87,13 @@ impl CspDesigner {
     }
 
     /// [`CspDesigner::new`] as the family's registered designer.
+    /// A template whose design searches its clues (`values`) gets a
+    /// [`SearchedDesigner`].
     pub fn boxed(source: &Source) -> Result<Box<dyn Designer>, LoadError> {
+        let template = load_puzzle(source)?;
+        if template.design().is_some_and(Design::searched) {
+            return Ok(Box::new(SearchedDesigner::new(source, &template)?));
+        }
         Ok(Box::new(CspDesigner::new(source)?))
     }
 

@@ -26,6 +26,7 @@ pub mod designer;
 mod fd_run;
 mod instance;
 mod render;
+pub mod searched;
 mod state;
 pub mod table;
 

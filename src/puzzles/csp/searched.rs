@@ -1,0 +1,286 @@
+//! csp templates whose design searches the clues (`values` in place of
+//! `read`): those whose clues size their variables (a nurikabe's islands,
+//! one per number), which have no solution to draw before there are clues.
+//!
+//! The search starts from the template's own clues, which must give a
+//! solution. It first walks at random (a move sets one clue to a random
+//! value or blanks it, and is kept when the puzzle keeps a solution), so
+//! that each puzzle starts somewhere of its own; then it keeps a move when
+//! the puzzle keeps a solution and leaves no more of the shown cells
+//! undecided (a cell is decided when every solution gives it one value, as
+//! `facts` finds), until none is: the puzzle then has one solution. A clue
+//! set it cannot bring there in its moves is handed on all the same, and
+//! the driver's first count finds it not unique and draws again. The
+//! driver then drops clues as a reshaping designer's (each check loads the
+//! written text afresh), and recounts the puzzle it keeps.
+
+use super::design::with_clues;
+use super::{CspPuzzle, load_puzzle};
+use crate::lang::design::Design;
+use crate::lang::model::Value;
+use crate::model::{LoadError, Problem, Source};
+use crate::puzzles::design::{Designer, Draft, Drops, Slot, Symmetry, rewrite, title_edit};
+use crate::puzzles::{Error, SolveOptions};
+use crate::rng::SplitMix64;
+use crate::solver::SolverConfig;
+
+/// How many moves the search makes for each clue cell, at most, once its
+/// random walk is over; a clue set still not unique then is drawn again.
+const MOVES_PER_CELL: usize = 12;
+
+/// A clue cell, (clue array, cell row-major), and its image under the
+/// run's symmetry (itself when there is none).
+type CellAndImage = ((usize, usize), (usize, usize));
+
+/// A csp template whose design searches its clues.
+pub struct SearchedDesigner {
+    name: String,
+    /// The template's text, kept as it is but for the clue arrays.
+    text: String,
+    design: Design,
+    /// The template's clues, per clue array, row-major: where each search
+    /// starts.
+    start: Vec<Vec<i64>>,
+    /// The design's title, and where it goes in `text`.
+    title: Option<(std::ops::Range<usize>, String)>,
+}
+
+/// The clues a search found.
+struct SearchedDraft<'a> {
+    designer: &'a SearchedDesigner,
+    /// Per clue array, row-major.
+    clues: Vec<Vec<i64>>,
+    /// Per slot: its array and cell (row-major).
+    at: Vec<(usize, usize)>,
+}
+
+impl SearchedDesigner {
+    /// The designer of `template`, loaded from `source`, whose design
+    /// searches its clues.
+    pub fn new(source: &Source, template: &CspPuzzle) -> Result<SearchedDesigner, LoadError> {
+        let design = template.design().filter(|d| d.searched()).cloned().ok_or_else(|| {
+            source.error(None, Problem::Invalid { found: "no searched design".into(), expected: "values".into() })
+        })?;
+        let start = design
+            .clues
+            .iter()
+            .map(|c| match &template.model.params[c.param].value {
+                Value::Array(array) => {
+                    array.elems.iter().map(|e| if let Value::Int(v) = e { *v } else { c.blank }).collect()
+                }
+                _ => vec![c.blank; c.len()],
+            })
+            .collect();
+        let title = design.title.as_ref().map(|title| title_edit(source, title)).transpose()?;
+        let text = source.text().to_string();
+        Ok(SearchedDesigner { name: source.name().to_string(), text, design, start, title })
+    }
+
+    /// The template with `clues` written in; `None` when the model refuses
+    /// them (a clue its params cannot take).
+    fn puzzle(&self, clues: &[Vec<i64>]) -> Option<CspPuzzle> {
+        load_puzzle(&Source::from_text(&self.name, with_clues(&self.text, &self.design, clues))).ok()
+    }
+
+    /// How many shown cells the puzzle with `clues` leaves undecided;
+    /// `None` when it has no solution, or refuses the clues.
+    fn undecided(&self, clues: &[Vec<i64>], options: &SolveOptions) -> Result<Option<usize>, Error> {
+        match self.puzzle(clues) {
+            Some(puzzle) => puzzle.undecided(options),
+            None => Ok(None),
+        }
+    }
+
+    /// The clue cells, as (array, cell) pairs, and each one's image under
+    /// `symmetry` (itself when it has none).
+    fn cells(&self, symmetry: Symmetry) -> Vec<CellAndImage> {
+        let mut out = Vec::new();
+        for (a, array) in self.design.clues.iter().enumerate() {
+            let extent = extent(&array.index);
+            for k in 0..array.len() {
+                let image = symmetry.image((k / extent.1, k % extent.1), extent).map_or(k, |(r, c)| r * extent.1 + c);
+                out.push(((a, k), (a, image)));
+            }
+        }
+        out
+    }
+
+    /// `clues` with one random move made on a clue cell and its image (half
+    /// the time a cell that holds a clue, when there is one): a blank cell
+    /// gets a random value; a clue is blanked, or takes the next value
+    /// above or below, or (with no symmetry) slides to a blank cell beside
+    /// it. The small moves keep most puzzles whose numbers size their
+    /// regions solvable, where a random value seldom does.
+    fn moved(
+        &self,
+        clues: &[Vec<i64>],
+        cells: &[CellAndImage],
+        symmetry: Symmetry,
+        rng: &mut SplitMix64,
+    ) -> Vec<Vec<i64>> {
+        let mut next = clues.to_vec();
+        let given: Vec<_> = cells.iter().filter(|((a, k), _)| clues[*a][*k] != self.design.clues[*a].blank).collect();
+        let ((a, k), (_, image)) = match given.is_empty() || rng.below(2) == 0 {
+            true => cells[rng.below(cells.len())],
+            false => *given[rng.below(given.len())],
+        };
+        let array = &self.design.clues[a];
+        let values = array.values.as_deref().unwrap_or(&[]);
+        let value = next[a][k];
+        if value == array.blank {
+            for cell in [k, image] {
+                next[a][cell] = values[rng.below(values.len())];
+            }
+            return next;
+        }
+        match rng.below(3) {
+            0 => {
+                for cell in [k, image] {
+                    next[a][cell] = array.blank;
+                }
+            }
+            1 => {
+                for cell in [k, image] {
+                    let at = values.partition_point(|&v| v < next[a][cell]);
+                    let up = rng.below(2) == 0;
+                    next[a][cell] = match (up, at) {
+                        (true, _) => values[(at + 1).min(values.len() - 1)],
+                        (false, 0) => values[0],
+                        (false, _) => values[at - 1],
+                    };
+                }
+            }
+            _ => {
+                let extent = extent(&array.index);
+                let (r, c) = (k / extent.1, k % extent.1);
+                let beside: Vec<usize> = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)]
+                    .into_iter()
+                    .filter(|&(r, c)| r < extent.0 && c < extent.1)
+                    .map(|(r, c)| r * extent.1 + c)
+                    .filter(|&cell| next[a][cell] == array.blank)
+                    .collect();
+                if symmetry == Symmetry::None && !beside.is_empty() {
+                    next[a][beside[rng.below(beside.len())]] = value;
+                    next[a][k] = array.blank;
+                }
+            }
+        }
+        next
+    }
+}
+
+/// A clue array's grid: its last index across, the others down.
+fn extent(index: &[(i64, i64)]) -> (usize, usize) {
+    let sizes: Vec<usize> = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
+    let cols = sizes.last().copied().unwrap_or(1).max(1);
+    (sizes.iter().rev().skip(1).product::<usize>(), cols)
+}
+
+impl Designer for SearchedDesigner {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A move sets a cell and its image alike (blank or not), so the clues
+    /// found are symmetric when the template's are.
+    fn allows(&self, _: Symmetry) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn drops(&self) -> Drops {
+        Drops::Reshape
+    }
+
+    fn draw<'a>(
+        &'a self,
+        rng: &mut SplitMix64,
+        solver: &SolverConfig,
+        symmetry: Symmetry,
+    ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
+        let options = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
+        let cells = self.cells(symmetry);
+        let mut clues = self.start.clone();
+        let Some(mut open) = self.undecided(&clues, &options)? else {
+            return Err(Error::BadRequest(format!(
+                "{}: the template's clues give no solution; a design with `values` searches the clues from the \
+                 template's own, so give a template with a solution (a genre's sample puzzle, say)",
+                self.name
+            )));
+        };
+        // The walk: as many kept moves as there are cells, tried twice over.
+        let mut kept = 0;
+        for _ in 0..2 * cells.len() {
+            if kept == cells.len() {
+                break;
+            }
+            let next = self.moved(&clues, &cells, symmetry, rng);
+            if let Some(left) = self.undecided(&next, &options)? {
+                (clues, open, kept) = (next, left, kept + 1);
+            }
+        }
+        for _ in 0..MOVES_PER_CELL * cells.len() {
+            if open == 0 {
+                break;
+            }
+            let next = self.moved(&clues, &cells, symmetry, rng);
+            if let Some(left) = self.undecided(&next, &options)?.filter(|&left| left <= open) {
+                (clues, open) = (next, left);
+            }
+        }
+        let at = clues
+            .iter()
+            .enumerate()
+            .flat_map(|(a, cells)| {
+                let blank = self.design.clues[a].blank;
+                cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
+            })
+            .collect();
+        Ok(Some(Box::new(SearchedDraft { designer: self, clues, at })))
+    }
+}
+
+impl SearchedDraft<'_> {
+    fn kept_clues(&self, kept: &[bool]) -> Vec<Vec<i64>> {
+        let design = &self.designer.design;
+        let mut values: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
+        for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
+            values[a][k] = self.clues[a][k];
+        }
+        values
+    }
+}
+
+impl Draft for SearchedDraft<'_> {
+    fn slots(&self) -> Vec<Slot> {
+        let design = &self.designer.design;
+        self.at
+            .iter()
+            .map(|&(a, k)| {
+                let extent = extent(&design.clues[a].index);
+                Slot { array: a, place: Some((k / extent.1, k % extent.1)), extent }
+            })
+            .collect()
+    }
+
+    fn write(&self, kept: &[bool]) -> String {
+        let design = &self.designer.design;
+        let values = self.kept_clues(kept);
+        let mut edits: Vec<_> =
+            design.clues.iter().zip(&values).map(|(c, v)| (c.value_span.clone(), c.written(v))).collect();
+        edits.extend(self.designer.title.clone());
+        rewrite(&self.designer.text, edits)
+    }
+
+    /// Found on the written text: a reshaping drop may move the solution.
+    fn solution(&self, kept: &[bool], solver: &SolverConfig) -> Result<serde_json::Value, Error> {
+        let options = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
+        let puzzle = self
+            .designer
+            .puzzle(&self.kept_clues(kept))
+            .ok_or_else(|| Error::Internal("a searched puzzle's text does not load".into()))?;
+        let (values, _) = puzzle
+            .random_solution(&mut SplitMix64::new(0), &options)?
+            .ok_or_else(|| Error::Internal("a searched puzzle kept as unique has no solution".into()))?;
+        Ok(puzzle.shown_json(&values))
+    }
+}
