@@ -141,6 +141,13 @@ fn sweep(seed: u64, sizes: usize, per_size: usize) {
             continue;
         };
         for &(rows, cols) in all_sizes.iter().take(sizes) {
+            // The empty board too: pzprjs refuses some (a numberlink with
+            // no line), and a generated puzzle may drop every clue.
+            if let Ok(empty) = genres::decode(&format!("https://puzz.link/p?{}/{cols}/{rows}/", genre.id))
+                && npm_reads(empty.as_ref())
+            {
+                jobs.push((genres::url_of(empty.as_ref()).unwrap(), slots.clone()));
+            }
             let mut made = 0;
             while made < per_size {
                 let instance = (genre.random)(&mut rng, rows, cols);
@@ -157,11 +164,17 @@ fn sweep(seed: u64, sizes: usize, per_size: usize) {
         return;
     };
     let mut solvable = 0;
+    let mut differ = Vec::new();
     for ((url, _), theirs) in jobs.iter().zip(theirs) {
         let ours = somaria_count(url, LIMIT);
-        assert_eq!(ours, theirs, "{url}: somaria counts {ours:?}, pzprjs's checker {theirs:?}");
+        // Past the limit a count says "at least": pzprjs's counts one more.
+        let at_most = |(count, complete): (u64, bool)| (count.min(LIMIT), complete);
+        if at_most(ours) != at_most(theirs) {
+            differ.push(format!("{url}: somaria counts {ours:?}, pzprjs's checker {theirs:?}"));
+        }
         solvable += usize::from(ours.0 > 0);
     }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
     eprintln!("{} tiny puzzles, {solvable} with a solution, counted alike", jobs.len());
 }
 
@@ -173,7 +186,7 @@ fn sweep(seed: u64, sizes: usize, per_size: usize) {
 #[test]
 fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
     let mut rng = SplitMix64::new(11);
-    let (mut jobs, mut genres_made) = (Vec::new(), Vec::new());
+    let (mut jobs, mut genres_made, mut designed) = (Vec::new(), Vec::new(), Vec::new());
     for genre in GENRES {
         let Some((slots, sizes)) = answer_slots(genre.id) else { continue };
         // npm's pzpr 0.10.1 takes a tentaisho border that ends inside a
@@ -193,6 +206,7 @@ fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
         };
         let source = genres::model_of(template.as_ref()).unwrap();
         let Ok(designer) = somaria::puzzles::designer(&source) else { continue };
+        designed.push(genre.id);
         let options = GenerateOptions { count: 2, seed: 5, ..GenerateOptions::default() };
         let made = generate::generate(designer.as_ref(), &options, &Arc::new(GenerateProgress::default())).unwrap();
         for puzzle in made.into_iter().flatten() {
@@ -208,7 +222,7 @@ fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
             jobs.push((url, slots.clone()));
         }
     }
-    assert!(genres_made.len() >= 15, "only {genres_made:?} made puzzles");
+    assert_eq!(genres_made, designed, "every designed genre makes puzzles on a tiny grid");
     let Some(theirs) = pzprjs_counts(&jobs, 2) else {
         eprintln!("skipped: node or the npm package pzpr is missing");
         return;

@@ -109,7 +109,7 @@ impl SearchedDesigner {
     /// the time a cell that holds a clue, when there is one): a blank cell
     /// gets a random value; a clue is blanked, or takes the next value
     /// above or below, or (with no symmetry) slides to a blank cell beside
-    /// it. The small moves keep most puzzles whose numbers size their
+    /// it; a value given or blanked may take a second cell with it. The small moves keep most puzzles whose numbers size their
     /// regions solvable, where a random value seldom does.
     fn moved(
         &self,
@@ -127,9 +127,17 @@ impl SearchedDesigner {
         let array = &self.design.clues[a];
         let values = array.values.as_deref().unwrap_or(&[]);
         let value = next[a][k];
+        // With no symmetry, half the time a second cell goes with the
+        // first: a blank one takes the same value, or a clue of the same
+        // value is blanked too, so that a pair of numbers (a numberlink's
+        // line) comes or goes in one move.
+        let paired = symmetry == Symmetry::None && rng.below(2) == 0;
         if value == array.blank {
             for cell in [k, image] {
                 next[a][cell] = values[rng.below(values.len())];
+            }
+            if paired && let Some(other) = another(&next[a], k, array.blank, rng) {
+                next[a][other] = next[a][k];
             }
             return next;
         }
@@ -137,6 +145,9 @@ impl SearchedDesigner {
             0 => {
                 for cell in [k, image] {
                     next[a][cell] = array.blank;
+                }
+                if paired && let Some(other) = another(&next[a], k, value, rng) {
+                    next[a][other] = array.blank;
                 }
             }
             1 => {
@@ -167,6 +178,13 @@ impl SearchedDesigner {
         }
         next
     }
+}
+
+/// A random cell of `cells` other than `k` that holds `value`; `None`
+/// when there is none.
+fn another(cells: &[i64], k: usize, value: i64, rng: &mut SplitMix64) -> Option<usize> {
+    let holding: Vec<usize> = (0..cells.len()).filter(|&c| c != k && cells[c] == value).collect();
+    (!holding.is_empty()).then(|| holding[rng.below(holding.len())])
 }
 
 /// A clue array's grid: its last index across, the others down.
