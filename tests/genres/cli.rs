@@ -166,6 +166,9 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("tentaisho", "https://puzz.link/p?tentaisho/5/5/6fl94fi65en8dbf10000", 2),
         ("hashikake", "https://puzz.link/p?hashi/5/5/4g2i3h23k3g1g3g4g3", 2),
         ("numlin", "https://puzz.link/p?numlin/5/5/1j2h3m1h2j3", 1),
+        ("moonsun", "https://puzz.link/p?moonsun/6/6/44ccaa0c0vo0f1767932ii12", 2),
+        ("hitori", "https://puzz.link/p?hitori/4/4/1114142333214213", 2),
+        ("yajilin", "https://puzz.link/p?yajilin/5/5/m32j10", 2),
     ];
     // What each genre's design keeps of its template besides the rooms:
     // the structure its clues are read on.
