@@ -5,6 +5,7 @@
 use super::instance::Setup;
 use super::{CspPuzzle, Engine, render};
 use crate::lang::design::Design;
+use crate::puzzles::design::{Slot, rewrite};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::solver::Answer;
@@ -168,4 +169,68 @@ pub fn with_clues(text: &str, design: &Design, values: &[Vec<i64>]) -> String {
         out.replace_range(span, &written);
     }
     out
+}
+
+/// The clues found for one puzzle, per clue array row-major, and the cells
+/// that hold one: a draft's slots, in order.
+pub struct FoundClues {
+    /// Per clue array, row-major.
+    pub clues: Vec<Vec<i64>>,
+    /// Per slot: its array and cell (row-major).
+    pub at: Vec<(usize, usize)>,
+}
+
+impl FoundClues {
+    /// `clues` with every cell that is not blank a slot.
+    pub fn new(design: &Design, clues: Vec<Vec<i64>>) -> FoundClues {
+        let at = clues
+            .iter()
+            .enumerate()
+            .flat_map(|(a, cells)| {
+                let blank = design.clues[a].blank;
+                cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
+            })
+            .collect();
+        FoundClues { clues, at }
+    }
+
+    /// Each slot's cell, in a grid of its array's last index across and
+    /// the others down.
+    pub fn slots(&self, design: &Design) -> Vec<Slot> {
+        let slot = |&(a, k): &(usize, usize)| {
+            let extent = grid_extent(&design.clues[a].index);
+            Slot { array: a, place: Some((k / extent.1, k % extent.1)), extent }
+        };
+        self.at.iter().map(slot).collect()
+    }
+
+    /// The clue arrays with the slots in `kept` (one flag each), every
+    /// other cell blank.
+    pub fn kept(&self, design: &Design, kept: &[bool]) -> Vec<Vec<i64>> {
+        let mut values: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
+        for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
+            values[a][k] = self.clues[a][k];
+        }
+        values
+    }
+
+    /// `text` with the clue arrays written with the slots in `kept`, and
+    /// the design's title edit, if any.
+    pub fn write(&self, design: &Design, text: &str, title: Option<Edit>, kept: &[bool]) -> String {
+        let values = self.kept(design, kept);
+        let mut edits: Vec<Edit> =
+            design.clues.iter().zip(&values).map(|(c, v)| (c.value_span.clone(), c.written(v))).collect();
+        edits.extend(title);
+        rewrite(text, edits)
+    }
+}
+
+/// An edit of a template's text: the bytes replaced, and what goes there.
+pub type Edit = (std::ops::Range<usize>, String);
+
+/// A clue array's grid: its last index across, the others down.
+pub fn grid_extent(index: &[(i64, i64)]) -> (usize, usize) {
+    let sizes: Vec<usize> = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
+    let cols = sizes.last().copied().unwrap_or(1).max(1);
+    (sizes.iter().rev().skip(1).product::<usize>(), cols)
 }

@@ -5,13 +5,13 @@
 
 use super::clue_reads::{ClueReads, clue_reads};
 use super::clue_solver::Anchor;
-use super::design::with_clues;
+use super::design::{FoundClues, with_clues};
 use super::searched::SearchedDesigner;
 use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::{Design, unroll};
 use crate::lang::verify::Verifier;
 use crate::model::{LoadError, Problem, Source};
-use crate::puzzles::design::{ClueSolver, Designer, Draft, Drops, Slot, Symmetry, rewrite, title_edit};
+use crate::puzzles::design::{ClueSolver, Designer, Draft, Drops, Slot, Symmetry, title_edit};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
@@ -45,10 +45,8 @@ struct CspDraft<'a> {
     designer: &'a CspDesigner,
     /// The solution's values and routes.
     solution: Anchor,
-    /// Per clue array, row-major.
-    clues: Vec<Vec<i64>>,
-    /// Per slot: its array and cell (row-major).
-    at: Vec<(usize, usize)>,
+    /// The clues read off it, and the cells that hold one.
+    found: FoundClues,
 }
 
 impl CspDesigner {
@@ -178,46 +176,19 @@ impl Designer for CspDesigner {
     ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
         let solve = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
         let Some(solution) = self.fixed().random_solution(rng, &solve)? else { return Ok(None) };
-        let clues = self.blank.clues_of(&solution.0);
-        let design = &self.design;
-        let at = clues
-            .iter()
-            .enumerate()
-            .flat_map(|(a, cells)| {
-                let blank = design.clues[a].blank;
-                cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
-            })
-            .collect();
-        Ok(Some(Box::new(CspDraft { designer: self, solution, clues, at })))
+        let found = FoundClues::new(&self.design, self.blank.clues_of(&solution.0));
+        Ok(Some(Box::new(CspDraft { designer: self, solution, found })))
     }
 }
 
 impl Draft for CspDraft<'_> {
     fn slots(&self) -> Vec<Slot> {
-        let design = &self.designer.design;
-        self.at
-            .iter()
-            .map(|&(a, k)| {
-                // A grid of the last index across and the others down.
-                let sizes: Vec<usize> =
-                    design.clues[a].index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
-                let cols = sizes.last().copied().unwrap_or(1).max(1);
-                let rows = sizes.iter().rev().skip(1).product::<usize>();
-                Slot { array: a, place: Some((k / cols, k % cols)), extent: (rows, cols) }
-            })
-            .collect()
+        self.found.slots(&self.designer.design)
     }
 
     fn write(&self, kept: &[bool]) -> String {
-        let design = &self.designer.design;
-        let mut values: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
-        for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
-            values[a][k] = self.clues[a][k];
-        }
-        let mut edits: Vec<_> =
-            design.clues.iter().zip(&values).map(|(c, v)| (c.value_span.clone(), c.written(v))).collect();
-        edits.extend(self.designer.title.clone());
-        rewrite(&self.designer.text, edits)
+        let designer = self.designer;
+        self.found.write(&designer.design, &designer.text, designer.title.clone(), kept)
     }
 
     fn solution(&self, _: &[bool], _: &SolverConfig) -> Result<serde_json::Value, Error> {
@@ -240,7 +211,7 @@ impl Draft for CspDraft<'_> {
         solver: &SolverConfig,
     ) -> Result<Option<Box<dyn ClueSolver + 's>>, Error> {
         let designer = self.designer;
-        let clues = self.at.iter().map(|&(a, k)| (a, k, self.clues[a][k])).collect();
+        let clues = self.found.at.iter().map(|&(a, k)| (a, k, self.found.clues[a][k])).collect();
         let anchor = (designer.drops == Drops::Anchored).then(|| self.solution.clone());
         let found =
             designer.fixed().clue_solver(&designer.blank.model, &designer.reads, clues, anchor, (engine, solver))?;

@@ -14,12 +14,12 @@
 //! driver then drops clues as a reshaping designer's (each check loads the
 //! written text afresh), and recounts the puzzle it keeps.
 
-use super::design::with_clues;
+use super::design::{FoundClues, grid_extent, with_clues};
 use super::{CspPuzzle, load_puzzle};
 use crate::lang::design::Design;
 use crate::lang::model::Value;
 use crate::model::{LoadError, Problem, Source};
-use crate::puzzles::design::{Designer, Draft, Drops, Slot, Symmetry, rewrite, title_edit};
+use crate::puzzles::design::{Designer, Draft, Drops, Slot, Symmetry, title_edit};
 use crate::puzzles::{Error, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::solver::SolverConfig;
@@ -42,16 +42,14 @@ pub struct SearchedDesigner {
     /// starts.
     start: Vec<Vec<i64>>,
     /// The design's title, and where it goes in `text`.
-    title: Option<(std::ops::Range<usize>, String)>,
+    title: Option<super::design::Edit>,
 }
 
 /// The clues a search found.
 struct SearchedDraft<'a> {
     designer: &'a SearchedDesigner,
-    /// Per clue array, row-major.
-    clues: Vec<Vec<i64>>,
-    /// Per slot: its array and cell (row-major).
-    at: Vec<(usize, usize)>,
+    /// The clues found, and the cells that hold one.
+    found: FoundClues,
 }
 
 impl SearchedDesigner {
@@ -96,7 +94,7 @@ impl SearchedDesigner {
     fn cells(&self, symmetry: Symmetry) -> Vec<CellAndImage> {
         let mut out = Vec::new();
         for (a, array) in self.design.clues.iter().enumerate() {
-            let extent = extent(&array.index);
+            let extent = grid_extent(&array.index);
             for k in 0..array.len() {
                 let image = symmetry.image((k / extent.1, k % extent.1), extent).map_or(k, |(r, c)| r * extent.1 + c);
                 out.push(((a, k), (a, image)));
@@ -162,7 +160,7 @@ impl SearchedDesigner {
                 }
             }
             _ => {
-                let extent = extent(&array.index);
+                let extent = grid_extent(&array.index);
                 let (r, c) = (k / extent.1, k % extent.1);
                 let beside: Vec<usize> = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)]
                     .into_iter()
@@ -185,13 +183,6 @@ impl SearchedDesigner {
 fn another(cells: &[i64], k: usize, value: i64, rng: &mut SplitMix64) -> Option<usize> {
     let holding: Vec<usize> = (0..cells.len()).filter(|&c| c != k && cells[c] == value).collect();
     (!holding.is_empty()).then(|| holding[rng.below(holding.len())])
-}
-
-/// A clue array's grid: its last index across, the others down.
-fn extent(index: &[(i64, i64)]) -> (usize, usize) {
-    let sizes: Vec<usize> = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
-    let cols = sizes.last().copied().unwrap_or(1).max(1);
-    (sizes.iter().rev().skip(1).product::<usize>(), cols)
 }
 
 impl Designer for SearchedDesigner {
@@ -245,48 +236,19 @@ impl Designer for SearchedDesigner {
                 (clues, open) = (next, left);
             }
         }
-        let at = clues
-            .iter()
-            .enumerate()
-            .flat_map(|(a, cells)| {
-                let blank = self.design.clues[a].blank;
-                cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
-            })
-            .collect();
-        Ok(Some(Box::new(SearchedDraft { designer: self, clues, at })))
-    }
-}
-
-impl SearchedDraft<'_> {
-    fn kept_clues(&self, kept: &[bool]) -> Vec<Vec<i64>> {
-        let design = &self.designer.design;
-        let mut values: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
-        for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
-            values[a][k] = self.clues[a][k];
-        }
-        values
+        let found = FoundClues::new(&self.design, clues);
+        Ok(Some(Box::new(SearchedDraft { designer: self, found })))
     }
 }
 
 impl Draft for SearchedDraft<'_> {
     fn slots(&self) -> Vec<Slot> {
-        let design = &self.designer.design;
-        self.at
-            .iter()
-            .map(|&(a, k)| {
-                let extent = extent(&design.clues[a].index);
-                Slot { array: a, place: Some((k / extent.1, k % extent.1)), extent }
-            })
-            .collect()
+        self.found.slots(&self.designer.design)
     }
 
     fn write(&self, kept: &[bool]) -> String {
-        let design = &self.designer.design;
-        let values = self.kept_clues(kept);
-        let mut edits: Vec<_> =
-            design.clues.iter().zip(&values).map(|(c, v)| (c.value_span.clone(), c.written(v))).collect();
-        edits.extend(self.designer.title.clone());
-        rewrite(&self.designer.text, edits)
+        let designer = self.designer;
+        self.found.write(&designer.design, &designer.text, designer.title.clone(), kept)
     }
 
     /// Found on the written text: a reshaping drop may move the solution.
@@ -294,7 +256,7 @@ impl Draft for SearchedDraft<'_> {
         let options = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
         let puzzle = self
             .designer
-            .puzzle(&self.kept_clues(kept))
+            .puzzle(&self.found.kept(&self.designer.design, kept))
             .ok_or_else(|| Error::Internal("a searched puzzle's text does not load".into()))?;
         let (values, _) = puzzle
             .random_solution(&mut SplitMix64::new(0), &options)?
