@@ -283,6 +283,20 @@ fn cli_json(args: &[&str]) -> (Value, i32) {
 /// explain get a generous limit (they answer in seconds, but the machine
 /// may be loaded); steps, hint and compare, whose engines may not finish,
 /// get a short one and may say "unknown", but no two answers differ.
+/// Each genre's empty 3 x 3 board, as `generate` may reach by dropping
+/// every clue: one verdict from every command (a numberlink's has none,
+/// since some line must be on the board).
+#[test]
+fn every_genres_empty_board_gets_one_verdict() {
+    let mut solvable = 0;
+    for genre in somaria::genres::GENRES {
+        let url = format!("https://puzz.link/p?{}/3/3/", genre.id);
+        let Ok(opened) = somaria::genres::open_url(&url) else { continue };
+        solvable += usize::from(one_verdict(opened.puzzle.as_ref(), &url));
+    }
+    assert!(solvable > 0);
+}
+
 #[test]
 fn every_shipped_model_gets_one_verdict() {
     let mut files = Vec::new();
