@@ -54,7 +54,11 @@ impl CspDesigner {
     /// design table, or reads its clue arrays in a way generate cannot
     /// check exactly ([`clue_reads`]).
     pub fn new(source: &Source) -> Result<CspDesigner, LoadError> {
-        let template = load_puzzle(source)?;
+        CspDesigner::of_template(source, load_puzzle(source)?)
+    }
+
+    /// [`CspDesigner::new`] of `template`, already loaded from `source`.
+    fn of_template(source: &Source, template: CspPuzzle) -> Result<CspDesigner, LoadError> {
         let Some(design) = template.design() else {
             return Err(source.error(
                 None,
@@ -92,7 +96,7 @@ impl CspDesigner {
         if template.design().is_some_and(Design::searched) {
             return Ok(Box::new(SearchedDesigner::new(source, &template)?));
         }
-        Ok(Box::new(CspDesigner::new(source)?))
+        Ok(Box::new(CspDesigner::of_template(source, template)?))
     }
 
     /// The template solutions are drawn on.
