@@ -190,7 +190,7 @@ fn emit(
             }
             Err(e) => {
                 let failure = Failure::from(e);
-                code = code.max(if failure.code == exit::BAD_INPUT { exit::NO_SOLUTION } else { failure.code });
+                code = code.max(failure.code);
                 eprintln!("error: {}", failure.message);
             }
         }

@@ -63,6 +63,7 @@ impl From<somaria::puzzles::Error> for Failure {
             | Error::TooLarge(_)
             | Error::NoFormula { .. } => exit::BAD_INPUT,
             Error::Stopped(_) => exit::UNKNOWN,
+            Error::NotMade(_) => exit::NO_SOLUTION,
             Error::Solver(_) | Error::CheckFailed(_) | Error::Internal(_) => exit::INTERNAL,
         };
         Failure { code, message: e.to_string() }

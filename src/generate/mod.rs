@@ -321,10 +321,7 @@ pub fn make(
     for attempt in 0..options.attempts.max(1) {
         let seed = puzzle_seed(options.seed, index, attempt);
         let Some(draft) = designer.draw(&mut SplitMix64::new(seed), &options.solver, options.symmetry)? else {
-            return Err(Error::BadRequest(format!(
-                "{}: the model has no solution to draw clues from",
-                designer.name()
-            )));
+            return Err(Error::NotMade(format!("{}: the model has no solution to draw clues from", designer.name())));
         };
         let mut tally = Tally::default();
         let Some(kept) =
@@ -398,7 +395,7 @@ pub fn make(
             },
         });
     }
-    Err(Error::BadRequest(format!(
+    Err(Error::NotMade(format!(
         "{}: puzzle {index} not made in {} attempts: {why}",
         designer.name(),
         options.attempts.max(1)
@@ -460,6 +457,12 @@ fn drop_clues(
         progress.clues_left.store(kept.iter().filter(|&&k| k).count() as u64, Ordering::Relaxed);
         Ok::<_, Error>(verdict)
     };
+    // Clues that only narrow hold of the solution they were read off; when
+    // they do not, the design's `read` is at fault, not the checks (a
+    // kept solver would go on to find the one solution they do allow).
+    if designer.drops() == Drops::Narrow && !draft.holds(&kept)? {
+        return Err(read_disagrees(designer));
+    }
     // Every clue: checked to the end, as no clue is at stake.
     match verdict(&kept, tally, None)? {
         Verdict::Unique => {}
@@ -470,13 +473,7 @@ fn drop_clues(
         }
         // A solution its own clues rule out: the template's fault when a
         // check apart from the encodings agrees, else the encoding's.
-        Verdict::None if !draft.holds(&kept)? => {
-            return Err(Error::BadRequest(format!(
-                "{}: the clues read off a solution rule that solution out; the design's `read` does not agree \
-                 with the constraints",
-                designer.name()
-            )));
-        }
+        Verdict::None if !draft.holds(&kept)? => return Err(read_disagrees(designer)),
         Verdict::None => {
             return Err(Error::CheckFailed(format!(
                 "{}: the puzzle with every clue drawn counted no solution, though the clues were read off one",
@@ -513,6 +510,15 @@ fn drop_clues(
             return Ok(Some(kept));
         }
     }
+}
+
+/// The template's fault of a drawn solution that its own clues rule out.
+fn read_disagrees(designer: &dyn Designer) -> Error {
+    Error::BadRequest(format!(
+        "{}: the clues read off a solution rule that solution out; the design's `read` does not agree with the \
+         constraints",
+        designer.name()
+    ))
 }
 
 /// The slots grouped as `symmetry` pairs them: each slot with its image,

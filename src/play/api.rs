@@ -304,6 +304,7 @@ pub(super) fn refusal(e: Error) -> Response {
         | Error::TooLarge(_)
         | Error::NoFormula { .. } => 400,
         Error::Stopped(_) => 503,
+        Error::NotMade(_) => 422,
         Error::Solver(_) | Error::CheckFailed(_) | Error::Internal(_) => 500,
     };
     Response::error(status, e.to_string())

@@ -151,7 +151,8 @@ pub trait Draft: Send {
     /// Whether the drawn solution is one of the puzzle with the clues in
     /// `kept`, by a check that shares nothing with the encodings; asked
     /// before each check that loads the written text, for a designer whose
-    /// drops are [`Drops::Anchored`] (a kept solver asks it itself).
+    /// drops are [`Drops::Anchored`] (a kept solver asks it itself), and
+    /// once on every clue for [`Drops::Narrow`].
     fn holds(&self, _kept: &[bool]) -> Result<bool, Error> {
         Ok(true)
     }

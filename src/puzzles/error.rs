@@ -81,6 +81,11 @@ pub enum Error {
         "INTERNAL ERROR: the solver's answer failed the independent check of the puzzle's rules: {0}. This is a bug in somaria; please report it with the model file."
     )]
     CheckFailed(String),
+    /// `generate` made no puzzle where it was asked for one (its clues never
+    /// made a unique puzzle, or the template has no solution to draw): an
+    /// outcome, as "no solution" is, not a fault of the request.
+    #[error("{0}")]
+    NotMade(String),
 }
 
 impl From<SolverError> for Error {

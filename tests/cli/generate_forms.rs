@@ -281,3 +281,39 @@ fn symmetry_is_refused_where_the_kind_has_no_symmetric_form() {
         }
     }
 }
+
+/// The exit code says whose the failure is: a design whose `read`
+/// disagrees with the constraints is the template's fault (exit 2, with the
+/// file named); a template whose clues can never make a unique puzzle is an
+/// outcome, like "no solution" (exit 1); a sound template makes its
+/// puzzles (exit 0).
+#[test]
+fn generate_exits_2_on_a_read_that_disagrees_and_1_on_a_puzzle_not_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let sound = write_model(dir.path(), "sound.toml", SUDOKU4);
+    // Each given reads one more than the cell's value: the clues read off
+    // a solution rule it out (and 4 + 1 is no value at all).
+    let wrong = write_model(
+        dir.path(),
+        "wrong.toml",
+        SUDOKU4.replace("read = \"cell\"", "read = \"array2d(1..4, 1..4, [cell[i, j] mod 4 + 1 | i, j in 1..4])\""),
+    );
+    // A clue array that reads nothing the constraints use: no drawn clue
+    // set ever makes the puzzle unique.
+    let never = write_model(
+        dir.path(),
+        "never.toml",
+        SUDOKU4.replace("read = \"cell\"", "read = \"array2d(1..4, 1..4, [0 | i, j in 1..4])\""),
+    );
+    for (template, code, said) in [
+        (&sound, 0, ""),
+        (&wrong, 2, "wrong.toml: the clues read off a solution rule that solution out"),
+        (&never, 1, "never.toml: puzzle 0 not made in"),
+    ] {
+        let out =
+            somaria().args(["generate", template.to_str().unwrap(), "--count", "1", "--seed", "4"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{}: {stderr}", template.display());
+        assert!(stderr.contains(said), "{}: {stderr}", template.display());
+    }
+}

@@ -210,7 +210,7 @@ impl Designer for SearchedDesigner {
         let cells = self.cells(symmetry);
         let mut clues = self.start.clone();
         let Some(mut open) = self.undecided(&clues, &options)? else {
-            return Err(Error::BadRequest(format!(
+            return Err(Error::NotMade(format!(
                 "{}: the template's clues give no solution; a design with `values` searches the clues from the \
                  template's own, so give a template with a solution (a genre's sample puzzle, say)",
                 self.name

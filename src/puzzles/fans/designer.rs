@@ -127,7 +127,7 @@ impl Designer for FansDesigner {
         if let Some(draft) = last {
             return Ok(Some(Box::new(draft)));
         }
-        Err(Error::BadRequest(format!(
+        Err(Error::NotMade(format!(
             "{}: no layout of {} fans and {} walls in {} × {} cells{} gave every fan a direction with wind and \
              some weathercock, in {MAX_LAYOUTS} tries",
             self.name,
