@@ -17,12 +17,14 @@
 //!   brute force;
 //! - [`keys_doors`]: keys-and-doors routes replayed by the rules;
 //! - [`fans`]: random fan grids;
-//! - [`pixels`]: SVG pictures rendered with resvg, read in pixels.
+//! - [`pixels`]: SVG pictures rendered with resvg, read in pixels;
+//! - [`bool_cells`]: Boolean array arguments of fixed and variable cells.
 
 // Each suite uses a subset of these helpers.
 #![allow(dead_code)]
 
 pub mod backends;
+pub mod bool_cells;
 pub mod cli;
 pub mod dimacs;
 pub mod fans;

@@ -14,18 +14,9 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use crate::common;
+use common::bool_cells::{BoolCell, array2d};
 use common::cli::{assert_mentions, refused};
 use common::models::{engines_count_as, load_text};
-
-/// What a cell of the own array is.
-#[derive(Copy, Clone, Debug)]
-enum Cell {
-    Fixed(bool),
-    /// `x[i, j]`, or `not x[i, j]` when negated.
-    Var {
-        negated: bool,
-    },
-}
 
 /// One random case.
 #[derive(Clone, Debug)]
@@ -34,7 +25,7 @@ struct Case {
     cols: usize,
     /// The own array's first row and column number (0 or 1).
     base: usize,
-    cells: Vec<Cell>,
+    cells: Vec<BoolCell>,
     /// The piece's box.
     tall: usize,
     wide: usize,
@@ -88,10 +79,7 @@ impl Case {
                 .cells
                 .iter()
                 .enumerate()
-                .filter(|&(k, cell)| match cell {
-                    Cell::Fixed(b) => *b,
-                    Cell::Var { negated } => (mask >> k & 1 == 1) != *negated,
-                })
+                .filter(|&(k, cell)| cell.value(mask >> k & 1 == 1))
                 .map(|(k, _)| ((k / self.cols) as i64, (k % self.cols) as i64))
                 .collect();
             count += u64::from(is_copy(&owned, &piece) != self.negated);
@@ -100,22 +88,10 @@ impl Case {
     }
 
     fn model(&self) -> String {
-        let (rows, cols, b) = (self.rows, self.cols, self.base);
-        let (last_row, last_col) = (b + rows - 1, b + cols - 1);
+        let (rows, cols) = (self.rows, self.cols);
         let mut text =
             format!("kind = \"csp\"\n[vars]\nx = {{ index = [\"1..{rows}\", \"1..{cols}\"], domain = \"bool\" }}\n");
-        let cells: Vec<String> = self
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(k, cell)| match cell {
-                Cell::Fixed(b) => b.to_string(),
-                Cell::Var { negated } => {
-                    format!("{}x[{}, {}]", if *negated { "not " } else { "" }, k / cols + 1, k % cols + 1)
-                }
-            })
-            .collect();
-        let own = format!("array2d({b}..{last_row}, {b}..{last_col}, [{}])", cells.join(", "));
+        let own = array2d(&self.cells, cols, self.base);
         let entries: Vec<String> = (0..self.tall * self.wide)
             .map(|k| match (self.booleans, self.piece.contains(&k)) {
                 (true, on) => on.to_string(),
@@ -133,10 +109,7 @@ fn case() -> impl Strategy<Value = Case> {
     let grid = prop_oneof![Just((1usize, 4usize)), Just((2, 2)), Just((2, 3)), Just((3, 3)), Just((3, 4))];
     (grid, 1usize..=3, 1usize..=3, 0usize..=1, any::<bool>(), 0u8..4).prop_flat_map(
         |((rows, cols), tall, wide, base, booleans, negated)| {
-            let cell = prop_oneof![
-                1 => any::<bool>().prop_map(Cell::Fixed),
-                4 => any::<bool>().prop_map(|negated| Cell::Var { negated }),
-            ];
+            let cell = BoolCell::strategy();
             let piece = proptest::collection::btree_set(0..tall * wide, 1..=(tall * wide).min(4));
             (proptest::collection::vec(cell, rows * cols), piece).prop_map(move |(cells, piece)| Case {
                 rows,
@@ -176,7 +149,7 @@ fn free(rows: usize, cols: usize, tall: usize, wide: usize, piece: &[usize]) -> 
         rows,
         cols,
         base: 1,
-        cells: vec![Cell::Var { negated: false }; rows * cols],
+        cells: vec![BoolCell::Var { negated: false }; rows * cols],
         tall,
         wide,
         piece: piece.iter().copied().collect(),

@@ -12,25 +12,16 @@ use proptest::prelude::*;
 use somaria::puzzles::CountOptions;
 
 use crate::common;
+use common::bool_cells::{BoolCell, array2d};
 use common::cli::{assert_mentions, refused};
 use common::models::{engines_count_as, load_text};
-
-/// What a cell of the open array is.
-#[derive(Copy, Clone, Debug)]
-enum Cell {
-    Fixed(bool),
-    /// `x[i, j]`, or `not x[i, j]` when negated.
-    Var {
-        negated: bool,
-    },
-}
 
 /// One random case.
 #[derive(Clone, Debug)]
 struct Case {
     rows: usize,
     cols: usize,
-    cells: Vec<Cell>,
+    cells: Vec<BoolCell>,
     /// Whether the counts are of the marked cells seen (`m[i, j]`).
     marked: bool,
     /// `(cell, relation, number)`: relation 0 is `=`, 1 `<=`, 2 `>=`.
@@ -64,15 +55,7 @@ impl Case {
         for mask in 0u64..1 << bits {
             let x = |k: usize| mask >> k & 1 == 1;
             let m = |k: usize| mask >> (n + k) & 1 == 1;
-            let open: Vec<bool> = self
-                .cells
-                .iter()
-                .enumerate()
-                .map(|(k, cell)| match cell {
-                    Cell::Fixed(b) => *b,
-                    Cell::Var { negated } => x(k) != *negated,
-                })
-                .collect();
+            let open: Vec<bool> = self.cells.iter().enumerate().map(|(k, cell)| cell.value(x(k))).collect();
             let holds = self.asks.iter().all(|&(from, relation, number)| {
                 let seen = self.seen(&open, from);
                 let got = if self.marked { seen.iter().filter(|&&k| m(k)).count() } else { seen.len() } as i64;
@@ -94,18 +77,7 @@ impl Case {
         if self.marked {
             text += &format!("m = {{ index = [\"1..{rows}\", \"1..{cols}\"], domain = \"bool\" }}\n");
         }
-        let cells: Vec<String> = self
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(k, cell)| match cell {
-                Cell::Fixed(b) => b.to_string(),
-                Cell::Var { negated } => {
-                    format!("{}x[{}, {}]", if *negated { "not " } else { "" }, k / cols + 1, k % cols + 1)
-                }
-            })
-            .collect();
-        let open = format!("array2d(1..{rows}, 1..{cols}, [{}])", cells.join(", "));
+        let open = array2d(&self.cells, cols, 1);
         for &(from, relation, number) in &self.asks {
             let marks = if self.marked { ", m" } else { "" };
             let op = ["=", "<=", ">="][relation as usize];
@@ -122,10 +94,7 @@ fn case() -> impl Strategy<Value = Case> {
         // Marks double the assignments the counter walks.
         let (rows, cols) = if marked && rows * cols > 9 { (3, 3) } else { (rows, cols) };
         let n = rows * cols;
-        let cell = prop_oneof![
-            1 => any::<bool>().prop_map(Cell::Fixed),
-            4 => any::<bool>().prop_map(|negated| Cell::Var { negated }),
-        ];
+        let cell = BoolCell::strategy();
         let ask = (0..n, 0u8..3, 0i64..=(rows + cols) as i64);
         (proptest::collection::vec(cell, n), proptest::collection::vec(ask, 1..=3))
             .prop_map(move |(cells, asks)| Case { rows, cols, cells, marked, asks })
@@ -154,8 +123,13 @@ fn the_brute_force_counts_a_known_grid() {
     // (1, 2) seeing 3 of the 2 × 3 grid, itself included: two of its
     // three neighbours open and the third blocked, each with 2 values of
     // (1, 2) and 4 fillings of (2, 1) and (2, 3).
-    let case =
-        Case { rows: 2, cols: 3, cells: vec![Cell::Var { negated: false }; 6], marked: false, asks: vec![(1, 0, 3)] };
+    let case = Case {
+        rows: 2,
+        cols: 3,
+        cells: vec![BoolCell::Var { negated: false }; 6],
+        marked: false,
+        asks: vec![(1, 0, 3)],
+    };
     assert_eq!(case.brute_force(), 24);
     check(&case);
 }
