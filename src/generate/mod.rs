@@ -335,6 +335,15 @@ pub fn make(
             continue;
         };
         let clues = kept.iter().filter(|&&k| k).count();
+        // Clues drawn and every one dropped: the template alone has one
+        // solution, so every puzzle it made would be that same one.
+        if clues == 0 && !kept.is_empty() {
+            return Err(Error::BadRequest(format!(
+                "{}: the template has one solution with no clue at all, so each puzzle made from it would be the \
+                 same; expected a template with room for clues (a tents grid needs trees, say)",
+                designer.name()
+            )));
+        }
         let body = draft.write(&kept);
         let solution = draft.solution(&kept, &options.solver)?;
         let measure = designer.measure(&solution);

@@ -228,3 +228,15 @@ fn bad_urls_exit_2_with_what_was_found_and_expected() {
         }
     }
 }
+
+/// A tents grid with no tree has one solution, no tent, before any
+/// number is read: a template with no room for clues, refused (exit 2)
+/// rather than made into the same empty puzzle every time.
+#[test]
+fn a_template_unique_with_no_clue_is_refused() {
+    let (code, out, err) = stdout_of(&["generate", "https://puzz.link/p?tents/5/5/", "--format", "url"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("one solution with no clue at all") && err.contains("tents"), "{err}");
+    let (code, out, err) = stdout_of(&["generate", "https://puzz.link/p?tents/5/5/2g0h1i1j82323", "--format", "url"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
