@@ -680,3 +680,137 @@ fn the_header_counts_the_clues_and_disowns_the_templates_comments() {
         assert_eq!(lines.next(), Some("# A template comment: 17 givens."));
     }
 }
+
+/// A genre model (`models/genres/GENRE.toml`) with its example's size and
+/// rooms replaced: `rows` rows, each one room, and the `extra` params
+/// (`stars = 1`) in place of the example's own values.
+fn rows_as_rooms(genre: &str, rows: usize, cols: usize, extra: &[(&str, &str)]) -> String {
+    let text = std::fs::read_to_string(format!("models/genres/{genre}.toml")).unwrap();
+    let room: Vec<String> = (1..=rows).map(|r| format!("[{}]", vec![r.to_string(); cols].join(", "))).collect();
+    let (rows, cols, room) = (rows.to_string(), cols.to_string(), format!("[{}]", room.join(", ")));
+    let mut values = vec![("rows", rows.as_str()), ("cols", cols.as_str()), ("rooms", rows.as_str()), ("room", &room)];
+    values.extend_from_slice(extra);
+    let mut in_params = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_params = line == "[params]";
+        }
+        let key = line.split(" = ").next().unwrap_or("");
+        match values.iter().find(|(k, _)| in_params && *k == key) {
+            Some((key, value)) => out.push_str(&format!("{key} = {value}\n")),
+            None => out.push_str(&format!("{line}\n")),
+        }
+    }
+    out
+}
+
+/// A generated model's rooms (row-major), its `rooms`, and its rows and
+/// columns, read by TOML.
+fn rooms_of(model: &str) -> (Vec<i64>, i64, (usize, usize)) {
+    let table: toml::Table = toml::from_str(model).unwrap();
+    let params = &table["params"];
+    let rows = params["room"].as_array().unwrap();
+    let room: Vec<i64> =
+        rows.iter().flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_integer().unwrap())).collect();
+    (room.clone(), params["rooms"].as_integer().unwrap(), (rows.len(), room.len() / rows.len().max(1)))
+}
+
+/// Whether `room` (row-major, `cols` across) numbers `count` rooms from 1,
+/// none empty, each one piece of cells next to each other: a search of its
+/// own, sharing nothing with the designer's.
+fn rooms_are_pieces(room: &[i64], count: i64, cols: usize) -> bool {
+    (1..=count).all(|k| {
+        let cells: Vec<usize> = (0..room.len()).filter(|&c| room[c] == k).collect();
+        let Some(&first) = cells.first() else { return false };
+        let mut seen = vec![first];
+        let mut at = 0;
+        while at < seen.len() {
+            let c = seen[at];
+            at += 1;
+            for d in cells.iter().copied() {
+                let beside = (c / cols == d / cols && c.abs_diff(d) == 1) || c.abs_diff(d) == cols;
+                if beside && !seen.contains(&d) {
+                    seen.push(d);
+                }
+            }
+        }
+        seen.len() == cells.len()
+    }) && room.iter().all(|&k| (1..=count).contains(&k))
+}
+
+/// The norinori fillings of `room` (every shading of the grid tried): two
+/// shaded cells in each room, each shaded cell beside exactly one other.
+fn norinori_answers(room: &[i64], count: i64, cols: usize) -> usize {
+    let n = room.len();
+    let beside = |a: usize, b: usize| (a / cols == b / cols && a.abs_diff(b) == 1) || a.abs_diff(b) == cols;
+    (0u32..1 << n)
+        .filter(|mask| {
+            let shaded = |c: usize| mask >> c & 1 == 1;
+            let pairs =
+                (0..n).filter(|&c| shaded(c)).all(|c| (0..n).filter(|&d| shaded(d) && beside(c, d)).count() == 1);
+            pairs && (1..=count).all(|k| (0..n).filter(|&c| shaded(c) && room[c] == k).count() == 2)
+        })
+        .count()
+}
+
+/// The one-star star battle fillings of `room` (every placement of one
+/// star a row in distinct columns tried): one star in each room, and no two
+/// touching, corners included.
+fn star_battle_answers(room: &[i64], count: i64, cols: usize) -> usize {
+    fn place(row: usize, cols: usize, used: &mut Vec<usize>, each: &mut dyn FnMut(&[usize])) {
+        if row == cols {
+            each(used);
+            return;
+        }
+        for c in 0..cols {
+            if !used.contains(&c) && used.last().is_none_or(|&p| p.abs_diff(c) > 1) {
+                used.push(c);
+                place(row + 1, cols, used, each);
+                used.pop();
+            }
+        }
+    }
+    let mut answers = 0;
+    place(0, cols, &mut Vec::new(), &mut |stars| {
+        let rooms: Vec<i64> = stars.iter().enumerate().map(|(r, &c)| room[r * cols + c]).collect();
+        answers += usize::from((1..=count).all(|k| rooms.iter().filter(|&&x| x == k).count() == 1));
+    });
+    answers
+}
+
+/// A design may search the rooms themselves (a region array): every
+/// puzzle's rooms are numbered from 1 to its `rooms`, none empty, each one
+/// piece, and it has one answer by a brute force that shares nothing with
+/// the encoding (tiny norinoris and star battles).
+#[test]
+fn searched_rooms_are_pieces_and_give_one_answer_by_brute_force() {
+    type Answers = fn(&[i64], i64, usize) -> usize;
+    let cases: [(&str, String, Answers); 2] = [
+        ("norinori", rows_as_rooms("norinori", 4, 4, &[]), norinori_answers),
+        ("starbattle", rows_as_rooms("starbattle", 5, 5, &[("stars", "1")]), star_battle_answers),
+    ];
+    for (genre, template, answers) in cases {
+        let (start, count, size) = rooms_of(&template);
+        assert!(answers(&start, count, size.1) > 1, "{genre}: the template is not already unique");
+        let designer = puzzles::designer(&Source::from_text("t.toml", template.as_str())).unwrap();
+        let run = generate::generate(designer.as_ref(), &options(6, 9), &Arc::new(GenerateProgress::default()));
+        let mut differ = 0;
+        for puzzle in run.unwrap().into_iter().map(|r| r.unwrap()) {
+            let (room, rooms, (rows, cols)) = rooms_of(&puzzle.model);
+            assert_eq!((rooms, (rows, cols)), (count, size), "{genre}: the count and the grid are kept");
+            assert!(rooms_are_pieces(&room, rooms, cols), "{genre}: {room:?}");
+            assert_eq!(answers(&room, rooms, cols), 1, "{genre}: {}", puzzle.model);
+            assert_eq!(puzzle.clues, 0, "a region array has no clue to drop");
+            differ += usize::from(room != start);
+        }
+        assert!(differ > 0, "{genre}: the rooms are searched");
+    }
+    // The rooms keep no symmetry, and a template's rooms must be pieces.
+    let template = rows_as_rooms("norinori", 4, 4, &[]);
+    assert!(refused(&template, &["--symmetry", "rot180"]).contains("keeps no symmetry"));
+    let split = template.replace("[1, 1, 1, 1], [2, 2, 2, 2]", "[1, 2, 1, 1], [2, 1, 2, 2]");
+    assert!(refused(&split, &[]).contains("region 1 in 3 pieces"), "{}", refused(&split, &[]));
+    let miscounted = template.replace("rooms = 4", "rooms = 5");
+    assert!(refused(&miscounted, &[]).contains("rooms = 4, the count"), "{}", refused(&miscounted, &[]));
+}
