@@ -414,7 +414,36 @@ fn malformed_design_tables_are_refused_at_their_place() {
             ":34:9:",
             "`values` as the first clue array has",
         ),
+        ("[[design.clue]]\nparam = \"givens\"\nread = \"cell\"\n", ":30:9:", "with no `blank`"),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nregions = true\n", ":31:9:", "`blank` with `regions = true`"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nregions = true\nread = \"cell\"\n",
+            ":32:8:",
+            "`read` with `regions = true`",
+        ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\ncount = \"givens\"\n",
+            ":33:9:",
+            "`count` without `regions = true`",
+        ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nregions = true\ncount = \"givens\"\n",
+            ":32:9:",
+            "count = \"givens\"; expected the name of an integer param",
+        ),
+        ("[[design.clue]]\nparam = \"line\"\nregions = true\n", ":31:9:", "param = \"line\", an array of 1 dimension"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nregions = true\n[[design.clue]]\nparam = \"line\"\nblank = 0\nread = \"[cell[1, 1], cell[1, 2]]\"\n",
+            ":34:9:",
+            "`regions` as the first clue array has",
+        ),
     ];
+    // A 1-D param beside the givens, for the cases that name one (a line
+    // above the table, which moves its places one line down).
+    let with = |table: &str| match table.contains("\"line\"") {
+        true => with(table).replace("[params]\n", "[params]\nline = [0, 0]\n"),
+        false => with(table),
+    };
     for (table, place, words) in cases {
         let stderr = refused(&with(table), &[]);
         assert!(stderr.starts_with("error: ") && stderr.lines().count() == 1, "{stderr}");
