@@ -402,6 +402,13 @@ impl Loader<'_> {
             array.regions = Some(self.regions(entry, name, param)?);
             return Ok(array);
         }
+        self.read_or_values(entry, array)
+    }
+
+    /// `array` (not a region array) with its `blank`, and its `read` or
+    /// its `values`.
+    fn read_or_values(&self, entry: &ClueEntry, array: ClueArray) -> Result<ClueArray, LoadError> {
+        let name = array.name.as_str();
         if let Some(count) = &entry.count {
             return Err(self.source.error_at(
                 count,
@@ -430,7 +437,7 @@ impl Loader<'_> {
             }
         };
         let (read, values, at) = match (&entry.read, &entry.values) {
-            (Some(read), None) => (self.read(read, name, &value.index)?, None, read.span().start),
+            (Some(read), None) => (self.read(read, name, &array.index)?, None, read.span().start),
             (None, Some(values)) => (Vec::new(), Some(self.values(values, blank)?), values.span().start),
             (Some(_), Some(values)) => {
                 return Err(self.source.error_at(
@@ -453,8 +460,8 @@ impl Loader<'_> {
                 ));
             }
         };
-        array.line = self.source.location(at).line;
-        Ok(ClueArray { blank, read, values, ..array })
+        let line = self.source.location(at).line;
+        Ok(ClueArray { blank, read, values, line, ..array })
     }
 
     /// A region array's design (`regions = true`): refused with `blank`,
