@@ -25,6 +25,22 @@
 //! values = "1..rows * cols"   # a clue is one of these, or blank
 //! ```
 //!
+//! A puzzle whose clue is a division of the grid into rooms (LITS,
+//! norinori, star battle) gives its room array as a region array: every
+//! cell holds its region's number, from 1, each region one piece of cells
+//! next to each other. `generate` searches the division too, moving one
+//! cell at a time from its region into one beside it; the number of
+//! regions stays the template's, so a param that counts them (`count`) stays
+//! true. A region array has no blank and no clue to drop, and sits beside
+//! `values` arrays (searched alike), never beside `read` ones.
+//!
+//! ```toml
+//! [[design.clue]]
+//! param = "room"       # a 2-D integer array: each cell's region, from 1
+//! regions = true
+//! count = "rooms"      # optional: the integer param that counts them
+//! ```
+//!
 //! An optional `title` under `[design]` is the generated puzzles' title in
 //! place of the model's.
 //!
@@ -57,9 +73,11 @@ pub(super) struct DesignEntry {
 #[serde(deny_unknown_fields)]
 struct ClueEntry {
     param: Spanned<String>,
-    blank: Spanned<ParamValue>,
+    blank: Option<Spanned<ParamValue>>,
     read: Option<Spanned<String>>,
     values: Option<Spanned<String>>,
+    regions: Option<Spanned<bool>>,
+    count: Option<Spanned<String>>,
 }
 
 /// How `generate` makes puzzles of a model.
@@ -72,11 +90,25 @@ pub struct Design {
 }
 
 impl Design {
-    /// Whether the clues are searched (each array gives `values`) rather
-    /// than read off a drawn solution.
+    /// Whether the clues are searched (each array gives `values`, or is a
+    /// region array) rather than read off a drawn solution.
     pub fn searched(&self) -> bool {
-        self.clues.iter().all(|c| c.values.is_some())
+        self.clues.iter().all(ClueArray::searched)
     }
+
+    /// Whether a clue array is a division into regions.
+    pub fn has_regions(&self) -> bool {
+        self.clues.iter().any(|c| c.regions.is_some())
+    }
+}
+
+/// A region array's design: the array divides its grid into regions, one
+/// piece each, numbered from 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regions {
+    /// The integer param that holds how many regions there are, if the
+    /// design names one.
+    pub count: Option<usize>,
 }
 
 /// How a param's value is written in the file, and so how a generated
@@ -97,7 +129,8 @@ pub struct ClueArray {
     pub name: String,
     /// The param's index in the model's params.
     pub param: usize,
-    /// The value that means "no clue".
+    /// The value that means "no clue"; a region array has none, and holds
+    /// 0 here, which is no region's number.
     pub blank: i64,
     /// The param's index ranges.
     pub index: Vec<(i64, i64)>,
@@ -113,11 +146,20 @@ pub struct ClueArray {
     /// empty when the design searches the clues.
     pub(crate) read: Vec<IExpr>,
     /// The clue values a search tries (the blank apart), in increasing
-    /// order; `None` when the clues are read off a solution.
+    /// order; `None` when the clues are read off a solution, or when the
+    /// array is a region array.
     pub values: Option<Vec<i64>>,
+    /// `Some` for a region array (a division into regions, searched by
+    /// moving cells between them).
+    pub regions: Option<Regions>,
 }
 
 impl ClueArray {
+    /// Whether the array is searched rather than read off a solution.
+    pub fn searched(&self) -> bool {
+        self.values.is_some() || self.regions.is_some()
+    }
+
     /// The number of cells.
     pub fn len(&self) -> usize {
         self.cells
@@ -256,26 +298,33 @@ impl Loader<'_> {
                 at,
                 invalid(
                     "a design table with no clue array",
-                    "[[design.clue]] with `param`, `blank` and `read`, once per clue array",
+                    "[[design.clue]] with `param`, `blank` and `read` (or `values`, or `regions = true`), once per \
+                     clue array",
                 ),
             ));
         };
-        let mut clues = Vec::new();
+        let mut clues: Vec<ClueArray> = Vec::new();
         let mut seen = HashSet::new();
         for clue in list.get_ref() {
             let array = self.clue_array(clue, spans)?;
-            if let Some(first) = clues.first().map(|c: &ClueArray| c.values.is_some())
-                && first != array.values.is_some()
+            if let Some(first) = clues.first()
+                && first.searched() != array.searched()
             {
+                let how = |a: &ClueArray| match (&a.regions, &a.values) {
+                    (Some(_), _) => "`regions`",
+                    (None, Some(_)) => "`values`",
+                    (None, None) => "`read`",
+                };
+                let why = if first.searched() {
+                    "the clues are searched, or read, all alike"
+                } else {
+                    "the clues are read, or searched, all alike"
+                };
                 return Err(self.source.error_at(
                     &clue.param,
                     invalid(
-                        format!("`{}` {}", array.name, if first { "with `read`" } else { "with `values`" }),
-                        if first {
-                            "`values` as the first clue array has: the clues are searched, or read, all alike"
-                        } else {
-                            "`read` as the first clue array has: the clues are read, or searched, all alike"
-                        },
+                        format!("`{}` with {}", array.name, how(&array)),
+                        format!("{} as the first clue array has: {why}", how(first)),
                     ),
                 ));
             }
@@ -335,17 +384,60 @@ impl Loader<'_> {
                 ),
             ));
         }
-        let blank = match self.param(&entry.blank)? {
+        let (value_span, is_string) = spans[param].clone();
+        let mut array = ClueArray {
+            name: name.to_string(),
+            param,
+            blank: 0,
+            index: value.index.clone(),
+            value_span,
+            form: if is_string { ValueForm::Expr } else { ValueForm::Toml },
+            line: self.source.location(entry.param.span().start).line,
+            cells: value.elems.len(),
+            read: Vec::new(),
+            values: None,
+            regions: None,
+        };
+        if entry.regions.as_ref().is_some_and(|r| *r.get_ref()) {
+            array.regions = Some(self.regions(entry, name, param)?);
+            return Ok(array);
+        }
+        self.read_or_values(entry, array)
+    }
+
+    /// `array` (not a region array) with its `blank`, and its `read` or
+    /// its `values`.
+    fn read_or_values(&self, entry: &ClueEntry, array: ClueArray) -> Result<ClueArray, LoadError> {
+        let name = array.name.as_str();
+        if let Some(count) = &entry.count {
+            return Err(self.source.error_at(
+                count,
+                invalid(
+                    "`count` without `regions = true`",
+                    "`count` only in a region array: the param that counts its regions",
+                ),
+            ));
+        }
+        let Some(blank) = &entry.blank else {
+            return Err(self.source.error_at(
+                &entry.param,
+                invalid(
+                    format!("clue array `{name}` with no `blank`"),
+                    "`blank`, the value that means no clue (or `regions = true` for a division into regions)",
+                ),
+            ));
+        };
+        let blank = match self.param(blank)? {
             (_, Value::Int(v)) => v,
             (ty, _) => {
                 return Err(self.source.error_at(
-                    &entry.blank,
+                    blank,
                     invalid(format!("blank as {}", ty.describe(&self.enums)), "an integer: the value of no clue"),
                 ));
             }
         };
         let (read, values, at) = match (&entry.read, &entry.values) {
-            (Some(read), None) => (self.read(read, name, &value.index)?, None, read.span().start),
+            (Some(read), None) => (self.read(read, name, &array.index)?, None, read.span().start),
             (None, Some(values)) => (Vec::new(), Some(self.values(values, blank)?), values.span().start),
             (Some(_), Some(values)) => {
                 return Err(self.source.error_at(
@@ -362,24 +454,65 @@ impl Loader<'_> {
                     &entry.param,
                     invalid(
                         format!("clue array `{name}` with neither `read` nor `values`"),
-                        "`read`, how a clue is read off a solution, or `values`, the clue values to search",
+                        "`read`, how a clue is read off a solution, or `values`, the clue values to search \
+                         (or `regions = true` for a division into regions)",
                     ),
                 ));
             }
         };
-        let (value_span, is_string) = spans[param].clone();
-        Ok(ClueArray {
-            name: name.to_string(),
-            param,
-            blank,
-            index: value.index.clone(),
-            value_span,
-            form: if is_string { ValueForm::Expr } else { ValueForm::Toml },
-            line: self.source.location(at).line,
-            cells: value.elems.len(),
-            read,
-            values,
-        })
+        let line = self.source.location(at).line;
+        Ok(ClueArray { blank, read, values, line, ..array })
+    }
+
+    /// A region array's design (`regions = true`): refused with `blank`,
+    /// `read` or `values` beside it, on other than a 2-D array, or with a
+    /// `count` that is not an integer param.
+    fn regions(&self, entry: &ClueEntry, name: &str, param: usize) -> Result<Regions, LoadError> {
+        let beside = [("blank", entry.blank.as_ref().map(Spanned::span))].into_iter().chain(
+            [("read", &entry.read), ("values", &entry.values)].map(|(key, v)| (key, v.as_ref().map(Spanned::span))),
+        );
+        for (key, span) in beside {
+            if let Some(span) = span {
+                return Err(self.source.error(
+                    Some(span.start),
+                    invalid(
+                        format!("`{key}` with `regions = true`"),
+                        "`regions` alone: a region array numbers every cell's region, with no blank, and generate \
+                         searches it by moving cells between regions",
+                    ),
+                ));
+            }
+        }
+        let scope = self.scope();
+        let dims = match &scope.params[param].value {
+            Value::Array(array) => array.index.len(),
+            _ => 0,
+        };
+        if dims != 2 {
+            return Err(self.source.error_at(
+                &entry.param,
+                invalid(
+                    format!("param = {name:?}, an array of {dims} dimension{}", if dims == 1 { "" } else { "s" }),
+                    "a 2-D integer array for `regions = true`: each cell's region, from 1",
+                ),
+            ));
+        }
+        let Some(count) = &entry.count else { return Ok(Regions { count: None }) };
+        let counted = count.get_ref().trim();
+        match scope.names.get(counted) {
+            Some(Named::Param(p))
+                if scope.params[*p].ty.base == Base::Int && matches!(scope.params[*p].value, Value::Int(_)) =>
+            {
+                Ok(Regions { count: Some(*p) })
+            }
+            _ => Err(self.source.error_at(
+                count,
+                invalid(
+                    format!("count = {counted:?}"),
+                    "the name of an integer param in [params]: how many regions there are",
+                ),
+            )),
+        }
     }
 
     /// A `values` expression: a set of integers, or a 1-D array of them, of

@@ -169,7 +169,14 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("moonsun", "https://puzz.link/p?moonsun/6/6/44ccaa0c0vo0f1767932ii12", 2),
         ("hitori", "https://puzz.link/p?hitori/4/4/1114142333214213", 2),
         ("yajilin", "https://puzz.link/p?yajilin/5/5/m32j10", 2),
+        // Designs that search the rooms themselves, from the sample's.
+        ("lits", "https://puzz.link/p?lits/4/4/9q02jg", 2),
+        ("norinori", "https://puzz.link/p?norinori/5/5/cag4ocjo", 2),
+        ("starbattle", "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou", 2),
     ];
+    // The genres whose rooms are the puzzle: the design searches them, so
+    // only their count (and a star battle's stars) is kept.
+    let rooms_searched = ["lits", "norinori", "starbattle"];
     // What each genre's design keeps of its template besides the rooms:
     // the structure its clues are read on.
     let kept_beside_rooms = |genre: &str| -> &[&str] {
@@ -180,9 +187,11 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
             "country" => &["may_skip"],
             "statuepark" => &["pieces", "width", "height", "shape"],
             "lightup" => &["wall"],
+            "starbattle" => &["stars"],
             _ => &[],
         }
     };
+    let mut searched_anew: Vec<&str> = Vec::new();
     for (genre, template, count) in templates {
         let count_text = count.to_string();
         let args = ["generate", template, "--count", &count_text, "--seed", "3", "--format", "url"];
@@ -199,14 +208,22 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
             for &param in kept_beside_rooms(genre) {
                 assert!(kept(template_instance.as_ref(), param).is_some(), "{genre} has no parameter {param}");
             }
-            for &param in ["rooms", "room"].iter().chain(kept_beside_rooms(genre)) {
+            let rooms: &[&str] = if rooms_searched.contains(&genre) { &["rooms"] } else { &["rooms", "room"] };
+            for &param in rooms.iter().chain(kept_beside_rooms(genre)) {
                 assert_eq!(kept(instance.as_ref(), param), kept(template_instance.as_ref(), param), "{url}: {param}");
+            }
+            if rooms_searched.contains(&genre)
+                && kept(instance.as_ref(), "room") != kept(template_instance.as_ref(), "room")
+                && !searched_anew.contains(&genre)
+            {
+                searched_anew.push(genre);
             }
             let opened = somaria::genres::open_url(url).unwrap();
             let count = opened.puzzle.count(&somaria::CountOptions { limit: Some(2), ..Default::default() }).unwrap();
             assert_eq!(count.count, 1, "{url} has one solution");
         }
     }
+    assert_eq!(searched_anew, rooms_searched, "each genre whose rooms are searched makes rooms of its own");
 }
 
 #[test]

@@ -414,7 +414,36 @@ fn malformed_design_tables_are_refused_at_their_place() {
             ":34:9:",
             "`values` as the first clue array has",
         ),
+        ("[[design.clue]]\nparam = \"givens\"\nread = \"cell\"\n", ":30:9:", "with no `blank`"),
+        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nregions = true\n", ":31:9:", "`blank` with `regions = true`"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nregions = true\nread = \"cell\"\n",
+            ":32:8:",
+            "`read` with `regions = true`",
+        ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\ncount = \"givens\"\n",
+            ":33:9:",
+            "`count` without `regions = true`",
+        ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nregions = true\ncount = \"givens\"\n",
+            ":32:9:",
+            "count = \"givens\"; expected the name of an integer param",
+        ),
+        ("[[design.clue]]\nparam = \"line\"\nregions = true\n", ":31:9:", "param = \"line\", an array of 1 dimension"),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nregions = true\n[[design.clue]]\nparam = \"line\"\nblank = 0\nread = \"[cell[1, 1], cell[1, 2]]\"\n",
+            ":34:9:",
+            "`regions` as the first clue array has",
+        ),
     ];
+    // A 1-D param beside the givens, for the cases that name one (a line
+    // above the table, which moves its places one line down).
+    let with = |table: &str| match table.contains("\"line\"") {
+        true => with(table).replace("[params]\n", "[params]\nline = [0, 0]\n"),
+        false => with(table),
+    };
     for (table, place, words) in cases {
         let stderr = refused(&with(table), &[]);
         assert!(stderr.starts_with("error: ") && stderr.lines().count() == 1, "{stderr}");
@@ -679,4 +708,221 @@ fn the_header_counts_the_clues_and_disowns_the_templates_comments() {
         assert_eq!(lines.next(), Some("# Any comment below is the template's, not this puzzle's."));
         assert_eq!(lines.next(), Some("# A template comment: 17 givens."));
     }
+}
+
+/// A genre model (`models/genres/GENRE.toml`) with its example's size and
+/// rooms replaced by `room` (each cell's room, from 1), and the `extra`
+/// params (`stars = 1`) in place of the example's own values.
+fn with_rooms(genre: &str, room: &[Vec<usize>], extra: &[(&str, &str)]) -> String {
+    let text = std::fs::read_to_string(format!("models/genres/{genre}.toml")).unwrap();
+    let count = room.iter().flatten().max().copied().unwrap_or(0).to_string();
+    let (rows, cols) = (room.len().to_string(), room[0].len().to_string());
+    let rows_written: Vec<String> =
+        room.iter().map(|r| format!("[{}]", r.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))).collect();
+    let room = format!("[{}]", rows_written.join(", "));
+    let mut values = vec![("rows", rows.as_str()), ("cols", cols.as_str()), ("rooms", count.as_str()), ("room", &room)];
+    values.extend_from_slice(extra);
+    let mut in_params = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with('[') {
+            in_params = line == "[params]";
+        }
+        let key = line.split(" = ").next().unwrap_or("");
+        match values.iter().find(|(k, _)| in_params && *k == key) {
+            Some((key, value)) => out.push_str(&format!("{key} = {value}\n")),
+            None => out.push_str(&format!("{line}\n")),
+        }
+    }
+    out
+}
+
+/// [`with_rooms`] with each of `rows` rows of `cols` cells a room.
+fn rows_as_rooms(genre: &str, rows: usize, cols: usize, extra: &[(&str, &str)]) -> String {
+    let room: Vec<Vec<usize>> = (1..=rows).map(|r| vec![r; cols]).collect();
+    with_rooms(genre, &room, extra)
+}
+
+/// A generated model's rooms (row-major), its `rooms`, and its rows and
+/// columns, read by TOML.
+fn rooms_of(model: &str) -> (Vec<i64>, i64, (usize, usize)) {
+    let table: toml::Table = toml::from_str(model).unwrap();
+    let params = &table["params"];
+    let rows = params["room"].as_array().unwrap();
+    let room: Vec<i64> =
+        rows.iter().flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_integer().unwrap())).collect();
+    (room.clone(), params["rooms"].as_integer().unwrap(), (rows.len(), room.len() / rows.len().max(1)))
+}
+
+/// Whether `room` (row-major, `cols` across) numbers `count` rooms from 1,
+/// none empty, each one piece of cells next to each other: a search of its
+/// own, sharing nothing with the designer's.
+fn rooms_are_pieces(room: &[i64], count: i64, cols: usize) -> bool {
+    (1..=count).all(|k| {
+        let cells: Vec<usize> = (0..room.len()).filter(|&c| room[c] == k).collect();
+        let Some(&first) = cells.first() else { return false };
+        let mut seen = vec![first];
+        let mut at = 0;
+        while at < seen.len() {
+            let c = seen[at];
+            at += 1;
+            for d in cells.iter().copied() {
+                let beside = (c / cols == d / cols && c.abs_diff(d) == 1) || c.abs_diff(d) == cols;
+                if beside && !seen.contains(&d) {
+                    seen.push(d);
+                }
+            }
+        }
+        seen.len() == cells.len()
+    }) && room.iter().all(|&k| (1..=count).contains(&k))
+}
+
+/// The norinori fillings of `room` (every shading of the grid tried): two
+/// shaded cells in each room, each shaded cell beside exactly one other.
+fn norinori_answers(room: &[i64], count: i64, cols: usize) -> usize {
+    let n = room.len();
+    let beside = |a: usize, b: usize| (a / cols == b / cols && a.abs_diff(b) == 1) || a.abs_diff(b) == cols;
+    (0u32..1 << n)
+        .filter(|mask| {
+            let shaded = |c: usize| mask >> c & 1 == 1;
+            let pairs =
+                (0..n).filter(|&c| shaded(c)).all(|c| (0..n).filter(|&d| shaded(d) && beside(c, d)).count() == 1);
+            pairs && (1..=count).all(|k| (0..n).filter(|&c| shaded(c) && room[c] == k).count() == 2)
+        })
+        .count()
+}
+
+/// The one-star star battle fillings of `room` (every placement of one
+/// star a row in distinct columns tried): one star in each room, and no two
+/// touching, corners included.
+fn star_battle_answers(room: &[i64], count: i64, cols: usize) -> usize {
+    fn place(row: usize, cols: usize, used: &mut Vec<usize>, each: &mut dyn FnMut(&[usize])) {
+        if row == cols {
+            each(used);
+            return;
+        }
+        for c in 0..cols {
+            if !used.contains(&c) && used.last().is_none_or(|&p| p.abs_diff(c) > 1) {
+                used.push(c);
+                place(row + 1, cols, used, each);
+                used.pop();
+            }
+        }
+    }
+    let mut answers = 0;
+    place(0, cols, &mut Vec::new(), &mut |stars| {
+        let rooms: Vec<i64> = stars.iter().enumerate().map(|(r, &c)| room[r * cols + c]).collect();
+        answers += usize::from((1..=count).all(|k| rooms.iter().filter(|&&x| x == k).count() == 1));
+    });
+    answers
+}
+
+/// The LITS fillings of `room` (every shading of the grid tried): four
+/// shaded cells in each room, one piece of a shape other than the square,
+/// every shaded cell one piece, no 2 x 2 block shaded, and the pieces of
+/// two rooms that touch of different shapes (turned or mirrored alike).
+fn lits_answers(room: &[i64], count: i64, cols: usize) -> usize {
+    let n = room.len();
+    let beside = |a: usize, b: usize| (a / cols == b / cols && a.abs_diff(b) == 1) || a.abs_diff(b) == cols;
+    // A piece's shape: the least of its eight turns and mirror images, each
+    // moved to the corner and sorted.
+    let shape = |cells: &[usize]| -> Vec<(i64, i64)> {
+        let points: Vec<(i64, i64)> = cells.iter().map(|&c| ((c / cols) as i64, (c % cols) as i64)).collect();
+        (0..8)
+            .map(|t| {
+                let mut image: Vec<(i64, i64)> = points
+                    .iter()
+                    .map(|&(r, c)| {
+                        let (r, c) = if t & 4 != 0 { (c, r) } else { (r, c) };
+                        (if t & 1 != 0 { -r } else { r }, if t & 2 != 0 { -c } else { c })
+                    })
+                    .collect();
+                let (r0, c0) = (image.iter().map(|p| p.0).min().unwrap(), image.iter().map(|p| p.1).min().unwrap());
+                image.iter_mut().for_each(|p| *p = (p.0 - r0, p.1 - c0));
+                image.sort_unstable();
+                image
+            })
+            .min()
+            .unwrap()
+    };
+    let one_piece = |cells: &[usize]| {
+        let mut seen = vec![cells[0]];
+        let mut at = 0;
+        while at < seen.len() {
+            let c = seen[at];
+            at += 1;
+            for &d in cells {
+                if beside(c, d) && !seen.contains(&d) {
+                    seen.push(d);
+                }
+            }
+        }
+        seen.len() == cells.len()
+    };
+    let square = shape(&[0, 1, cols, cols + 1]);
+    (0u32..1 << n)
+        .filter(|mask| {
+            let shaded = |c: usize| mask >> c & 1 == 1;
+            let all: Vec<usize> = (0..n).filter(|&c| shaded(c)).collect();
+            let no_block = (0..n)
+                .filter(|&c| c % cols + 1 < cols && c + cols + 1 < n)
+                .all(|c| !(shaded(c) && shaded(c + 1) && shaded(c + cols) && shaded(c + cols + 1)));
+            let mut shapes = Vec::new();
+            for k in 1..=count {
+                let cells: Vec<usize> = all.iter().copied().filter(|&c| room[c] == k).collect();
+                if cells.len() != 4 || !one_piece(&cells) || shape(&cells) == square {
+                    return false;
+                }
+                shapes.push(shape(&cells));
+            }
+            let shape_of = |c: usize| &shapes[room[c] as usize - 1];
+            let apart = all
+                .iter()
+                .all(|&c| all.iter().all(|&d| !beside(c, d) || room[c] == room[d] || shape_of(c) != shape_of(d)));
+            no_block && apart && !all.is_empty() && one_piece(&all)
+        })
+        .count()
+}
+
+/// A design may search the rooms themselves (a region array): every
+/// puzzle's rooms are numbered from 1 to its `rooms`, none empty, each one
+/// piece, and it has one answer by a brute force that shares nothing with
+/// the encoding (tiny norinoris, star battles and LITS).
+#[test]
+fn searched_rooms_are_pieces_and_give_one_answer_by_brute_force() {
+    type Answers = fn(&[i64], i64, usize) -> usize;
+    // pzprjs's LITS sample, whose rooms are already unique: the search
+    // moves them all the same.
+    let lits = [[1, 1, 2, 2], [1, 1, 2, 3], [1, 2, 2, 3], [3, 3, 3, 3]].map(|r| r.to_vec());
+    let cases: [(&str, String, Answers); 3] = [
+        ("norinori", rows_as_rooms("norinori", 4, 4, &[]), norinori_answers),
+        ("starbattle", rows_as_rooms("starbattle", 5, 5, &[("stars", "1")]), star_battle_answers),
+        ("lits", with_rooms("lits", &lits, &[]), lits_answers),
+    ];
+    for (genre, template, answers) in cases {
+        let (start, count, size) = rooms_of(&template);
+        // The brute force agrees with the template: two answers or more,
+        // but for the LITS sample's one.
+        let expected = if genre == "lits" { 1 } else { 2 };
+        assert_eq!(answers(&start, count, size.1).min(2), expected, "{genre}: the template's answers");
+        let designer = puzzles::designer(&Source::from_text("t.toml", template.as_str())).unwrap();
+        let run = generate::generate(designer.as_ref(), &options(6, 9), &Arc::new(GenerateProgress::default()));
+        let mut differ = 0;
+        for puzzle in run.unwrap().into_iter().map(|r| r.unwrap()) {
+            let (room, rooms, (rows, cols)) = rooms_of(&puzzle.model);
+            assert_eq!((rooms, (rows, cols)), (count, size), "{genre}: the count and the grid are kept");
+            assert!(rooms_are_pieces(&room, rooms, cols), "{genre}: {room:?}");
+            assert_eq!(answers(&room, rooms, cols), 1, "{genre}: {}", puzzle.model);
+            assert_eq!(puzzle.clues, 0, "a region array has no clue to drop");
+            differ += usize::from(room != start);
+        }
+        assert!(differ > 0, "{genre}: the rooms are searched");
+    }
+    // The rooms keep no symmetry, and a template's rooms must be pieces.
+    let template = rows_as_rooms("norinori", 4, 4, &[]);
+    assert!(refused(&template, &["--symmetry", "rot180"]).contains("keeps no symmetry"));
+    let split = template.replace("[1, 1, 1, 1], [2, 2, 2, 2]", "[1, 2, 1, 1], [2, 1, 2, 2]");
+    assert!(refused(&split, &[]).contains("region 1 in 3 pieces"), "{}", refused(&split, &[]));
+    let miscounted = template.replace("rooms = 4", "rooms = 5");
+    assert!(refused(&miscounted, &[]).contains("rooms = 4, the count"), "{}", refused(&miscounted, &[]));
 }

@@ -181,11 +181,13 @@ pub struct FoundClues {
 }
 
 impl FoundClues {
-    /// `clues` with every cell that is not blank a slot.
+    /// `clues` with every cell that is not blank a slot; a region array
+    /// has none (its regions are all kept).
     pub fn new(design: &Design, clues: Vec<Vec<i64>>) -> FoundClues {
         let at = clues
             .iter()
             .enumerate()
+            .filter(|(a, _)| design.clues[*a].regions.is_none())
             .flat_map(|(a, cells)| {
                 let blank = design.clues[a].blank;
                 cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
@@ -205,9 +207,11 @@ impl FoundClues {
     }
 
     /// The clue arrays with the slots in `kept` (one flag each), every
-    /// other cell blank.
+    /// other cell blank; a region array whole.
     pub fn kept(&self, design: &Design, kept: &[bool]) -> Vec<Vec<i64>> {
-        let mut values: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
+        let mut values: Vec<Vec<i64>> = (design.clues.iter().zip(&self.clues))
+            .map(|(c, found)| if c.regions.is_some() { found.clone() } else { vec![c.blank; c.len()] })
+            .collect();
         for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
             values[a][k] = self.clues[a][k];
         }

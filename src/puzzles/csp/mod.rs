@@ -25,6 +25,7 @@ pub mod design;
 pub mod designer;
 mod fd_run;
 mod instance;
+pub mod regions;
 mod render;
 pub mod searched;
 mod state;

@@ -15,7 +15,7 @@
 //! written text afresh), and recounts the puzzle it keeps.
 
 use super::design::{FoundClues, grid_extent, with_clues};
-use super::{CspPuzzle, load_puzzle};
+use super::{CspPuzzle, load_puzzle, regions};
 use crate::lang::design::Design;
 use crate::lang::model::Value;
 use crate::model::{LoadError, Problem, Source};
@@ -59,7 +59,7 @@ impl SearchedDesigner {
         let design = template.design().filter(|d| d.searched()).cloned().ok_or_else(|| {
             source.error(None, Problem::Invalid { found: "no searched design".into(), expected: "values".into() })
         })?;
-        let start = design
+        let start: Vec<Vec<i64>> = design
             .clues
             .iter()
             .map(|c| match &template.model.params[c.param].value {
@@ -69,6 +69,7 @@ impl SearchedDesigner {
                 _ => vec![c.blank; c.len()],
             })
             .collect();
+        refuse_broken_regions(source, template, &design, &start)?;
         let title = design.title.as_ref().map(|title| title_edit(source, title)).transpose()?;
         let text = source.text().to_string();
         Ok(SearchedDesigner { name: source.name().to_string(), text, design, start, title })
@@ -123,6 +124,16 @@ impl SearchedDesigner {
             false => *given[rng.below(given.len())],
         };
         let array = &self.design.clues[a];
+        if array.regions.is_some() {
+            // A cell joins a region beside it; the moves that would leave a
+            // region empty or in two pieces are never among those drawn.
+            let moves = regions::moves(&next[a], grid_extent(&array.index));
+            if !moves.is_empty() {
+                let (cell, region) = moves[rng.below(moves.len())];
+                next[a][cell] = region;
+            }
+            return next;
+        }
         let values = array.values.as_deref().unwrap_or(&[]);
         let value = next[a][k];
         // With no symmetry, half the time a second cell goes with the
@@ -178,6 +189,45 @@ impl SearchedDesigner {
     }
 }
 
+/// Refuses a template whose region array is not a division into regions
+/// (each numbered from 1, one piece of cells next to each other), or whose
+/// count of them says another number: the search keeps the division and
+/// its count as they are, and starts from them.
+fn refuse_broken_regions(
+    source: &Source,
+    template: &CspPuzzle,
+    design: &Design,
+    start: &[Vec<i64>],
+) -> Result<(), LoadError> {
+    for (array, cells) in design.clues.iter().zip(start) {
+        let Some(division) = &array.regions else { continue };
+        let at = Some(array.value_span.start);
+        let expected = "each cell's region, numbered from 1 with none missing, each region one piece of cells next to \
+                        each other (a region array's moves keep it so)";
+        if let Some(found) = regions::fault(cells, grid_extent(&array.index)) {
+            return Err(source.error(
+                at,
+                Problem::Invalid { found: format!("`{}` with {found}", array.name), expected: expected.into() },
+            ));
+        }
+        let Some(count) = division.count else { continue };
+        let regions = regions::count(cells);
+        if let Value::Int(said) = template.model.params[count].value
+            && said != regions as i64
+        {
+            let name = &template.model.params[count].name;
+            return Err(source.error(
+                at,
+                Problem::Invalid {
+                    found: format!("`{}` with {regions} regions, and {name} = {said}", array.name),
+                    expected: format!("{name} = {regions}, the count of `{}`'s regions", array.name),
+                },
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A random cell of `cells` other than `k` that holds `value`; `None`
 /// when there is none.
 fn another(cells: &[i64], k: usize, value: i64, rng: &mut SplitMix64) -> Option<usize> {
@@ -191,9 +241,16 @@ impl Designer for SearchedDesigner {
     }
 
     /// A move sets a cell and its image alike (blank or not), so the clues
-    /// found are symmetric when the template's are.
-    fn allows(&self, _: Symmetry) -> Result<(), String> {
-        Ok(())
+    /// found are symmetric when the template's are. A region array moves
+    /// one cell at a time, which keeps no symmetry: refused.
+    fn allows(&self, symmetry: Symmetry) -> Result<(), String> {
+        match self.design.clues.iter().find(|c| c.regions.is_some()) {
+            Some(array) if symmetry != Symmetry::None => Err(format!(
+                "{}: the regions of `{}` are searched one cell at a time, which keeps no symmetry",
+                self.name, array.name
+            )),
+            _ => Ok(()),
+        }
     }
 
     fn drops(&self) -> Drops {
@@ -234,6 +291,11 @@ impl Designer for SearchedDesigner {
             let next = self.moved(&clues, &cells, symmetry, rng);
             if let Some(left) = self.undecided(&next, &options)?.filter(|&left| left <= open) {
                 (clues, open) = (next, left);
+            }
+        }
+        for (array, cells) in self.design.clues.iter().zip(&clues).filter(|(c, _)| c.regions.is_some()) {
+            if let Some(fault) = regions::fault(cells, grid_extent(&array.index)) {
+                return Err(Error::Internal(format!("{}: the search broke `{}`: {fault}", self.name, array.name)));
             }
         }
         let found = FoundClues::new(&self.design, clues);
