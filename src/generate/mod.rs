@@ -340,7 +340,7 @@ pub fn make(
         if clues == 0 && !kept.is_empty() {
             return Err(Error::BadRequest(format!(
                 "{}: the template has one solution with no clue at all, so each puzzle made from it would be the \
-                 same; expected a template with room for clues (a tents grid needs trees, say)",
+                 same; expected a template with room for clues (a larger grid, or a tents grid with trees)",
                 designer.name()
             )));
         }
