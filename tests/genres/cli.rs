@@ -169,6 +169,10 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("moonsun", "https://puzz.link/p?moonsun/6/6/44ccaa0c0vo0f1767932ii12", 2),
         ("hitori", "https://puzz.link/p?hitori/4/4/1114142333214213", 2),
         ("yajilin", "https://puzz.link/p?yajilin/5/5/m32j10", 2),
+        // List clues, each kept or dropped whole: a tapa cell's runs, and
+        // a nonogram line's (never dropped: a line without numbers is empty).
+        ("tapa", "https://puzz.link/p?tapa/5/5/3n5hchhajn2", 2),
+        ("nonogram", "https://puzz.link/p?nonogram/6/6/12g1111h11112j12g11g21j11g3h", 2),
     ];
     // What each genre's design keeps of its template besides the rooms:
     // the structure its clues are read on.

@@ -61,6 +61,34 @@ impl CspPuzzle {
         Ok(Some(values))
     }
 
+    /// A solution of this puzzle that agrees with `values` on the scalars
+    /// the design reads, checked by the verifier; `None` when there is
+    /// none. A solution drawn without the constraints that read the clues
+    /// leaves the variables the design does not read (a nonogram's run
+    /// starts) as they fell; a puzzle with clues read off it solves for
+    /// them, so that the verifier can check that solution against the
+    /// puzzle with fewer clues.
+    pub fn completed(
+        &self,
+        values: &[i64],
+        options: &SolveOptions,
+    ) -> Result<Option<super::clue_solver::Anchor>, Error> {
+        let mut instance = self.prepare(Setup::solving(Engine::Auto), |cnf| options.new_solver(cnf))?;
+        let mut assumptions = Vec::new();
+        for s in self.design_reads() {
+            let Some(&value) = values.get(s) else { continue };
+            if let Some(l) = instance.encoder().scalar_lit(s) {
+                assumptions.push(if value == 1 { l } else { !l });
+            } else if let Some(x) = instance.encoder().scalar_int(s) {
+                assumptions.push(instance.extend(|enc| enc.eq_lit(x, value))?);
+            }
+        }
+        match instance.solver.solve_under(&assumptions)? {
+            Answer::Sat => Ok(Some(instance.solution()?)),
+            Answer::Unsat => Ok(None),
+        }
+    }
+
     /// This model without the constraints `which` (indices into its
     /// constraints, none of which holds a grid global): a template's
     /// constraints that do not read its clue arrays, on which `generate`
@@ -171,34 +199,48 @@ pub fn with_clues(text: &str, design: &Design, values: &[Vec<i64>]) -> String {
     out
 }
 
-/// The clues found for one puzzle, per clue array row-major, and the cells
-/// that hold one: a draft's slots, in order.
+/// The clues found for one puzzle, per clue array row-major, and the clues
+/// that are not blank: a draft's slots, in order.
 pub struct FoundClues {
     /// Per clue array, row-major.
     pub clues: Vec<Vec<i64>>,
-    /// Per slot: its array and cell (row-major).
+    /// Per slot: its array and the number of its clue there, whose cells
+    /// are the clue's entries ([`crate::lang::design::ClueArray::entries`]) from
+    /// `number * entries` on.
     pub at: Vec<(usize, usize)>,
 }
 
 impl FoundClues {
-    /// `clues` with every cell that is not blank a slot.
+    /// `clues` with every clue that is not blank a slot: a cell, or for a
+    /// list a row with any entry not blank.
     pub fn new(design: &Design, clues: Vec<Vec<i64>>) -> FoundClues {
         let at = clues
             .iter()
             .enumerate()
             .flat_map(|(a, cells)| {
-                let blank = design.clues[a].blank;
-                cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
+                let (blank, entries) = (design.clues[a].blank, design.clues[a].entries());
+                cells
+                    .chunks(entries)
+                    .enumerate()
+                    .filter(move |(_, clue)| clue.iter().any(|&v| v != blank))
+                    .map(move |(k, _)| (a, k))
             })
             .collect();
         FoundClues { clues, at }
     }
 
-    /// Each slot's cell, in a grid of its array's last index across and
-    /// the others down.
+    /// The cells of slot `j` (row-major in its array), and its array.
+    pub fn cells(&self, design: &Design, j: usize) -> (usize, std::ops::Range<usize>) {
+        let (a, k) = self.at[j];
+        let entries = design.clues[a].entries();
+        (a, k * entries..(k + 1) * entries)
+    }
+
+    /// Each slot's clue, in a grid of its clue index's last index across
+    /// and the others down (a list's own entries apart).
     pub fn slots(&self, design: &Design) -> Vec<Slot> {
         let slot = |&(a, k): &(usize, usize)| {
-            let extent = grid_extent(&design.clues[a].index);
+            let extent = grid_extent(design.clues[a].clue_index());
             Slot { array: a, place: Some((k / extent.1, k % extent.1)), extent }
         };
         self.at.iter().map(slot).collect()
@@ -208,8 +250,9 @@ impl FoundClues {
     /// other cell blank.
     pub fn kept(&self, design: &Design, kept: &[bool]) -> Vec<Vec<i64>> {
         let mut values: Vec<Vec<i64>> = design.clues.iter().map(|c| vec![c.blank; c.len()]).collect();
-        for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
-            values[a][k] = self.clues[a][k];
+        for (j, _) in kept.iter().enumerate().filter(|(_, keep)| **keep) {
+            let (a, cells) = self.cells(design, j);
+            values[a][cells.clone()].copy_from_slice(&self.clues[a][cells]);
         }
         values
     }
