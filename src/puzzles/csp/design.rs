@@ -277,3 +277,36 @@ pub fn grid_extent(index: &[(i64, i64)]) -> (usize, usize) {
     let cols = sizes.last().copied().unwrap_or(1).max(1);
     (sizes.iter().rev().skip(1).product::<usize>(), cols)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Source;
+    use crate::puzzles::csp::load_puzzle;
+
+    /// A model whose clue `c[cell, 1..3]` is a list of three entries.
+    const LISTS: &str = "kind = \"csp\"\n[params]\nc = [[-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]]\n\
+        [vars]\nx = { index = [\"1..4\"], domain = \"0..3\" }\n\
+        [[constraint]]\nexpr = 'forall(i in 1..4 where c[i, 1] != -1)(x[i] = c[i, 1])'\n\
+        [[design.clue]]\nparam = \"c\"\nblank = -1\nlist = true\n\
+        read = 'array2d(1..4, 1..3, [if k <= x[i] then k else -1 endif | i in 1..4, k in 1..3])'\n";
+
+    #[test]
+    fn a_list_clue_is_one_slot_kept_or_dropped_whole() {
+        let puzzle = load_puzzle(&Source::from_text("m.toml", LISTS)).unwrap();
+        let design = puzzle.design().unwrap();
+        assert_eq!((design.clues[0].entries(), design.clues[0].clue_index()), (3, &[(1, 4)][..]));
+        // x = [2, 0, 3, 1]: cell 2's list is all blank, so not a slot.
+        let clues = puzzle.clues_of(&[2, 0, 3, 1]);
+        assert_eq!(clues[0], [1, 2, -1, -1, -1, -1, 1, 2, 3, 1, -1, -1]);
+        let found = FoundClues::new(design, clues);
+        assert_eq!(found.at, [(0, 0), (0, 2), (0, 3)]);
+        assert_eq!(found.cells(design, 1), (0, 6..9));
+        let places: Vec<_> = found.slots(design).iter().map(|s| (s.place, s.extent)).collect();
+        assert_eq!(places, [(Some((0, 0)), (1, 4)), (Some((0, 2)), (1, 4)), (Some((0, 3)), (1, 4))]);
+        // Dropped, a list is blank in every entry; kept, it is whole.
+        assert_eq!(found.kept(design, &[false, true, false])[0], [-1, -1, -1, -1, -1, -1, 1, 2, 3, -1, -1, -1]);
+        let written = found.write(design, LISTS, None, &[true, false, true]);
+        assert!(written.contains("[ 1,  2, -1],\n  [-1, -1, -1],\n  [-1, -1, -1],\n  [ 1, -1, -1],"), "{written}");
+    }
+}
