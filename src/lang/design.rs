@@ -41,6 +41,21 @@
 //! count = "rooms"      # optional: the integer param that counts them
 //! ```
 //!
+//! A clue that is a list (a tapa cell's run lengths, a nonogram line's
+//! runs) is a row of an array of two or more dimensions: `list = true`
+//! says that the last index runs over one clue's entries. Then a whole
+//! row is one clue, kept or dropped together (dropped, every entry is the
+//! blank), and a row is a clue when any entry differs from the blank;
+//! an entry alone is never dropped, which would write another list.
+//!
+//! ```toml
+//! [[design.clue]]
+//! param = "clue"       # clue[cell, 1..4]
+//! blank = -1
+//! list = true
+//! read = "..."         # an array over the same index, every entry read
+//! ```
+//!
 //! An optional `title` under `[design]` is the generated puzzles' title in
 //! place of the model's.
 //!
@@ -78,6 +93,7 @@ struct ClueEntry {
     values: Option<Spanned<String>>,
     regions: Option<Spanned<bool>>,
     count: Option<Spanned<String>>,
+    list: Option<Spanned<bool>>,
 }
 
 /// How `generate` makes puzzles of a model.
@@ -152,6 +168,8 @@ pub struct ClueArray {
     /// `Some` for a region array (a division into regions, searched by
     /// moving cells between them).
     pub regions: Option<Regions>,
+    /// Whether a clue is a list: a row of the array along its last index.
+    pub list: bool,
 }
 
 impl ClueArray {
@@ -168,6 +186,24 @@ impl ClueArray {
     /// Whether the array has no cells.
     pub fn is_empty(&self) -> bool {
         self.cells == 0
+    }
+
+    /// The cells of one clue, consecutive in row-major order: the size of
+    /// the last index for a list, else 1.
+    pub fn entries(&self) -> usize {
+        match (self.list, self.index.last()) {
+            (true, Some(&(lo, hi))) => (hi - lo + 1).max(1) as usize,
+            _ => 1,
+        }
+    }
+
+    /// The index of the clues' own grid: the array's, without the last
+    /// index for a list.
+    pub fn clue_index(&self) -> &[(i64, i64)] {
+        match self.list {
+            true => &self.index[..self.index.len() - 1],
+            false => &self.index,
+        }
     }
 
     /// The clue of every cell when the scalars it reads are known; `None`
@@ -397,6 +433,7 @@ impl Loader<'_> {
             read: Vec::new(),
             values: None,
             regions: None,
+            list: false,
         };
         if entry.regions.as_ref().is_some_and(|r| *r.get_ref()) {
             array.regions = Some(self.regions(entry, name, param)?);
@@ -461,14 +498,16 @@ impl Loader<'_> {
             }
         };
         let line = self.source.location(at).line;
-        Ok(ClueArray { blank, read, values, line, ..array })
+        let list = self.list(entry, name, array.index.len())?;
+        Ok(ClueArray { blank, read, values, line, list, ..array })
     }
 
     /// A region array's design (`regions = true`): refused with `blank`,
-    /// `read` or `values` beside it, on other than a 2-D array, or with a
+    /// `list`, `read` or `values` beside it, on other than a 2-D array, or with a
     /// `count` that is not an integer param.
     fn regions(&self, entry: &ClueEntry, name: &str, param: usize) -> Result<Regions, LoadError> {
-        let beside = [("blank", entry.blank.as_ref().map(Spanned::span))].into_iter().chain(
+        let list = entry.list.as_ref().filter(|l| *l.get_ref()).map(Spanned::span);
+        let beside = [("blank", entry.blank.as_ref().map(Spanned::span)), ("list = true", list)].into_iter().chain(
             [("read", &entry.read), ("values", &entry.values)].map(|(key, v)| (key, v.as_ref().map(Spanned::span))),
         );
         for (key, span) in beside {
@@ -513,6 +552,33 @@ impl Loader<'_> {
                 ),
             )),
         }
+    }
+
+    /// The `list` key: a list clue needs an array of two or more
+    /// dimensions (the last runs over its entries), and clues read off a
+    /// solution (a search changes one cell at a time).
+    fn list(&self, entry: &ClueEntry, name: &str, dims: usize) -> Result<bool, LoadError> {
+        let Some(list) = entry.list.as_ref().filter(|l| *l.get_ref()) else { return Ok(false) };
+        if dims < 2 {
+            return Err(self.source.error_at(
+                list,
+                invalid(
+                    format!("list = true on `{name}`, an array of one dimension"),
+                    "an array of two or more dimensions, its last index running over one clue's entries",
+                ),
+            ));
+        }
+        if entry.values.is_some() {
+            return Err(self.source.error_at(
+                list,
+                invalid(
+                    format!("list = true on `{name}`, whose clues are searched (`values`)"),
+                    "`read` for a list clue: a search changes one entry at a time, and would write lists no \
+                     puzzle has",
+                ),
+            ));
+        }
+        Ok(true)
     }
 
     /// A `values` expression: a set of integers, or a 1-D array of them, of

@@ -298,6 +298,66 @@ fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
     );
 }
 
+/// A line's runs of shaded cells, in order.
+fn runs_of(line: impl Iterator<Item = bool>) -> Vec<i64> {
+    let mut runs = vec![0];
+    for shaded in line {
+        match (shaded, runs.last_mut()) {
+            (true, Some(run)) => *run += 1,
+            (false, Some(&mut run)) if run > 0 => runs.push(0),
+            _ => {}
+        }
+    }
+    runs.retain(|&r| r > 0);
+    runs
+}
+
+/// A nonogram's lines as its parameters write them, the -1s dropped.
+fn lines_of(params: &toml::Table, name: &str) -> Vec<Vec<i64>> {
+    let lines = params[name].as_array().unwrap();
+    lines
+        .iter()
+        .map(|l| l.as_array().unwrap().iter().filter_map(|v| v.as_integer()).filter(|&v| v != -1).collect())
+        .collect()
+}
+
+/// npm's pzpr does not know nonogram, so its generated puzzles are counted
+/// here by brute force over every picture of a tiny grid, each line's runs
+/// compared with its numbers as pzprjs's checker compares them (a line
+/// without numbers has no shaded cell). Exactly one picture fits, the one
+/// `generate` reports: so no line of the picture with runs was dropped.
+#[test]
+fn generated_tiny_nonograms_have_one_picture_by_brute_force() {
+    let (rows, cols) = (4, 4);
+    let template = genres::decode("https://puzz.link/p?nonogram/4/4/").unwrap();
+    let designer = somaria::puzzles::designer(&genres::model_of(template.as_ref()).unwrap()).unwrap();
+    let options = GenerateOptions { count: 4, seed: 5, ..GenerateOptions::default() };
+    let made = generate::generate(designer.as_ref(), &options, &Arc::new(GenerateProgress::default())).unwrap();
+    let mut checked = 0;
+    for puzzle in made.into_iter().flatten() {
+        let opened = genres::open_source(Source::from_text("made.toml", puzzle.model.as_str())).unwrap();
+        let params = opened.instance.unwrap().params();
+        let (col_clue, row_clue) = (lines_of(&params, "col_clue"), lines_of(&params, "row_clue"));
+        let fitting: Vec<u32> = (0..1u32 << (rows * cols))
+            .filter(|picture| {
+                let shaded = |i: usize, j: usize| picture >> (i * cols + j) & 1 == 1;
+                (0..cols).all(|j| runs_of((0..rows).map(|i| shaded(i, j))) == col_clue[j])
+                    && (0..rows).all(|i| runs_of((0..cols).map(|j| shaded(i, j))) == row_clue[i])
+            })
+            .collect();
+        assert_eq!(fitting.len(), 1, "{}: {} pictures fit", puzzle.model, fitting.len());
+        let reported: Vec<bool> = puzzle.solution["shaded"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap().iter().map(|v| v.as_bool().unwrap()))
+            .collect();
+        assert_eq!((0..rows * cols).map(|k| fitting[0] >> k & 1 == 1).collect::<Vec<_>>(), reported);
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} nonograms made of 4");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 

@@ -173,6 +173,10 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("lits", "https://puzz.link/p?lits/4/4/9q02jg", 2),
         ("norinori", "https://puzz.link/p?norinori/5/5/cag4ocjo", 2),
         ("starbattle", "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou", 2),
+        // List clues, each kept or dropped whole: a tapa cell's runs, and
+        // a nonogram line's (never dropped: a line without numbers is empty).
+        ("tapa", "https://puzz.link/p?tapa/5/5/3n5hchhajn2", 2),
+        ("nonogram", "https://puzz.link/p?nonogram/6/6/12g1111h11112j12g11g21j11g3h", 2),
     ];
     // The genres whose rooms are the puzzle: the design searches them, so
     // only their count (and a star battle's stars) is kept.

@@ -169,6 +169,40 @@ fn sudoku_puzzles_have_one_solution_by_brute_force_and_minimal_ones_lose_it_with
     }
 }
 
+/// A list clue (`list = true`) is a whole row of its array: a Sudoku's
+/// givens as four row clues are kept or dropped a row at a time, never a
+/// digit alone; the puzzles are unique by the brute force, with
+/// `--minimal` no row left can be dropped, and `rot180` keeps rows in
+/// pairs (row r with row 5 - r).
+#[test]
+fn list_clues_are_kept_and_dropped_whole() {
+    let all = all_sudoku4();
+    let rows = SUDOKU4.replace("blank = 0\nread", "blank = 0\nlist = true\nread");
+    for (minimal, symmetry) in [(false, Symmetry::None), (true, Symmetry::None), (false, Symmetry::Rot180)] {
+        let run = csp_run(&rows, &GenerateOptions { minimal, symmetry, ..options(8, 7) });
+        assert_eq!(run.len(), 8);
+        for puzzle in &run {
+            let givens = givens_of(&puzzle.model);
+            let kept: Vec<bool> = givens.chunks(4).map(|row| row.iter().all(|&g| g > 0)).collect();
+            for row in givens.chunks(4) {
+                assert!(row.iter().all(|&g| g > 0) || row.iter().all(|&g| g == 0), "a row split: {}", puzzle.model);
+            }
+            assert_eq!(kept.iter().filter(|&&k| k).count(), puzzle.clues, "one clue a row");
+            assert_eq!(grids_agreeing(&all, &givens).len(), 1, "{}", puzzle.model);
+            if minimal {
+                for r in (0..4).filter(|&r| kept[r]) {
+                    let mut fewer = givens.clone();
+                    fewer[4 * r..4 * r + 4].fill(0);
+                    assert!(grids_agreeing(&all, &fewer).len() >= 2, "row {r} could be dropped: {}", puzzle.model);
+                }
+            }
+            if symmetry == Symmetry::Rot180 {
+                assert!((0..4).all(|r| kept[r] == kept[3 - r]), "rows kept in pairs: {kept:?}");
+            }
+        }
+    }
+}
+
 /// A design may search its clues (`values` in place of `read`) rather
 /// than read them off a drawn solution: the puzzles are still unique by the
 /// brute force, their clues are values the design allows, and with
@@ -437,6 +471,23 @@ fn malformed_design_tables_are_refused_at_their_place() {
             ":34:9:",
             "`regions` as the first clue array has",
         ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nregions = true\nlist = true\n",
+            ":32:8:",
+            "`list = true` with `regions = true`",
+        ),
+        // A list clue is read off a solution: a search would change an
+        // entry alone.
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nlist = true\nvalues = \"1..4\"\n",
+            ":32:8:",
+            "list = true on `givens`, whose clues are searched",
+        ),
+        (
+            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nlist = 1\nread = \"cell\"\n",
+            ":32:8:",
+            "expected true or false",
+        ),
     ];
     // A 1-D param beside the givens, for the cases that name one (a line
     // above the table, which moves its places one line down).
@@ -454,6 +505,12 @@ fn malformed_design_tables_are_refused_at_their_place() {
         let solve = somaria().arg("solve").arg(&path).output().unwrap();
         assert_eq!(solve.status.code(), Some(2));
     }
+    // A list runs along the last index of an array of two dimensions or more.
+    let one_dimension =
+        with("[[design.clue]]\nparam = \"corner\"\nblank = 0\nlist = true\nread = \"[cell[1, j] | j in 1..4]\"\n")
+            .replace("[vars]", "corner = [0, 0, 0, 0]\n\n[vars]");
+    let stderr = refused(&one_dimension, &[]);
+    assert!(stderr.contains(":34:8:") && stderr.contains("an array of one dimension"), "{stderr}");
     let no_design = SUDOKU4.split("[[design.clue]]").next().unwrap();
     assert!(refused(no_design, &[]).contains("without a [design] table"));
     // Every kind has a designer; a template one cannot keep is refused.

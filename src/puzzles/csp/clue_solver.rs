@@ -50,7 +50,8 @@ use crate::puzzles::Error;
 use crate::puzzles::design::{ClueSolver, Verdict};
 use crate::solver::{Answer, Checked, Solve, SolveStats, SolverConfig};
 
-/// One clue of a draft: its array, its cell (row-major) and its value.
+/// One cell of a draft's clue: its array, its cell (row-major) and its
+/// value.
 pub type Clue = (usize, usize, i64);
 
 /// A solution's values (one per scalar) and the route of each grid global.
@@ -65,7 +66,8 @@ pub struct CspClueSolver<'a> {
     dependent: &'a [usize],
     /// The puzzle prepared for the checks.
     instance: Instance<'a>,
-    clues: Vec<Clue>,
+    /// Per slot, the cells of its clue: one, or a list's entries.
+    clues: Vec<Vec<Clue>>,
     /// When the clues are read cell by cell, per clue the literal that
     /// makes the instances of its cell hold.
     per_clue: Option<Vec<Lit>>,
@@ -85,7 +87,8 @@ pub struct CspClueSolver<'a> {
 }
 
 impl CspPuzzle {
-    /// A [`CspClueSolver`] for `clues`, read off a solution of `template`
+    /// A [`CspClueSolver`] for `clues` (per slot, the cells of its clue),
+    /// read off a solution of `template`
     /// (the whole template, with its clue arrays blank), on this puzzle
     /// (the template without the constraints `reads.dependent`); `None`
     /// for a model with an objective, whose counts are of its optimal
@@ -97,7 +100,7 @@ impl CspPuzzle {
         &'a self,
         template: &Model,
         reads: &'a ClueReads,
-        clues: Vec<Clue>,
+        clues: Vec<Vec<Clue>>,
         anchor: Option<Anchor>,
         (engine, config): (Option<&str>, &SolverConfig),
     ) -> Result<Option<CspClueSolver<'a>>, Error> {
@@ -153,9 +156,9 @@ impl CspClueSolver<'_> {
             let Value::Array(array) = &mut self.written.params[clue.param].value else {
                 return Err(Error::Internal(format!("the clue param {} is not an array", clue.name)));
             };
-            let given = self.clues.iter().zip(kept).filter(|((b, _, _), keep)| **keep && *b == a);
+            let given = self.clues.iter().zip(kept).filter(|(_, keep)| **keep).flat_map(|(cells, _)| cells);
             array.elems.iter_mut().for_each(|e| *e = Value::Int(clue.blank));
-            for ((_, k, v), _) in given {
+            for (_, k, v) in given.filter(|(b, _, _)| *b == a) {
                 array.elems[*k] = Value::Int(*v);
             }
         }
@@ -171,8 +174,12 @@ impl CspClueSolver<'_> {
     fn clue_selectors(&mut self, cells: &[(usize, Vec<String>)]) -> Result<Vec<Lit>, Error> {
         self.write_clues(&vec![true; self.clues.len()])?;
         let Some(design) = self.written.design.as_ref() else { return Ok(Vec::new()) };
-        let slot: HashMap<(usize, usize), usize> =
-            self.clues.iter().enumerate().map(|(j, &(a, k, _))| ((a, k), j)).collect();
+        let slot: HashMap<(usize, usize), usize> = self
+            .clues
+            .iter()
+            .enumerate()
+            .flat_map(|(j, cells)| cells.iter().map(move |&(a, k, _)| ((a, k), j)))
+            .collect();
         let mut parts: Vec<Vec<BExpr>> = vec![Vec::new(); self.clues.len()];
         for (&k, (a, by)) in self.dependent.iter().zip(cells) {
             let index = &design.clues[*a].index;

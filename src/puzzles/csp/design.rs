@@ -61,6 +61,34 @@ impl CspPuzzle {
         Ok(Some(values))
     }
 
+    /// A solution of this puzzle that agrees with `values` on the scalars
+    /// the design reads, checked by the verifier; `None` when there is
+    /// none. A solution drawn without the constraints that read the clues
+    /// leaves the variables the design does not read (a nonogram's run
+    /// starts) as they fell; a puzzle with clues read off it solves for
+    /// them, so that the verifier can check that solution against the
+    /// puzzle with fewer clues.
+    pub fn completed(
+        &self,
+        values: &[i64],
+        options: &SolveOptions,
+    ) -> Result<Option<super::clue_solver::Anchor>, Error> {
+        let mut instance = self.prepare(Setup::solving(Engine::Auto), |cnf| options.new_solver(cnf))?;
+        let mut assumptions = Vec::new();
+        for s in self.design_reads() {
+            let Some(&value) = values.get(s) else { continue };
+            if let Some(l) = instance.encoder().scalar_lit(s) {
+                assumptions.push(if value == 1 { l } else { !l });
+            } else if let Some(x) = instance.encoder().scalar_int(s) {
+                assumptions.push(instance.extend(|enc| enc.eq_lit(x, value))?);
+            }
+        }
+        match instance.solver.solve_under(&assumptions)? {
+            Answer::Sat => Ok(Some(instance.solution()?)),
+            Answer::Unsat => Ok(None),
+        }
+    }
+
     /// This model without the constraints `which` (indices into its
     /// constraints, none of which holds a grid global): a template's
     /// constraints that do not read its clue arrays, on which `generate`
@@ -171,36 +199,50 @@ pub fn with_clues(text: &str, design: &Design, values: &[Vec<i64>]) -> String {
     out
 }
 
-/// The clues found for one puzzle, per clue array row-major, and the cells
-/// that hold one: a draft's slots, in order.
+/// The clues found for one puzzle, per clue array row-major, and the clues
+/// that are not blank: a draft's slots, in order.
 pub struct FoundClues {
     /// Per clue array, row-major.
     pub clues: Vec<Vec<i64>>,
-    /// Per slot: its array and cell (row-major).
+    /// Per slot: its array and the number of its clue there, whose cells
+    /// are the clue's entries ([`crate::lang::design::ClueArray::entries`]) from
+    /// `number * entries` on.
     pub at: Vec<(usize, usize)>,
 }
 
 impl FoundClues {
-    /// `clues` with every cell that is not blank a slot; a region array
-    /// has none (its regions are all kept).
+    /// `clues` with every clue that is not blank a slot: a cell, or for a
+    /// list a row with any entry not blank; a region array has none (its
+    /// regions are all kept).
     pub fn new(design: &Design, clues: Vec<Vec<i64>>) -> FoundClues {
         let at = clues
             .iter()
             .enumerate()
             .filter(|(a, _)| design.clues[*a].regions.is_none())
             .flat_map(|(a, cells)| {
-                let blank = design.clues[a].blank;
-                cells.iter().enumerate().filter(move |(_, v)| **v != blank).map(move |(k, _)| (a, k))
+                let (blank, entries) = (design.clues[a].blank, design.clues[a].entries());
+                cells
+                    .chunks(entries)
+                    .enumerate()
+                    .filter(move |(_, clue)| clue.iter().any(|&v| v != blank))
+                    .map(move |(k, _)| (a, k))
             })
             .collect();
         FoundClues { clues, at }
     }
 
-    /// Each slot's cell, in a grid of its array's last index across and
-    /// the others down.
+    /// The cells of slot `j` (row-major in its array), and its array.
+    pub fn cells(&self, design: &Design, j: usize) -> (usize, std::ops::Range<usize>) {
+        let (a, k) = self.at[j];
+        let entries = design.clues[a].entries();
+        (a, k * entries..(k + 1) * entries)
+    }
+
+    /// Each slot's clue, in a grid of its clue index's last index across
+    /// and the others down (a list's own entries apart).
     pub fn slots(&self, design: &Design) -> Vec<Slot> {
         let slot = |&(a, k): &(usize, usize)| {
-            let extent = grid_extent(&design.clues[a].index);
+            let extent = grid_extent(design.clues[a].clue_index());
             Slot { array: a, place: Some((k / extent.1, k % extent.1)), extent }
         };
         self.at.iter().map(slot).collect()
@@ -212,8 +254,9 @@ impl FoundClues {
         let mut values: Vec<Vec<i64>> = (design.clues.iter().zip(&self.clues))
             .map(|(c, found)| if c.regions.is_some() { found.clone() } else { vec![c.blank; c.len()] })
             .collect();
-        for (&(a, k), _) in self.at.iter().zip(kept).filter(|(_, keep)| **keep) {
-            values[a][k] = self.clues[a][k];
+        for (j, _) in kept.iter().enumerate().filter(|(_, keep)| **keep) {
+            let (a, cells) = self.cells(design, j);
+            values[a][cells.clone()].copy_from_slice(&self.clues[a][cells]);
         }
         values
     }
@@ -237,4 +280,37 @@ pub fn grid_extent(index: &[(i64, i64)]) -> (usize, usize) {
     let sizes: Vec<usize> = index.iter().map(|&(lo, hi)| (hi - lo + 1).max(0) as usize).collect();
     let cols = sizes.last().copied().unwrap_or(1).max(1);
     (sizes.iter().rev().skip(1).product::<usize>(), cols)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Source;
+    use crate::puzzles::csp::load_puzzle;
+
+    /// A model whose clue `c[cell, 1..3]` is a list of three entries.
+    const LISTS: &str = "kind = \"csp\"\n[params]\nc = [[-1, -1, -1], [-1, -1, -1], [-1, -1, -1], [-1, -1, -1]]\n\
+        [vars]\nx = { index = [\"1..4\"], domain = \"0..3\" }\n\
+        [[constraint]]\nexpr = 'forall(i in 1..4 where c[i, 1] != -1)(x[i] = c[i, 1])'\n\
+        [[design.clue]]\nparam = \"c\"\nblank = -1\nlist = true\n\
+        read = 'array2d(1..4, 1..3, [if k <= x[i] then k else -1 endif | i in 1..4, k in 1..3])'\n";
+
+    #[test]
+    fn a_list_clue_is_one_slot_kept_or_dropped_whole() {
+        let puzzle = load_puzzle(&Source::from_text("m.toml", LISTS)).unwrap();
+        let design = puzzle.design().unwrap();
+        assert_eq!((design.clues[0].entries(), design.clues[0].clue_index()), (3, &[(1, 4)][..]));
+        // x = [2, 0, 3, 1]: cell 2's list is all blank, so not a slot.
+        let clues = puzzle.clues_of(&[2, 0, 3, 1]);
+        assert_eq!(clues[0], [1, 2, -1, -1, -1, -1, 1, 2, 3, 1, -1, -1]);
+        let found = FoundClues::new(design, clues);
+        assert_eq!(found.at, [(0, 0), (0, 2), (0, 3)]);
+        assert_eq!(found.cells(design, 1), (0, 6..9));
+        let places: Vec<_> = found.slots(design).iter().map(|s| (s.place, s.extent)).collect();
+        assert_eq!(places, [(Some((0, 0)), (1, 4)), (Some((0, 2)), (1, 4)), (Some((0, 3)), (1, 4))]);
+        // Dropped, a list is blank in every entry; kept, it is whole.
+        assert_eq!(found.kept(design, &[false, true, false])[0], [-1, -1, -1, -1, -1, -1, 1, 2, 3, -1, -1, -1]);
+        let written = found.write(design, LISTS, None, &[true, false, true]);
+        assert!(written.contains("[ 1,  2, -1],\n  [-1, -1, -1],\n  [-1, -1, -1],\n  [ 1, -1, -1],"), "{written}");
+    }
 }

@@ -179,8 +179,21 @@ impl Designer for CspDesigner {
         _: Symmetry,
     ) -> Result<Option<Box<dyn Draft + 'a>>, Error> {
         let solve = SolveOptions { engine: None, solver: solver.clone(), ..SolveOptions::default() };
-        let Some(solution) = self.fixed().random_solution(rng, &solve)? else { return Ok(None) };
+        let Some(mut solution) = self.fixed().random_solution(rng, &solve)? else { return Ok(None) };
         let found = FoundClues::new(&self.design, self.blank.clues_of(&solution.0));
+        // Anchored checks verify the drawn solution against each puzzle,
+        // so it needs the values of the variables the design does not read
+        // that the dropped constraints set: solved for on the puzzle with
+        // every clue. None there means its own clues rule it out, which
+        // the first check finds.
+        if self.drops == Drops::Anchored {
+            let text = found.write(&self.design, &self.text, None, &vec![true; found.at.len()]);
+            let puzzle = load_puzzle(&Source::from_text(&self.name, text))
+                .map_err(|e| Error::Internal(format!("a generated model does not load: {e}")))?;
+            if let Some(full) = puzzle.completed(&solution.0, &solve)? {
+                solution = full;
+            }
+        }
         Ok(Some(Box::new(CspDraft { designer: self, solution, found })))
     }
 }
@@ -215,7 +228,12 @@ impl Draft for CspDraft<'_> {
         solver: &SolverConfig,
     ) -> Result<Option<Box<dyn ClueSolver + 's>>, Error> {
         let designer = self.designer;
-        let clues = self.found.at.iter().map(|&(a, k)| (a, k, self.found.clues[a][k])).collect();
+        let clues = (0..self.found.at.len())
+            .map(|j| {
+                let (a, cells) = self.found.cells(&designer.design, j);
+                cells.map(|k| (a, k, self.found.clues[a][k])).collect()
+            })
+            .collect();
         let anchor = (designer.drops == Drops::Anchored).then(|| self.solution.clone());
         let found =
             designer.fixed().clue_solver(&designer.blank.model, &designer.reads, clues, anchor, (engine, solver))?;
