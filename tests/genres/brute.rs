@@ -181,8 +181,9 @@ fn sweep(seed: u64, sizes: usize, per_size: usize) {
 /// Every genre that `generate` makes and pzprjs's brute force can fill:
 /// two puzzles each on a tiny grid, each of which the brute force must find
 /// exactly one answer to. The template is the first random puzzle of that
-/// size with a solution (a design that searches its clues starts from the
-/// template's), and the URL is the only thing the two share.
+/// size with a solution (with exactly one, for slalom; a design that
+/// searches its clues starts from the template's), and the URL is the only
+/// thing the two share.
 #[test]
 fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
     let mut rng = SplitMix64::new(11);
@@ -198,10 +199,15 @@ fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
         // The smallest size: a brute force's values (a fillomino's 1 to 4)
         // cover every answer there.
         let (rows, cols) = sizes[0];
-        let Some(template) = (0..300)
-            .map(|_| (genre.random)(&mut rng, rows, cols))
-            .find(|i| npm_reads(i.as_ref()) && somaria_count(&genres::url_of(i.as_ref()).unwrap(), 1).0 == 1)
-        else {
+        let Some(template) = (0..300).map(|_| (genre.random)(&mut rng, rows, cols)).find(|i| {
+            let url = genres::url_of(i.as_ref()).unwrap();
+            // A slalom's design keeps the template's black cells, gates
+            // and circle, and numbers black cells beside gates: the first
+            // 2 x 3 with a solution has no gate to tell its two loops
+            // apart, so its template is one its own numbers make unique.
+            let limit = if genre.id == "slalom" { 2 } else { 1 };
+            npm_reads(i.as_ref()) && somaria_count(&url, limit).0 == 1
+        }) else {
             continue;
         };
         let source = genres::model_of(template.as_ref()).unwrap();

@@ -169,6 +169,9 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         ("moonsun", "https://puzz.link/p?moonsun/6/6/44ccaa0c0vo0f1767932ii12", 2),
         ("hitori", "https://puzz.link/p?hitori/4/4/1114142333214213", 2),
         ("yajilin", "https://puzz.link/p?yajilin/5/5/m32j10", 2),
+        // pzprjs's sample: its black cells, gates and circle are kept, and
+        // the black cells beside a gate numbered anew.
+        ("slalom", "https://puzz.link/p?slalom/d/6/6/9314131314131a1131ag0404j0101/33", 2),
     ];
     // What each genre's design keeps of its template besides the rooms:
     // the structure its clues are read on.
@@ -180,6 +183,7 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
             "country" => &["may_skip"],
             "statuepark" => &["pieces", "width", "height", "shape"],
             "lightup" => &["wall"],
+            "slalom" => &["kind", "gate", "start_row", "start_col"],
             _ => &[],
         }
     };
