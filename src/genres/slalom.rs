@@ -20,7 +20,11 @@
 //! Which gate a number belongs to is pzprjs's own reading (its
 //! `generateGateNumberAll`, a number touching two gates goes to the one
 //! no other number claims); it is computed here and given to the model as
-//! each gate cell's number.
+//! each black cell's `aim`, the gates its number belongs to. On a black
+//! cell without a number, `aim` names a gate beside it that no number
+//! names, where a design may write one: a generated slalom's numbers stand
+//! where its template aims, and reading it back gives a number an arrow
+//! where pzprjs would otherwise read it for another gate.
 
 use super::board::{Answer, ParamError, ParamsIn, ParamsOut, read_size};
 use super::codec::{
@@ -274,12 +278,12 @@ impl Slalom {
     fn aimed_as(mut self, aim: &[i32]) -> Result<Slalom, ParamError> {
         let gates = Gates::of(&self.kinds, self.cols);
         let at = |k: usize| format!("row {}, column {}", k / self.cols + 1, k % self.cols + 1);
-        for k in 0..aim.len() {
+        for (k, &a) in aim.iter().enumerate() {
             let beside: i32 = gates.beside(&self.kinds, k, 0).iter().map(|&(d, _)| bit(d)).sum();
-            if aim[k] & !beside != 0 {
+            if a & !beside != 0 {
                 return Err(ParamError {
                     param: "aim".into(),
-                    found: format!("{} at {}, where the gates beside the cell make {beside}", aim[k], at(k)),
+                    found: format!("{a} at {}, where the gates beside the cell make {beside}", at(k)),
                     expected: "bits of gates beside a black cell only".into(),
                 });
             }
@@ -289,12 +293,12 @@ impl Slalom {
         if (0..aim.len()).filter(numbered).all(|k| owners_now[k] == aim[k]) {
             return Ok(self);
         }
-        for k in 0..aim.len() {
+        for (k, &a) in aim.iter().enumerate() {
             let (dir, number) = self.clues[k];
             let pointed: i32 = gates.beside(&self.kinds, k, dir).iter().map(|&(d, _)| bit(d)).sum();
-            if number > 0 && pointed != aim[k] {
+            if number > 0 && pointed != a {
                 // An arrow to the one gate aimed at, or away from every gate.
-                let to = (1..=4).find(|&d| match aim[k] {
+                let to = (1..=4).find(|&d| match a {
                     0 => gates.beside(&self.kinds, k, d).is_empty(),
                     a => a == bit(d),
                 });
@@ -439,11 +443,11 @@ fn aims(slalom: &Slalom, gates: &Gates) -> Vec<i32> {
             named[gate] |= a & bit(d) != 0;
         }
     }
-    for k in 0..slalom.kinds.len() {
+    for (k, a) in aim.iter_mut().enumerate() {
         if slalom.clues[k].1 <= 0
             && let Some((d, gate)) = gates.beside(&slalom.kinds, k, 0).into_iter().find(|&(_, g)| !named[g])
         {
-            aim[k] = bit(d);
+            *a = bit(d);
             named[gate] = true;
         }
     }
@@ -632,8 +636,8 @@ mod tests {
             let gates = Gates::of(&template.kinds, template.cols);
             let aim = aims(&template, &gates);
             let mut made = template.clone();
-            for k in 0..aim.len() {
-                let aimed = gates.beside(&made.kinds, k, 0).into_iter().find(|&(d, _)| aim[k] == bit(d));
+            for (k, &a) in aim.iter().enumerate() {
+                let aimed = gates.beside(&made.kinds, k, 0).into_iter().find(|&(d, _)| a == bit(d));
                 made.clues[k] = aimed.map_or(NO_CLUE, |(_, gate)| (template.clues[k].0, gate as i32));
             }
             let read = made.clone().aimed_as(&aim).unwrap_or_else(|e| panic!("{made:?}: {e:?}"));
