@@ -20,7 +20,11 @@
 //! Which gate a number belongs to is pzprjs's own reading (its
 //! `generateGateNumberAll`, a number touching two gates goes to the one
 //! no other number claims); it is computed here and given to the model as
-//! each gate cell's number.
+//! each black cell's `aim`, the gates its number belongs to. On a black
+//! cell without a number, `aim` names a gate beside it that no number
+//! names, where a design may write one: a generated slalom's numbers stand
+//! where its template aims, and reading it back gives a number an arrow
+//! where pzprjs would otherwise read it for another gate.
 
 use super::board::{Answer, ParamError, ParamsIn, ParamsOut, read_size};
 use super::codec::{
@@ -261,10 +265,63 @@ fn read(p: &ParamsIn) -> Result<Box<dyn Instance>, ParamError> {
         let found = format!("({start_row}, {start_col}), a gate cell");
         return Err(ParamError { param: "start_row".into(), found, expected: "a cell that is no gate".into() });
     }
-    Ok(Box::new(Slalom { rows, cols, kinds, clues, start }))
+    let what = "0 to 15, the sum of 1 (the gate above), 2 (below), 4 (left) and 8 (right)";
+    let aim = p.grid("aim", (rows, cols), |v| (0..16).contains(&v), what)?;
+    Ok(Box::new(Slalom { rows, cols, kinds, clues, start }.aimed_as(&aim)?))
+}
+
+impl Slalom {
+    /// The slalom whose numbers pzprjs reads for the gates `aim` names: as
+    /// it is, or else with each number whose gates differ given an arrow to
+    /// its gate (a generated slalom's numbers are read for the gates its
+    /// template's `aim` names, whatever arrows the template had).
+    fn aimed_as(mut self, aim: &[i32]) -> Result<Slalom, ParamError> {
+        let gates = Gates::of(&self.kinds, self.cols);
+        let at = |k: usize| format!("row {}, column {}", k / self.cols + 1, k % self.cols + 1);
+        for (k, &a) in aim.iter().enumerate() {
+            let beside: i32 = gates.beside(&self.kinds, k, 0).iter().map(|&(d, _)| bit(d)).sum();
+            if a & !beside != 0 {
+                return Err(ParamError {
+                    param: "aim".into(),
+                    found: format!("{a} at {}, where the gates beside the cell make {beside}", at(k)),
+                    expected: "bits of gates beside a black cell only".into(),
+                });
+            }
+        }
+        let owners_now = owners(&self, &gates);
+        let numbered = |k: &usize| self.clues[*k].1 > 0;
+        if (0..aim.len()).filter(numbered).all(|k| owners_now[k] == aim[k]) {
+            return Ok(self);
+        }
+        for (k, &a) in aim.iter().enumerate() {
+            let (dir, number) = self.clues[k];
+            let pointed: i32 = gates.beside(&self.kinds, k, dir).iter().map(|&(d, _)| bit(d)).sum();
+            if number > 0 && pointed != a {
+                // An arrow to the one gate aimed at, or away from every gate.
+                let to = (1..=4).find(|&d| match a {
+                    0 => gates.beside(&self.kinds, k, d).is_empty(),
+                    a => a == bit(d),
+                });
+                self.clues[k].0 = to.unwrap_or(dir);
+            }
+        }
+        let owners_then = owners(&self, &gates);
+        match (0..aim.len()).find(|&k| self.clues[k].1 > 0 && owners_then[k] != aim[k]) {
+            None => Ok(self),
+            Some(k) => Err(ParamError {
+                param: "aim".into(),
+                found: format!("{} at {}, where pzprjs reads the number for {}", aim[k], at(k), owners_then[k]),
+                expected: "the gates pzprjs reads each number for, with or without an arrow".into(),
+            }),
+        }
+    }
 }
 
 fn random(rng: &mut crate::rng::SplitMix64, rows: usize, cols: usize) -> Box<dyn Instance> {
+    Box::new(random_slalom(rng, rows, cols))
+}
+
+fn random_slalom(rng: &mut crate::rng::SplitMix64, rows: usize, cols: usize) -> Slalom {
     let kinds: Vec<i32> = (0..rows * cols)
         .map(|_| match rng.below(10) {
             0 | 1 => BLACK,
@@ -291,7 +348,7 @@ fn random(rng: &mut crate::rng::SplitMix64, rows: usize, cols: usize) -> Box<dyn
     };
     let mut clues: Vec<Clue> = clues;
     clues[start] = if kinds[start] == BLACK { clues[start] } else { NO_CLUE };
-    Box::new(Slalom { rows, cols, kinds, clues, start })
+    Slalom { rows, cols, kinds, clues, start }
 }
 
 /// The gates: runs of vertical gate cells one above another, and of
@@ -330,6 +387,12 @@ impl Gates {
     /// The gates black cell `k` touches that its arrow `dir` (0 any) points
     /// at, in pzprjs's order: up, down, left, right.
     fn touching(&self, kinds: &[i32], k: usize, dir: i32) -> Vec<usize> {
+        self.beside(kinds, k, dir).into_iter().map(|(_, gate)| gate).collect()
+    }
+
+    /// [`Gates::touching`] with the direction (1 up, 2 down, 3 left, 4
+    /// right) of each gate.
+    fn beside(&self, kinds: &[i32], k: usize, dir: i32) -> Vec<(i32, usize)> {
         let (cols, cells) = (self.cols, kinds.len());
         let (r, c) = (k / cols, k % cols);
         let near = [
@@ -343,9 +406,52 @@ impl Gates {
         }
         near.into_iter()
             .filter(|&(d, kind, at)| (dir == 0 || dir == d) && at.is_some_and(|a| kinds[a] == kind))
-            .map(|(_, _, at)| self.of[at.expect("filtered")])
+            .map(|(d, _, at)| (d, self.of[at.expect("filtered")]))
             .collect()
     }
+}
+
+/// A direction's bit in the model's `aim`: 1 up, 2 down, 4 left, 8 right.
+fn bit(dir: i32) -> i32 {
+    1 << (dir - 1)
+}
+
+/// The model's `aim` of each numbered black cell (0 elsewhere): the gates
+/// beside it (that its arrow points at) whose number, as pzprjs reads the
+/// numbers, is its own.
+fn owners(slalom: &Slalom, gates: &Gates) -> Vec<i32> {
+    let numbers = gate_numbers(slalom, gates);
+    let mut aim = vec![0; slalom.kinds.len()];
+    for (k, &(dir, n)) in slalom.clues.iter().enumerate().filter(|(_, c)| c.1 > 0) {
+        for (d, gate) in gates.beside(&slalom.kinds, k, dir) {
+            if numbers[gate - 1] == n {
+                aim[k] |= bit(d);
+            }
+        }
+    }
+    aim
+}
+
+/// The model's `aim`: [`owners`] on the numbered black cells, and on the
+/// others, for a design to number, one gate beside each that no number
+/// names yet (the first in pzprjs's order), while there is one.
+fn aims(slalom: &Slalom, gates: &Gates) -> Vec<i32> {
+    let mut aim = owners(slalom, gates);
+    let mut named = vec![false; gates.count + 1];
+    for (k, &a) in aim.iter().enumerate() {
+        for (d, gate) in gates.beside(&slalom.kinds, k, 0) {
+            named[gate] |= a & bit(d) != 0;
+        }
+    }
+    for (k, a) in aim.iter_mut().enumerate() {
+        if slalom.clues[k].1 <= 0
+            && let Some((d, gate)) = gates.beside(&slalom.kinds, k, 0).into_iter().find(|&(_, g)| !named[g])
+        {
+            *a = bit(d);
+            named[gate] = true;
+        }
+    }
+    aim
 }
 
 /// Each gate's number (-1 none), as pzprjs's `generateGateNumberAll`
@@ -440,16 +546,14 @@ impl Instance for Slalom {
 
     fn params(&self) -> toml::Table {
         let gates = Gates::of(&self.kinds, self.cols);
-        let numbers = gate_numbers(self, &gates);
         let gate: Vec<i32> = gates.of.iter().map(|&g| g as i32).collect();
-        let gate_number: Vec<i32> = gates.of.iter().map(|&g| if g == 0 { -1 } else { numbers[g - 1] }).collect();
         let (dirs, clues): (Vec<i32>, Vec<i32>) = self.clues.iter().copied().unzip();
         let p = ParamsOut::default().int("rows", self.rows as i64).int("cols", self.cols as i64);
         let p = p.grid("kind", self.cols, &self.kinds).grid("dir", self.cols, &dirs).grid("clue", self.cols, &clues);
         let p = p
             .int("start_row", (self.start / self.cols + 1) as i64)
             .int("start_col", (self.start % self.cols + 1) as i64);
-        p.int("gates", gates.count as i64).grid("gate", self.cols, &gate).grid("gate_number", self.cols, &gate_number).0
+        p.int("gates", gates.count as i64).grid("gate", self.cols, &gate).grid("aim", self.cols, &aims(self, &gates)).0
     }
 
     fn file(&self, answer: &Answer<'_>) -> Result<String, String> {
@@ -518,5 +622,34 @@ mod tests {
         // [2]-[3] alone: both numbers on the one gate, neither taken.
         let s = Slalom { rows: 1, cols: 3, kinds: vec![b, h, b], clues: vec![(0, 2), NO_CLUE, (0, 3)], start: 0 };
         assert_eq!(gate_numbers(&s, &Gates::of(&s.kinds, 3)), vec![-1]);
+    }
+
+    #[test]
+    fn numbers_written_where_a_template_aims_are_read_for_the_gates_it_aims_at() {
+        // As a design writes them: each black cell that aims at one gate
+        // shows that gate's number (here the gate's own index, distinct),
+        // under whatever arrow the template had there.
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let (mut numbered, mut arrowed) = (0, 0);
+        for _ in 0..2000 {
+            let template = random_slalom(&mut rng, 4, 5);
+            let gates = Gates::of(&template.kinds, template.cols);
+            let aim = aims(&template, &gates);
+            let mut made = template.clone();
+            for (k, &a) in aim.iter().enumerate() {
+                let aimed = gates.beside(&made.kinds, k, 0).into_iter().find(|&(d, _)| a == bit(d));
+                made.clues[k] = aimed.map_or(NO_CLUE, |(_, gate)| (template.clues[k].0, gate as i32));
+            }
+            let read = made.clone().aimed_as(&aim).unwrap_or_else(|e| panic!("{made:?}: {e:?}"));
+            let owners = owners(&read, &gates);
+            for k in (0..aim.len()).filter(|&k| read.clues[k].1 > 0) {
+                assert_eq!(owners[k], aim[k], "{read:?} at {k}");
+                numbered += 1;
+                arrowed += usize::from(read.clues[k].0 != made.clues[k].0);
+            }
+        }
+        // Both kinds occur: numbers read for their gates as they stand, and
+        // numbers that needed an arrow.
+        assert!(numbered > 1000 && arrowed > 20, "{numbered} numbers, {arrowed} arrows");
     }
 }

@@ -219,8 +219,9 @@ fn template_with_rooms(
 /// Every genre that `generate` makes and pzprjs's brute force can fill:
 /// two puzzles each on a tiny grid, each of which the brute force must find
 /// exactly one answer to. The template is the first random puzzle of that
-/// size with a solution (a design that searches its clues starts from the
-/// template's), and the URL is the only thing the two share.
+/// size with a solution (with exactly one, for slalom; a design that
+/// searches its clues starts from the template's), and the URL is the only
+/// thing the two share.
 #[test]
 fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
     let mut rng = SplitMix64::new(11);
@@ -233,7 +234,13 @@ fn generated_tiny_puzzles_have_one_answer_by_pzprjs_brute_force() {
         if genre.id == "tentaisho" {
             continue;
         }
-        let solvable = |i: &dyn genres::Instance| npm_reads(i) && somaria_count(&genres::url_of(i).unwrap(), 1).0 == 1;
+        // A slalom's design keeps the template's black cells, gates and
+        // circle, and numbers black cells beside gates: the first 2 x 3
+        // with a solution has no gate to tell its two loops apart, so its
+        // template is one its own numbers make unique.
+        let limit = if genre.id == "slalom" { 2 } else { 1 };
+        let solvable =
+            |i: &dyn genres::Instance| npm_reads(i) && somaria_count(&genres::url_of(i).unwrap(), limit).0 == 1;
         // The smallest size: a brute force's values (a fillomino's 1 to 4)
         // cover every answer there.
         let (rows, cols) = sizes[0];

@@ -177,6 +177,9 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
         // a nonogram line's (never dropped: a line without numbers is empty).
         ("tapa", "https://puzz.link/p?tapa/5/5/3n5hchhajn2", 2),
         ("nonogram", "https://puzz.link/p?nonogram/6/6/12g1111h11112j12g11g21j11g3h", 2),
+        // pzprjs's sample: its black cells, gates and circle are kept, and
+        // the black cells beside a gate numbered anew.
+        ("slalom", "https://puzz.link/p?slalom/d/6/6/9314131314131a1131ag0404j0101/33", 2),
     ];
     // The genres whose rooms are the puzzle: the design searches them, so
     // only their count (and a star battle's stars) is kept.
@@ -192,6 +195,7 @@ fn every_designed_genre_generates_urls_that_decode_to_unique_puzzles() {
             "statuepark" => &["pieces", "width", "height", "shape"],
             "lightup" => &["wall"],
             "starbattle" => &["stars"],
+            "slalom" => &["kind", "gate", "start_row", "start_col"],
             _ => &[],
         }
     };
