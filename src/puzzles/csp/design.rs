@@ -74,8 +74,9 @@ impl CspPuzzle {
         options: &SolveOptions,
     ) -> Result<Option<super::clue_solver::Anchor>, Error> {
         let mut instance = self.prepare(Setup::solving(Engine::Auto), |cnf| options.new_solver(cnf))?;
+        let reads = self.design_reads();
         let mut assumptions = Vec::new();
-        for s in self.design_reads() {
+        for &s in &reads {
             let Some(&value) = values.get(s) else { continue };
             if let Some(l) = instance.encoder().scalar_lit(s) {
                 assumptions.push(if value == 1 { l } else { !l });
@@ -83,10 +84,14 @@ impl CspPuzzle {
                 assumptions.push(instance.extend(|enc| enc.eq_lit(x, value))?);
             }
         }
-        match instance.solver.solve_under(&assumptions)? {
-            Answer::Sat => Ok(Some(instance.solution()?)),
-            Answer::Unsat => Ok(None),
+        if instance.solver.solve_under(&assumptions)? == Answer::Unsat {
+            return Ok(None);
         }
+        // A scalar the puzzle fixes before encoding has no literal to
+        // assume: the solution must still agree with it, or the clues read
+        // off `values` would stand beside another solution's values.
+        let found = instance.solution()?;
+        Ok(reads.iter().all(|&s| values.get(s).is_none_or(|v| found.0.get(s) == Some(v))).then_some(found))
     }
 
     /// This model without the constraints `which` (indices into its
