@@ -403,92 +403,88 @@ fn refused(text: &str, args: &[&str]) -> String {
     stderr
 }
 
+/// Design tables refused at load, each in place of the 4 x 4 Sudoku's:
+/// the table, the place (`:line:column:`) and words of the message.
+const MALFORMED_TABLES: &[(&str, &str, &str)] = &[
+    ("[[design.clue]]\nparam = \"given\"\nblank = 0\nread = \"cell\"\n", ":30:9:", "did you mean `givens`?"),
+    ("[[design.clue]]\nparam = \"cell\"\nblank = 0\nread = \"cell\"\n", ":30:9:", "a decision variable"),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = true\nread = \"cell\"\n", ":31:9:", "blank as bool"),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"row(cell, 1)\"\n", ":32:9:", "index of `givens`"),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"array2d(1..4, 1..4, [cell[i, j] > 1 | i, j in 1..4])\"\n",
+        ":32:9:",
+        "bool2int",
+    ),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"array2d(0..3, 1..4, [cell[i+1, j] | i in 0..3, j in 1..4])\"\n",
+        ":32:9:",
+        "read over [0..3, 1..4]",
+    ),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cel\"\n", ":32:9:", "unknown name `cel`"),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\nfill = 1\n", ":33:1:", "unknown field `fill`"),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n",
+        ":34:9:",
+        "a second clue array",
+    ),
+    ("[design]\n", "bad.toml:29:1:", "no clue array"),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\n", ":30:9:", "neither `read` nor `values`"),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\nvalues = \"1..4\"\n",
+        ":33:10:",
+        "both `read` and `values`",
+    ),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"0..0\"\n", ":32:11:", "no value but the blank"),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"true\"\n", ":32:11:", "values as"),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"cell[1, 1]\"\n", ":32:", "values"),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"1..4\"\n[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n",
+        ":34:9:",
+        "`values` as the first clue array has",
+    ),
+    ("[[design.clue]]\nparam = \"givens\"\nread = \"cell\"\n", ":30:9:", "with no `blank`"),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nregions = true\n", ":31:9:", "`blank` with `regions = true`"),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nregions = true\nread = \"cell\"\n",
+        ":32:8:",
+        "`read` with `regions = true`",
+    ),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\ncount = \"givens\"\n",
+        ":33:9:",
+        "`count` without `regions = true`",
+    ),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nregions = true\ncount = \"givens\"\n",
+        ":32:9:",
+        "count = \"givens\"; expected the name of an integer param",
+    ),
+    ("[[design.clue]]\nparam = \"line\"\nregions = true\n", ":31:9:", "param = \"line\", an array of 1 dimension"),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nregions = true\n[[design.clue]]\nparam = \"line\"\nblank = 0\nread = \"[cell[1, 1], cell[1, 2]]\"\n",
+        ":34:9:",
+        "`regions` as the first clue array has",
+    ),
+    (
+        "[[design.clue]]\nparam = \"givens\"\nregions = true\nlist = true\n",
+        ":32:8:",
+        "`list = true` with `regions = true`",
+    ),
+    // A list clue is read off a solution: a search would change an
+    // entry alone.
+    (
+        "[[design.clue]]\nparam = \"givens\"\nblank = 0\nlist = true\nvalues = \"1..4\"\n",
+        ":32:8:",
+        "list = true on `givens`, whose clues are searched",
+    ),
+    ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nlist = 1\nread = \"cell\"\n", ":32:8:", "expected true or false"),
+];
+
 #[test]
 fn malformed_design_tables_are_refused_at_their_place() {
     let with =
         |table: &str| SUDOKU4.replace("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n", table);
-    let cases: &[(&str, &str, &str)] = &[
-        ("[[design.clue]]\nparam = \"given\"\nblank = 0\nread = \"cell\"\n", ":30:9:", "did you mean `givens`?"),
-        ("[[design.clue]]\nparam = \"cell\"\nblank = 0\nread = \"cell\"\n", ":30:9:", "a decision variable"),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = true\nread = \"cell\"\n", ":31:9:", "blank as bool"),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"row(cell, 1)\"\n", ":32:9:", "index of `givens`"),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"array2d(1..4, 1..4, [cell[i, j] > 1 | i, j in 1..4])\"\n",
-            ":32:9:",
-            "bool2int",
-        ),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"array2d(0..3, 1..4, [cell[i+1, j] | i in 0..3, j in 1..4])\"\n",
-            ":32:9:",
-            "read over [0..3, 1..4]",
-        ),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cel\"\n", ":32:9:", "unknown name `cel`"),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\nfill = 1\n",
-            ":33:1:",
-            "unknown field `fill`",
-        ),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n",
-            ":34:9:",
-            "a second clue array",
-        ),
-        ("[design]\n", "bad.toml:29:1:", "no clue array"),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\n", ":30:9:", "neither `read` nor `values`"),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\nvalues = \"1..4\"\n",
-            ":33:10:",
-            "both `read` and `values`",
-        ),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"0..0\"\n", ":32:11:", "no value but the blank"),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"true\"\n", ":32:11:", "values as"),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"cell[1, 1]\"\n", ":32:", "values"),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nvalues = \"1..4\"\n[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\n",
-            ":34:9:",
-            "`values` as the first clue array has",
-        ),
-        ("[[design.clue]]\nparam = \"givens\"\nread = \"cell\"\n", ":30:9:", "with no `blank`"),
-        ("[[design.clue]]\nparam = \"givens\"\nblank = 0\nregions = true\n", ":31:9:", "`blank` with `regions = true`"),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nregions = true\nread = \"cell\"\n",
-            ":32:8:",
-            "`read` with `regions = true`",
-        ),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nread = \"cell\"\ncount = \"givens\"\n",
-            ":33:9:",
-            "`count` without `regions = true`",
-        ),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nregions = true\ncount = \"givens\"\n",
-            ":32:9:",
-            "count = \"givens\"; expected the name of an integer param",
-        ),
-        ("[[design.clue]]\nparam = \"line\"\nregions = true\n", ":31:9:", "param = \"line\", an array of 1 dimension"),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nregions = true\n[[design.clue]]\nparam = \"line\"\nblank = 0\nread = \"[cell[1, 1], cell[1, 2]]\"\n",
-            ":34:9:",
-            "`regions` as the first clue array has",
-        ),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nregions = true\nlist = true\n",
-            ":32:8:",
-            "`list = true` with `regions = true`",
-        ),
-        // A list clue is read off a solution: a search would change an
-        // entry alone.
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nlist = true\nvalues = \"1..4\"\n",
-            ":32:8:",
-            "list = true on `givens`, whose clues are searched",
-        ),
-        (
-            "[[design.clue]]\nparam = \"givens\"\nblank = 0\nlist = 1\nread = \"cell\"\n",
-            ":32:8:",
-            "expected true or false",
-        ),
-    ];
+    let cases = MALFORMED_TABLES;
     // A 1-D param beside the givens, for the cases that name one (a line
     // above the table, which moves its places one line down).
     let with = |table: &str| match table.contains("\"line\"") {
