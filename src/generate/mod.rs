@@ -337,7 +337,7 @@ pub fn make(
         let clues = kept.iter().filter(|&&k| k).count();
         // Clues drawn and every one dropped: the template alone has one
         // solution, so every puzzle it made would be that same one.
-        if clues == 0 && !kept.is_empty() {
+        if clues == 0 && !kept.is_empty() && designer.needs_clues() {
             return Err(Error::BadRequest(format!(
                 "{}: the template has one solution with no clue at all, so each puzzle made from it would be the \
                  same; expected a template with room for clues (a larger grid, or a tents grid with trees)",

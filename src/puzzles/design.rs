@@ -111,6 +111,14 @@ pub trait Designer: Sync {
         }
     }
 
+    /// Whether a puzzle needs a clue to be one: a csp template's clue
+    /// arrays are the puzzle, and one with every clue dropped is the same
+    /// puzzle each time (refused); a vault's walls are scenery, and a
+    /// vault with none is still a vault.
+    fn needs_clues(&self) -> bool {
+        false
+    }
+
     /// How dropping a clue acts; most designers' clues narrow.
     fn drops(&self) -> Drops {
         Drops::Narrow

@@ -168,6 +168,10 @@ impl Designer for CspDesigner {
         Ok(())
     }
 
+    fn needs_clues(&self) -> bool {
+        true
+    }
+
     fn drops(&self) -> Drops {
         self.drops
     }

@@ -253,6 +253,10 @@ impl Designer for SearchedDesigner {
         }
     }
 
+    fn needs_clues(&self) -> bool {
+        true
+    }
+
     fn drops(&self) -> Drops {
         Drops::Reshape
     }
